@@ -1,0 +1,71 @@
+/**
+ * Latency and duration distributions, sampled into integer microseconds.
+ * Plain data so a scenario can state them (`uniform(1ms, 20ms)`) and a report can print them.
+ */
+import type { Micros } from './time.js';
+import type { RandomStream } from './random.js';
+import { formatMicros } from './time.js';
+
+export type Distribution =
+  | { kind: 'constant'; valueUs: Micros }
+  | { kind: 'uniform'; minUs: Micros; maxUs: Micros }
+  | { kind: 'exponential'; meanUs: Micros }
+  | { kind: 'normal'; meanUs: Micros; sdUs: Micros }
+  /** Log-normal given by its median and 99th percentile: how latency SLOs are usually quoted. */
+  | { kind: 'lognormal'; medianUs: Micros; p99Us: Micros };
+
+const Z99 = 2.3263478740408408;
+
+export function constant(valueUs: Micros): Distribution {
+  return { kind: 'constant', valueUs };
+}
+
+export function sample(d: Distribution, rng: RandomStream): Micros {
+  switch (d.kind) {
+    case 'constant':
+      return d.valueUs;
+    case 'uniform':
+      return d.minUs + Math.floor(rng.next() * (d.maxUs - d.minUs + 1));
+    case 'exponential':
+      return Math.round(rng.exponential(d.meanUs));
+    case 'normal':
+      return Math.max(0, Math.round(d.meanUs + d.sdUs * rng.normal()));
+    case 'lognormal': {
+      const mu = Math.log(d.medianUs);
+      const sigma = Math.log(d.p99Us / d.medianUs) / Z99;
+      return Math.round(Math.exp(mu + sigma * rng.normal()));
+    }
+  }
+}
+
+export function meanOf(d: Distribution): number {
+  switch (d.kind) {
+    case 'constant':
+      return d.valueUs;
+    case 'uniform':
+      return (d.minUs + d.maxUs) / 2;
+    case 'exponential':
+      return d.meanUs;
+    case 'normal':
+      return d.meanUs;
+    case 'lognormal': {
+      const sigma = Math.log(d.p99Us / d.medianUs) / Z99;
+      return d.medianUs * Math.exp((sigma * sigma) / 2);
+    }
+  }
+}
+
+export function describeDistribution(d: Distribution): string {
+  switch (d.kind) {
+    case 'constant':
+      return formatMicros(d.valueUs);
+    case 'uniform':
+      return `uniform(${formatMicros(d.minUs)}, ${formatMicros(d.maxUs)})`;
+    case 'exponential':
+      return `exp(${formatMicros(d.meanUs)})`;
+    case 'normal':
+      return `normal(${formatMicros(d.meanUs)}, ${formatMicros(d.sdUs)})`;
+    case 'lognormal':
+      return `lognormal(${formatMicros(d.medianUs)}, ${formatMicros(d.p99Us)})`;
+  }
+}

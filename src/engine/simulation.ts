@@ -1,0 +1,103 @@
+/**
+ * The simulation: one clock, one event queue, the processes and the named random streams.
+ * It knows nothing of Redis, clients or locks; the world is built on top of it.
+ */
+import { EventQueue } from './event-queue.js';
+import { Process, ProcessGroup, type ProcessGenerator } from './process.js';
+import { RandomStreams } from './random.js';
+import type { Micros } from './time.js';
+
+type Callback = () => void;
+/** Queue items: a process to wake, a process whose bounded wait times out, or a callback. */
+type QueueItem = Process<any> | TimeoutMark | Callback;
+
+class TimeoutMark {
+  constructor(readonly process: Process<any>) {}
+}
+
+export class Simulation {
+  nowUs: Micros = 0;
+  /** Events processed so far; the benchmark divides this by wall time. */
+  eventCount = 0;
+  /** The process whose generator is executing right now, if any. */
+  current: Process<any> | null = null;
+  readonly random: RandomStreams;
+  private readonly queue = new EventQueue<QueueItem>();
+  private stopped = false;
+
+  constructor(seed: number | string) {
+    this.random = new RandomStreams(seed);
+  }
+
+  spawn<R>(name: string, gen: ProcessGenerator<R>, group: ProcessGroup | null = null): Process<R> {
+    const p = new Process<R>(this, name, gen, group);
+    this.wakeAt(this.nowUs, p, p.token);
+    return p;
+  }
+
+  group(name: string): ProcessGroup {
+    return new ProcessGroup(name, this);
+  }
+
+  /** Runs `callback` after `delayUs`. Callbacks are world machinery (message delivery, node timers). */
+  schedule(delayUs: Micros, callback: Callback): void {
+    if (!(delayUs >= 0)) throw new Error(`cannot schedule ${delayUs}us into the past`);
+    this.queue.push(this.nowUs + delayUs, callback, 0);
+  }
+
+  scheduleAt(timeUs: Micros, callback: Callback): void {
+    this.queue.push(Math.max(timeUs, this.nowUs), callback, 0);
+  }
+
+  /** @internal */
+  wakeAt(timeUs: Micros, process: Process<any>, token: number): void {
+    this.queue.push(timeUs, process, token);
+  }
+
+  /** @internal puts back an item a paused group held, due now. */
+  requeue(item: unknown, token: number): void {
+    this.queue.push(this.nowUs, item as QueueItem, token);
+  }
+
+  /** @internal */
+  timeoutAt(timeUs: Micros, process: Process<any>, token: number): void {
+    this.queue.push(timeUs, new TimeoutMark(process), token);
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /** Processes events up to and including `untilUs`; the clock ends at `untilUs`. */
+  run(untilUs: Micros = Infinity): void {
+    const queue = this.queue;
+    this.stopped = false;
+    while (!this.stopped && queue.size > 0 && queue.peekTime() <= untilUs) {
+      const item = queue.pop() as QueueItem;
+      this.nowUs = queue.poppedTime;
+      this.eventCount++;
+      const tag = queue.poppedTag;
+      if (item instanceof Process) {
+        if (item.done || tag !== item.token) continue;
+        const group = item.group;
+        if (group !== null && group.pauseDepth > 0) {
+          group.held.push(item, tag);
+          continue;
+        }
+        item.step();
+      } else if (item instanceof TimeoutMark) {
+        const p = item.process;
+        if (p.done || tag !== p.token) continue;
+        if (p.group !== null && p.group.pauseDepth > 0) {
+          // The deadline passed during a pause; the thread notices it when it runs again.
+          p.group.held.push(item, tag);
+          continue;
+        }
+        p.timeOut(tag);
+      } else {
+        item();
+      }
+    }
+    if (untilUs !== Infinity && !this.stopped && this.nowUs < untilUs) this.nowUs = untilUs;
+  }
+}

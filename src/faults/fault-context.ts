@@ -1,0 +1,16 @@
+/** What a fault may touch: the world, the workload (to restart workers) and the history. */
+import type { World } from '../world/world.js';
+import type { ClientHost } from '../world/client-host.js';
+
+export interface FaultContext {
+  world: World;
+  /** Records a fault phase in the history as the nemesis. */
+  record(fault: string, phase: 'start' | 'end' | 'event', target: string, detail: string): void;
+  /** Registers what to undo when the run heals, before the final drain. */
+  onHeal(heal: () => void): void;
+  /** kill -9 of a client process, with its consequences for the workload. */
+  crashClient(client: ClientHost, detail: string): void;
+  restartClient(client: ClientHost): void;
+  /** Arms a crash at a named crash point of a client's code, from `fromUs` on (first hit wins). */
+  armCrashPoint(client: ClientHost, point: string, fromUs: number, onCrash: () => void): void;
+}

@@ -1,0 +1,27 @@
+/**
+ * A stop-the-world GC pause of one client: workers, watchdog timers and reply handling all
+ * stop; the clock does not. Replies wait in the socket buffer until it ends (seed 004 3.1).
+ */
+import { formatMicros } from '../engine/time.js';
+import type { FaultSpec } from '../scenario/types.js';
+import type { FaultContext } from './fault-context.js';
+
+export function injectGcPause(spec: Extract<FaultSpec, { kind: 'gc-pause' }>, ctx: FaultContext): void {
+  const { sim, clients } = ctx.world;
+  const client = clients[spec.client - 1];
+  sim.scheduleAt(spec.atUs, () => {
+    if (!client.up) return;
+    const group = client.group;
+    group.pause();
+    ctx.record('gc-pause', 'start', client.name, `stop-the-world pause of ${formatMicros(spec.durationUs)}`);
+    let over = false;
+    const end = (): void => {
+      if (over) return;
+      over = true;
+      group.resume();
+      ctx.record('gc-pause', 'end', client.name, 'threads run again');
+    };
+    sim.schedule(spec.durationUs, end);
+    ctx.onHeal(end);
+  });
+}

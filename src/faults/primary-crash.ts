@@ -1,0 +1,38 @@
+/**
+ * The Redis primary dies (kill -9). With Sentinel a replica is promoted after down-after;
+ * whatever the replicas had not received is gone (seed 004 3.2). `replication-stalled-for`
+ * makes the replicas miss the last stretch of writes: the stream stops that long before the
+ * crash, as when the primary was already struggling. Healing restarts the old primary,
+ * which rejoins as a replica of the new one and loses what it had.
+ */
+import { formatMicros } from '../engine/time.js';
+import type { FaultSpec } from '../scenario/types.js';
+import type { FaultContext } from './fault-context.js';
+
+export function injectPrimaryCrash(spec: Extract<FaultSpec, { kind: 'primary-crash' }>, ctx: FaultContext): void {
+  const { sim, redis } = ctx.world;
+  if (spec.replicationStalledUs > 0) {
+    sim.scheduleAt(Math.max(0, spec.atUs - spec.replicationStalledUs), () => {
+      redis.stallReplication(true);
+      ctx.record('primary-crash', 'event', redis.primary.name, 'replication stream to the replicas stalls');
+    });
+  }
+  sim.scheduleAt(spec.atUs, () => {
+    const node = redis.primary;
+    if (!node.up) return;
+    redis.crash(node);
+    const lost = spec.replicationStalledUs > 0 ? `, the last ${formatMicros(spec.replicationStalledUs)} of writes never replicated` : '';
+    ctx.record('primary-crash', 'start', node.name, `primary killed${lost}`);
+    let over = false;
+    const end = (): void => {
+      if (over) return;
+      over = true;
+      if (node.up) return;
+      redis.restart(node, false);
+      redis.stallReplication(false);
+      ctx.record('primary-crash', 'end', node.name, `restarted as ${node.role}`);
+    };
+    if (spec.restartAfterUs !== null) sim.schedule(spec.restartAfterUs, end);
+    ctx.onHeal(end);
+  });
+}

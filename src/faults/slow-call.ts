@@ -1,0 +1,23 @@
+/** A dependency's latency changes for a window (seed 000: the risk check at 3-8 s for ~90 s). */
+import { describeDistribution } from '../engine/distribution.js';
+import type { FaultSpec } from '../scenario/types.js';
+import type { FaultContext } from './fault-context.js';
+
+export function injectSlowCall(spec: Extract<FaultSpec, { kind: 'slow-call' }>, ctx: FaultContext): void {
+  const { sim, dependencies } = ctx.world;
+  const dependency = dependencies.get(spec.dependency);
+  if (!dependency) throw new Error(`slow-call names unknown dependency ${spec.dependency}`);
+  sim.scheduleAt(spec.atUs, () => {
+    dependency.setOverride(spec.latency);
+    ctx.record('slow-call', 'start', spec.dependency, `latency now ${describeDistribution(spec.latency)}`);
+    let over = false;
+    const end = (): void => {
+      if (over) return;
+      over = true;
+      dependency.setOverride(null);
+      ctx.record('slow-call', 'end', spec.dependency, 'latency back to normal');
+    };
+    sim.schedule(spec.durationUs, end);
+    ctx.onHeal(end);
+  });
+}

@@ -1,0 +1,138 @@
+/**
+ * The history: every operation of a run, as Jepsen records it. Clients' operations have an
+ * invoke and then ok (it happened), fail (it certainly did not) or info (unknown: a timeout,
+ * or the process died). Faults and server-side facts are `info` operations of their own
+ * processes ("nemesis", "redis-1", "sentinel"). The checker reads nothing else.
+ */
+export type OpType = 'invoke' | 'ok' | 'fail' | 'info';
+
+interface Base {
+  /** Position in the history. */
+  index: number;
+  timeUs: number;
+  /** "client-1/w3", "nemesis", "redis-0", "sentinel". */
+  process: string;
+  type: OpType;
+}
+
+/** The initial state: stock per SKU and the lock keys' names. */
+export interface SetupOp extends Base {
+  f: 'setup';
+  stock: Array<{ sku: number; available: number }>;
+  primary: string;
+  durationUs: number;
+}
+
+/** A shopper's request, from arrival at a client to its end. */
+export interface RequestOp extends Base {
+  f: 'request';
+  request: string;
+  sku: number;
+  qty: number;
+  /** On completion: what happened. */
+  outcome?: RequestOutcome;
+}
+
+export type RequestOutcome =
+  | 'ordered'
+  | 'sold-out'
+  | 'lock-busy'
+  | 'lock-error'
+  | 'conflict'
+  | 'db-error'
+  /** The client's queue was full. */
+  | 'overloaded'
+  /** The client process was down when the request arrived. */
+  | 'unavailable';
+
+/** Lock acquisition (ok: the client believes it holds the lock) and release. */
+export interface LockOp extends Base {
+  f: 'acquire' | 'release';
+  request: string;
+  key: string;
+  /** The lease the client asked for, in ms (null: none / watchdog-managed). */
+  leaseMs?: number | null;
+  detail?: string;
+}
+
+/** Database statements that matter to the checker. */
+export interface StockReadOp extends Base {
+  f: 'read-stock';
+  request: string;
+  sku: number;
+  available?: number;
+}
+
+export interface StockWriteOp extends Base {
+  f: 'write-stock';
+  request: string;
+  sku: number;
+  /** 'set': available := value (read-modify-write); 'deduct': available -= qty if enough. */
+  mode: 'set' | 'deduct';
+  value?: number;
+  qty: number;
+  /** For 'set': the value this write was computed from. */
+  basedOn?: number;
+  affected?: number;
+}
+
+export interface OrderOp extends Base {
+  f: 'order';
+  request: string;
+  sku: number;
+  qty: number;
+}
+
+/** A watchdog renewal, from the client's side. */
+export interface RenewOp extends Base {
+  f: 'renew';
+  request: string;
+  detail: string;
+}
+
+/** Server-side fact: who holds a lock key on a node, after a change. */
+export interface KeyStateOp extends Base {
+  f: 'key-state';
+  node: string;
+  key: string;
+  /** The request holding the key now, or null when it is gone. */
+  holder: string | null;
+  /** Whether the key has a TTL; when it does, the simulated time it would expire at. */
+  expiresAtUs: number | null;
+  cause: string;
+  /** The request whose command caused the change ('' for the server itself). */
+  by: string;
+  previousHolder: string | null;
+}
+
+/** A fault starting or healing, or a consequence of one (failover, client restart). */
+export interface FaultOp extends Base {
+  f: 'fault';
+  fault: string;
+  phase: 'start' | 'end' | 'event';
+  target: string;
+  detail: string;
+}
+
+/** The end of the run (after healing and draining): where open intervals close. */
+export interface EndOp extends Base {
+  f: 'end';
+}
+
+export type Operation =
+  | SetupOp
+  | EndOp
+  | RequestOp
+  | LockOp
+  | StockReadOp
+  | StockWriteOp
+  | OrderOp
+  | RenewOp
+  | KeyStateOp
+  | FaultOp;
+
+export type History = readonly Operation[];
+
+/** Distributes Omit over the union so each member keeps its own fields. */
+type DistributiveOmit<T, K extends keyof any> = T extends unknown ? Omit<T, K> : never;
+export type NewOperation = DistributiveOmit<Operation, 'index' | 'timeUs'>;

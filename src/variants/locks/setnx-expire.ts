@@ -1,0 +1,35 @@
+/**
+ * SETNX then EXPIRE as two commands, DEL to release (seed 000, first version; seed 002 2.1).
+ * A crash between the two leaves a lock with no TTL that blocks everyone until someone
+ * deletes it by hand (seed 000: lock:stock:10037 lived 11 days).
+ */
+import { crashPoint, redis } from '../../world/effects.js';
+import type { LockProtocol } from '../lock-protocol.js';
+import { pollUntilAcquired } from './polling.js';
+import { ACQUIRED, acquireFailure, BUSY, RELEASED, releaseFailure } from './outcomes.js';
+
+export const CRASH_BETWEEN_SETNX_AND_EXPIRE = 'between-setnx-and-expire';
+export const DEFAULT_LEASE_MS = 5_000;
+
+export const setnxExpire: LockProtocol = {
+  name: 'setnx-expire',
+  summary: 'SETNX then EXPIRE (two commands), DEL to release',
+  acquire(lock, params) {
+    lock.leaseMs = params.leaseMs ?? DEFAULT_LEASE_MS;
+    const leaseS = String(Math.max(1, Math.ceil(lock.leaseMs / 1000)));
+    return pollUntilAcquired(function* () {
+      const r = yield* redis('SETNX', lock.key, lock.token);
+      const failure = acquireFailure(r);
+      if (failure) return failure;
+      if (r.status === 'ok' && r.reply === 0) return BUSY;
+      yield* crashPoint(CRASH_BETWEEN_SETNX_AND_EXPIRE);
+      // If EXPIRE is lost the lock has no TTL; the client cannot tell, so it proceeds.
+      yield* redis('EXPIRE', lock.key, leaseS);
+      return ACQUIRED;
+    }, params);
+  },
+  *release(lock) {
+    const r = yield* redis('DEL', lock.key);
+    return releaseFailure(r) ?? RELEASED;
+  },
+};

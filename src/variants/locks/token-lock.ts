@@ -1,0 +1,50 @@
+/**
+ * The two token locks share acquire (SET key <token> NX PX lease) and differ in release:
+ * `token-get-del` compares with GET and deletes with DEL as two commands (seed 002's code),
+ * so the lock can change hands in between; `lua-unlock` does both in one atomic script.
+ */
+import { redis, type EffectProgram } from '../../world/effects.js';
+import { compareAndDelete } from '../../world/redis/scripts.js';
+import type { AcquireResult, LockHandle, LockParams, LockProtocol } from '../lock-protocol.js';
+import { pollUntilAcquired } from './polling.js';
+import { ACQUIRED, acquireFailure, BUSY, RELEASED, releaseFailure } from './outcomes.js';
+import { DEFAULT_LEASE_MS } from './setnx-expire.js';
+
+function acquireWithToken(lock: LockHandle, params: LockParams): EffectProgram<AcquireResult> {
+  lock.leaseMs = params.leaseMs ?? DEFAULT_LEASE_MS;
+  const leaseMs = String(lock.leaseMs);
+  return pollUntilAcquired(function* () {
+    const r = yield* redis('SET', lock.key, lock.token, 'NX', 'PX', leaseMs);
+    return acquireFailure(r) ?? (r.status === 'ok' && r.reply === 'OK' ? ACQUIRED : BUSY);
+  }, params);
+}
+
+export const tokenGetDel: LockProtocol = {
+  name: 'token-get-del',
+  summary: 'SET key <token> NX PX lease; release = GET, compare, DEL (two commands)',
+  acquire: acquireWithToken,
+  *release(lock) {
+    const got = yield* redis('GET', lock.key);
+    const failure = releaseFailure(got);
+    if (failure) return failure;
+    if (got.status === 'ok' && got.reply !== lock.token) {
+      return { released: false, reason: 'not-held', detail: 'value is not our token' };
+    }
+    const del = yield* redis('DEL', lock.key);
+    return releaseFailure(del) ?? RELEASED;
+  },
+};
+
+export const luaUnlock: LockProtocol = {
+  name: 'lua-unlock',
+  summary: 'SET key <token> NX PX lease; release = atomic Lua compare-and-delete',
+  acquire: acquireWithToken,
+  *release(lock) {
+    const r = yield* redis('EVAL', compareAndDelete.lua, '1', lock.key, lock.token);
+    const failure = releaseFailure(r);
+    if (failure) return failure;
+    return r.status === 'ok' && r.reply === 1
+      ? RELEASED
+      : { released: false, reason: 'not-held', detail: 'value is not our token' };
+  },
+};

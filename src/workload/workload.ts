@@ -1,0 +1,199 @@
+/**
+ * Load on the clients: open-loop arrivals (a Poisson stream per client, the flash-sale crowd
+ * that does not wait for answers) or closed-loop users (each waits for its answer, thinks,
+ * and asks again). Each client queues requests for its worker threads; a worker runs the
+ * request flow. Arrivals and users live outside the clients' process groups: a GC pause
+ * stops the workers, not the shoppers.
+ */
+import { sample } from '../engine/distribution.js';
+import type { ProcessGenerator } from '../engine/process.js';
+import type { RandomStream } from '../engine/random.js';
+import { Signal } from '../engine/signal.js';
+import type { Simulation } from '../engine/simulation.js';
+import type { Micros } from '../engine/time.js';
+import type { RequestOutcome } from '../history/operation.js';
+import type { WorkloadSpec } from '../scenario/types.js';
+import type { ClientHost, ThreadContext } from '../world/client-host.js';
+import { lockKeyOf, requestFlow, type FlowSettings, type RequestInfo } from './request-flow.js';
+
+interface PendingRequest extends RequestInfo {
+  client: ClientHost;
+  /** Fired with the outcome, or null when the request was lost with its client. */
+  done: Signal<RequestOutcome | null>;
+}
+
+interface ClientState {
+  client: ClientHost;
+  uuid: string;
+  queue: PendingRequest[];
+  idleWorkers: Signal<true>[];
+  /** Requests a worker is serving right now. */
+  serving: Set<PendingRequest>;
+}
+
+export class Workload {
+  private nextRequest = 1;
+  private readonly states: ClientState[];
+  private readonly skuRng: RandomStream;
+
+  constructor(
+    private readonly sim: Simulation,
+    private readonly spec: WorkloadSpec,
+    clients: ClientHost[],
+    private readonly skus: readonly number[],
+    private readonly flow: FlowSettings,
+    private readonly arrivalsEndUs: Micros,
+  ) {
+    this.states = clients.map((client) => ({
+      client,
+      uuid: sim.random.fork(`${client.name}/uuid`).hexId(),
+      queue: [],
+      idleWorkers: [],
+      serving: new Set(),
+    }));
+    this.skuRng = sim.random.fork('workload/sku');
+  }
+
+  /** Requests arrived but not finished (queued or being served). */
+  get inFlight(): number {
+    let n = 0;
+    for (const s of this.states) n += s.queue.length + s.serving.size;
+    return n;
+  }
+
+  start(): void {
+    for (const state of this.states) this.startWorkers(state.client);
+    const arrival = this.spec.arrival;
+    if (arrival.kind === 'open') {
+      const perClientRate = arrival.ratePerS / this.states.length;
+      for (const state of this.states) {
+        this.sim.spawn(`${state.client.name}/arrivals`, this.openArrivals(state, perClientRate));
+      }
+    } else {
+      for (let u = 0; u < arrival.users; u++) {
+        const state = this.states[u % this.states.length];
+        this.sim.spawn(`user-${u + 1}`, this.closedUser(state, u + 1));
+      }
+    }
+  }
+
+  /** (Re)starts the worker threads of a client, e.g. after a restart. */
+  startWorkers(client: ClientHost): void {
+    const state = this.stateOf(client);
+    state.idleWorkers = [];
+    for (let w = 1; w <= this.spec.workersPerClient; w++) {
+      const thread: ThreadContext = {
+        name: `${client.name}/w${w}`,
+        rng: this.sim.random.fork(`${client.name}/w${w}`),
+        requestTag: '',
+      };
+      client.startThread(thread, this.worker(state, thread, w));
+    }
+  }
+
+  /** A client died: what it had queued or in service is lost (the history says: unknown). */
+  clientCrashed(client: ClientHost): void {
+    const state = this.stateOf(client);
+    const lost = [...state.queue, ...state.serving];
+    state.queue = [];
+    state.serving.clear();
+    state.idleWorkers = [];
+    for (const req of lost) {
+      this.flow.recorder.record({
+        process: client.name, type: 'info', f: 'request', request: req.id, sku: req.sku, qty: req.qty,
+      });
+      req.done.fire(null);
+    }
+  }
+
+  private stateOf(client: ClientHost): ClientState {
+    const state = this.states.find((s) => s.client === client);
+    if (!state) throw new Error(`unknown client ${client.name}`);
+    return state;
+  }
+
+  private *openArrivals(state: ClientState, ratePerS: number): ProcessGenerator<void> {
+    const rng = this.sim.random.fork(`${state.client.name}/arrivals`);
+    const meanGapUs = 1_000_000 / ratePerS;
+    for (;;) {
+      yield Math.max(1, Math.round(rng.exponential(meanGapUs)));
+      if (this.sim.nowUs >= this.arrivalsEndUs) return;
+      this.submit(state);
+    }
+  }
+
+  private *closedUser(state: ClientState, user: number): ProcessGenerator<void> {
+    if (this.spec.arrival.kind !== 'closed') return;
+    const think = this.spec.arrival.think;
+    const rng = this.sim.random.fork(`user-${user}`);
+    // Users start spread over one think time so they do not arrive in lockstep.
+    yield sample(think, rng);
+    while (this.sim.nowUs < this.arrivalsEndUs) {
+      const req = this.submit(state);
+      yield req.done;
+      yield sample(think, rng);
+    }
+  }
+
+  private submit(state: ClientState): PendingRequest {
+    const sku = this.skus[this.skuRng.int(0, this.skus.length - 1)];
+    const req: PendingRequest = {
+      id: `r${this.nextRequest++}`,
+      sku,
+      qty: this.spec.qty,
+      client: state.client,
+      done: new Signal(),
+    };
+    const { recorder } = this.flow;
+    const name = state.client.name;
+    recorder.record({ process: name, type: 'invoke', f: 'request', request: req.id, sku, qty: req.qty });
+    const reject = (outcome: RequestOutcome): PendingRequest => {
+      recorder.record({ process: name, type: 'fail', f: 'request', request: req.id, sku, qty: req.qty, outcome });
+      req.done.fire(outcome);
+      return req;
+    };
+    if (!state.client.up) return reject('unavailable');
+    if (state.queue.length >= this.spec.queueLimit) return reject('overloaded');
+    state.queue.push(req);
+    state.idleWorkers.shift()?.fire(true);
+    return req;
+  }
+
+  private *worker(state: ClientState, thread: ThreadContext, workerIndex: number): ProcessGenerator<void> {
+    const client = state.client;
+    const incarnation = client.incarnation;
+    // Thread ids as a JVM would number pool threads; part of Redisson's lock owner.
+    const threadOwner = `${state.uuid}:${workerIndex + 56}`;
+    for (;;) {
+      const req = state.queue.shift();
+      if (req === undefined) {
+        const wake = new Signal<true>('work');
+        state.idleWorkers.push(wake);
+        yield wake;
+        continue;
+      }
+      state.serving.add(req);
+      thread.requestTag = req.id;
+      const lockHandle = {
+        key: lockKeyOf(req.sku),
+        token: thread.rng.hexId(),
+        threadOwner,
+        leaseMs: null,
+        watchdog: null,
+      };
+      const outcome = yield* client.run(requestFlow(this.flow, req, thread.name, lockHandle), thread);
+      if (client.incarnation !== incarnation) return;
+      state.serving.delete(req);
+      this.flow.recorder.record({
+        process: client.name,
+        type: outcome === 'ordered' ? 'ok' : 'fail',
+        f: 'request',
+        request: req.id,
+        sku: req.sku,
+        qty: req.qty,
+        outcome,
+      });
+      req.done.fire(outcome);
+    }
+  }
+}

@@ -1,0 +1,270 @@
+/**
+ * An application process (a JVM, say) with worker threads, a connection pool, a local
+ * clock and connections to Redis. It interprets the effects that lock protocols and the
+ * request flow yield. Everything it runs belongs to one process group, so a GC pause
+ * stops workers, watchdogs and reply handling together, and kill -9 ends them together.
+ */
+import type { Distribution } from '../engine/distribution.js';
+import type { ProcessGenerator, Process, ProcessGroup } from '../engine/process.js';
+import type { RandomStream } from '../engine/random.js';
+import { Signal, SignalWait, TIMED_OUT } from '../engine/signal.js';
+import type { Simulation } from '../engine/simulation.js';
+import type { Micros } from '../engine/time.js';
+import { LocalClock } from './clock.js';
+import { ConnectionPool } from './connection-pool.js';
+import type { Database } from './database.js';
+import type { Dependency } from './dependency.js';
+import type { Effect, EffectProgram, NoteKind, RedisOutcome } from './effects.js';
+import { Link } from './network.js';
+import type { RedisNode } from './redis/node.js';
+import type { RedisReply } from './redis/reply.js';
+
+export interface ClientParams {
+  workers: number;
+  poolSize: number;
+  commandTimeoutUs: Micros;
+  redisLatency: Distribution;
+}
+
+/** What a running thread carries: its name in the history, its random stream, its request. */
+export interface ThreadContext {
+  name: string;
+  rng: RandomStream;
+  /** The request being served; Redis records it as the writer of keys. */
+  requestTag: string;
+}
+
+export interface ClientHooks {
+  note(client: ClientHost, thread: ThreadContext, f: NoteKind, ok: boolean, detail: string): void;
+  /** Returns true when a crash fault struck (and already crashed) this client at this point. */
+  crashPoint(client: ClientHost, thread: ThreadContext, point: string): boolean;
+}
+
+/** A pub/sub latch per channel: permits released by messages, taken by waiting threads. */
+class Latch {
+  permits = 0;
+  waiters: Signal<true>[] = [];
+}
+
+export class ClientHost {
+  group: ProcessGroup;
+  up = true;
+  /** Bumped by every crash; replies addressed to an earlier incarnation are dropped. */
+  incarnation = 0;
+  pool: ConnectionPool;
+  readonly clock: LocalClock;
+  private primary: RedisNode;
+  private readonly links = new Map<RedisNode, { out: Link; back: Link }>();
+  private latches = new Map<string, Latch>();
+  private subscriptions = new Map<string, () => void>();
+  private background = new Map<number, Process<unknown>>();
+  private nextHandle = 1;
+
+  constructor(
+    readonly name: string,
+    private readonly sim: Simulation,
+    private readonly params: ClientParams,
+    initialPrimary: RedisNode,
+    private readonly database: Database,
+    private readonly dependencies: ReadonlyMap<string, Dependency>,
+    private readonly hooks: ClientHooks,
+  ) {
+    this.group = sim.group(name);
+    this.pool = new ConnectionPool(params.poolSize);
+    this.clock = new LocalClock(sim);
+    this.primary = initialPrimary;
+  }
+
+  get primaryView(): RedisNode {
+    return this.primary;
+  }
+
+  /** The client reconnects to a new primary (after Sentinel told it) and resubscribes. */
+  switchPrimary(node: RedisNode): void {
+    if (node === this.primary) return;
+    for (const unsubscribe of this.subscriptions.values()) unsubscribe();
+    const channels = [...this.subscriptions.keys()];
+    this.subscriptions.clear();
+    this.primary = node;
+    if (this.up) for (const channel of channels) this.subscribeAtNode(channel);
+  }
+
+  /** Starts a thread of this process that runs an effect program. */
+  startThread(thread: ThreadContext, program: ProcessGenerator<unknown>): Process<unknown> {
+    return this.sim.spawn(thread.name, program, this.group);
+  }
+
+  /** kill -9: threads, pool, subscriptions and replies in flight are gone. */
+  crash(): void {
+    if (!this.up) return;
+    this.up = false;
+    this.incarnation++;
+    this.group.kill();
+    for (const unsubscribe of this.subscriptions.values()) unsubscribe();
+    this.subscriptions.clear();
+    this.latches.clear();
+    this.background.clear();
+  }
+
+  /** A fresh process after a crash; the caller starts its workers again. */
+  restart(): void {
+    if (this.up) return;
+    this.up = true;
+    this.group = this.sim.group(this.name);
+    this.pool = new ConnectionPool(this.params.poolSize);
+  }
+
+  /** Interprets an effect program on the calling thread. */
+  *run<T>(program: EffectProgram<T>, thread: ThreadContext): ProcessGenerator<T> {
+    let input: unknown = undefined;
+    for (;;) {
+      const step = program.next(input);
+      if (step.done) return step.value;
+      input = yield* this.perform(step.value, thread);
+    }
+  }
+
+  private *perform(effect: Effect, thread: ThreadContext): ProcessGenerator<unknown> {
+    switch (effect.kind) {
+      case 'redis':
+        return yield* this.redisCall(effect.command, thread.requestTag);
+      case 'db': {
+        const turn = this.pool.acquire();
+        if (turn) yield turn;
+        const pool = this.pool;
+        try {
+          return yield* this.database.execute(effect.statement);
+        } finally {
+          pool.release();
+        }
+      }
+      case 'call': {
+        const dependency = this.dependencies.get(effect.dependency);
+        if (!dependency) throw new Error(`unknown dependency ${effect.dependency}`);
+        yield dependency.callLatencyUs();
+        return undefined;
+      }
+      case 'sleep':
+        yield effect.us;
+        return undefined;
+      case 'clock':
+        return this.clock.nowMs();
+      case 'random':
+        return thread.rng.next();
+      case 'subscribe': {
+        if (!this.subscriptions.has(effect.channel)) this.subscribeAtNode(effect.channel);
+        // SUBSCRIBE is confirmed after a round trip to the node.
+        yield* this.redisCall(['PING'], thread.requestTag);
+        return undefined;
+      }
+      case 'unsubscribe': {
+        const latch = this.latches.get(effect.channel);
+        if (latch && latch.waiters.length > 0) return undefined; // other threads still wait
+        this.subscriptions.get(effect.channel)?.();
+        this.subscriptions.delete(effect.channel);
+        this.latches.delete(effect.channel);
+        return undefined;
+      }
+      case 'await-message':
+        return yield* this.awaitMessage(effect.channel, effect.timeoutUs);
+      case 'spawn': {
+        const handle = this.nextHandle++;
+        const child: ThreadContext = { ...thread, name: `${thread.name}/${effect.name}` };
+        const p = this.sim.spawn(child.name, this.run(effect.program(), child), this.group);
+        this.background.set(handle, p);
+        return handle;
+      }
+      case 'cancel':
+        this.background.get(effect.handle)?.kill();
+        this.background.delete(effect.handle);
+        return undefined;
+      case 'crash-point':
+        if (this.hooks.crashPoint(this, thread, effect.point)) {
+          // This thread died with its process: wait on something that never happens.
+          yield new Signal<never>('dead');
+        }
+        return undefined;
+      case 'note':
+        this.hooks.note(this, thread, effect.f, effect.ok, effect.detail);
+        return undefined;
+    }
+  }
+
+  private *redisCall(command: string[], tag: string): ProcessGenerator<RedisOutcome> {
+    const node = this.primary;
+    const link = this.linkTo(node);
+    const reply = new Signal<RedisReply>('reply');
+    const incarnation = this.incarnation;
+    link.out.send(() =>
+      node.execute(command, tag, (r) =>
+        link.back.send(() => {
+          if (this.incarnation === incarnation) reply.fire(r);
+        }),
+      ),
+    );
+    const r = yield new SignalWait(reply, this.params.commandTimeoutUs);
+    return r === TIMED_OUT ? { status: 'timeout' } : { status: 'ok', reply: r as RedisReply };
+  }
+
+  private *awaitMessage(channel: string, timeoutUs: number | null): ProcessGenerator<'message' | 'timeout'> {
+    const latch = this.latchFor(channel);
+    if (latch.permits > 0) {
+      latch.permits--;
+      return 'message';
+    }
+    const turn = new Signal<true>('latch');
+    latch.waiters.push(turn);
+    const r = yield timeoutUs === null ? turn : new SignalWait(turn, timeoutUs);
+    if (r === TIMED_OUT) {
+      latch.waiters = latch.waiters.filter((w) => w !== turn);
+      return 'timeout';
+    }
+    return 'message';
+  }
+
+  private latchFor(channel: string): Latch {
+    let latch = this.latches.get(channel);
+    if (!latch) {
+      latch = new Latch();
+      this.latches.set(channel, latch);
+    }
+    return latch;
+  }
+
+  private subscribeAtNode(channel: string): void {
+    const node = this.primary;
+    const link = this.linkTo(node);
+    const incarnation = this.incarnation;
+    let unsubscribe: (() => void) | null = null;
+    let cancelled = false;
+    this.subscriptions.set(channel, () => {
+      cancelled = true;
+      unsubscribe?.();
+    });
+    link.out.send(() => {
+      if (cancelled || !node.up) return;
+      unsubscribe = node.subscribe(channel, () =>
+        link.back.send(() => {
+          if (this.incarnation !== incarnation) return;
+          const latch = this.latchFor(channel);
+          const waiter = latch.waiters.shift();
+          if (waiter) waiter.fire(true);
+          else latch.permits++;
+        }),
+      );
+    });
+  }
+
+  private linkTo(node: RedisNode): { out: Link; back: Link } {
+    let link = this.links.get(node);
+    if (!link) {
+      const rng = this.sim.random.fork(`link/${this.name}<->${node.name}`);
+      link = {
+        out: new Link(`${this.name}->${node.name}`, this.sim, this.params.redisLatency, rng),
+        back: new Link(`${node.name}->${this.name}`, this.sim, this.params.redisLatency, rng),
+      };
+      this.links.set(node, link);
+    }
+    return link;
+  }
+}

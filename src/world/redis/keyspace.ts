@@ -1,0 +1,126 @@
+/**
+ * One Redis node's keyspace: strings and hashes with millisecond expiry deadlines judged
+ * by the node's own clock (as Redis does: deadlines are absolute wall-clock milliseconds).
+ *
+ * Expiry follows Redis 7 (`db.c` keyIsExpired / expireIfNeeded): a key is expired when
+ * now > deadline. A primary deletes an expired key when it is touched, and the node's
+ * active-expire timer deletes it at its deadline; a replica never deletes on its own but
+ * answers as if the key were gone, and waits for the primary's deletion to arrive.
+ * Every write reports the key's new state through `onChange`, which is how replication
+ * (by effects, like Redis >= 5 for scripts) and the lock observer learn about it.
+ */
+export type StoredValue = string | Map<string, string>;
+
+export interface Entry {
+  value: StoredValue;
+  /** Absolute deadline in the node's clock milliseconds, or null for no TTL. */
+  expireAtMs: number | null;
+  /** The request that created the key: who "holds" it when the key is a lock. */
+  holderTag: string;
+}
+
+export type ChangeCause = 'write' | 'delete' | 'expire' | 'ttl' | 'sync';
+
+export interface KeyChange {
+  key: string;
+  /** The state after the change; undefined when the key is gone. */
+  entry: Entry | undefined;
+  cause: ChangeCause;
+  /** The request whose command made the change ('' for the node itself). */
+  byTag: string;
+  /** Holder before the change, if the key existed. */
+  previousHolder: string | undefined;
+}
+
+export class Keyspace {
+  private readonly data = new Map<string, Entry>();
+  /** Replicas report expired keys as missing but keep them until the primary deletes them. */
+  deletesExpiredKeys = true;
+  onChange: ((change: KeyChange) => void) | null = null;
+
+  constructor(readonly nowMs: () => number) {}
+
+  get size(): number {
+    return this.data.size;
+  }
+
+  /** The live entry for `key`, expiring it first if its deadline has passed. */
+  lookup(key: string): Entry | undefined {
+    const entry = this.data.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.expireAtMs !== null && this.nowMs() > entry.expireAtMs) {
+      if (this.deletesExpiredKeys) this.remove(key, 'expire', '');
+      return undefined;
+    }
+    return entry;
+  }
+
+  /** Stores a new value; whoever writes a whole value becomes the key's holder. */
+  write(key: string, value: StoredValue, expireAtMs: number | null, byTag: string): void {
+    const before = this.lookup(key);
+    const entry: Entry = { value, expireAtMs, holderTag: byTag };
+    this.data.set(key, entry);
+    this.emit(key, entry, 'write', byTag, before?.holderTag);
+  }
+
+  /** Marks an in-place mutation of an existing entry (hash field change, counter). */
+  touched(key: string, byTag: string): void {
+    const entry = this.data.get(key);
+    if (entry) this.emit(key, entry, 'write', byTag, entry.holderTag);
+  }
+
+  setExpire(key: string, expireAtMs: number | null, byTag: string): void {
+    const entry = this.data.get(key);
+    if (!entry) return;
+    entry.expireAtMs = expireAtMs;
+    if (expireAtMs !== null && this.nowMs() > expireAtMs && this.deletesExpiredKeys) {
+      this.remove(key, 'expire', byTag);
+      return;
+    }
+    this.emit(key, entry, 'ttl', byTag, entry.holderTag);
+  }
+
+  remove(key: string, cause: ChangeCause, byTag: string): boolean {
+    const entry = this.data.get(key);
+    if (!entry) return false;
+    this.data.delete(key);
+    this.emit(key, undefined, cause, byTag, entry.holderTag);
+    return true;
+  }
+
+  /** Raw access for replication and failover; bypasses expiry. */
+  rawGet(key: string): Entry | undefined {
+    return this.data.get(key);
+  }
+
+  rawSet(key: string, entry: Entry | undefined): void {
+    const before = this.data.get(key);
+    if (entry === undefined) this.data.delete(key);
+    else this.data.set(key, entry);
+    this.emit(key, entry, 'sync', entry?.holderTag ?? '', before?.holderTag);
+  }
+
+  /** Drops everything (a restart without persistence, or a full resync). */
+  clear(): void {
+    for (const key of [...this.data.keys()]) this.remove(key, 'sync', '');
+  }
+
+  keys(): string[] {
+    return [...this.data.keys()];
+  }
+
+  private emit(
+    key: string,
+    entry: Entry | undefined,
+    cause: ChangeCause,
+    byTag: string,
+    previousHolder: string | undefined,
+  ): void {
+    if (this.onChange) this.onChange({ key, entry, cause, byTag, previousHolder });
+  }
+}
+
+export function cloneEntry(entry: Entry): Entry {
+  const value = typeof entry.value === 'string' ? entry.value : new Map(entry.value);
+  return { value, expireAtMs: entry.expireAtMs, holderTag: entry.holderTag };
+}

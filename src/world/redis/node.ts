@@ -1,0 +1,203 @@
+/**
+ * A Redis server: a keyspace judged by the node's own clock, a role (primary or replica),
+ * pub/sub, WAIT, EVAL of the built-in scripts, and active expiry. Commands run atomically
+ * at the instant they arrive; the network and the client decide when that is.
+ */
+import type { Simulation } from '../../engine/simulation.js';
+import type { LocalClock } from '../clock.js';
+import { executeKeyspaceCommand, WRITE_COMMANDS } from './commands.js';
+import { cloneEntry, Keyspace, type KeyChange } from './keyspace.js';
+import { parseInteger, RedisErrorReply, wrongArgs, type RedisReply } from './reply.js';
+import type { ReplicationLink } from './replication.js';
+import { findScript } from './scripts.js';
+
+export type RedisRole = 'primary' | 'replica';
+export type Subscriber = (channel: string, message: string) => void;
+
+interface WaitRequest {
+  targetOffset: number;
+  needed: number;
+  reply: (r: RedisReply) => void;
+  done: boolean;
+}
+
+export class RedisNode {
+  readonly keyspace: Keyspace;
+  role: RedisRole = 'primary';
+  up = true;
+  /** For a primary: writes emitted to the replication stream. For a replica: writes applied. */
+  replicationOffset = 0;
+  readonly replicaLinks: ReplicationLink[] = [];
+  /** Called for every key change; the runner records lock keys into the history. */
+  observer: ((node: RedisNode, change: KeyChange) => void) | null = null;
+  private readonly subscribers = new Map<string, Set<Subscriber>>();
+  private waits: WaitRequest[] = [];
+
+  constructor(
+    readonly name: string,
+    private readonly sim: Simulation,
+    readonly clock: LocalClock,
+  ) {
+    this.keyspace = new Keyspace(() => clock.nowMs());
+    this.keyspace.onChange = (change) => this.onKeyChange(change);
+  }
+
+  /**
+   * Executes one command from a client. `reply` is called once, now or later (WAIT);
+   * never when the node is down (the client's timeout covers that).
+   */
+  execute(args: readonly string[], tag: string, reply: (r: RedisReply) => void): void {
+    if (!this.up) return;
+    const name = args[0].toUpperCase();
+    if (name === 'WAIT') return this.wait(args, reply);
+    if (this.role === 'replica' && (WRITE_COMMANDS.has(name) || name === 'EVAL' || name === 'EVALSHA')) {
+      return reply(new RedisErrorReply("READONLY You can't write against a read only replica."));
+    }
+    if (name === 'PUBLISH') {
+      if (args.length !== 3) return reply(wrongArgs(name));
+      return reply(this.publish(args[1], args[2]));
+    }
+    if (name === 'EVAL' || name === 'EVALSHA') return reply(this.eval(args, tag));
+    reply(executeKeyspaceCommand(this.keyspace, args, tag));
+  }
+
+  subscribe(channel: string, subscriber: Subscriber): () => void {
+    let set = this.subscribers.get(channel);
+    if (!set) {
+      set = new Set();
+      this.subscribers.set(channel, set);
+    }
+    set.add(subscriber);
+    return () => set.delete(subscriber);
+  }
+
+  publish(channel: string, message: string): number {
+    const set = this.subscribers.get(channel);
+    if (!set) return 0;
+    for (const s of set) s(channel, message);
+    return set.size;
+  }
+
+  /** kill -9 of the server process: no more replies, subscriptions and blocked WAITs are gone. */
+  crash(): void {
+    this.up = false;
+    this.subscribers.clear();
+    this.waits = [];
+  }
+
+  /** Comes back up; without persistence the dataset is empty (Redis default: appendonly no). */
+  restart(keepData: boolean): void {
+    this.up = true;
+    if (!keepData) this.keyspace.clear();
+    else this.rescheduleExpiries();
+  }
+
+  /** Becomes a primary (REPLICAOF NO ONE): keeps its data and starts expiring keys itself. */
+  promote(): void {
+    this.role = 'primary';
+    this.keyspace.deletesExpiredKeys = true;
+    this.replicationOffset = 0;
+    this.rescheduleExpiries();
+  }
+
+  /** Becomes a replica (REPLICAOF host port): discards its dataset and copies the primary's. */
+  demoteToReplicaOf(primary: RedisNode): void {
+    this.role = 'replica';
+    this.keyspace.deletesExpiredKeys = false;
+    this.keyspace.clear();
+    for (const key of primary.keyspace.keys()) {
+      const entry = primary.keyspace.rawGet(key);
+      if (entry) this.keyspace.rawSet(key, cloneEntry(entry));
+    }
+    this.replicationOffset = 0;
+  }
+
+  /** @internal the replication stream delivered one key state. */
+  applyReplicated(key: string, entry: ReturnType<Keyspace['rawGet']>, offset: number): void {
+    if (!this.up || this.role !== 'replica') return;
+    this.keyspace.rawSet(key, entry);
+    this.replicationOffset = offset;
+  }
+
+  /** @internal a replica acknowledged `offset`; wake WAITs that are now satisfied. */
+  onReplicaAck(): void {
+    if (this.waits.length === 0) return;
+    for (const w of this.waits) {
+      if (!w.done && this.ackedReplicas(w.targetOffset) >= w.needed) {
+        w.done = true;
+        w.reply(this.ackedReplicas(w.targetOffset));
+      }
+    }
+    this.waits = this.waits.filter((w) => !w.done);
+  }
+
+  private ackedReplicas(offset: number): number {
+    let n = 0;
+    for (const link of this.replicaLinks) if (link.ackedOffset >= offset) n++;
+    return n;
+  }
+
+  private wait(args: readonly string[], reply: (r: RedisReply) => void): void {
+    if (args.length !== 3) return reply(wrongArgs('WAIT'));
+    const needed = parseInteger(args[1]);
+    const timeoutMs = parseInteger(args[2]);
+    if (needed === null || timeoutMs === null || timeoutMs < 0) {
+      return reply(new RedisErrorReply('ERR timeout is negative'));
+    }
+    if (this.role === 'replica') {
+      return reply(new RedisErrorReply('ERR WAIT cannot be used with replica instances.'));
+    }
+    const targetOffset = this.replicationOffset;
+    const acked = this.ackedReplicas(targetOffset);
+    if (acked >= needed) return reply(acked);
+    const request: WaitRequest = { targetOffset, needed, reply, done: false };
+    this.waits.push(request);
+    // WAIT with timeout 0 blocks forever.
+    if (timeoutMs > 0) {
+      this.sim.schedule(timeoutMs * 1000, () => {
+        if (request.done || !this.up) return;
+        request.done = true;
+        this.waits = this.waits.filter((w) => w !== request);
+        request.reply(this.ackedReplicas(targetOffset));
+      });
+    }
+  }
+
+  private eval(args: readonly string[], tag: string): RedisReply {
+    if (args.length < 3) return wrongArgs(args[0]);
+    const script = findScript(args[1], args[0].toUpperCase() === 'EVALSHA');
+    if (script instanceof RedisErrorReply) return script;
+    const numKeys = parseInteger(args[2]);
+    if (numKeys === null || numKeys < 0 || numKeys > args.length - 3) {
+      return new RedisErrorReply("ERR Number of keys can't be greater than number of args");
+    }
+    const keys = args.slice(3, 3 + numKeys);
+    const argv = args.slice(3 + numKeys);
+    return script.native({ keyspace: this.keyspace, publish: (c, m) => this.publish(c, m), tag }, keys, argv);
+  }
+
+  private onKeyChange(change: KeyChange): void {
+    if (this.role === 'primary') {
+      this.replicationOffset++;
+      const snapshot = change.entry ? cloneEntry(change.entry) : undefined;
+      for (const link of this.replicaLinks) link.ship(change.key, snapshot, this.replicationOffset);
+      if (change.entry?.expireAtMs != null) this.scheduleExpiry(change.key, change.entry.expireAtMs);
+    }
+    this.observer?.(this, change);
+  }
+
+  /** Active expiry: look the key up just after its deadline, which deletes it if still due. */
+  private scheduleExpiry(key: string, expireAtMs: number): void {
+    const at = this.clock.simTimeAt((expireAtMs + 1) * 1000);
+    this.sim.scheduleAt(at, () => {
+      if (this.up && this.role === 'primary') this.keyspace.lookup(key);
+    });
+  }
+
+  private rescheduleExpiries(): void {
+    for (const key of this.keyspace.keys()) {
+      const e = this.keyspace.rawGet(key);
+      if (e?.expireAtMs != null) this.scheduleExpiry(key, e.expireAtMs);
+    }
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * Built-in Lua scripts. Each is kept twice: as the Lua text a user would send to Redis,
+ * and as a native implementation the simulator runs (no Lua VM in the hot path). The
+ * differential property test runs the Lua text in ioredis-mock's Lua VM against the native
+ * code on random inputs; they must agree, TTLs included.
+ *
+ * Inside a script time is frozen (Redis: "the time in the master is frozen"), which the
+ * native code gets for free: it runs at one simulated instant.
+ */
+import { createHash } from 'node:crypto';
+import { executeKeyspaceCommand } from './commands.js';
+import type { Keyspace } from './keyspace.js';
+import { RedisErrorReply, type RedisReply } from './reply.js';
+
+export interface ScriptContext {
+  keyspace: Keyspace;
+  /** PUBLISH from inside the script; returns the number of receivers. */
+  publish(channel: string, message: string): number;
+  /** The request on whose behalf the script runs. */
+  tag: string;
+}
+
+export interface BuiltinScript {
+  name: string;
+  lua: string;
+  numKeys: number;
+  native(ctx: ScriptContext, keys: readonly string[], argv: readonly string[]): RedisReply;
+}
+
+const call = (ctx: ScriptContext, ...args: string[]): RedisReply => executeKeyspaceCommand(ctx.keyspace, args, ctx.tag);
+
+/** The canonical safe unlock: delete only if the value is still my token. */
+export const compareAndDelete: BuiltinScript = {
+  name: 'compare-and-delete',
+  numKeys: 1,
+  lua: `if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('del', KEYS[1])
+else
+  return 0
+end`,
+  native(ctx, keys, argv) {
+    return call(ctx, 'GET', keys[0]) === argv[0] ? call(ctx, 'DEL', keys[0]) : 0;
+  },
+};
+
+/**
+ * Redisson RLock acquire (RedissonLock.tryLockInnerAsync, HEAD; lock-semantics.md 1.3).
+ * ARGV[1] = lease ms, ARGV[2] = "<client uuid>:<thread id>". nil = acquired, else the PTTL.
+ */
+export const redissonAcquire: BuiltinScript = {
+  name: 'redisson-acquire',
+  numKeys: 1,
+  lua: `if ((redis.call('exists', KEYS[1]) == 0) or (redis.call('hexists', KEYS[1], ARGV[2]) == 1)) then
+  redis.call('hincrby', KEYS[1], ARGV[2], 1);
+  redis.call('pexpire', KEYS[1], ARGV[1]);
+  return nil;
+end;
+return redis.call('pttl', KEYS[1]);`,
+  native(ctx, keys, argv) {
+    if (call(ctx, 'EXISTS', keys[0]) === 0 || call(ctx, 'HEXISTS', keys[0], argv[1]) === 1) {
+      call(ctx, 'HINCRBY', keys[0], argv[1], '1');
+      call(ctx, 'PEXPIRE', keys[0], argv[0]);
+      return null;
+    }
+    return call(ctx, 'PTTL', keys[0]);
+  },
+};
+
+/** Redisson watchdog renewal, 3.x design (lock-semantics.md 1.5). 1 = renewed, 0 = not mine any more. */
+export const redissonRenew: BuiltinScript = {
+  name: 'redisson-renew',
+  numKeys: 1,
+  lua: `if (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then
+  redis.call('pexpire', KEYS[1], ARGV[1]);
+  return 1;
+end;
+return 0;`,
+  native(ctx, keys, argv) {
+    if (call(ctx, 'HEXISTS', keys[0], argv[1]) === 1) {
+      call(ctx, 'PEXPIRE', keys[0], argv[0]);
+      return 1;
+    }
+    return 0;
+  },
+};
+
+/**
+ * Redisson unlock (unlockInnerAsync as in 3.11.0; lock-semantics.md 1.6). KEYS = [lock, channel],
+ * ARGV = [unlock message, lease ms, "<uuid>:<thread>"]. nil = not the holder, 0 = still held
+ * (reentrant, TTL reset), 1 = released and waiters notified.
+ */
+export const redissonUnlock: BuiltinScript = {
+  name: 'redisson-unlock',
+  numKeys: 2,
+  lua: `if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then
+  return nil;
+end;
+local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1);
+if (counter > 0) then
+  redis.call('pexpire', KEYS[1], ARGV[2]);
+  return 0;
+else
+  redis.call('del', KEYS[1]);
+  redis.call('publish', KEYS[2], ARGV[1]);
+  return 1;
+end;
+return nil;`,
+  native(ctx, keys, argv) {
+    if (call(ctx, 'HEXISTS', keys[0], argv[2]) === 0) return null;
+    const counter = call(ctx, 'HINCRBY', keys[0], argv[2], '-1') as number;
+    if (counter > 0) {
+      call(ctx, 'PEXPIRE', keys[0], argv[1]);
+      return 0;
+    }
+    call(ctx, 'DEL', keys[0]);
+    ctx.publish(keys[1], argv[0]);
+    return 1;
+  },
+};
+
+export const BUILTIN_SCRIPTS: readonly BuiltinScript[] = [
+  compareAndDelete,
+  redissonAcquire,
+  redissonRenew,
+  redissonUnlock,
+];
+
+export function sha1(text: string): string {
+  return createHash('sha1').update(text).digest('hex');
+}
+
+const byText = new Map(BUILTIN_SCRIPTS.map((s) => [s.lua, s]));
+const bySha = new Map(BUILTIN_SCRIPTS.map((s) => [sha1(s.lua), s]));
+
+/** Finds a built-in script by its Lua text (EVAL) or SHA1 (EVALSHA). */
+export function findScript(textOrSha: string, isSha: boolean): BuiltinScript | RedisErrorReply {
+  const script = isSha ? bySha.get(textOrSha.toLowerCase()) : byText.get(textOrSha);
+  if (script) return script;
+  return isSha
+    ? new RedisErrorReply('NOSCRIPT No matching script. Please use EVAL.')
+    : new RedisErrorReply('ERR lock-sim runs only its built-in scripts (no Lua VM in the simulator)');
+}
