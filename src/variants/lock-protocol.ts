@@ -28,7 +28,7 @@ export interface LockHandle {
 
 export type AcquireResult =
   | { acquired: true }
-  | { acquired: false; reason: 'busy' | 'error'; detail: string };
+  | { acquired: false; reason: 'busy' | 'error' | 'timeout'; detail: string };
 
 export type ReleaseResult =
   | { released: true }

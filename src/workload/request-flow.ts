@@ -54,7 +54,9 @@ export function* requestFlow(
           holding = true;
           recorder.record({ ...base, type: 'ok', f: 'acquire', key: lock.key, leaseMs: lock.leaseMs });
         } else {
-          recorder.record({ ...base, type: 'fail', f: 'acquire', key: lock.key, detail: r.detail });
+          // A timed-out acquire may have taken the lock after all: its outcome is unknown.
+          const type = r.reason === 'timeout' ? 'info' : 'fail';
+          recorder.record({ ...base, type, f: 'acquire', key: lock.key, detail: r.detail });
           outcome = r.reason === 'busy' ? 'lock-busy' : 'lock-error';
         }
         break;

@@ -4,7 +4,7 @@ import { isErrorReply } from '../../world/redis/reply.js';
 import type { AcquireResult, ReleaseResult } from '../lock-protocol.js';
 
 export function acquireFailure(outcome: RedisOutcome): AcquireResult | null {
-  if (outcome.status === 'timeout') return { acquired: false, reason: 'error', detail: 'command timed out' };
+  if (outcome.status === 'timeout') return { acquired: false, reason: 'timeout', detail: 'command timed out' };
   if (isErrorReply(outcome.reply)) return { acquired: false, reason: 'error', detail: outcome.reply.message };
   return null;
 }

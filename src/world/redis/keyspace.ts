@@ -63,10 +63,16 @@ export class Keyspace {
     this.emit(key, entry, 'write', byTag, before?.holderTag);
   }
 
-  /** Marks an in-place mutation of an existing entry (hash field change, counter). */
+  /**
+   * Marks an in-place mutation of an existing entry (hash field change, counter). The writer
+   * becomes the holder: a Redisson re-entry by a thread's next request is that request's lock.
+   */
   touched(key: string, byTag: string): void {
     const entry = this.data.get(key);
-    if (entry) this.emit(key, entry, 'write', byTag, entry.holderTag);
+    if (!entry) return;
+    const previous = entry.holderTag;
+    entry.holderTag = byTag;
+    this.emit(key, entry, 'write', byTag, previous);
   }
 
   setExpire(key: string, expireAtMs: number | null, byTag: string): void {

@@ -1,0 +1,83 @@
+/**
+ * The checker: history in, metrics and violations out. It reads the recorded history only,
+ * never the simulator, so a bug in the model cannot hide a bug in the verdict.
+ */
+import type { History } from '../history/operation.js';
+import { findDoubleHolders } from './double-holders.js';
+import { indexHistory } from './history-index.js';
+import { checkOwnership } from './lock-ownership.js';
+import { requestStats, type RequestStats } from './requests.js';
+import { checkStock } from './stock.js';
+import type { Violation } from './violations.js';
+
+export interface RunMetrics {
+  requests: number;
+  orders: number;
+  unitsSold: number;
+  outcomes: RequestStats['outcomes'];
+  timeouts: number;
+  oversold: number;
+  negativeStock: number;
+  lostUpdates: number;
+  refusedWrites: number;
+  doubleHolders: number;
+  doubleHolderUs: number;
+  maxHolders: number;
+  lockLost: number;
+  foreignUnlocks: number;
+  stuckLockUs: number;
+  renewals: number;
+  renewalFailures: number;
+  throughputPerS: number;
+  latencyP50Us: number;
+  latencyP99Us: number;
+}
+
+export interface CheckResult {
+  metrics: RunMetrics;
+  /** The first violation of each kind, earliest first. */
+  violations: Violation[];
+}
+
+export function checkHistory(ops: History): CheckResult {
+  const index = indexHistory(ops);
+  const requests = requestStats(index);
+  const stock = checkStock(index);
+  const holders = findDoubleHolders(index.sections);
+  const ownership = checkOwnership(index);
+  let renewals = 0;
+  let renewalFailures = 0;
+  for (const op of ops) {
+    if (op.f !== 'renew') continue;
+    if (op.type === 'ok') renewals++;
+    else renewalFailures++;
+  }
+  const violations = [...stock.violations, ...ownership.violations];
+  if (holders.first) violations.push(holders.first);
+  violations.sort((a, b) => a.timeUs - b.timeUs || (a.kind < b.kind ? -1 : 1));
+  return {
+    metrics: {
+      requests: requests.requests,
+      orders: requests.orders,
+      unitsSold: stock.unitsOrdered,
+      outcomes: requests.outcomes,
+      timeouts: requests.timeouts,
+      oversold: stock.oversold,
+      negativeStock: stock.negativeStock,
+      lostUpdates: stock.lostUpdates,
+      refusedWrites: stock.refusedWrites,
+      doubleHolders: holders.episodes,
+      doubleHolderUs: holders.totalUs,
+      maxHolders: holders.maxHolders,
+      lockLost: ownership.lockLost,
+      foreignUnlocks: ownership.foreignUnlocks,
+      stuckLockUs: ownership.stuckUs,
+      renewals,
+      renewalFailures,
+      throughputPerS: requests.throughputPerS,
+      latencyP50Us: requests.latencyP50Us,
+      latencyP99Us: requests.latencyP99Us,
+    },
+    violations,
+  };
+}

@@ -1,0 +1,181 @@
+/**
+ * What the servers say about lock keys. From the key-state facts of every node and the
+ * failover events, it rebuilds who held each key on the node that was primary at each
+ * instant (the authoritative view), then judges:
+ * - lock lost: a critical section during which the key stopped being its request's
+ *   (expired, deleted by someone else, or missing on a newly promoted primary);
+ * - foreign unlock: a delete by a request that did not hold the key;
+ * - stuck time: the key held by a request that can never release it (its process died,
+ *   or it has no TTL and its holder has left the critical section).
+ */
+import type { KeyStateOp } from '../history/operation.js';
+import type { CriticalSection, HistoryIndex } from './history-index.js';
+import type { Violation } from './violations.js';
+
+interface Segment {
+  startUs: number;
+  endUs: number;
+  holder: string | null;
+  hasTtl: boolean;
+}
+
+export interface OwnershipStats {
+  lockLost: number;
+  foreignUnlocks: number;
+  stuckUs: number;
+  violations: Violation[];
+}
+
+interface NodeKeyState {
+  holder: string | null;
+  expiresAtUs: number | null;
+}
+
+/** Piecewise-constant authoritative holder per lock key. */
+function authoritativeSegments(index: HistoryIndex): Map<string, Segment[]> {
+  const states = new Map<string, NodeKeyState>(); // `${node}\u0000${key}`
+  const keys = new Set<string>();
+  const segments = new Map<string, Segment[]>();
+  let primary = index.initialPrimary;
+
+  const stateOf = (node: string, key: string): NodeKeyState =>
+    states.get(`${node}\u0000${key}`) ?? { holder: null, expiresAtUs: null };
+
+  const emit = (key: string, t: number): void => {
+    const s = stateOf(primary, key);
+    const list = segments.get(key) ?? [];
+    segments.set(key, list);
+    const last = list[list.length - 1];
+    if (last && last.endUs === Infinity) last.endUs = t;
+    if (s.holder === null) return;
+    const hasTtl = s.expiresAtUs !== null;
+    const endUs = hasTtl ? Math.max(t, s.expiresAtUs as number) : Infinity;
+    if (endUs > t) list.push({ startUs: t, endUs, holder: s.holder, hasTtl });
+  };
+  const closeOpen = (key: string, t: number): void => {
+    const list = segments.get(key);
+    const last = list?.[list.length - 1];
+    if (last && last.endUs > t) last.endUs = t;
+  };
+
+  for (const op of index.ops) {
+    if (op.f === 'key-state') {
+      states.set(`${op.node}\u0000${op.key}`, { holder: op.holder, expiresAtUs: op.expiresAtUs });
+      keys.add(op.key);
+      if (op.node === primary) {
+        closeOpen(op.key, op.timeUs);
+        emit(op.key, op.timeUs);
+      }
+    } else if (op.f === 'fault' && op.fault === 'failover') {
+      primary = op.target;
+      for (const key of keys) {
+        closeOpen(key, op.timeUs);
+        emit(key, op.timeUs);
+      }
+    }
+  }
+  for (const list of segments.values()) for (const s of list) if (s.endUs === Infinity) s.endUs = index.endUs;
+  for (const [key, list] of segments) segments.set(key, list.filter((s) => s.endUs > s.startUs));
+  return segments;
+}
+
+export function checkOwnership(index: HistoryIndex): OwnershipStats {
+  const stats: OwnershipStats = { lockLost: 0, foreignUnlocks: 0, stuckUs: 0, violations: [] };
+  const segments = authoritativeSegments(index);
+  let firstLost: Violation | null = null;
+  let firstForeign: Violation | null = null;
+  let firstStuck: Violation | null = null;
+
+  // Lock lost inside the critical section.
+  for (const cs of index.sections) {
+    const list = segments.get(cs.key);
+    if (!list) continue; // no server ever held this key: no lock in use (variant `none`)
+    const lostAt = firstMomentNotHeld(cs, list);
+    if (lostAt === null) continue;
+    stats.lockLost++;
+    if (firstLost === null || lostAt < firstLost.timeUs) {
+      firstLost = {
+        kind: 'lock-lost',
+        timeUs: lostAt,
+        subject: cs.key,
+        requests: [cs.request],
+        summary: `${cs.thread} (${cs.request}) was inside its critical section but ${cs.key} on the primary was no longer its lock`,
+      };
+    }
+  }
+
+  // Deletes by a request that did not hold the key.
+  for (const op of index.ops) {
+    if (op.f !== 'key-state' || op.cause !== 'delete') continue;
+    if (!isForeignDelete(op)) continue;
+    stats.foreignUnlocks++;
+    if (firstForeign === null) {
+      firstForeign = {
+        kind: 'foreign-unlock',
+        timeUs: op.timeUs,
+        subject: op.key,
+        requests: [op.previousHolder as string, op.by],
+        summary: `${op.by}'s unlock deleted ${op.key} on ${op.node}, which belonged to ${op.previousHolder}`,
+      };
+    }
+  }
+
+  // Stuck locks.
+  const csByRequest = new Map(index.sections.map((s) => [s.request, s]));
+  for (const [key, list] of segments) {
+    for (const seg of list) {
+      if (seg.holder === null) continue;
+      const from = stuckFrom(index, csByRequest.get(seg.holder), seg);
+      const start = Math.max(seg.startUs, from);
+      if (start >= seg.endUs) continue;
+      stats.stuckUs += seg.endUs - start;
+      if (firstStuck === null || start < firstStuck.timeUs) {
+        firstStuck = {
+          kind: 'stuck-lock',
+          timeUs: start,
+          subject: key,
+          requests: [seg.holder],
+          summary: `${key} stayed held by ${seg.holder}, which could never release it${seg.hasTtl ? ' (until its TTL ran out)' : ' (no TTL)'}`,
+        };
+      }
+    }
+  }
+  for (const v of [firstLost, firstForeign, firstStuck]) if (v) stats.violations.push(v);
+  return stats;
+}
+
+function isForeignDelete(op: KeyStateOp): boolean {
+  return op.previousHolder !== null && op.by !== '' && op.by !== op.previousHolder;
+}
+
+function firstMomentNotHeld(cs: CriticalSection, list: readonly Segment[]): number | null {
+  let t = cs.startUs;
+  for (const seg of list) {
+    if (seg.endUs <= t) continue;
+    if (seg.startUs >= cs.endUs) break;
+    if (seg.startUs > t) return t; // a gap: nobody held it
+    if (seg.holder !== cs.request) return Math.max(t, seg.startUs);
+    t = seg.endUs;
+    if (t >= cs.endUs) return null;
+  }
+  return t < cs.endUs ? t : null;
+}
+
+/** From when a holder can no longer release its lock. */
+function stuckFrom(index: HistoryIndex, cs: CriticalSection | undefined, seg: Segment): number {
+  const holder = seg.holder as string;
+  const request = index.requests.get(holder);
+  let from = Infinity;
+  // Its process died while the key was held.
+  const clientName = cs?.client ?? request?.client;
+  const crashTimes = clientName ? index.crashes.get(clientName) ?? [] : [];
+  const since = request?.invokeUs ?? seg.startUs;
+  const crash = crashTimes.find((t) => t >= since);
+  if (crash !== undefined && (cs === undefined || cs.endedBy === 'crash' || request?.end === null)) from = crash;
+  // No TTL and the holder has left its critical section (or never entered it).
+  if (!seg.hasTtl) {
+    const left = cs ? cs.endUs : request?.end ? request.end.timeUs : Infinity;
+    from = Math.min(from, left);
+  }
+  return from;
+}

@@ -1,0 +1,19 @@
+/** A broken invariant found in a history, with what the story needs to tell it. */
+export type ViolationKind =
+  | 'double-holder'
+  | 'oversell'
+  | 'negative-stock'
+  | 'lost-update'
+  | 'lock-lost'
+  | 'foreign-unlock'
+  | 'stuck-lock';
+
+export interface Violation {
+  kind: ViolationKind;
+  timeUs: number;
+  /** Lock key or SKU row concerned. */
+  subject: string;
+  /** Requests involved, the earlier first. */
+  requests: string[];
+  summary: string;
+}

@@ -1,0 +1,7 @@
+/** The executable entry: wires the program to the real process. */
+import { main } from './program.js';
+
+process.exitCode = main(process.argv.slice(2), {
+  out: (text) => process.stdout.write(`${text}\n`),
+  err: (text) => process.stderr.write(`${text}\n`),
+});

@@ -1,0 +1,62 @@
+/** The human report of `lock-sim run`: a verdict table, the expectations, and stories. */
+import type { ChalkInstance } from 'chalk';
+import Table from 'cli-table3';
+import { tellStory } from '../checker/story.js';
+import { formatMicros } from '../engine/time.js';
+import type { ScenarioResult } from '../runner/run-scenario.js';
+import { brokenInvariants, verdictOf } from './verdict.js';
+
+export function renderRun(result: ScenarioResult, color: ChalkInstance): string {
+  const s = result.scenario;
+  const out: string[] = [];
+  out.push(color.bold(`${s.name}`) + `  seed ${result.seed}, ${formatMicros(s.durationUs)} simulated${s.description ? `\n${s.description}` : ''}`);
+  out.push('');
+  const table = new Table({
+    head: ['variant', 'verdict', 'oversold', 'double holders', 'lock lost', 'stuck', 'orders', 'orders/s', 'p99'],
+    style: { head: [], border: [] },
+    colAligns: ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
+  });
+  for (const run of result.runs) {
+    const m = run.metrics;
+    const verdict = verdictOf(m);
+    const paint = verdict === 'SAFE' ? color.green : verdict === 'LEAKY' ? color.yellow : color.red;
+    table.push([
+      `${run.variant.name}\n${color.dim(`${run.variant.lock}${run.variant.guard !== 'none' ? ` + ${run.variant.guard}` : ''}`)}`,
+      paint(verdict),
+      String(m.oversold),
+      m.doubleHolders === 0 ? '0' : `${m.doubleHolders} (${formatMicros(m.doubleHolderUs)})`,
+      String(m.lockLost),
+      formatMicros(m.stuckLockUs),
+      String(m.orders),
+      m.throughputPerS.toFixed(2),
+      formatMicros(m.latencyP99Us),
+    ]);
+  }
+  out.push(table.toString());
+  out.push(color.dim('SAFE: no invariant broken. LEAKY: the lock broke, the data held. UNSAFE: wrong data (oversell, lost update, negative stock).'));
+
+  for (const run of result.runs) {
+    const first = run.violations[0];
+    if (!first) continue;
+    const story = tellStory(first, run.history);
+    out.push('');
+    out.push(color.bold(`${run.variant.name}: first violation (${first.kind}; broken: ${brokenInvariants(run.metrics).join(', ')})`));
+    out.push(`  ${story.headline}`);
+    for (const line of story.lines) {
+      out.push(`  ${formatMicros(line.timeUs).padStart(9)}  ${line.who.padEnd(16)} ${line.what}`);
+    }
+  }
+
+  if (result.expectations.length > 0) {
+    out.push('');
+    out.push(color.bold('expectations'));
+    for (const e of result.expectations) {
+      const x = e.expectation;
+      const mark = e.passed ? color.green('pass') : color.red('FAIL');
+      out.push(`  ${mark}  ${x.variant}: ${x.text}  (measured ${e.measured})${e.passed ? '' : `  at ${x.location}`}`);
+    }
+    const failed = result.expectations.filter((e) => !e.passed).length;
+    out.push(failed === 0 ? color.green(`all ${result.expectations.length} expectations held`) : color.red(`${failed} of ${result.expectations.length} expectations failed`));
+  }
+  return out.join('\n');
+}

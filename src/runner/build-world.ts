@@ -1,0 +1,43 @@
+/** Builds the simulated world of one run from a resolved scenario. */
+import type { Simulation } from '../engine/simulation.js';
+import type { Scenario } from '../scenario/types.js';
+import { ClientHost, type ClientHooks } from '../world/client-host.js';
+import { Database } from '../world/database.js';
+import { Dependency } from '../world/dependency.js';
+import { RedisDeployment } from '../world/redis/deployment.js';
+import type { World } from '../world/world.js';
+
+export function buildWorld(sim: Simulation, scenario: Scenario, hooks: ClientHooks): World {
+  const redis = new RedisDeployment(sim, {
+    topology: scenario.redis.topology,
+    replicas: scenario.redis.replicas,
+    replicationLag: scenario.redis.replicationLag,
+    downAfterUs: scenario.redis.downAfterUs,
+    promotionUs: scenario.redis.promotionUs,
+  });
+  const database = new Database({ statementTime: scenario.database.statementTime }, sim.random.fork('database'));
+  for (const row of scenario.stock) database.addStock(row.sku, row.available);
+  const dependencies = new Map(
+    scenario.dependencies.map((d) => [d.name, new Dependency(d.name, d.latency, sim.random.fork(`dependency/${d.name}`))]),
+  );
+  const clients: ClientHost[] = [];
+  for (let i = 1; i <= scenario.workload.clients; i++) {
+    clients.push(
+      new ClientHost(
+        `client-${i}`,
+        sim,
+        {
+          workers: scenario.workload.workersPerClient,
+          poolSize: scenario.workload.poolPerClient,
+          commandTimeoutUs: scenario.network.commandTimeoutUs,
+          redisLatency: scenario.network.redisLatency,
+        },
+        redis.primary,
+        database,
+        dependencies,
+        hooks,
+      ),
+    );
+  }
+  return { sim, redis, database, dependencies, clients };
+}

@@ -1,0 +1,144 @@
+/**
+ * One run: scenario + variant + seed -> history -> metrics. The composition root: the only
+ * module that wires engine, world, variants, workload, faults, history and checker.
+ * Stages (TigerBeetle's VOPR habit): inject faults while the load runs, heal everything,
+ * let in-flight requests drain, then judge the history alone.
+ */
+import { Simulation } from '../engine/simulation.js';
+import { formatMicros } from '../engine/time.js';
+import { injectFault, type FaultContext } from '../faults/index.js';
+import { HistoryRecorder } from '../history/recorder.js';
+import type { History } from '../history/operation.js';
+import { checkHistory, type RunMetrics } from '../checker/check.js';
+import type { Violation } from '../checker/violations.js';
+import type { Scenario, VariantSpec } from '../scenario/types.js';
+import { GUARDS, LOCKS } from '../variants/registry.js';
+import { Workload } from '../workload/workload.js';
+import type { ClientHooks, ClientHost } from '../world/client-host.js';
+import type { KeyChange } from '../world/redis/keyspace.js';
+import type { RedisNode } from '../world/redis/node.js';
+import { buildWorld } from './build-world.js';
+
+export interface RunResult {
+  scenario: string;
+  variant: VariantSpec;
+  seed: number;
+  metrics: RunMetrics;
+  violations: Violation[];
+  history: History;
+  /** Engine events processed: the figure `npm run bench` divides by wall time. */
+  events: number;
+}
+
+const LOCK_KEY_PREFIX = 'lock:';
+/** How often the drain loop checks whether every request has finished. */
+const DRAIN_STEP_US = 100_000;
+
+export function runVariant(scenario: Scenario, variant: VariantSpec, seed: number = scenario.seed): RunResult {
+  const lock = LOCKS.get(variant.lock);
+  const guard = GUARDS.get(variant.guard);
+  if (!lock || !guard) throw new Error(`variant ${variant.name}: unknown lock or guard`);
+  const sim = new Simulation(seed);
+  const recorder = new HistoryRecorder(() => sim.nowUs);
+  const armed: Array<{ client: ClientHost; point: string; fromUs: number; onCrash: () => void; fired: boolean }> = [];
+  let workload: Workload | null = null;
+
+  const nemesis = (fault: string, phase: 'start' | 'end' | 'event', target: string, detail: string): void => {
+    recorder.record({ process: 'nemesis', type: 'info', f: 'fault', fault, phase, target, detail });
+  };
+  const crashClient = (client: ClientHost, detail: string): void => {
+    if (!client.up) return;
+    client.crash();
+    nemesis('crash', 'start', client.name, detail);
+    workload?.clientCrashed(client);
+  };
+  const hooks: ClientHooks = {
+    note(_client, thread, f, ok, detail) {
+      recorder.record({ process: thread.name, type: ok ? 'ok' : 'fail', f, request: thread.requestTag, detail });
+    },
+    crashPoint(client, _thread, point) {
+      const trap = armed.find((a) => !a.fired && a.client === client && a.point === point && sim.nowUs >= a.fromUs);
+      if (!trap) return false;
+      trap.fired = true;
+      crashClient(client, `kill -9 at ${point}`);
+      trap.onCrash();
+      return true;
+    },
+  };
+
+  const world = buildWorld(sim, scenario, hooks);
+  for (const node of world.redis.nodes) node.observer = (n, change) => recordKeyState(recorder, n, change);
+  world.redis.onFailover((oldPrimary, newPrimary) => {
+    nemesis('failover', 'event', newPrimary.name, `sentinel promoted ${newPrimary.name} (${oldPrimary.name} down)`);
+    sim.schedule(scenario.redis.rediscoverUs, () => {
+      if (world.redis.primary !== newPrimary) return;
+      for (const client of world.clients) client.switchPrimary(newPrimary);
+      nemesis('rediscover', 'event', newPrimary.name, `clients now send to ${newPrimary.name}`);
+    });
+  });
+
+  recorder.record({
+    process: 'setup',
+    type: 'info',
+    f: 'setup',
+    stock: scenario.stock.map((s) => ({ ...s })),
+    primary: world.redis.primary.name,
+    durationUs: scenario.durationUs,
+  });
+
+  workload = new Workload(
+    sim,
+    scenario.workload,
+    [...world.clients],
+    scenario.stock.map((s) => s.sku),
+    { lock, guard, steps: scenario.workload.steps, recorder, lockParams: variant },
+    scenario.durationUs,
+  );
+  workload.start();
+
+  const heals: Array<() => void> = [];
+  const ctx: FaultContext = {
+    world,
+    record: nemesis,
+    onHeal: (heal) => heals.push(heal),
+    crashClient,
+    restartClient(client) {
+      if (client.up) return;
+      client.restart();
+      workload?.startWorkers(client);
+      nemesis('crash', 'end', client.name, 'process restarted');
+    },
+    armCrashPoint(client, point, fromUs, onCrash) {
+      armed.push({ client, point, fromUs, onCrash, fired: false });
+    },
+  };
+  for (const fault of scenario.faults) injectFault(fault, ctx);
+
+  sim.run(scenario.durationUs);
+  for (const heal of heals) heal();
+  const drainEndUs = scenario.durationUs + scenario.drainUs;
+  while (workload.inFlight > 0 && sim.nowUs < drainEndUs) sim.run(Math.min(drainEndUs, sim.nowUs + DRAIN_STEP_US));
+  recorder.record({ process: 'setup', type: 'info', f: 'end' });
+
+  const { metrics, violations } = checkHistory(recorder.ops);
+  return { scenario: scenario.name, variant, seed, metrics, violations, history: recorder.ops, events: sim.eventCount };
+}
+
+function recordKeyState(recorder: HistoryRecorder, node: RedisNode, change: KeyChange): void {
+  if (!change.key.startsWith(LOCK_KEY_PREFIX)) return;
+  const e = change.entry;
+  recorder.record({
+    process: node.name,
+    type: 'info',
+    f: 'key-state',
+    node: node.name,
+    key: change.key,
+    holder: e ? e.holderTag : null,
+    expiresAtUs: e && e.expireAtMs !== null ? node.clock.simTimeAt((e.expireAtMs + 1) * 1000) : null,
+    cause: change.cause,
+    by: change.byTag,
+    previousHolder: change.previousHolder ?? null,
+  });
+}
+
+export { formatMicros };

@@ -1,0 +1,161 @@
+/**
+ * Reads a scenario file: YAML -> zod validation -> resolution. Every problem found is
+ * reported together, each at its file:line:col with its field path.
+ */
+import { readFileSync } from 'node:fs';
+import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import type { z } from 'zod';
+import { ScenarioError, type ScenarioIssue } from './errors.js';
+import { resolveScenario } from './resolve.js';
+import { scenarioSchema } from './schema.js';
+import { didYouMean } from './suggest.js';
+import type { Scenario } from './types.js';
+import { describeValue } from './values.js';
+
+export function loadScenario(file: string): Scenario {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ScenarioError(file, [{ path: [], message: code === 'ENOENT' ? 'no such file' : `cannot read: ${code ?? String(err)}` }]);
+  }
+  return parseScenario(text, file);
+}
+
+export function parseScenario(text: string, file: string): Scenario {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    throw new ScenarioError(
+      file,
+      doc.errors.map((e) => {
+        const pos = lines.linePos(e.pos[0]);
+        return { path: [], message: `YAML: ${e.message.split('\n')[0]}`, line: pos.line, column: pos.col };
+      }),
+    );
+  }
+  const data: unknown = doc.toJS();
+  const parsed = scenarioSchema.safeParse(data);
+  if (!parsed.success) {
+    throw new ScenarioError(file, parsed.error.issues.flatMap((i) => zodIssue(i, doc, data, lines)));
+  }
+  const { scenario, issues } = resolveScenario(parsed.data, file);
+  if (!scenario) throw new ScenarioError(file, issues.map((i) => locate(i, doc, lines)));
+  for (const e of scenario.expectations) {
+    const at = locate({ path: ['expect', e.variant, e.metric], message: '' }, doc, lines);
+    e.location = `${file}:${at.line ?? 1}:${at.column ?? 1}`;
+  }
+  return scenario;
+}
+
+type ZodIssue = z.core.$ZodIssue;
+
+function zodIssue(issue: ZodIssue, doc: Document, data: unknown, lines: LineCounter): ScenarioIssue[] {
+  const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)) as Array<string | number>;
+  if (issue.code === 'unrecognized_keys') {
+    const known = knownKeysAt(path, data);
+    return issue.keys.map((key) =>
+      locate({ path: [...path, key], message: `unknown field "${key}"${didYouMean(key, known)}` }, doc, lines, true),
+    );
+  }
+  const found = valueAt(data, path);
+  let message: string;
+  switch (issue.code) {
+    case 'invalid_type':
+      message = found === undefined ? `missing required field (expected ${issue.expected})` : `expected ${issue.expected}, found ${describeValue(found)}`;
+      break;
+    case 'too_small':
+      message = `expected at least ${String(issue.minimum)}${issue.origin === 'array' ? ' entries' : ''}, found ${describeValue(found)}`;
+      break;
+    case 'too_big':
+      message = `expected at most ${String(issue.maximum)}${issue.origin === 'array' ? ' entries' : ''}, found ${describeValue(found)}`;
+      break;
+    case 'invalid_value':
+      message = `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, found ${describeValue(found)}${
+        typeof found === 'string' ? didYouMean(found, issue.values.map(String)) : ''
+      }`;
+      break;
+    case 'invalid_union':
+      message = path[path.length - 2] === 'faults' || (path[0] === 'faults' && path.length === 2)
+        ? `unknown fault kind ${describeValue((found as { kind?: unknown })?.kind)}${kindSuggestion(found)}; kinds are gc-pause, slow-call, primary-crash, crash`
+        : `expected ${path[0] === 'stock' ? 'a mapping {sku, available} or a list of them' : 'another form'}, found ${describeValue(found)}`;
+      break;
+    default:
+      message = issue.message;
+  }
+  return [locate({ path, message }, doc, lines)];
+}
+
+function kindSuggestion(found: unknown): string {
+  const kind = (found as { kind?: unknown })?.kind;
+  return typeof kind === 'string' ? didYouMean(kind, ['gc-pause', 'slow-call', 'primary-crash', 'crash']) : '';
+}
+
+/** The keys the schema allows at `path`, for did-you-mean on unknown keys. */
+function knownKeysAt(path: Array<string | number>, data: unknown): string[] {
+  let schema: unknown = scenarioSchema;
+  for (const p of path) {
+    schema = unwrap(schema);
+    const def = (schema as { def?: { type?: string; shape?: Record<string, unknown>; element?: unknown; valueType?: unknown; options?: unknown[] } }).def;
+    if (!def) return [];
+    if (def.type === 'object' && def.shape) schema = def.shape[p as string];
+    else if (def.type === 'array') schema = def.element;
+    else if (def.type === 'record') schema = def.valueType;
+    else if (def.type === 'union' && def.options) {
+      // Fault union: pick the option whose kind matches the data at this path.
+      const kind = (valueAt(data, path.slice(0, path.indexOf(p) + 1)) as { kind?: unknown })?.kind;
+      schema = def.options.find((o) => (unwrap(o) as { def: { shape?: { kind?: { def?: { values?: unknown[] } } } } }).def.shape?.kind?.def?.values?.includes(kind)) ?? def.options[0];
+    } else return [];
+  }
+  schema = unwrap(schema);
+  const def = (schema as { def?: { type?: string; shape?: Record<string, unknown>; options?: unknown[] } }).def;
+  if (def?.type === 'object' && def.shape) return Object.keys(def.shape);
+  if (def?.type === 'union' && def.options) {
+    const kind = (valueAt(data, path) as { kind?: unknown })?.kind;
+    const option = def.options.find((o) => (unwrap(o) as { def: { shape?: { kind?: { def?: { values?: unknown[] } } } } }).def.shape?.kind?.def?.values?.includes(kind));
+    const shape = option ? (unwrap(option) as { def: { shape?: Record<string, unknown> } }).def.shape : undefined;
+    return shape ? Object.keys(shape) : [];
+  }
+  return [];
+}
+
+function unwrap(schema: unknown): unknown {
+  let s = schema as { def?: { type?: string; innerType?: unknown; in?: unknown } } | undefined;
+  while (s?.def && (s.def.type === 'optional' || s.def.type === 'default' || s.def.type === 'pipe')) {
+    s = (s.def.type === 'pipe' ? s.def.in : s.def.innerType) as typeof s;
+  }
+  return s;
+}
+
+function valueAt(data: unknown, path: ReadonlyArray<string | number>): unknown {
+  let v = data;
+  for (const p of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string | number, unknown>)[p];
+  }
+  return v;
+}
+
+/** Finds the YAML node for a path (or its nearest existing parent) and adds its position. */
+function locate(issue: ScenarioIssue, doc: Document, lines: LineCounter, atKey = false): ScenarioIssue {
+  for (let n = issue.path.length; n >= 0; n--) {
+    const prefix = issue.path.slice(0, n);
+    let offset: number | undefined;
+    if (atKey && n === issue.path.length && n > 0) {
+      const parent = prefix.length === 1 ? doc.contents : doc.getIn(prefix.slice(0, -1), true);
+      if (isMap(parent)) {
+        const pair = parent.items.find((it) => isScalar(it.key) && it.key.value === prefix[prefix.length - 1]);
+        if (pair && isNode(pair.key)) offset = pair.key.range?.[0];
+      }
+    } else {
+      const node = n === 0 ? doc.contents : doc.getIn(prefix, true);
+      if (isNode(node)) offset = node.range?.[0];
+    }
+    if (offset !== undefined) {
+      const pos = lines.linePos(offset);
+      return { ...issue, line: pos.line, column: pos.col };
+    }
+  }
+  return issue;
+}

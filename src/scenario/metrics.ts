@@ -1,0 +1,40 @@
+/** The metric names an `expect:` block may use, and how each is read off a run's metrics. */
+import type { RunMetrics } from '../checker/check.js';
+
+export interface MetricDefinition {
+  name: string;
+  /** Times are measured in microseconds and written with units in files. */
+  isTime: boolean;
+  description: string;
+  read(m: RunMetrics): number;
+}
+
+const def = (name: string, description: string, read: (m: RunMetrics) => number, isTime = false): MetricDefinition => ({
+  name, description, read, isTime,
+});
+
+export const METRICS: readonly MetricDefinition[] = [
+  def('oversold', 'units ordered beyond the initial stock', (m) => m.oversold),
+  def('sold', 'units ordered in total', (m) => m.unitsSold),
+  def('orders', 'requests that ended with an order', (m) => m.orders),
+  def('requests', 'requests that arrived', (m) => m.requests),
+  def('negative-stock', 'lowest stock level below zero, as a positive number', (m) => m.negativeStock),
+  def('lost-updates', 'read-modify-write updates computed from a stale read', (m) => m.lostUpdates),
+  def('double-holders', 'episodes of two or more requests inside one critical section', (m) => m.doubleHolders),
+  def('double-holder-time', 'total time with two or more holders', (m) => m.doubleHolderUs, true),
+  def('max-holders', 'most requests inside one critical section at once', (m) => m.maxHolders),
+  def('lock-lost', 'critical sections during which the lock stopped being theirs', (m) => m.lockLost),
+  def('foreign-unlocks', "unlocks that deleted another holder's lock", (m) => m.foreignUnlocks),
+  def('stuck-time', 'time a lock was held by someone who could never release it', (m) => m.stuckLockUs, true),
+  def('timeouts', 'lock commands whose outcome is unknown (timed out)', (m) => m.timeouts),
+  def('lock-busy', 'requests turned away because the lock was held', (m) => m.outcomes['lock-busy']),
+  def('lock-errors', 'requests that failed on a lock error or timeout', (m) => m.outcomes['lock-error']),
+  def('sold-out', 'requests told the item is sold out', (m) => m.outcomes['sold-out']),
+  def('renewal-failures', 'watchdog renewals that failed or found the lock gone', (m) => m.renewalFailures),
+  def('throughput', 'orders per second of scenario duration', (m) => m.throughputPerS),
+  def('p50', 'median request latency', (m) => m.latencyP50Us, true),
+  def('p99', '99th percentile request latency', (m) => m.latencyP99Us, true),
+];
+
+export const METRIC_NAMES = METRICS.map((m) => m.name);
+export const metricByName = new Map(METRICS.map((m) => [m.name, m]));

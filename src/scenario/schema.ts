@@ -1,0 +1,121 @@
+/**
+ * The scenario file schema (zod). Every object is strict: an unknown key is an error with a
+ * did-you-mean. Value syntaxes (durations, distributions, rates) are parsed here so a bad
+ * value is reported at its own line and column. Defaults are filled later, in resolve.ts.
+ */
+import { z } from 'zod';
+import { FAULT_KINDS } from '../faults/index.js';
+import { GUARD_NAMES, LOCK_NAMES } from '../variants/registry.js';
+import { didYouMean } from './suggest.js';
+import { parseDistribution, parseDuration, parseRate, type Parsed } from './values.js';
+
+function parsedBy<T>(parse: (v: unknown) => Parsed<T>) {
+  return z.any().transform((v, ctx): T => {
+    const r = parse(v);
+    if (!r.ok) {
+      ctx.addIssue({ code: 'custom', message: r.message });
+      return z.NEVER;
+    }
+    return r.value;
+  });
+}
+
+const duration = () => parsedBy(parseDuration);
+const distribution = () => parsedBy(parseDistribution);
+
+function oneOf(names: readonly string[], what: string) {
+  return z.any().transform((v, ctx): string => {
+    if (typeof v === 'string' && names.includes(v)) return v;
+    const found = typeof v === 'string' ? `"${v}"` : String(v);
+    ctx.addIssue({
+      code: 'custom',
+      message: `unknown ${what} ${found}${typeof v === 'string' ? didYouMean(v, names) : ''}; expected one of: ${names.join(', ')}`,
+    });
+    return z.NEVER;
+  });
+}
+
+const int = (min: number, max: number) => z.number().int().min(min).max(max);
+
+const stockRow = z.strictObject({ sku: int(0, Number.MAX_SAFE_INTEGER).optional(), available: int(0, 1_000_000_000) });
+
+const clientRef = int(1, 1000);
+
+const faultSchemas = {
+  'gc-pause': z.strictObject({ kind: z.literal('gc-pause'), client: clientRef, at: duration(), duration: duration() }),
+  'slow-call': z.strictObject({
+    kind: z.literal('slow-call'),
+    dependency: z.string(),
+    at: duration(),
+    duration: duration(),
+    latency: distribution(),
+  }),
+  'primary-crash': z.strictObject({
+    kind: z.literal('primary-crash'),
+    at: duration(),
+    'replication-stalled-for': duration().optional(),
+    'restart-after': duration().optional(),
+  }),
+  crash: z.strictObject({
+    kind: z.literal('crash'),
+    client: clientRef,
+    at: duration(),
+    point: z.enum(['between-setnx-and-expire']).optional(),
+    'restart-after': duration().optional(),
+  }),
+} satisfies Record<(typeof FAULT_KINDS)[number], z.ZodType>;
+
+export const faultSchema = z.discriminatedUnion('kind', [
+  faultSchemas['gc-pause'],
+  faultSchemas['slow-call'],
+  faultSchemas['primary-crash'],
+  faultSchemas.crash,
+]);
+
+export const variantSchema = z.strictObject({
+  lock: oneOf(LOCK_NAMES, 'lock'),
+  guard: oneOf(GUARD_NAMES, 'guard').optional(),
+  lease: duration().optional(),
+  wait: duration().optional(),
+  'retry-interval': duration().optional(),
+});
+
+export const scenarioSchema = z.strictObject({
+  name: z.string().min(1),
+  description: z.string().optional(),
+  seed: int(0, 2 ** 32 - 1).optional(),
+  duration: duration(),
+  drain: duration().optional(),
+  stock: z.union([stockRow, z.array(stockRow).min(1).max(10_000)]),
+  workload: z.strictObject({
+    clients: int(1, 1000).optional(),
+    workers: int(1, 10_000).optional(),
+    pool: int(1, 10_000).optional(),
+    arrival: parsedBy(parseRate).optional(),
+    users: int(1, 100_000).optional(),
+    think: distribution().optional(),
+    qty: int(1, 1_000_000).optional(),
+    steps: z.array(z.string()).min(1).max(50).optional(),
+    'queue-limit': int(0, 10_000_000).optional(),
+  }),
+  dependencies: z.record(z.string(), distribution()).optional(),
+  network: z
+    .strictObject({ 'redis-latency': distribution().optional(), 'command-timeout': duration().optional() })
+    .optional(),
+  redis: z
+    .strictObject({
+      topology: z.enum(['standalone', 'sentinel']).optional(),
+      replicas: int(0, 16).optional(),
+      'replication-lag': distribution().optional(),
+      'down-after': duration().optional(),
+      promotion: duration().optional(),
+      rediscover: duration().optional(),
+    })
+    .optional(),
+  database: z.strictObject({ 'statement-time': distribution().optional() }).optional(),
+  faults: z.array(faultSchema).max(10_000).optional(),
+  variants: z.record(z.string(), variantSchema),
+  expect: z.record(z.string(), z.record(z.string(), z.union([z.number(), z.string()]))).optional(),
+});
+
+export type RawScenario = z.output<typeof scenarioSchema>;

@@ -1,0 +1,109 @@
+/**
+ * Parsers for the value syntaxes of scenario files: durations with units, distributions,
+ * rates and comparisons. Each returns the value or a message saying what was expected.
+ */
+import type { Distribution } from '../engine/distribution.js';
+import type { Micros } from '../engine/time.js';
+import type { Comparator } from './types.js';
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
+
+const UNIT_US: Record<string, number> = { us: 1, ms: 1_000, s: 1_000_000, m: 60_000_000, h: 3_600_000_000 };
+/** No run is longer than a simulated day; larger numbers are typos. */
+export const MAX_DURATION_US = 24 * 3_600_000_000;
+
+export function parseDuration(input: unknown): Parsed<Micros> {
+  if (typeof input === 'number') {
+    if (input === 0) return { ok: true, value: 0 };
+    return { ok: false, message: `expected a duration with a unit (250us, 800ms, 5s, 2m), found the bare number ${input}` };
+  }
+  if (typeof input !== 'string') return { ok: false, message: `expected a duration like 5s, found ${describeValue(input)}` };
+  const m = /^\s*(-?\d+(?:\.\d+)?)\s*(us|ms|s|m|h)\s*$/.exec(input);
+  if (!m) return { ok: false, message: `expected a duration like 250us, 800ms, 5s or 2m, found "${input}"` };
+  const n = Number(m[1]);
+  if (n < 0) return { ok: false, message: `a duration cannot be negative, found "${input}"` };
+  const us = Math.round(n * UNIT_US[m[2]]);
+  if (us > MAX_DURATION_US) return { ok: false, message: `"${input}" is longer than the 24h limit of a run` };
+  return { ok: true, value: us };
+}
+
+export function parseDistribution(input: unknown): Parsed<Distribution> {
+  if (typeof input === 'string') {
+    const m = /^\s*([a-z]+)\s*\((.*)\)\s*$/.exec(input);
+    if (m) {
+      const args = m[2].split(',').map((s) => s.trim());
+      const durations: number[] = [];
+      for (const a of args) {
+        const d = parseDuration(a);
+        if (!d.ok) return { ok: false, message: `in ${m[1]}(...): ${d.message}` };
+        durations.push(d.value);
+      }
+      const need = (n: number): Parsed<Distribution> | null =>
+        durations.length === n ? null : { ok: false, message: `${m[1]}(...) takes ${n} durations, found ${durations.length}` };
+      switch (m[1]) {
+        case 'uniform': {
+          const bad = need(2);
+          if (bad) return bad;
+          if (durations[1] < durations[0]) return { ok: false, message: `uniform(min, max) needs min <= max, found "${input}"` };
+          return { ok: true, value: { kind: 'uniform', minUs: durations[0], maxUs: durations[1] } };
+        }
+        case 'exp':
+          return need(1) ?? { ok: true, value: { kind: 'exponential', meanUs: durations[0] } };
+        case 'normal':
+          return need(2) ?? { ok: true, value: { kind: 'normal', meanUs: durations[0], sdUs: durations[1] } };
+        case 'lognormal': {
+          const bad = need(2);
+          if (bad) return bad;
+          if (!(durations[0] > 0 && durations[1] > durations[0])) {
+            return { ok: false, message: `lognormal(median, p99) needs 0 < median < p99, found "${input}"` };
+          }
+          return { ok: true, value: { kind: 'lognormal', medianUs: durations[0], p99Us: durations[1] } };
+        }
+        default:
+          return { ok: false, message: `unknown distribution "${m[1]}": use uniform(a, b), exp(mean), normal(mean, sd) or lognormal(median, p99)` };
+      }
+    }
+  }
+  const d = parseDuration(input);
+  if (d.ok) return { ok: true, value: { kind: 'constant', valueUs: d.value } };
+  return {
+    ok: false,
+    message: `expected a duration (5ms) or a distribution (uniform(1ms, 20ms), exp(5ms), normal(800ms, 100ms), lognormal(800ms, 3s)), found ${describeValue(input)}`,
+  };
+}
+
+export const MAX_RATE_PER_S = 1_000_000;
+
+export function parseRate(input: unknown): Parsed<number> {
+  const m = typeof input === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*\/\s*(s|m)\s*$/.exec(input) : null;
+  if (!m) return { ok: false, message: `expected a rate like "200/s" or "30/m", found ${describeValue(input)}` };
+  const perS = Number(m[1]) / (m[2] === 'm' ? 60 : 1);
+  if (!(perS > 0)) return { ok: false, message: `a rate must be above zero, found "${input}"` };
+  if (perS > MAX_RATE_PER_S) return { ok: false, message: `"${input}" is above the limit of ${MAX_RATE_PER_S}/s` };
+  return { ok: true, value: perS };
+}
+
+/** "0", 0, ">= 1", "< 5s": a comparator and a number (durations become microseconds). */
+export function parseComparison(input: unknown, isTime: boolean): Parsed<{ comparator: Comparator; value: number }> {
+  if (typeof input === 'number') return { ok: true, value: { comparator: '==', value: isTime ? input : input } };
+  if (typeof input !== 'string') return { ok: false, message: `expected a number or a comparison like ">= 1", found ${describeValue(input)}` };
+  const m = /^\s*(==|!=|<=|>=|<|>)?\s*(.+?)\s*$/.exec(input);
+  if (!m) return { ok: false, message: `expected a comparison like ">= 1", found "${input}"` };
+  const comparator = (m[1] ?? '==') as Comparator;
+  if (isTime) {
+    const d = m[2] === '0' ? ({ ok: true, value: 0 } as const) : parseDuration(m[2]);
+    if (!d.ok) return { ok: false, message: `this metric is a time: ${d.message}` };
+    return { ok: true, value: { comparator, value: d.value } };
+  }
+  const n = Number(m[2]);
+  if (!Number.isFinite(n) || m[2] === '') return { ok: false, message: `expected a number after "${comparator}", found "${m[2]}"` };
+  return { ok: true, value: { comparator, value: n } };
+}
+
+export function describeValue(v: unknown): string {
+  if (v === null || v === undefined) return 'nothing';
+  if (typeof v === 'string') return `"${v}"`;
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') return 'a mapping';
+  return `${typeof v} ${String(v)}`;
+}
