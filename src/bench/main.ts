@@ -1,0 +1,44 @@
+/**
+ * `npm run bench`: figures, never assertions. Wall-clock reads are fine here (not in the
+ * simulation): this file measures the simulator from outside.
+ */
+import { loadScenario } from '../scenario/load.js';
+import { runVariant } from '../runner/run.js';
+import { pingPong } from './ping-pong.js';
+
+const now = (): number => performance.now(); // lock-sim: wall-clock ok
+let peakRssBytes = 0;
+const sampleMemory = (): void => {
+  peakRssBytes = Math.max(peakRssBytes, process.memoryUsage().rss);
+};
+
+function fmt(n: number): string {
+  return n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : n.toFixed(0);
+}
+
+console.log(`lock-sim bench (node ${process.version}, ${process.platform}/${process.arch})`);
+
+// 1. Engine ping-pong: 1000 processes, each looping on an exponential timeout; 1M timeouts.
+pingPong(1000, 200_000, now); // warm-up
+const rounds = [1, 2, 3].map(() => pingPong(1000, 1_000_000, now));
+sampleMemory();
+const best = rounds.reduce((a, b) => (a.eventsPerSecond > b.eventsPerSecond ? a : b));
+console.log(`engine ping-pong: 1000 processes, 1M timeouts: ${fmt(best.eventsPerSecond)} events/s (best of 3; ${rounds.map((r) => `${r.wallMs.toFixed(0)}ms`).join(', ')})`);
+
+// 2. scenarios/failover.yaml, every variant, its own seed.
+const scenario = loadScenario('scenarios/failover.yaml');
+for (const v of scenario.variants) runVariant(scenario, v); // warm-up
+let events = 0;
+const t0 = now();
+const repeats = 5;
+for (let i = 0; i < repeats; i++) {
+  for (const v of scenario.variants) {
+    events += runVariant(scenario, v).events;
+    sampleMemory();
+  }
+}
+const wallMs = (now() - t0) / repeats;
+console.log(
+  `scenarios/failover.yaml: ${scenario.variants.length} variants in ${wallMs.toFixed(0)}ms per run of the file, ${fmt((events / repeats / wallMs) * 1000)} simulated events/s (checker included)`,
+);
+console.log(`peak memory: ${(peakRssBytes / 2 ** 20).toFixed(0)} MiB RSS`);

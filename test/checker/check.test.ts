@@ -1,0 +1,91 @@
+/** The checker on hand-written histories: what it must find, and a clean one where it must find nothing. */
+import { describe, expect, it } from 'vitest';
+import { checkHistory } from '../../src/checker/check.js';
+import type { NewOperation, Operation } from '../../src/history/operation.js';
+
+function history(entries: Array<[number, NewOperation]>): Operation[] {
+  return entries.map(([timeUs, op], index) => ({ ...op, index, timeUs }) as Operation);
+}
+
+const setup = (available: number): NewOperation => ({
+  process: 'setup', type: 'info', f: 'setup', stock: [{ sku: 1, available }], primary: 'redis-0', durationUs: 10_000_000,
+});
+const K = 'lock:stock:1';
+
+function request(id: string, thread: string, t0: number, read: number, write: number, lease = 1000): Array<[number, NewOperation]> {
+  const base = { process: thread, request: id };
+  return [
+    [t0, { process: 'client-1', type: 'invoke', f: 'request', request: id, sku: 1, qty: 1 }],
+    [t0 + 1, { ...base, type: 'invoke', f: 'acquire', key: K }],
+    [t0 + 2, { ...base, type: 'ok', f: 'acquire', key: K, leaseMs: lease }],
+    [t0 + 3, { ...base, type: 'ok', f: 'read-stock', sku: 1, available: read }],
+    [t0 + 500, { ...base, type: 'ok', f: 'write-stock', sku: 1, qty: 1, mode: 'set', value: write, basedOn: read, affected: 1 }],
+    [t0 + 501, { ...base, type: 'ok', f: 'order', sku: 1, qty: 1 }],
+    [t0 + 502, { ...base, type: 'invoke', f: 'release', key: K }],
+    [t0 + 503, { ...base, type: 'ok', f: 'release', key: K }],
+    [t0 + 504, { process: 'client-1', type: 'ok', f: 'request', request: id, sku: 1, qty: 1, outcome: 'ordered' }],
+  ];
+}
+
+const keyState = (holder: string | null, by: string, prev: string | null, cause = 'write', expiresAtUs: number | null = 5_000_000): NewOperation => ({
+  process: 'redis-0', type: 'info', f: 'key-state', node: 'redis-0', key: K, holder, expiresAtUs: holder ? expiresAtUs : null, cause, by, previousHolder: prev,
+});
+
+describe('checkHistory', () => {
+  it('finds nothing in a clean, serial history', () => {
+    const ops = history([
+      [0, setup(2)],
+      [1, keyState('r1', 'r1', null)],
+      ...request('r1', 'client-1/w1', 0, 2, 1),
+      [503, keyState(null, 'r1', 'r1', 'delete')],
+      [1000, keyState('r2', 'r2', null)],
+      ...request('r2', 'client-1/w2', 999, 1, 0),
+      [1502, keyState(null, 'r2', 'r2', 'delete')],
+      [2000, { process: 'setup', type: 'info', f: 'end' }],
+    ]);
+    const { metrics, violations } = checkHistory(ops);
+    expect(violations).toEqual([]);
+    expect(metrics).toMatchObject({
+      requests: 2, orders: 2, unitsSold: 2, oversold: 0, lostUpdates: 0, doubleHolders: 0, lockLost: 0, foreignUnlocks: 0, stuckLockUs: 0,
+    });
+  });
+
+  it('finds the double holder, the lost update, the oversell and the foreign unlock of an overlap', () => {
+    // r1 holds the lock; its lease expires at 300us; r2 takes it at 310 and both read 1.
+    const ops = history([
+      [0, setup(1)],
+      [1, keyState('r1', 'r1', null, 'write', 300)],
+      ...request('r1', 'client-1/w1', 0, 1, 0),
+      [300, keyState(null, '', 'r1', 'expire')],
+      [310, keyState('r2', 'r2', null, 'write', 10_000)],
+      ...request('r2', 'client-2/w1', 308, 1, 0),
+      [503, keyState(null, 'r1', 'r2', 'delete')],
+      [2000, { process: 'setup', type: 'info', f: 'end' }],
+    ]);
+    const { metrics, violations } = checkHistory(ops);
+    expect(metrics.doubleHolders).toBe(1);
+    // r2 entered at 310 (acquire ok), r1 left at 502 (release invoke).
+    expect(metrics.doubleHolderUs).toBe(502 - 310);
+    expect(metrics.lostUpdates).toBe(1);
+    expect(metrics.oversold).toBe(1);
+    expect(metrics.foreignUnlocks).toBe(1);
+    expect(metrics.lockLost).toBe(2); // r1 after 300us; r2 after r1's DEL at 503us
+    expect(violations.map((v) => v.kind)).toEqual(['lock-lost', 'double-holder', 'foreign-unlock', 'lost-update', 'oversell']);
+  });
+
+  it('counts a lock held by a crashed holder as stuck until its TTL', () => {
+    const ops = history([
+      [0, setup(5)],
+      [0, { process: 'client-1', type: 'invoke', f: 'request', request: 'r1', sku: 1, qty: 1 }],
+      [1, keyState('r1', 'r1', null, 'write', 30_000_000)],
+      [2, { process: 'client-1/w1', type: 'ok', f: 'acquire', request: 'r1', key: K, leaseMs: 30_000 }],
+      [1_000_000, { process: 'nemesis', type: 'info', f: 'fault', fault: 'crash', phase: 'start', target: 'client-1', detail: 'kill -9' }],
+      [1_000_000, { process: 'client-1', type: 'info', f: 'request', request: 'r1', sku: 1, qty: 1 }],
+      [30_000_000, keyState(null, '', 'r1', 'expire')],
+      [40_000_000, { process: 'setup', type: 'info', f: 'end' }],
+    ]);
+    const { metrics } = checkHistory(ops);
+    expect(metrics.stuckLockUs).toBe(29_000_000);
+    expect(metrics.doubleHolders).toBe(0);
+  });
+});
