@@ -35,7 +35,7 @@ const command: fc.Arbitrary<Step> = fc.oneof(
   fc.tuple(fc.constantFrom('EXISTS', 'PTTL', 'DEL'), hashKey).map(([c, k]) => ({ kind: 'cmd' as const, args: [c, k] })),
   fc.tuple(fc.oneof(strKey, hashKey), ttl).map(([k, n]) => ({ kind: 'cmd' as const, args: ['PEXPIRE', k, String(n)] })),
   fc.tuple(strKey, fc.integer({ min: 1, max: 5 })).map(([k, n]) => ({ kind: 'cmd' as const, args: ['EXPIRE', k, String(n)] })),
-  fc.constant({ kind: 'cmd' as const, args: ['INCR', 'n1'] }),
+  fc.constant<Step>({ kind: 'cmd', args: ['INCR', 'n1'] }),
   fc.tuple(hashKey, owner, fc.integer({ min: -2, max: 3 })).map(([k, f, n]) => ({ kind: 'cmd' as const, args: ['HINCRBY', k, f, String(n)] })),
   fc.tuple(hashKey, owner).map(([k, f]) => ({ kind: 'cmd' as const, args: ['HEXISTS', k, f] })),
   fc.tuple(hashKey, owner).map(([k, f]) => ({ kind: 'cmd' as const, args: ['HDEL', k, f] })),
