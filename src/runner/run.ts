@@ -5,7 +5,6 @@
  * let in-flight requests drain, then judge the history alone.
  */
 import { Simulation } from '../engine/simulation.js';
-import { formatMicros } from '../engine/time.js';
 import { injectFault, type FaultContext } from '../faults/index.js';
 import { HistoryRecorder } from '../history/recorder.js';
 import type { History } from '../history/operation.js';
@@ -141,4 +140,3 @@ function recordKeyState(recorder: HistoryRecorder, node: RedisNode, change: KeyC
   });
 }
 
-export { formatMicros };
