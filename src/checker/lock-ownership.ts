@@ -45,8 +45,6 @@ function authoritativeSegments(index: HistoryIndex): Map<string, Segment[]> {
     const s = stateOf(primary, key);
     const list = segments.get(key) ?? [];
     segments.set(key, list);
-    const last = list[list.length - 1];
-    if (last && last.endUs === Infinity) last.endUs = t;
     if (s.holder === null) return;
     const hasTtl = s.expiresAtUs !== null;
     const endUs = hasTtl ? Math.max(t, s.expiresAtUs as number) : Infinity;

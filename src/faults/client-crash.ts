@@ -10,16 +10,7 @@ import type { FaultContext } from './fault-context.js';
 export function injectClientCrash(spec: Extract<FaultSpec, { kind: 'crash' }>, ctx: FaultContext): void {
   const { sim, clients } = ctx.world;
   const client = clients[spec.client - 1];
-  const afterCrash = (): void => {
-    let over = false;
-    const end = (): void => {
-      if (over) return;
-      over = true;
-      ctx.restartClient(client);
-    };
-    if (spec.restartAfterUs !== null) sim.schedule(spec.restartAfterUs, end);
-    ctx.onHeal(end);
-  };
+  const afterCrash = (): void => ctx.healAfter(spec.restartAfterUs, () => ctx.restartClient(client));
   if (spec.point !== null) {
     ctx.armCrashPoint(client, spec.point, spec.atUs, afterCrash);
     return;

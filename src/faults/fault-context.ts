@@ -6,8 +6,11 @@ export interface FaultContext {
   world: World;
   /** Records a fault phase in the history as the nemesis. */
   record(fault: string, phase: 'start' | 'end' | 'event', target: string, detail: string): void;
-  /** Registers what to undo when the run heals, before the final drain. */
-  onHeal(heal: () => void): void;
+  /**
+   * Registers what undoes a fault: it runs once, after `afterUs` (null: never on its own)
+   * or when the run heals before the final drain, whichever comes first.
+   */
+  healAfter(afterUs: number | null, heal: () => void): void;
   /** kill -9 of a client process, with its consequences for the workload. */
   crashClient(client: ClientHost, detail: string): void;
   restartClient(client: ClientHost): void;

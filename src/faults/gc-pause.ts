@@ -14,14 +14,9 @@ export function injectGcPause(spec: Extract<FaultSpec, { kind: 'gc-pause' }>, ct
     const group = client.group;
     group.pause();
     ctx.record('gc-pause', 'start', client.name, `stop-the-world pause of ${formatMicros(spec.durationUs)}`);
-    let over = false;
-    const end = (): void => {
-      if (over) return;
-      over = true;
+    ctx.healAfter(spec.durationUs, () => {
       group.resume();
       ctx.record('gc-pause', 'end', client.name, 'threads run again');
-    };
-    sim.schedule(spec.durationUs, end);
-    ctx.onHeal(end);
+    });
   });
 }

@@ -23,16 +23,11 @@ export function injectPrimaryCrash(spec: Extract<FaultSpec, { kind: 'primary-cra
     redis.crash(node);
     const lost = spec.replicationStalledUs > 0 ? `, the last ${formatMicros(spec.replicationStalledUs)} of writes never replicated` : '';
     ctx.record('primary-crash', 'start', node.name, `primary killed${lost}`);
-    let over = false;
-    const end = (): void => {
-      if (over) return;
-      over = true;
+    ctx.healAfter(spec.restartAfterUs, () => {
       if (node.up) return;
       redis.restart(node, false);
       redis.stallReplication(false);
       ctx.record('primary-crash', 'end', node.name, `restarted as ${node.role}`);
-    };
-    if (spec.restartAfterUs !== null) sim.schedule(spec.restartAfterUs, end);
-    ctx.onHeal(end);
+    });
   });
 }

@@ -10,14 +10,9 @@ export function injectSlowCall(spec: Extract<FaultSpec, { kind: 'slow-call' }>, 
   sim.scheduleAt(spec.atUs, () => {
     dependency.setOverride(spec.latency);
     ctx.record('slow-call', 'start', spec.dependency, `latency now ${describeDistribution(spec.latency)}`);
-    let over = false;
-    const end = (): void => {
-      if (over) return;
-      over = true;
+    ctx.healAfter(spec.durationUs, () => {
       dependency.setOverride(null);
       ctx.record('slow-call', 'end', spec.dependency, 'latency back to normal');
-    };
-    sim.schedule(spec.durationUs, end);
-    ctx.onHeal(end);
+    });
   });
 }

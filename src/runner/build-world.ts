@@ -27,7 +27,6 @@ export function buildWorld(sim: Simulation, scenario: Scenario, hooks: ClientHoo
         `client-${i}`,
         sim,
         {
-          workers: scenario.workload.workersPerClient,
           poolSize: scenario.workload.poolPerClient,
           commandTimeoutUs: scenario.network.commandTimeoutUs,
           redisLatency: scenario.network.redisLatency,

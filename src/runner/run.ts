@@ -99,7 +99,16 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
   const ctx: FaultContext = {
     world,
     record: nemesis,
-    onHeal: (heal) => heals.push(heal),
+    healAfter(afterUs, heal) {
+      let healed = false;
+      const once = (): void => {
+        if (healed) return;
+        healed = true;
+        heal();
+      };
+      if (afterUs !== null) sim.schedule(afterUs, once);
+      heals.push(once);
+    },
     crashClient,
     restartClient(client) {
       if (client.up) return;

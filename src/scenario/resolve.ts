@@ -20,7 +20,7 @@ export const DEFAULTS = {
   poolPerClient: 10, // HikariCP maximumPoolSize default
   qty: 1,
   queueLimit: 1000,
-  steps: ['lock', 'read', 'deduct', 'order', 'unlock'] as Step[],
+  steps: ['lock', 'read', 'deduct', 'order', 'unlock'],
   redisLatency: { kind: 'uniform', minUs: 200, maxUs: 1_000 } as Distribution,
   commandTimeoutUs: 3_000_000, // Redisson BaseConfig timeout = 3000 ms (lock-semantics.md 1.1)
   replicas: 1,
@@ -48,7 +48,7 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
   const clients = w.clients ?? DEFAULTS.clients;
 
   const steps: Step[] = [];
-  (w.steps ?? DEFAULTS.steps.map((s) => (typeof s === 'string' ? s : s.call))).forEach((name, i) => {
+  (w.steps ?? DEFAULTS.steps).forEach((name, i) => {
     if ((BUILTIN_STEPS as readonly string[]).includes(name)) steps.push(name as Step);
     else if (dependencyNames.includes(name)) steps.push({ call: name });
     else {

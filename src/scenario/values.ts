@@ -85,7 +85,7 @@ export function parseRate(input: unknown): Parsed<number> {
 
 /** "0", 0, ">= 1", "< 5s": a comparator and a number (durations become microseconds). */
 export function parseComparison(input: unknown, isTime: boolean): Parsed<{ comparator: Comparator; value: number }> {
-  if (typeof input === 'number') return { ok: true, value: { comparator: '==', value: isTime ? input : input } };
+  if (typeof input === 'number') return { ok: true, value: { comparator: '==', value: input } };
   if (typeof input !== 'string') return { ok: false, message: `expected a number or a comparison like ">= 1", found ${describeValue(input)}` };
   const m = /^\s*(==|!=|<=|>=|<|>)?\s*(.+?)\s*$/.exec(input);
   if (!m) return { ok: false, message: `expected a comparison like ">= 1", found "${input}"` };

@@ -20,7 +20,6 @@ import type { RedisNode } from './redis/node.js';
 import type { RedisReply } from './redis/reply.js';
 
 export interface ClientParams {
-  workers: number;
   poolSize: number;
   commandTimeoutUs: Micros;
   redisLatency: Distribution;

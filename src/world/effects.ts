@@ -42,16 +42,6 @@ export type RedisOutcome =
   /** No reply within the command timeout: the command may or may not have executed. */
   | { status: 'timeout' };
 
-export type EffectResult<E extends Effect> = E extends { kind: 'redis' }
-  ? RedisOutcome
-  : E extends { kind: 'db' }
-    ? DbResult
-    : E extends { kind: 'clock' | 'random' | 'spawn' }
-      ? number
-      : E extends { kind: 'await-message' }
-        ? 'message' | 'timeout'
-        : void;
-
 /** A protocol step: a generator of effects that returns T. */
 export type EffectProgram<T> = Generator<Effect, T, any>;
 
