@@ -4,6 +4,7 @@
  */
 import type { History } from '../history/operation.js';
 import { findDoubleHolders } from './double-holders.js';
+import { checkFencing } from './fencing.js';
 import { indexHistory } from './history-index.js';
 import { checkOwnership } from './lock-ownership.js';
 import { requestStats, type RequestStats } from './requests.js';
@@ -20,6 +21,10 @@ export interface RunMetrics {
   negativeStock: number;
   lostUpdates: number;
   refusedWrites: number;
+  casConflicts: number;
+  fenceRejections: number;
+  duplicateOrders: number;
+  staleTokens: number;
   doubleHolders: number;
   doubleHolderUs: number;
   maxHolders: number;
@@ -29,6 +34,7 @@ export interface RunMetrics {
   renewals: number;
   renewalFailures: number;
   throughputPerS: number;
+  requestsPerS: number;
   latencyP50Us: number;
   latencyP99Us: number;
 }
@@ -45,6 +51,7 @@ export function checkHistory(ops: History): CheckResult {
   const stock = checkStock(index);
   const holders = findDoubleHolders(index.sections);
   const ownership = checkOwnership(index);
+  const fencing = checkFencing(index);
   let renewals = 0;
   let renewalFailures = 0;
   for (const op of ops) {
@@ -52,7 +59,7 @@ export function checkHistory(ops: History): CheckResult {
     if (op.type === 'ok') renewals++;
     else renewalFailures++;
   }
-  const violations = [...stock.violations, ...ownership.violations];
+  const violations = [...stock.violations, ...ownership.violations, ...fencing.violations];
   if (holders.first) violations.push(holders.first);
   violations.sort((a, b) => a.timeUs - b.timeUs || (a.kind < b.kind ? -1 : 1));
   return {
@@ -66,6 +73,10 @@ export function checkHistory(ops: History): CheckResult {
       negativeStock: stock.negativeStock,
       lostUpdates: stock.lostUpdates,
       refusedWrites: stock.refusedWrites,
+      casConflicts: stock.casConflicts,
+      fenceRejections: stock.fenceRejections,
+      duplicateOrders: stock.duplicateOrders,
+      staleTokens: fencing.staleTokens,
       doubleHolders: holders.episodes,
       doubleHolderUs: holders.totalUs,
       maxHolders: holders.maxHolders,
@@ -75,6 +86,7 @@ export function checkHistory(ops: History): CheckResult {
       renewals,
       renewalFailures,
       throughputPerS: requests.throughputPerS,
+      requestsPerS: requests.requestsPerS,
       latencyP50Us: requests.latencyP50Us,
       latencyP99Us: requests.latencyP99Us,
     },

@@ -32,6 +32,9 @@ export interface HistoryIndex {
   durationUs: number;
   stock: Map<number, number>;
   initialPrimary: string;
+  /** Redlock: the independent masters and the quorum ([] and 1 otherwise). */
+  lockNodes: string[];
+  quorum: number;
   requests: Map<string, RequestRecord>;
   sections: CriticalSection[];
   /** Client name -> crash times, ascending. */
@@ -47,6 +50,8 @@ export function indexHistory(ops: History): HistoryIndex {
   let endUs = 0;
   let durationUs = 0;
   let initialPrimary = '';
+  let lockNodes: string[] = [];
+  let quorum = 1;
   const open = new Map<string, { op: LockOp }>();
   const sections: CriticalSection[] = [];
 
@@ -73,6 +78,8 @@ export function indexHistory(ops: History): HistoryIndex {
         for (const s of op.stock) stock.set(s.sku, (stock.get(s.sku) ?? 0) + s.available);
         durationUs = op.durationUs;
         initialPrimary = op.primary;
+        lockNodes = op.lockNodes;
+        quorum = op.quorum;
         break;
       case 'request':
         if (op.type === 'invoke') {
@@ -107,7 +114,7 @@ export function indexHistory(ops: History): HistoryIndex {
   }
   for (const request of [...open.keys()]) close(request, endUs, 'run-end');
   sections.sort((a, b) => a.startUs - b.startUs || (a.request < b.request ? -1 : 1));
-  return { ops, endUs, durationUs, stock, initialPrimary, requests, sections, crashes };
+  return { ops, endUs, durationUs, stock, initialPrimary, lockNodes, quorum, requests, sections, crashes };
 }
 
 export function isOp<F extends Operation['f']>(op: Operation, f: F): op is Extract<Operation, { f: F }> {

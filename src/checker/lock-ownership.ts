@@ -1,7 +1,8 @@
 /**
  * What the servers say about lock keys. From the key-state facts of every node and the
  * failover events, it rebuilds who held each key on the node that was primary at each
- * instant (the authoritative view), then judges:
+ * instant (the authoritative view; with Redlock's independent masters, whoever holds it on
+ * a quorum of them), then judges:
  * - lock lost: a critical section during which the key stopped being its request's
  *   (expired, deleted by someone else, or missing on a newly promoted primary);
  * - foreign unlock: a delete by a request that did not hold the key;
@@ -33,6 +34,46 @@ interface NodeKeyState {
 
 /** Piecewise-constant authoritative holder per lock key. */
 function authoritativeSegments(index: HistoryIndex): Map<string, Segment[]> {
+  return index.quorum > 1 ? quorumSegments(index) : primarySegments(index);
+}
+
+/**
+ * Redlock: the lock belongs to whoever holds the key, unexpired, on at least `quorum`
+ * masters; it lasts until the quorum-th latest of those deadlines or the next change.
+ */
+function quorumSegments(index: HistoryIndex): Map<string, Segment[]> {
+  const states = new Map<string, Map<string, NodeKeyState>>(); // key -> node -> state
+  const segments = new Map<string, Segment[]>();
+  for (const op of index.ops) {
+    if (op.f !== 'key-state' || !index.lockNodes.includes(op.node)) continue;
+    const perNode = states.get(op.key) ?? new Map<string, NodeKeyState>();
+    states.set(op.key, perNode);
+    perNode.set(op.node, { holder: op.holder, expiresAtUs: op.expiresAtUs });
+    const list = segments.get(op.key) ?? [];
+    segments.set(op.key, list);
+    const last = list[list.length - 1];
+    if (last && last.endUs > op.timeUs) last.endUs = op.timeUs;
+    const t = op.timeUs;
+    const deadlines = new Map<string, number[]>();
+    for (const s of perNode.values()) {
+      if (s.holder === null || (s.expiresAtUs !== null && s.expiresAtUs <= t)) continue;
+      const list2 = deadlines.get(s.holder) ?? [];
+      list2.push(s.expiresAtUs ?? Infinity);
+      deadlines.set(s.holder, list2);
+    }
+    for (const [holder, ends] of deadlines) {
+      if (ends.length < index.quorum) continue;
+      ends.sort((a, b) => b - a);
+      const endUs = ends[index.quorum - 1];
+      list.push({ startUs: t, endUs, holder, hasTtl: endUs !== Infinity });
+    }
+  }
+  for (const list of segments.values()) for (const s of list) if (s.endUs === Infinity) s.endUs = index.endUs;
+  for (const [key, list] of segments) segments.set(key, list.filter((s) => s.endUs > s.startUs));
+  return segments;
+}
+
+function primarySegments(index: HistoryIndex): Map<string, Segment[]> {
   const states = new Map<string, NodeKeyState>(); // `${node}\u0000${key}`
   const keys = new Set<string>();
   const segments = new Map<string, Segment[]>();

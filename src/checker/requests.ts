@@ -9,13 +9,15 @@ export interface RequestStats {
   /** Client operations whose outcome is unknown (timeouts: they may have happened). */
   timeouts: number;
   throughputPerS: number;
+  /** Requests answered (any outcome) per second: the QPS a load test reports. */
+  requestsPerS: number;
   latencyP50Us: number;
   latencyP99Us: number;
 }
 
 export function requestStats(index: HistoryIndex): RequestStats {
   const outcomes: RequestStats['outcomes'] = {
-    ordered: 0, 'sold-out': 0, 'lock-busy': 0, 'lock-error': 0, conflict: 0, 'db-error': 0,
+    ordered: 0, 'sold-out': 0, 'lock-busy': 0, 'lock-error': 0, conflict: 0, fenced: 0, duplicate: 0, 'db-error': 0,
     overloaded: 0, unavailable: 0, unknown: 0,
   };
   const latencies: number[] = [];
@@ -39,6 +41,7 @@ export function requestStats(index: HistoryIndex): RequestStats {
     outcomes,
     timeouts,
     throughputPerS: seconds > 0 ? round2(outcomes.ordered / seconds) : 0,
+    requestsPerS: seconds > 0 ? round2(latencies.length / seconds) : 0,
     latencyP50Us: percentile(latencies, 0.5),
     latencyP99Us: percentile(latencies, 0.99),
   };

@@ -6,7 +6,9 @@ export type ViolationKind =
   | 'lost-update'
   | 'lock-lost'
   | 'foreign-unlock'
-  | 'stuck-lock';
+  | 'stuck-lock'
+  | 'duplicate-order'
+  | 'stale-token';
 
 export interface Violation {
   kind: ViolationKind;

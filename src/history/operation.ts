@@ -20,6 +20,9 @@ export interface SetupOp extends Base {
   f: 'setup';
   stock: Array<{ sku: number; available: number }>;
   primary: string;
+  /** Redlock: the independent masters, and how many of them make a lock (else [] and 1). */
+  lockNodes: string[];
+  quorum: number;
   durationUs: number;
 }
 
@@ -38,7 +41,12 @@ export type RequestOutcome =
   | 'sold-out'
   | 'lock-busy'
   | 'lock-error'
+  /** Optimistic CAS kept conflicting until its retries ran out ("system busy"). */
   | 'conflict'
+  /** The storage refused a stale fencing token. */
+  | 'fenced'
+  /** The order already existed (unique order key). */
+  | 'duplicate'
   | 'db-error'
   /** The client's queue was full. */
   | 'overloaded'
@@ -52,6 +60,8 @@ export interface LockOp extends Base {
   key: string;
   /** The lease the client asked for, in ms (null: none / watchdog-managed). */
   leaseMs?: number | null;
+  /** The fencing token the lock handed out with this acquisition. */
+  fence?: number;
   detail?: string;
 }
 
@@ -61,19 +71,32 @@ export interface StockReadOp extends Base {
   request: string;
   sku: number;
   available?: number;
+  version?: number;
+  /** The fencing token the read carried. */
+  fence?: number;
+  /** SELECT ... FOR UPDATE. */
+  forUpdate?: boolean;
+  detail?: string;
 }
 
 export interface StockWriteOp extends Base {
   f: 'write-stock';
   request: string;
   sku: number;
-  /** 'set': available := value (read-modify-write); 'deduct': available -= qty if enough. */
-  mode: 'set' | 'deduct';
+  /**
+   * 'set': available := value (read-modify-write); 'cas': the same if the version is still
+   * `version`; 'decrement': available -= qty unconditionally; 'deduct': available -= qty if
+   * enough.
+   */
+  mode: 'set' | 'cas' | 'decrement' | 'deduct';
   value?: number;
   qty: number;
-  /** For 'set': the value this write was computed from. */
+  /** For 'set' and 'cas': the value this write was computed from. */
   basedOn?: number;
+  version?: number;
+  fence?: number;
   affected?: number;
+  detail?: string;
 }
 
 export interface OrderOp extends Base {
@@ -81,6 +104,9 @@ export interface OrderOp extends Base {
   request: string;
   sku: number;
   qty: number;
+  /** The shopper's order number: a resubmitted order carries the same one. */
+  orderKey: string;
+  detail?: string;
 }
 
 /** A watchdog renewal, from the client's side. */

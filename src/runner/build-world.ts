@@ -4,17 +4,28 @@ import type { Scenario } from '../scenario/types.js';
 import { ClientHost, type ClientHooks } from '../world/client-host.js';
 import { Database } from '../world/database.js';
 import { Dependency } from '../world/dependency.js';
+import { Fabric } from '../world/network.js';
 import { RedisDeployment } from '../world/redis/deployment.js';
 import type { World } from '../world/world.js';
 
 export function buildWorld(sim: Simulation, scenario: Scenario, hooks: ClientHooks): World {
-  const redis = new RedisDeployment(sim, {
-    topology: scenario.redis.topology,
-    replicas: scenario.redis.replicas,
-    replicationLag: scenario.redis.replicationLag,
-    downAfterUs: scenario.redis.downAfterUs,
-    promotionUs: scenario.redis.promotionUs,
-  });
+  const fabric = new Fabric();
+  const r = scenario.redis;
+  const redis = new RedisDeployment(
+    sim,
+    {
+      topology: r.topology,
+      replicas: r.replicas,
+      masters: r.masters,
+      replicationLag: r.replicationLag,
+      downAfterUs: r.downAfterUs,
+      nodeTimeoutUs: r.nodeTimeoutUs,
+      promotionUs: r.promotionUs,
+      minReplicasToWrite: r.minReplicasToWrite,
+      minReplicasMaxLagUs: r.minReplicasMaxLagUs,
+    },
+    fabric,
+  );
   const database = new Database({ statementTime: scenario.database.statementTime }, sim.random.fork('database'));
   for (const row of scenario.stock) database.addStock(row.sku, row.available);
   const dependencies = new Map(
@@ -32,11 +43,13 @@ export function buildWorld(sim: Simulation, scenario: Scenario, hooks: ClientHoo
           redisLatency: scenario.network.redisLatency,
         },
         redis.primary,
+        redis.masters,
+        fabric,
         database,
         dependencies,
         hooks,
       ),
     );
   }
-  return { sim, redis, database, dependencies, clients };
+  return { sim, fabric, redis, database, dependencies, clients };
 }

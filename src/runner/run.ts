@@ -5,7 +5,7 @@
  * let in-flight requests drain, then judge the history alone.
  */
 import { Simulation } from '../engine/simulation.js';
-import { injectFault, type FaultContext } from '../faults/index.js';
+import { expandRandomFaults, injectFault, type FaultContext } from '../faults/index.js';
 import { HistoryRecorder } from '../history/recorder.js';
 import type { History } from '../history/operation.js';
 import { checkHistory, type RunMetrics } from '../checker/check.js';
@@ -15,6 +15,7 @@ import { GUARDS, LOCKS } from '../variants/registry.js';
 import { Workload } from '../workload/workload.js';
 import type { ClientHooks, ClientHost } from '../world/client-host.js';
 import type { KeyChange } from '../world/redis/keyspace.js';
+import { DECIDERS } from '../world/redis/deployment.js';
 import type { RedisNode } from '../world/redis/node.js';
 import { buildWorld } from './build-world.js';
 
@@ -67,14 +68,30 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
 
   const world = buildWorld(sim, scenario, hooks);
   for (const node of world.redis.nodes) node.observer = (n, change) => recordKeyState(recorder, n, change);
+  // Clients learn the primary from the deciders; one cut off from them keeps its old view.
+  const routeClients = (): string[] => {
+    const moved: string[] = [];
+    for (const client of world.clients) {
+      if (client.primaryView === world.redis.primary || world.fabric.isCut(client.name, DECIDERS)) continue;
+      client.switchPrimary(world.redis.primary);
+      moved.push(client.name);
+    }
+    return moved;
+  };
   world.redis.onFailover((oldPrimary, newPrimary) => {
-    nemesis('failover', 'event', newPrimary.name, `sentinel promoted ${newPrimary.name} (${oldPrimary.name} down)`);
+    const decider = scenario.redis.topology === 'cluster' ? 'the cluster' : 'sentinel';
+    nemesis('failover', 'event', newPrimary.name, `${decider} promoted ${newPrimary.name} (${oldPrimary.name} unreachable)`);
     sim.schedule(scenario.redis.rediscoverUs, () => {
       if (world.redis.primary !== newPrimary) return;
-      for (const client of world.clients) client.switchPrimary(newPrimary);
-      nemesis('rediscover', 'event', newPrimary.name, `clients now send to ${newPrimary.name}`);
+      const moved = routeClients();
+      if (moved.length > 0) nemesis('rediscover', 'event', newPrimary.name, `${moved.join(', ')} now send to ${newPrimary.name}`);
     });
   });
+  world.fabric.onChange = () => {
+    world.redis.networkChanged();
+    const moved = routeClients();
+    if (moved.length > 0) nemesis('rediscover', 'event', world.redis.primary.name, `${moved.join(', ')} now send to ${world.redis.primary.name}`);
+  };
 
   recorder.record({
     process: 'setup',
@@ -82,6 +99,8 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
     f: 'setup',
     stock: scenario.stock.map((s) => ({ ...s })),
     primary: world.redis.primary.name,
+    lockNodes: world.redis.masters.map((n) => n.name),
+    quorum: world.redis.masters.length > 0 ? Math.floor(world.redis.masters.length / 2) + 1 : 1,
     durationUs: scenario.durationUs,
   });
 
@@ -90,7 +109,15 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
     scenario.workload,
     [...world.clients],
     scenario.stock.map((s) => s.sku),
-    { lock, guard, steps: scenario.workload.steps, recorder, lockParams: variant },
+    {
+      lock,
+      guard,
+      steps: scenario.workload.steps,
+      recorder,
+      lockParams: variant,
+      uniqueOrderKey: variant.uniqueOrderKey,
+      conflictRetry: { retries: variant.casRetries, backoffMs: variant.casBackoffMs, jitterMs: variant.casJitterMs },
+    },
     scenario.durationUs,
   );
   workload.start();
@@ -120,7 +147,11 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
       armed.push({ client, point, fromUs, onCrash, fired: false });
     },
   };
-  for (const fault of scenario.faults) injectFault(fault, ctx);
+  const faults = [...scenario.faults];
+  scenario.randomFaults.forEach((schedule, i) => {
+    faults.push(...expandRandomFaults(schedule, sim.random.fork(`faults/random/${i}`), scenario.durationUs));
+  });
+  for (const fault of faults) injectFault(fault, ctx);
 
   sim.run(scenario.durationUs);
   for (const heal of heals) heal();

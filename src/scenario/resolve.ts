@@ -8,7 +8,9 @@ import type { ScenarioIssue } from './errors.js';
 import { metricByName, METRIC_NAMES } from './metrics.js';
 import type { RawScenario } from './schema.js';
 import { didYouMean } from './suggest.js';
-import { BUILTIN_STEPS, type Expectation, type FaultSpec, type Scenario, type Step } from './types.js';
+import { resolveFaults } from './resolve-faults.js';
+import { resolveVariants } from './resolve-variants.js';
+import { BUILTIN_STEPS, type Expectation, type Scenario, type Step } from './types.js';
 import { parseComparison } from './values.js';
 
 export const DEFAULTS = {
@@ -26,11 +28,13 @@ export const DEFAULTS = {
   replicas: 1,
   replicationLag: { kind: 'uniform', minUs: 1_000, maxUs: 20_000 } as Distribution,
   downAfterUs: 30_000_000, // sentinel.conf down-after-milliseconds default (lock-semantics.md 5.4)
+  nodeTimeoutUs: 15_000_000, // cluster-node-timeout default (lock-semantics.md 5.5)
+  minReplicasMaxLagUs: 10_000_000, // min-replicas-max-lag default (lock-semantics.md 5.3)
+  masters: 5, // "In our examples we set N=5" (the Redlock spec, lock-semantics.md 2)
+  resubmitAfter: { kind: 'uniform', minUs: 100_000, maxUs: 2_000_000 } as Distribution,
   promotionUs: 200_000,
   rediscoverUs: 1_000_000,
   statementTime: { kind: 'uniform', minUs: 1_000, maxUs: 3_000 } as Distribution,
-  waitMs: 0,
-  retryIntervalMs: 50,
 };
 
 /** Above this many expected arrivals a run is almost surely a typo, and would take hours. */
@@ -63,42 +67,18 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
     issue(['workload', 'arrival'], `${w.arrival}/s for ${raw.duration / 1e6}s is over ${MAX_EXPECTED_REQUESTS} requests; shorten the run or lower the rate`);
   }
 
-  const faults: FaultSpec[] = [];
-  (raw.faults ?? []).forEach((f, i) => {
-    if ('client' in f && f.client > clients) issue(['faults', i, 'client'], `client ${f.client} does not exist: the workload has ${clients} client(s), numbered from 1`);
-    if (f.kind === 'slow-call' && !dependencyNames.includes(f.dependency)) {
-      issue(['faults', i, 'dependency'], `unknown dependency "${f.dependency}"${didYouMean(f.dependency, dependencyNames)}; declare it under dependencies:`);
-    }
-    if (f.at > raw.duration) issue(['faults', i, 'at'], `the fault starts after the end of the run (${raw.duration / 1e6}s)`);
-    switch (f.kind) {
-      case 'gc-pause':
-        faults.push({ kind: 'gc-pause', client: f.client, atUs: f.at, durationUs: f.duration });
-        break;
-      case 'slow-call':
-        faults.push({ kind: 'slow-call', dependency: f.dependency, atUs: f.at, durationUs: f.duration, latency: f.latency });
-        break;
-      case 'primary-crash':
-        faults.push({
-          kind: 'primary-crash', atUs: f.at, replicationStalledUs: f['replication-stalled-for'] ?? 0, restartAfterUs: f['restart-after'] ?? null,
-        });
-        break;
-      case 'crash':
-        faults.push({ kind: 'crash', client: f.client, atUs: f.at, point: f.point ?? null, restartAfterUs: f['restart-after'] ?? null });
-        break;
-    }
-  });
+  const topology = raw.redis?.topology ?? 'standalone';
+  const masters = raw.redis?.masters ?? DEFAULTS.masters;
+  const replicas = raw.redis?.replicas ?? DEFAULTS.replicas;
+  const redisNodes = topology === 'standalone' ? 1 : topology === 'independent' ? masters : 1 + replicas;
+  const { faults, randomFaults } = resolveFaults(
+    raw.faults ?? [],
+    { durationUs: raw.duration, clients, redisNodes, dependencyNames },
+    issue,
+  );
 
-  const variants = Object.entries(raw.variants).map(([name, v]) => ({
-    name,
-    lock: v.lock,
-    guard: v.guard ?? 'none',
-    leaseMs: v.lease === undefined ? null : Math.round(v.lease / 1000),
-    waitMs: v.wait === undefined ? DEFAULTS.waitMs : Math.round(v.wait / 1000),
-    retryIntervalMs: v['retry-interval'] === undefined ? DEFAULTS.retryIntervalMs : Math.max(1, Math.round(v['retry-interval'] / 1000)),
-  }));
-  if (variants.length === 0) issue(['variants'], 'name at least one variant');
+  const variants = resolveVariants(raw.variants, topology, issue);
   variants.forEach((v) => {
-    if (v.leaseMs !== null && v.leaseMs <= 0) issue(['variants', v.name, 'lease'], 'a lease must be at least 1ms');
     if (v.lock !== 'none' && !steps.includes('lock')) issue(['workload', 'steps'], `variant ${v.name} uses a lock but the steps have no "lock"`);
   });
 
@@ -133,6 +113,9 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
   });
 
   const redis = raw.redis ?? {};
+  if (topology === 'standalone' && redis.replicas !== undefined) issue(['redis', 'replicas'], 'a standalone Redis has no replicas; use topology: sentinel or cluster');
+  if (topology !== 'independent' && redis.masters !== undefined) issue(['redis', 'masters'], 'masters applies to topology: independent (Redlock)');
+  if ((topology === 'sentinel' || topology === 'cluster') && replicas === 0) issue(['redis', 'replicas'], `${topology} needs at least one replica to fail over to`);
   if (issues.length > 0) return { scenario: null, issues };
   const scenario: Scenario = {
     name: raw.name,
@@ -153,6 +136,8 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
       qty: w.qty ?? DEFAULTS.qty,
       steps,
       queueLimit: w['queue-limit'] ?? DEFAULTS.queueLimit,
+      resubmitProbability: w.resubmit ?? 0,
+      resubmitAfter: w['resubmit-after'] ?? DEFAULTS.resubmitAfter,
     },
     dependencies,
     network: {
@@ -160,15 +145,20 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
       commandTimeoutUs: raw.network?.['command-timeout'] ?? DEFAULTS.commandTimeoutUs,
     },
     redis: {
-      topology: redis.topology ?? 'standalone',
-      replicas: redis.replicas ?? DEFAULTS.replicas,
+      topology,
+      replicas: topology === 'sentinel' || topology === 'cluster' ? replicas : 0,
+      masters: topology === 'independent' ? masters : 1,
       replicationLag: redis['replication-lag'] ?? DEFAULTS.replicationLag,
       downAfterUs: redis['down-after'] ?? DEFAULTS.downAfterUs,
-      promotionUs: redis.promotion ?? DEFAULTS.promotionUs,
+      nodeTimeoutUs: redis['node-timeout'] ?? DEFAULTS.nodeTimeoutUs,
+      promotionUs: redis.promotion ?? (topology === 'cluster' ? 0 : DEFAULTS.promotionUs),
       rediscoverUs: redis.rediscover ?? DEFAULTS.rediscoverUs,
+      minReplicasToWrite: redis['min-replicas-to-write'] ?? 0,
+      minReplicasMaxLagUs: redis['min-replicas-max-lag'] ?? DEFAULTS.minReplicasMaxLagUs,
     },
     database: { statementTime: raw.database?.['statement-time'] ?? DEFAULTS.statementTime },
     faults,
+    randomFaults,
     variants,
     expectations,
   };

@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { FAULT_KINDS } from '../faults/index.js';
 import { GUARD_NAMES, LOCK_NAMES } from '../variants/registry.js';
 import { didYouMean } from './suggest.js';
-import { parseDistribution, parseDuration, parseRate, type Parsed } from './values.js';
+import { TOPOLOGIES } from '../world/redis/deployment.js';
+import { parseDistribution, parseDuration, parseRate, parseSignedDuration, type Parsed } from './values.js';
 
 function parsedBy<T>(parse: (v: unknown) => Parsed<T>) {
   return z.any().transform((v, ctx): T => {
@@ -40,14 +41,24 @@ const int = (min: number, max: number) => z.number().int().min(min).max(max);
 const stockRow = z.strictObject({ sku: int(0, Number.MAX_SAFE_INTEGER).optional(), available: int(0, 1_000_000_000) });
 
 const clientRef = int(1, 1000);
+const host = z.string().regex(/^(client-\d+|redis-\d+|primary)$/, 'expected a host: client-N, redis-N or primary');
+
+/**
+ * When a fault happens: at a fixed time, or drawn from the seed at a rate. With `rate`, the
+ * duration may be a distribution (each occurrence draws its own).
+ */
+const timing = {
+  at: duration().optional(),
+  rate: parsedBy(parseRate).optional(),
+};
+const windowed = { ...timing, duration: distribution() };
 
 const faultSchemas = {
-  'gc-pause': z.strictObject({ kind: z.literal('gc-pause'), client: clientRef, at: duration(), duration: duration() }),
+  'gc-pause': z.strictObject({ kind: z.literal('gc-pause'), client: clientRef, ...windowed }),
   'slow-call': z.strictObject({
     kind: z.literal('slow-call'),
     dependency: z.string(),
-    at: duration(),
-    duration: duration(),
+    ...windowed,
     latency: distribution(),
   }),
   'primary-crash': z.strictObject({
@@ -63,6 +74,30 @@ const faultSchemas = {
     point: z.enum(['between-setnx-and-expire']).optional(),
     'restart-after': duration().optional(),
   }),
+  partition: z.strictObject({
+    kind: z.literal('partition'),
+    ...windowed,
+    isolate: z.array(host).min(1).max(100),
+    from: z.array(host).min(1).max(100).optional(),
+  }),
+  'clock-jump': z.strictObject({ kind: z.literal('clock-jump'), target: host, at: duration(), by: parsedBy(parseSignedDuration) }),
+  'clock-drift': z.strictObject({
+    kind: z.literal('clock-drift'),
+    target: host,
+    at: duration(),
+    duration: duration(),
+    ppm: z.number().int().min(-500_000).max(500_000),
+  }),
+  'redis-pause': z.strictObject({ kind: z.literal('redis-pause'), node: host, ...windowed }),
+  'redis-restart': z.strictObject({
+    kind: z.literal('redis-restart'),
+    node: host,
+    at: duration(),
+    'down-for': duration().optional(),
+    persistence: z.enum(['none', 'always']).optional(),
+  }),
+  'network-delay': z.strictObject({ kind: z.literal('network-delay'), target: host, ...windowed, delay: duration() }),
+  'db-slow': z.strictObject({ kind: z.literal('db-slow'), ...windowed, factor: z.number().min(1).max(10_000) }),
 } satisfies Record<(typeof FAULT_KINDS)[number], z.ZodType>;
 
 export const faultSchema = z.discriminatedUnion('kind', [
@@ -70,14 +105,42 @@ export const faultSchema = z.discriminatedUnion('kind', [
   faultSchemas['slow-call'],
   faultSchemas['primary-crash'],
   faultSchemas.crash,
+  faultSchemas.partition,
+  faultSchemas['clock-jump'],
+  faultSchemas['clock-drift'],
+  faultSchemas['redis-pause'],
+  faultSchemas['redis-restart'],
+  faultSchemas['network-delay'],
+  faultSchemas['db-slow'],
 ]);
+
+const waitValue = z.any().transform((v, ctx): number => {
+  if (v === 'forever') return Number.POSITIVE_INFINITY;
+  const r = parseDuration(v);
+  if (!r.ok) {
+    ctx.addIssue({ code: 'custom', message: `${r.message} (or "forever", the retry-forever anti-pattern)` });
+    return z.NEVER;
+  }
+  return r.value;
+});
 
 export const variantSchema = z.strictObject({
   lock: oneOf(LOCK_NAMES, 'lock'),
   guard: oneOf(GUARD_NAMES, 'guard').optional(),
   lease: duration().optional(),
-  wait: duration().optional(),
+  wait: waitValue.optional(),
   'retry-interval': duration().optional(),
+  'order-key': z.enum(['none', 'unique']).optional(),
+  'sync-replicas': z.boolean().optional(),
+  'watchdog-on-error': z.enum(['stop', 'continue']).optional(),
+  'retry-count': int(0, 1000).optional(),
+  'retry-delay': duration().optional(),
+  'retry-jitter': duration().optional(),
+  'drift-factor': z.number().min(0).max(0.5).optional(),
+  'instance-timeout': duration().optional(),
+  'cas-retries': int(0, 100).optional(),
+  'cas-backoff': duration().optional(),
+  'cas-jitter': duration().optional(),
 });
 
 export const scenarioSchema = z.strictObject({
@@ -97,6 +160,8 @@ export const scenarioSchema = z.strictObject({
     qty: int(1, 1_000_000).optional(),
     steps: z.array(z.string()).min(1).max(50).optional(),
     'queue-limit': int(0, 10_000_000).optional(),
+    resubmit: z.number().min(0).max(1).optional(),
+    'resubmit-after': distribution().optional(),
   }),
   dependencies: z.record(z.string(), distribution()).optional(),
   network: z
@@ -104,10 +169,14 @@ export const scenarioSchema = z.strictObject({
     .optional(),
   redis: z
     .strictObject({
-      topology: z.enum(['standalone', 'sentinel']).optional(),
+      topology: z.enum(TOPOLOGIES).optional(),
       replicas: int(0, 16).optional(),
+      masters: int(1, 15).optional(),
       'replication-lag': distribution().optional(),
       'down-after': duration().optional(),
+      'node-timeout': duration().optional(),
+      'min-replicas-to-write': int(0, 16).optional(),
+      'min-replicas-max-lag': duration().optional(),
       promotion: duration().optional(),
       rediscover: duration().optional(),
     })

@@ -24,7 +24,16 @@ export interface WorkloadSpec {
   steps: Step[];
   /** Requests waiting for a worker beyond this are turned away ('overloaded'). */
   queueLimit: number;
+  /**
+   * The chance that a shopper's order is submitted a second time (a double click, a
+   * gateway retry): the copy carries the same order key and arrives `resubmitAfter` later.
+   */
+  resubmitProbability: number;
+  resubmitAfter: Distribution;
 }
+
+/** A host on the network: `client-N`, `redis-N`, or `primary` (whichever node is primary then). */
+export type HostName = string;
 
 export type FaultSpec =
   | { kind: 'gc-pause'; client: number; atUs: Micros; durationUs: Micros }
@@ -37,15 +46,59 @@ export type FaultSpec =
       /** When the crashed node comes back (null: only when the run heals, at the end). */
       restartAfterUs: Micros | null;
     }
-  | { kind: 'crash'; client: number; atUs: Micros; point: string | null; restartAfterUs: Micros | null };
+  | { kind: 'crash'; client: number; atUs: Micros; point: string | null; restartAfterUs: Micros | null }
+  /** Cuts every path between the hosts in `isolate` and those in `from` (null: everyone else). */
+  | { kind: 'partition'; atUs: Micros; durationUs: Micros; isolate: HostName[]; from: HostName[] | null }
+  /** Steps a host's clock by `byUs` (negative: backwards). */
+  | { kind: 'clock-jump'; target: HostName; atUs: Micros; byUs: Micros }
+  /** A host's clock runs fast (positive ppm) or slow for a while. */
+  | { kind: 'clock-drift'; target: HostName; atUs: Micros; durationUs: Micros; ppm: number }
+  /** DEBUG SLEEP: the node serves nothing for a while. */
+  | { kind: 'redis-pause'; node: HostName; atUs: Micros; durationUs: Micros }
+  /** A node dies and comes back `downUs` later, with its data (AOF fsync always) or empty. */
+  | { kind: 'redis-restart'; node: HostName; atUs: Micros; downUs: Micros; persistence: 'none' | 'always' }
+  /** Extra one-way delay on every path to and from a host. */
+  | { kind: 'network-delay'; target: HostName; atUs: Micros; durationUs: Micros; delayUs: Micros }
+  /** The database serves every statement `factor` times slower. */
+  | { kind: 'db-slow'; atUs: Micros; durationUs: Micros; factor: number };
+
+export type FaultKind = FaultSpec['kind'];
+
+/**
+ * A fault drawn from the seed: occurrences start as a Poisson process of `ratePerS`
+ * (suppressed while one is active, so they never overlap), each lasting a draw of
+ * `duration`. `template` is the fault with its time and duration left at 0.
+ */
+export interface RandomFaultSpec {
+  template: FaultSpec;
+  ratePerS: number;
+  duration: Distribution;
+}
 
 export interface VariantSpec {
   name: string;
   lock: string;
   guard: string;
   leaseMs: number | null;
+  /** How long acquire may keep trying (Infinity: forever, the anti-pattern). */
   waitMs: number;
   retryIntervalMs: number;
+  /** Orders carry a UNIQUE order key: a second insert of one order fails. */
+  uniqueOrderKey: boolean;
+  /** Redisson: WAIT for replicas after acquire and renew (checkLockSyncedSlaves). */
+  syncReplicas: boolean;
+  /** Redisson: after a failed renewal, stop (3.14-3.43) or keep renewing (3.44+). */
+  watchdogOnError: 'stop' | 'continue';
+  /** Redlock (node-redlock v4 options). */
+  retryCount: number;
+  retryDelayMs: number;
+  retryJitterMs: number;
+  driftFactor: number;
+  instanceTimeoutMs: number;
+  /** version-cas: retries after a conflict, base backoff, and +- jitter. */
+  casRetries: number;
+  casBackoffMs: number;
+  casJitterMs: number;
 }
 
 export type Comparator = '==' | '!=' | '<' | '<=' | '>' | '>=';
@@ -76,13 +129,18 @@ export interface Scenario {
   redis: {
     topology: Topology;
     replicas: number;
+    masters: number;
     replicationLag: Distribution;
     downAfterUs: Micros;
+    nodeTimeoutUs: Micros;
     promotionUs: Micros;
     rediscoverUs: Micros;
+    minReplicasToWrite: number;
+    minReplicasMaxLagUs: Micros;
   };
   database: { statementTime: Distribution };
   faults: FaultSpec[];
+  randomFaults: RandomFaultSpec[];
   variants: VariantSpec[];
   expectations: Expectation[];
 }

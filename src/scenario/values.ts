@@ -27,6 +27,19 @@ export function parseDuration(input: unknown): Parsed<Micros> {
   return { ok: true, value: us };
 }
 
+/** A duration that may be negative (a clock stepping backwards): "-20s", "+5s". */
+export function parseSignedDuration(input: unknown): Parsed<Micros> {
+  if (typeof input === 'string') {
+    const m = /^\s*([+-])\s*(.+)$/.exec(input);
+    if (m) {
+      const d = parseDuration(m[2]);
+      if (!d.ok) return d;
+      return { ok: true, value: m[1] === '-' ? -d.value : d.value };
+    }
+  }
+  return parseDuration(input);
+}
+
 export function parseDistribution(input: unknown): Parsed<Distribution> {
   if (typeof input === 'string') {
     const m = /^\s*([a-z]+)\s*\((.*)\)\s*$/.exec(input);
@@ -75,9 +88,9 @@ export function parseDistribution(input: unknown): Parsed<Distribution> {
 export const MAX_RATE_PER_S = 1_000_000;
 
 export function parseRate(input: unknown): Parsed<number> {
-  const m = typeof input === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*\/\s*(s|m)\s*$/.exec(input) : null;
-  if (!m) return { ok: false, message: `expected a rate like "200/s" or "30/m", found ${describeValue(input)}` };
-  const perS = Number(m[1]) / (m[2] === 'm' ? 60 : 1);
+  const m = typeof input === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*\/\s*(s|m|h)\s*$/.exec(input) : null;
+  if (!m) return { ok: false, message: `expected a rate like "200/s", "30/m" or "2/h", found ${describeValue(input)}` };
+  const perS = Number(m[1]) / (m[2] === 'h' ? 3600 : m[2] === 'm' ? 60 : 1);
   if (!(perS > 0)) return { ok: false, message: `a rate must be above zero, found "${input}"` };
   if (perS > MAX_RATE_PER_S) return { ok: false, message: `"${input}" is above the limit of ${MAX_RATE_PER_S}/s` };
   return { ok: true, value: perS };

@@ -2,16 +2,27 @@
  * What every lock protocol provides: acquire and release as effect programs. A protocol
  * never sees the world; the client host interprets its effects.
  */
+import type { VariantSpec } from '../scenario/types.js';
 import type { EffectProgram } from '../world/effects.js';
 
-export interface LockParams {
-  /** Lease (TTL) in ms; null means the protocol's default (Redisson: watchdog). */
-  leaseMs: number | null;
-  /** How long acquire may keep trying, in ms; 0 tries once. */
-  waitMs: number;
-  /** Pause between attempts of polling locks, in ms. */
-  retryIntervalMs: number;
-}
+/**
+ * A variant's lock options: lease (null: the protocol's default, Redisson: watchdog),
+ * wait budget (0 tries once, Infinity never gives up), polling interval, and the options
+ * of Redisson and Redlock.
+ */
+export type LockParams = Pick<
+  VariantSpec,
+  | 'leaseMs'
+  | 'waitMs'
+  | 'retryIntervalMs'
+  | 'syncReplicas'
+  | 'watchdogOnError'
+  | 'retryCount'
+  | 'retryDelayMs'
+  | 'retryJitterMs'
+  | 'driftFactor'
+  | 'instanceTimeoutMs'
+>;
 
 /** One acquisition attempt's identity. */
 export interface LockHandle {
@@ -24,6 +35,8 @@ export interface LockHandle {
   leaseMs: number | null;
   /** Background renewal thread, if any. */
   watchdog: number | null;
+  /** The fencing token handed out with this acquisition (locks that mint them). */
+  fence: number | null;
 }
 
 export type AcquireResult =

@@ -1,18 +1,22 @@
 /** Lock protocols and guards by name: what scenario files may name. */
 import type { Guard } from './guard.js';
-import { conditionalGuard, noGuard } from './guard.js';
+import { conditionalGuard, decrementGuard, fencedWriteGuard, forUpdateGuard, noGuard, versionCasGuard } from './guard.js';
 import type { LockProtocol } from './lock-protocol.js';
+import { fenced } from './locks/fenced.js';
 import { noLock } from './locks/none.js';
 import { redisson } from './locks/redisson.js';
+import { redlock } from './locks/redlock.js';
 import { setNxPx } from './locks/set-nx-px.js';
 import { setnxExpire } from './locks/setnx-expire.js';
 import { luaUnlock, tokenGetDel } from './locks/token-lock.js';
 
 export const LOCKS: ReadonlyMap<string, LockProtocol> = new Map(
-  [noLock, setnxExpire, setNxPx, tokenGetDel, luaUnlock, redisson].map((l) => [l.name, l]),
+  [noLock, setnxExpire, setNxPx, tokenGetDel, luaUnlock, redisson, redlock, fenced].map((l) => [l.name, l]),
 );
 
-export const GUARDS: ReadonlyMap<string, Guard> = new Map([noGuard, conditionalGuard].map((g) => [g.name, g]));
+export const GUARDS: ReadonlyMap<string, Guard> = new Map(
+  [noGuard, decrementGuard, conditionalGuard, versionCasGuard, forUpdateGuard, fencedWriteGuard].map((g) => [g.name, g]),
+);
 
 export const LOCK_NAMES = [...LOCKS.keys()];
 export const GUARD_NAMES = [...GUARDS.keys()];

@@ -1,15 +1,23 @@
 /**
  * One shopper's request as the application serves it: the scenario's steps in order
  * (lock -> read -> risk check -> deduct -> order -> unlock, typically). A failed step skips
- * to the unlock, as a finally block would. Every step that matters to the checker is
- * recorded in the history at the simulated instant it happens.
+ * to the unlock, as a finally block would; an open transaction commits before the unlock.
+ * Every step that matters to the checker is recorded in the history at the simulated
+ * instant it happens.
  */
 import type { HistoryRecorder } from '../history/recorder.js';
 import type { RequestOutcome } from '../history/operation.js';
 import type { Step } from '../scenario/types.js';
-import type { Guard } from '../variants/guard.js';
+import type { Guard, GuardContext } from '../variants/guard.js';
 import type { LockHandle, LockParams, LockProtocol } from '../variants/lock-protocol.js';
-import { db, type EffectProgram } from '../world/effects.js';
+import type { StockRow } from '../world/database.js';
+import { db, random, sleep, type EffectProgram } from '../world/effects.js';
+
+export interface RetryPolicy {
+  retries: number;
+  backoffMs: number;
+  jitterMs: number;
+}
 
 export interface FlowSettings {
   lock: LockProtocol;
@@ -17,15 +25,30 @@ export interface FlowSettings {
   lockParams: LockParams;
   steps: readonly Step[];
   recorder: HistoryRecorder;
+  /** Orders carry a unique order key. */
+  uniqueOrderKey: boolean;
+  /** How the guard retries conflicts (version-cas). */
+  conflictRetry: RetryPolicy;
 }
 
 export interface RequestInfo {
   id: string;
   sku: number;
   qty: number;
+  /** The shopper's order number; a resubmission carries the same one. */
+  orderKey: string;
 }
 
 export const lockKeyOf = (sku: number): string => `lock:stock:${sku}`;
+
+/** The state one request carries through its steps. */
+class RequestState {
+  holding = false;
+  read: StockRow | null = null;
+  outcome: RequestOutcome | null = null;
+  ordered = false;
+  inTransaction = false;
+}
 
 export function* requestFlow(
   s: FlowSettings,
@@ -33,90 +56,153 @@ export function* requestFlow(
   thread: string,
   lock: LockHandle,
 ): EffectProgram<RequestOutcome> {
-  const { recorder } = s;
-  const base = { process: thread, request: req.id };
-  let holding = false;
-  let readAvailable: number | null = null;
-  let outcome: RequestOutcome | null = null;
-  let ordered = false;
-
+  const st = new RequestState();
+  const guardCtx: GuardContext = { fence: null };
   for (const step of s.steps) {
-    if (outcome !== null && step !== 'unlock') continue;
+    if (st.outcome !== null && step !== 'unlock') continue;
     if (typeof step === 'object') {
       yield { kind: 'call', dependency: step.call };
       continue;
     }
     switch (step) {
-      case 'lock': {
-        recorder.record({ ...base, type: 'invoke', f: 'acquire', key: lock.key });
-        const r = yield* s.lock.acquire(lock, s.lockParams);
-        if (r.acquired) {
-          holding = true;
-          recorder.record({ ...base, type: 'ok', f: 'acquire', key: lock.key, leaseMs: lock.leaseMs });
-        } else {
-          // A timed-out acquire may have taken the lock after all: its outcome is unknown.
-          const type = r.reason === 'timeout' ? 'info' : 'fail';
-          recorder.record({ ...base, type, f: 'acquire', key: lock.key, detail: r.detail });
-          outcome = r.reason === 'busy' ? 'lock-busy' : 'lock-error';
-        }
+      case 'lock':
+        yield* acquireStep(s, req, thread, lock, st);
+        guardCtx.fence = lock.fence;
         break;
-      }
-      case 'read': {
-        recorder.record({ ...base, type: 'invoke', f: 'read-stock', sku: req.sku });
-        const r = yield* db({ kind: 'select-stock', sku: req.sku });
-        if (r.kind !== 'row') {
-          recorder.record({ ...base, type: 'fail', f: 'read-stock', sku: req.sku });
-          outcome = 'db-error';
-          break;
-        }
-        readAvailable = r.row.available;
-        recorder.record({ ...base, type: 'ok', f: 'read-stock', sku: req.sku, available: readAvailable });
-        if (readAvailable < req.qty) outcome = 'sold-out';
+      case 'read':
+        yield* readStep(s, req, thread, st, guardCtx);
         break;
-      }
-      case 'deduct': {
-        const statement = s.guard.deductStatement(req.sku, req.qty, readAvailable);
-        const write =
-          statement.kind === 'set-stock'
-            ? { mode: 'set' as const, value: statement.available, basedOn: readAvailable ?? undefined }
-            : { mode: 'deduct' as const };
-        recorder.record({ ...base, type: 'invoke', f: 'write-stock', sku: req.sku, qty: req.qty, ...write });
-        const r = yield* db(statement);
-        if (r.kind !== 'affected') {
-          recorder.record({ ...base, type: 'fail', f: 'write-stock', sku: req.sku, qty: req.qty, ...write });
-          outcome = 'db-error';
-          break;
-        }
-        recorder.record({
-          ...base, type: 'ok', f: 'write-stock', sku: req.sku, qty: req.qty, ...write, affected: r.rows,
-        });
-        if (r.rows === 0) outcome = 'sold-out';
+      case 'deduct':
+        yield* deductStep(s, req, thread, st, guardCtx);
         break;
-      }
-      case 'order': {
-        recorder.record({ ...base, type: 'invoke', f: 'order', sku: req.sku, qty: req.qty });
-        const r = yield* db({ kind: 'insert-order', sku: req.sku, qty: req.qty, requestTag: req.id });
-        if (r.kind !== 'affected') {
-          recorder.record({ ...base, type: 'fail', f: 'order', sku: req.sku, qty: req.qty });
-          outcome = 'db-error';
-          break;
-        }
-        recorder.record({ ...base, type: 'ok', f: 'order', sku: req.sku, qty: req.qty });
-        ordered = true;
+      case 'order':
+        yield* orderStep(s, req, thread, st);
         break;
-      }
-      case 'unlock': {
-        if (!holding) break;
-        holding = false;
-        recorder.record({ ...base, type: 'invoke', f: 'release', key: lock.key });
-        const r = yield* s.lock.release(lock, s.lockParams);
-        if (r.released) recorder.record({ ...base, type: 'ok', f: 'release', key: lock.key });
-        else if (r.reason === 'timeout') {
-          recorder.record({ ...base, type: 'info', f: 'release', key: lock.key, detail: r.detail });
-        } else recorder.record({ ...base, type: 'fail', f: 'release', key: lock.key, detail: r.detail });
+      case 'unlock':
+        yield* commitIfOpen(st);
+        yield* releaseStep(s, req, thread, lock, st);
         break;
-      }
     }
   }
-  return outcome ?? (ordered ? 'ordered' : 'sold-out');
+  yield* commitIfOpen(st);
+  return st.outcome ?? (st.ordered ? 'ordered' : 'sold-out');
+}
+
+function* acquireStep(s: FlowSettings, req: RequestInfo, thread: string, lock: LockHandle, st: RequestState): EffectProgram<void> {
+  const { recorder } = s;
+  recorder.record({ process: thread, request: req.id, type: 'invoke', f: 'acquire', key: lock.key });
+  const r = yield* s.lock.acquire(lock, s.lockParams);
+  if (r.acquired) {
+    st.holding = true;
+    const fence = lock.fence ?? undefined;
+    recorder.record({ process: thread, request: req.id, type: 'ok', f: 'acquire', key: lock.key, leaseMs: lock.leaseMs, fence });
+    return;
+  }
+  // A timed-out acquire may have taken the lock after all: its outcome is unknown.
+  const type = r.reason === 'timeout' ? 'info' : 'fail';
+  recorder.record({ process: thread, request: req.id, type, f: 'acquire', key: lock.key, detail: r.detail });
+  st.outcome = r.reason === 'busy' ? 'lock-busy' : 'lock-error';
+}
+
+function* readStep(s: FlowSettings, req: RequestInfo, thread: string, st: RequestState, ctx: GuardContext): EffectProgram<void> {
+  const { recorder } = s;
+  if (s.guard.transactional && !st.inTransaction) {
+    yield* db({ kind: 'begin' });
+    st.inTransaction = true;
+  }
+  const statement = s.guard.readStatement(req.sku, ctx);
+  const fence = statement.kind === 'select-stock' ? statement.fence : undefined;
+  const forUpdate = statement.kind === 'select-for-update' ? true : undefined;
+  recorder.record({ process: thread, request: req.id, type: 'invoke', f: 'read-stock', sku: req.sku, fence, forUpdate });
+  const r = yield* db(statement);
+  if (r.kind !== 'row') {
+    const detail = r.kind === 'error' ? r.message : 'no row';
+    recorder.record({ process: thread, request: req.id, type: 'fail', f: 'read-stock', sku: req.sku, fence, forUpdate, detail });
+    st.outcome = fence !== undefined && detail.startsWith('stale') ? 'fenced' : 'db-error';
+    return;
+  }
+  st.read = r.row;
+  recorder.record({
+    process: thread, request: req.id, type: 'ok', f: 'read-stock', sku: req.sku, available: r.row.available, version: r.row.version, fence, forUpdate,
+  });
+  if (r.row.available < req.qty) st.outcome = 'sold-out';
+}
+
+function* deductStep(s: FlowSettings, req: RequestInfo, thread: string, st: RequestState, ctx: GuardContext): EffectProgram<void> {
+  const { recorder, guard } = s;
+  if (guard.needsRead && st.read === null) {
+    yield* readStep(s, req, thread, st, ctx);
+    if (st.outcome !== null) return;
+  }
+  for (let attempt = 0; ; attempt++) {
+    const statement = guard.deductStatement(req.sku, req.qty, st.read, ctx);
+    const write = describeWrite(statement, st.read);
+    const op = { process: thread, request: req.id, f: 'write-stock' as const, sku: req.sku, qty: req.qty, ...write };
+    recorder.record({ ...op, type: 'invoke' });
+    const r = yield* db(statement);
+    if (r.kind !== 'affected') {
+      recorder.record({ ...op, type: 'fail', detail: r.kind === 'error' ? r.message : 'unexpected reply' });
+      st.outcome = 'db-error';
+      return;
+    }
+    recorder.record({ ...op, type: 'ok', affected: r.rows });
+    if (r.rows > 0) return;
+    const policy = s.conflictRetry;
+    if (!(guard.retriesConflicts && attempt < policy.retries)) {
+      st.outcome = guard.onZeroRows;
+      return;
+    }
+    // Exponential backoff with +- jitter, so retries that collided do not collide again.
+    const jitterMs = policy.jitterMs === 0 ? 0 : ((yield* random()) * 2 - 1) * policy.jitterMs;
+    yield* sleep(Math.max(0, Math.round((policy.backoffMs * 2 ** attempt + jitterMs) * 1000)));
+    st.read = null;
+    yield* readStep(s, req, thread, st, ctx);
+    if (st.outcome !== null) return;
+  }
+}
+
+function describeWrite(statement: ReturnType<Guard['deductStatement']>, read: StockRow | null) {
+  const basedOn = read?.available;
+  switch (statement.kind) {
+    case 'set-stock':
+      return { mode: 'set' as const, value: statement.available, basedOn, fence: statement.fence };
+    case 'set-stock-if-version':
+      return { mode: 'cas' as const, value: statement.available, basedOn, version: statement.version };
+    case 'decrement':
+      return { mode: 'decrement' as const };
+    default:
+      return { mode: 'deduct' as const };
+  }
+}
+
+function* orderStep(s: FlowSettings, req: RequestInfo, thread: string, st: RequestState): EffectProgram<void> {
+  const { recorder } = s;
+  const op = { process: thread, request: req.id, f: 'order' as const, sku: req.sku, qty: req.qty, orderKey: req.orderKey };
+  recorder.record({ ...op, type: 'invoke' });
+  const r = yield* db({ kind: 'insert-order', sku: req.sku, qty: req.qty, requestTag: req.id, orderKey: req.orderKey, uniqueKey: s.uniqueOrderKey });
+  if (r.kind !== 'affected') {
+    const detail = r.kind === 'error' ? r.message : 'unexpected reply';
+    recorder.record({ ...op, type: 'fail', detail });
+    st.outcome = detail.startsWith('Duplicate') ? 'duplicate' : 'db-error';
+    return;
+  }
+  recorder.record({ ...op, type: 'ok' });
+  st.ordered = true;
+}
+
+function* commitIfOpen(st: RequestState): EffectProgram<void> {
+  if (!st.inTransaction) return;
+  st.inTransaction = false;
+  yield* db({ kind: 'commit' });
+}
+
+function* releaseStep(s: FlowSettings, req: RequestInfo, thread: string, lock: LockHandle, st: RequestState): EffectProgram<void> {
+  if (!st.holding) return;
+  st.holding = false;
+  const { recorder } = s;
+  const op = { process: thread, request: req.id, f: 'release' as const, key: lock.key };
+  recorder.record({ ...op, type: 'invoke' });
+  const r = yield* s.lock.release(lock, s.lockParams);
+  if (r.released) recorder.record({ ...op, type: 'ok' });
+  else recorder.record({ ...op, type: r.reason === 'timeout' ? 'info' : 'fail', detail: r.detail });
 }

@@ -35,6 +35,7 @@ export class Workload {
   private nextRequest = 1;
   private readonly states: ClientState[];
   private readonly skuRng: RandomStream;
+  private readonly resubmitRng: RandomStream;
 
   constructor(
     private readonly sim: Simulation,
@@ -52,6 +53,7 @@ export class Workload {
       serving: new Set(),
     }));
     this.skuRng = sim.random.fork('workload/sku');
+    this.resubmitRng = sim.random.fork('workload/resubmit');
   }
 
   /** Requests arrived but not finished (queued or being served). */
@@ -135,15 +137,23 @@ export class Workload {
     }
   }
 
-  private submit(state: ClientState): PendingRequest {
-    const sku = this.skus[this.skuRng.int(0, this.skus.length - 1)];
+  private submit(state: ClientState, copyOf: { sku: number; orderKey: string } | null = null): PendingRequest {
+    const sku = copyOf ? copyOf.sku : this.skus[this.skuRng.int(0, this.skus.length - 1)];
+    const n = this.nextRequest++;
     const req: PendingRequest = {
-      id: `r${this.nextRequest++}`,
+      id: `r${n}`,
       sku,
       qty: this.spec.qty,
+      orderKey: copyOf ? copyOf.orderKey : `o${n}`,
       client: state.client,
       done: new Signal(),
     };
+    if (copyOf === null && this.spec.resubmitProbability > 0 && this.resubmitRng.next() < this.spec.resubmitProbability) {
+      // The shopper (or a gateway retry) sends the same order again a little later.
+      const delayUs = Math.max(1, Math.round(sample(this.spec.resubmitAfter, this.resubmitRng)));
+      const original = { sku, orderKey: req.orderKey };
+      this.sim.schedule(delayUs, () => this.submit(state, original));
+    }
     const { recorder } = this.flow;
     const name = state.client.name;
     recorder.record({ process: name, type: 'invoke', f: 'request', request: req.id, sku, qty: req.qty });
@@ -180,6 +190,7 @@ export class Workload {
         threadOwner,
         leaseMs: null,
         watchdog: null,
+        fence: null,
       };
       const outcome = yield* client.run(requestFlow(this.flow, req, thread.name, lockHandle), thread);
       if (client.incarnation !== incarnation) return;

@@ -12,10 +12,10 @@ import type { Simulation } from '../engine/simulation.js';
 import type { Micros } from '../engine/time.js';
 import { LocalClock } from './clock.js';
 import { ConnectionPool } from './connection-pool.js';
-import type { Database } from './database.js';
+import type { Database, DbResult, DbStatement } from './database.js';
 import type { Dependency } from './dependency.js';
 import type { Effect, EffectProgram, NoteKind, RedisOutcome } from './effects.js';
-import { Link } from './network.js';
+import { Link, type Fabric } from './network.js';
 import type { RedisNode } from './redis/node.js';
 import type { RedisReply } from './redis/reply.js';
 
@@ -31,6 +31,8 @@ export interface ThreadContext {
   rng: RandomStream;
   /** The request being served; Redis records it as the writer of keys. */
   requestTag: string;
+  /** The pool a connection is pinned from while a transaction is open (null: none). */
+  pinnedPool?: ConnectionPool | null;
 }
 
 export interface ClientHooks {
@@ -64,6 +66,9 @@ export class ClientHost {
     private readonly sim: Simulation,
     private readonly params: ClientParams,
     initialPrimary: RedisNode,
+    /** Independent masters (Redlock); empty outside such a deployment. */
+    private readonly masters: readonly RedisNode[],
+    private readonly fabric: Fabric,
     private readonly database: Database,
     private readonly dependencies: ReadonlyMap<string, Dependency>,
     private readonly hooks: ClientHooks,
@@ -99,6 +104,7 @@ export class ClientHost {
     this.up = false;
     this.incarnation++;
     this.group.kill();
+    this.database.abortOwners(`${this.name}/`);
     for (const unsubscribe of this.subscriptions.values()) unsubscribe();
     this.subscriptions.clear();
     this.latches.clear();
@@ -125,18 +131,19 @@ export class ClientHost {
 
   private *perform(effect: Effect, thread: ThreadContext): ProcessGenerator<unknown> {
     switch (effect.kind) {
-      case 'redis':
-        return yield* this.redisCall(effect.command, thread.requestTag);
-      case 'db': {
-        const turn = this.pool.acquire();
-        if (turn) yield turn;
-        const pool = this.pool;
-        try {
-          return yield* this.database.execute(effect.statement);
-        } finally {
-          pool.release();
-        }
+      case 'redis': {
+        const node = effect.target === 'primary' ? this.primary : this.masters[effect.target];
+        if (!node) throw new Error(`no Redis master ${effect.target}`);
+        return yield* this.redisCall(effect.command, thread.requestTag, node);
       }
+      case 'redis-each':
+        return yield* this.redisEach(effect.command, thread.requestTag, effect.timeoutUs);
+      case 'masters':
+        return Math.max(1, this.masters.length);
+      case 'replicas':
+        return this.primary.replicaLinks.length;
+      case 'db':
+        return yield* this.db(effect.statement, thread);
       case 'call': {
         const dependency = this.dependencies.get(effect.dependency);
         if (!dependency) throw new Error(`unknown dependency ${effect.dependency}`);
@@ -153,7 +160,7 @@ export class ClientHost {
       case 'subscribe': {
         if (!this.subscriptions.has(effect.channel)) this.subscribeAtNode(effect.channel);
         // SUBSCRIBE is confirmed after a round trip to the node.
-        yield* this.redisCall(['PING'], thread.requestTag);
+        yield* this.redisCall(['PING'], thread.requestTag, this.primary);
         return undefined;
       }
       case 'unsubscribe': {
@@ -189,8 +196,30 @@ export class ClientHost {
     }
   }
 
-  private *redisCall(command: string[], tag: string): ProcessGenerator<RedisOutcome> {
-    const node = this.primary;
+  /**
+   * A statement on a pooled connection. BEGIN pins a connection to the thread until
+   * COMMIT, so a transaction holds its connection (and its row locks) for its whole length.
+   */
+  private *db(statement: DbStatement, thread: ThreadContext): ProcessGenerator<DbResult> {
+    const pinned = thread.pinnedPool ?? null;
+    const pool = pinned ?? this.pool;
+    if (!pinned) {
+      const turn = pool.acquire();
+      if (turn) yield turn;
+    }
+    let keep = pinned !== null;
+    try {
+      const result = yield* this.database.execute(statement, thread.name);
+      if (statement.kind === 'begin') keep = true;
+      if (statement.kind === 'commit') keep = false;
+      return result;
+    } finally {
+      thread.pinnedPool = keep ? pool : null;
+      if (!keep) pool.release();
+    }
+  }
+
+  private sendCommand(node: RedisNode, command: string[], tag: string): Signal<RedisReply> {
     const link = this.linkTo(node);
     const reply = new Signal<RedisReply>('reply');
     const incarnation = this.incarnation;
@@ -201,8 +230,26 @@ export class ClientHost {
         }),
       ),
     );
+    return reply;
+  }
+
+  private *redisCall(command: string[], tag: string, node: RedisNode): ProcessGenerator<RedisOutcome> {
+    const reply = this.sendCommand(node, command, tag);
     const r = yield new SignalWait(reply, this.params.commandTimeoutUs);
     return r === TIMED_OUT ? { status: 'timeout' } : { status: 'ok', reply: r as RedisReply };
+  }
+
+  /** All sent at the same instant; each reply is awaited until the common deadline. */
+  private *redisEach(command: string[], tag: string, timeoutUs: number): ProcessGenerator<RedisOutcome[]> {
+    const nodes = this.masters.length > 0 ? this.masters : [this.primary];
+    const replies = nodes.map((node) => this.sendCommand(node, command, tag));
+    const deadlineUs = this.sim.nowUs + timeoutUs;
+    const outcomes: RedisOutcome[] = [];
+    for (const reply of replies) {
+      if (!reply.fired) yield new SignalWait(reply, Math.max(0, deadlineUs - this.sim.nowUs));
+      outcomes.push(reply.fired ? { status: 'ok', reply: reply.value as RedisReply } : { status: 'timeout' });
+    }
+    return outcomes;
   }
 
   private *awaitMessage(channel: string, timeoutUs: number | null): ProcessGenerator<'message' | 'timeout'> {
@@ -259,8 +306,8 @@ export class ClientHost {
     if (!link) {
       const rng = this.sim.random.fork(`link/${this.name}<->${node.name}`);
       link = {
-        out: new Link(`${this.name}->${node.name}`, this.sim, this.params.redisLatency, rng),
-        back: new Link(`${node.name}->${this.name}`, this.sim, this.params.redisLatency, rng),
+        out: new Link(this.name, node.name, this.sim, this.fabric, this.params.redisLatency, rng),
+        back: new Link(node.name, this.name, this.sim, this.fabric, this.params.redisLatency, rng),
       };
       this.links.set(node, link);
     }

@@ -21,6 +21,19 @@ export class LocalClock {
     return Math.floor(this.nowUs() / 1000);
   }
 
+  /** A step of the clock (an NTP step, an operator setting the time): forward if positive. */
+  jump(byUs: Micros): void {
+    this.offsetUs += byUs;
+  }
+
+  /** Changes the drift rate from now on without a step: the reading stays continuous. */
+  setDrift(driftPpm: number): void {
+    const t = this.sim.nowUs;
+    const before = this.readAt(t);
+    this.driftPpm = driftPpm;
+    this.offsetUs += before - this.readAt(t);
+  }
+
   /** The earliest simulated time at which this clock reads at least `localUs`. */
   simTimeAt(localUs: Micros): Micros {
     const rate = 1 + this.driftPpm / 1e6;

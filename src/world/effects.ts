@@ -6,11 +6,23 @@
 import type { RedisReply } from './redis/reply.js';
 import type { DbResult, DbStatement } from './database.js';
 
-/** Which Redis node a command goes to: the primary as this client currently sees it. */
-export type RedisTarget = 'primary';
+/**
+ * Which Redis node a command goes to: the primary as this client currently sees it, or
+ * one of the independent masters of a Redlock deployment by index.
+ */
+export type RedisTarget = 'primary' | number;
 
 export type Effect =
   | { kind: 'redis'; target: RedisTarget; command: string[] }
+  /**
+   * The same command to every independent master at once (Redlock's multiplexing); each
+   * reply is awaited at most `timeoutUs`. Returns one outcome per master, in index order.
+   */
+  | { kind: 'redis-each'; command: string[]; timeoutUs: number }
+  /** How many independent masters there are (1 outside a Redlock deployment). */
+  | { kind: 'masters' }
+  /** How many replicas the client knows its primary to have (0 for a standalone server). */
+  | { kind: 'replicas' }
   | { kind: 'db'; statement: DbStatement }
   | { kind: 'call'; dependency: string }
   | { kind: 'sleep'; us: number }
@@ -48,6 +60,19 @@ export type EffectProgram<T> = Generator<Effect, T, any>;
 /** Typed helpers so protocol code reads as calls: `const r = yield* redis('GET', key)`. */
 export function* redis(...command: string[]): EffectProgram<RedisOutcome> {
   return (yield { kind: 'redis', target: 'primary', command }) as RedisOutcome;
+}
+
+/** One command to each independent master in parallel (see the effect). */
+export function* redisEach(timeoutUs: number, ...command: string[]): EffectProgram<RedisOutcome[]> {
+  return (yield { kind: 'redis-each', command, timeoutUs }) as RedisOutcome[];
+}
+
+export function* masterCount(): EffectProgram<number> {
+  return (yield { kind: 'masters' }) as number;
+}
+
+export function* replicaCount(): EffectProgram<number> {
+  return (yield { kind: 'replicas' }) as number;
 }
 
 export function* db(statement: DbStatement): EffectProgram<DbResult> {

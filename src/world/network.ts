@@ -1,28 +1,73 @@
 /**
- * A one-way network link with a latency distribution. Messages on one link keep their
- * order (a TCP connection): a message never overtakes the one sent before it. A cut link
- * drops what is sent on it.
+ * The network between hosts. A `Fabric` knows which pairs of hosts are cut off from each
+ * other (partitions, counted so overlapping faults heal independently) and which hosts
+ * have extra one-way delay (network-delay fault). A `Link` is one direction of one TCP
+ * connection: messages keep their order (a message never overtakes the one sent before
+ * it); a message sent or due across a cut is dropped, as a TCP connection that breaks
+ * loses what was in flight.
  */
 import { sample, type Distribution } from '../engine/distribution.js';
 import type { RandomStream } from '../engine/random.js';
 import type { Simulation } from '../engine/simulation.js';
 
+export class Fabric {
+  private readonly cuts = new Map<string, number>();
+  private readonly extraDelayUs = new Map<string, number>();
+  /** Called after any partition change, so topology code can react (sentinel, cluster). */
+  onChange: (() => void) | null = null;
+
+  private static pair(a: string, b: string): string {
+    return a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`;
+  }
+
+  isCut(a: string, b: string): boolean {
+    return (this.cuts.get(Fabric.pair(a, b)) ?? 0) > 0;
+  }
+
+  cut(pairs: ReadonlyArray<readonly [string, string]>): void {
+    for (const [a, b] of pairs) this.cuts.set(Fabric.pair(a, b), (this.cuts.get(Fabric.pair(a, b)) ?? 0) + 1);
+    this.onChange?.();
+  }
+
+  heal(pairs: ReadonlyArray<readonly [string, string]>): void {
+    for (const [a, b] of pairs) {
+      const key = Fabric.pair(a, b);
+      const n = (this.cuts.get(key) ?? 0) - 1;
+      if (n <= 0) this.cuts.delete(key);
+      else this.cuts.set(key, n);
+    }
+    this.onChange?.();
+  }
+
+  addDelay(host: string, us: number): void {
+    this.extraDelayUs.set(host, (this.extraDelayUs.get(host) ?? 0) + us);
+  }
+
+  delayBetween(a: string, b: string): number {
+    return (this.extraDelayUs.get(a) ?? 0) + (this.extraDelayUs.get(b) ?? 0);
+  }
+}
+
 export class Link {
   private lastDeliveryUs = 0;
-  cut = false;
-  /** Extra one-way delay added on top of the distribution (network-delay fault). */
-  extraDelayUs = 0;
 
   constructor(
-    readonly name: string,
+    readonly from: string,
+    readonly to: string,
     private readonly sim: Simulation,
+    private readonly fabric: Fabric,
     private readonly latency: Distribution,
     private readonly rng: RandomStream,
   ) {}
 
+  get cut(): boolean {
+    return this.fabric.isCut(this.from, this.to);
+  }
+
   send(deliver: () => void): void {
     if (this.cut) return;
-    const at = Math.max(this.lastDeliveryUs, this.sim.nowUs + sample(this.latency, this.rng) + this.extraDelayUs);
+    const delayUs = sample(this.latency, this.rng) + this.fabric.delayBetween(this.from, this.to);
+    const at = Math.max(this.lastDeliveryUs, this.sim.nowUs + delayUs);
     this.lastDeliveryUs = at;
     this.sim.scheduleAt(at, () => {
       if (!this.cut) deliver();

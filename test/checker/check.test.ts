@@ -8,7 +8,7 @@ function history(entries: Array<[number, NewOperation]>): Operation[] {
 }
 
 const setup = (available: number): NewOperation => ({
-  process: 'setup', type: 'info', f: 'setup', stock: [{ sku: 1, available }], primary: 'redis-0', durationUs: 10_000_000,
+  process: 'setup', type: 'info', f: 'setup', stock: [{ sku: 1, available }], primary: 'redis-0', lockNodes: [], quorum: 1, durationUs: 10_000_000,
 });
 const K = 'lock:stock:1';
 
@@ -20,7 +20,7 @@ function request(id: string, thread: string, t0: number, read: number, write: nu
     [t0 + 2, { ...base, type: 'ok', f: 'acquire', key: K, leaseMs: lease }],
     [t0 + 3, { ...base, type: 'ok', f: 'read-stock', sku: 1, available: read }],
     [t0 + 500, { ...base, type: 'ok', f: 'write-stock', sku: 1, qty: 1, mode: 'set', value: write, basedOn: read, affected: 1 }],
-    [t0 + 501, { ...base, type: 'ok', f: 'order', sku: 1, qty: 1 }],
+    [t0 + 501, { ...base, type: 'ok', f: 'order', sku: 1, qty: 1, orderKey: `o-${id}` }],
     [t0 + 502, { ...base, type: 'invoke', f: 'release', key: K }],
     [t0 + 503, { ...base, type: 'ok', f: 'release', key: K }],
     [t0 + 504, { process: 'client-1', type: 'ok', f: 'request', request: id, sku: 1, qty: 1, outcome: 'ordered' }],

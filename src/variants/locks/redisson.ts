@@ -2,10 +2,14 @@
  * Redisson RLock (reference/lock-semantics.md section 1): a hash at the lock key with field
  * "<client uuid>:<thread id>" counting re-entries. Without a lease the lock is taken for
  * lockWatchdogTimeout = 30 000 ms and a watchdog renews it every 30 000 / 3 = 10 000 ms
- * (3.x design: one timer per lock, re-armed after each successful renewal, stopped for good
- * after one failed renewal as in 3.14-3.43). A given lease disables the watchdog (3.17.1+:
- * leaseTime > 0). Waiters subscribe to redisson_lock__channel:{name} and sleep on a latch
- * until an unlock message or the holder's PTTL, whichever comes first.
+ * (3.x design: one timer per lock, re-armed after each successful renewal). After a failed
+ * renewal it stops for good (3.14-3.43, `watchdog-on-error: stop`) or keeps going (3.44+,
+ * `continue`). A given lease disables the watchdog (3.17.1+: leaseTime > 0). Waiters
+ * subscribe to redisson_lock__channel:{name} and sleep on a latch until an unlock message
+ * or the holder's PTTL, whichever comes first.
+ * With replicas, acquire and renew are followed by WAIT <replicas> 1000 (syncedEval,
+ * checkLockSyncedSlaves, 1.9): only when no replica at all acknowledged does the acquire
+ * unlock and fail (3.17.5+ / 3.20.0+ handleNoSync). A standalone server skips WAIT.
  */
 import {
   awaitMessage,
@@ -13,6 +17,7 @@ import {
   localClockMs,
   note,
   redis,
+  replicaCount,
   sleep,
   spawn,
   subscribe,
@@ -28,6 +33,22 @@ import { ACQUIRED, acquireFailure, BUSY, RELEASED, releaseFailure } from './outc
 export const LOCK_WATCHDOG_TIMEOUT_MS = 30_000;
 /** LockPubSub.UNLOCK_MESSAGE. */
 const UNLOCK_MESSAGE = '0';
+/** slavesSyncTimeout default: 1000 ms (lock-semantics.md 1.1). */
+export const SLAVES_SYNC_TIMEOUT_MS = 1_000;
+
+/**
+ * WAIT after a lock script, as syncedEval does. Returns an error text when no replica
+ * acknowledged (or WAIT itself failed), null when synced or when there is nothing to wait for.
+ */
+function* syncReplicas(params: LockParams): EffectProgram<string | null> {
+  if (!params.syncReplicas) return null;
+  const replicas = yield* replicaCount();
+  if (replicas === 0) return null;
+  const r = yield* redis('WAIT', String(replicas), String(SLAVES_SYNC_TIMEOUT_MS));
+  if (r.status === 'timeout') return 'WAIT timed out';
+  if (isErrorReply(r.reply)) return r.reply.message;
+  return r.reply === 0 ? 'None of slaves were synced' : null;
+}
 
 export const channelOf = (key: string): string => `redisson_lock__channel:{${key}}`;
 
@@ -40,17 +61,22 @@ function* tryAcquireOnce(lock: LockHandle): EffectProgram<AcquireResult | number
   return r.status === 'ok' && typeof r.reply === 'number' ? r.reply : -1;
 }
 
-function* watchdog(lock: LockHandle): EffectProgram<void> {
+function* watchdog(lock: LockHandle, params: LockParams): EffectProgram<void> {
   const lease = String(LOCK_WATCHDOG_TIMEOUT_MS);
   for (;;) {
     yield* sleep((LOCK_WATCHDOG_TIMEOUT_MS / 3) * 1000);
     const r = yield* redis('EVAL', redissonRenew.lua, '1', lock.key, lease, lock.threadOwner);
-    if (r.status === 'timeout' || isErrorReply(r.reply)) {
-      // 3.14-3.43: "Can't update lock expiration", and renewal stops for good.
-      yield* note('renew', false, r.status === 'timeout' ? 'renewal timed out; watchdog stops' : String(r.reply));
-      return;
+    const reply = r.status === 'ok' ? r.reply : null;
+    const error =
+      r.status === 'timeout' ? 'renewal timed out' : isErrorReply(reply) ? reply.message : reply === 1 ? yield* syncReplicas(params) : null;
+    if (error !== null) {
+      // "Can't update lock expiration": 3.14-3.43 stop for good, 3.44+ try again next tick.
+      const stops = params.watchdogOnError === 'stop';
+      yield* note('renew', false, `${error}; watchdog ${stops ? 'stops' : 'keeps renewing'}`);
+      if (stops) return;
+      continue;
     }
-    if (r.reply !== 1) {
+    if (reply !== 1) {
       yield* note('renew', false, 'lock no longer ours; watchdog stops (the thread is not told)');
       return;
     }
@@ -58,8 +84,15 @@ function* watchdog(lock: LockHandle): EffectProgram<void> {
   }
 }
 
-function* startWatchdogIfNeeded(lock: LockHandle, params: LockParams): EffectProgram<AcquireResult> {
-  if (params.leaseMs === null) lock.watchdog = yield* spawn('watchdog', () => watchdog(lock));
+/** After the acquire script said yes: sync replicas (or give the lock back), then the watchdog. */
+function* acquired(lock: LockHandle, params: LockParams): EffectProgram<AcquireResult> {
+  const syncError = yield* syncReplicas(params);
+  if (syncError !== null) {
+    // handleNoSync (3.20.0+): unlock the lock just taken, and the acquisition fails.
+    yield* redis('EVAL', redissonUnlock.lua, '2', lock.key, channelOf(lock.key), UNLOCK_MESSAGE, String(lock.leaseMs), lock.threadOwner);
+    return { acquired: false, reason: 'error', detail: `${syncError}; lock given back` };
+  }
+  if (params.leaseMs === null) lock.watchdog = yield* spawn('watchdog', () => watchdog(lock, params));
   return ACQUIRED;
 }
 
@@ -71,7 +104,7 @@ export const redisson: LockProtocol = {
     const startMs = yield* localClockMs();
     const first = yield* tryAcquireOnce(lock);
     if (typeof first !== 'number') {
-      return first.acquired ? yield* startWatchdogIfNeeded(lock, params) : first;
+      return first.acquired ? yield* acquired(lock, params) : first;
     }
     if (params.waitMs <= 0) return BUSY;
     const channel = channelOf(lock.key);
@@ -82,7 +115,7 @@ export const redisson: LockProtocol = {
         if (remainingMs <= 0) return BUSY;
         const attempt = yield* tryAcquireOnce(lock);
         if (typeof attempt !== 'number') {
-          return attempt.acquired ? yield* startWatchdogIfNeeded(lock, params) : attempt;
+          return attempt.acquired ? yield* acquired(lock, params) : attempt;
         }
         // A key without TTL (ttl < 0) gives no bound: wait for an unlock message or the budget.
         const sleepMs = attempt >= 0 ? Math.min(attempt, remainingMs) : remainingMs;

@@ -19,7 +19,7 @@ export interface Entry {
   holderTag: string;
 }
 
-export type ChangeCause = 'write' | 'delete' | 'expire' | 'ttl' | 'sync';
+export type ChangeCause = 'write' | 'delete' | 'expire' | 'ttl' | 'sync' | 'clock';
 
 export interface KeyChange {
   key: string;

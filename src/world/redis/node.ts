@@ -30,6 +30,13 @@ export class RedisNode {
   readonly replicaLinks: ReplicationLink[] = [];
   /** Called for every key change; the runner records lock keys into the history. */
   observer: ((node: RedisNode, change: KeyChange) => void) | null = null;
+  /**
+   * Why this primary refuses writes right now, or null (min-replicas-to-write not met,
+   * a cluster master cut off from the majority). Set by the deployment.
+   */
+  writeRefusal: (() => string | null) | null = null;
+  /** DEBUG SLEEP: commands that arrive while paused run, in order, when it wakes. */
+  private pausedQueue: Array<() => void> | null = null;
   private readonly subscribers = new Map<string, Set<Subscriber>>();
   private waits: WaitRequest[] = [];
 
@@ -48,10 +55,18 @@ export class RedisNode {
    */
   execute(args: readonly string[], tag: string, reply: (r: RedisReply) => void): void {
     if (!this.up) return;
+    if (this.pausedQueue !== null) {
+      this.pausedQueue.push(() => this.execute(args, tag, reply));
+      return;
+    }
     const name = args[0].toUpperCase();
     if (name === 'WAIT') return this.wait(args, reply);
     if (this.role === 'replica' && (WRITE_COMMANDS.has(name) || name === 'EVAL' || name === 'EVALSHA')) {
       return reply(new RedisErrorReply("READONLY You can't write against a read only replica."));
+    }
+    if (this.role === 'primary' && this.writeRefusal && (WRITE_COMMANDS.has(name) || name === 'EVAL' || name === 'EVALSHA')) {
+      const refusal = this.writeRefusal();
+      if (refusal !== null) return reply(new RedisErrorReply(refusal));
     }
     if (name === 'PUBLISH') {
       if (args.length !== 3) return reply(wrongArgs(name));
@@ -81,8 +96,42 @@ export class RedisNode {
   /** kill -9 of the server process: no more replies, subscriptions and blocked WAITs are gone. */
   crash(): void {
     this.up = false;
+    this.pausedQueue = null;
     this.subscribers.clear();
     this.waits = [];
+  }
+
+  get paused(): boolean {
+    return this.pausedQueue !== null;
+  }
+
+  /** DEBUG SLEEP: the server stops serving anything (commands, expiry, replication). */
+  pause(): void {
+    if (this.pausedQueue === null) this.pausedQueue = [];
+  }
+
+  /** Wakes up and serves what queued meanwhile, in arrival order; expiry catches up. */
+  resume(): void {
+    const queued = this.pausedQueue;
+    if (queued === null) return;
+    this.pausedQueue = null;
+    if (!this.up) return;
+    this.rescheduleExpiries();
+    for (const run of queued) run();
+  }
+
+  /**
+   * The node's clock was stepped or its rate changed: TTL deadlines now fall due at other
+   * instants. Expiry is replanned and lock keys are reported again with their new fate.
+   */
+  clockChanged(): void {
+    if (!this.up) return;
+    for (const key of this.keyspace.keys()) {
+      const entry = this.keyspace.rawGet(key);
+      if (!entry || entry.expireAtMs === null) continue;
+      if (this.role === 'primary') this.scheduleExpiry(key, entry.expireAtMs);
+      this.observer?.(this, { key, entry, cause: 'clock', byTag: '', previousHolder: entry.holderTag });
+    }
   }
 
   /** Comes back up; without persistence the dataset is empty (Redis default: appendonly no). */
@@ -190,7 +239,7 @@ export class RedisNode {
   private scheduleExpiry(key: string, expireAtMs: number): void {
     const at = this.clock.simTimeAt((expireAtMs + 1) * 1000);
     this.sim.scheduleAt(at, () => {
-      if (this.up && this.role === 'primary') this.keyspace.lookup(key);
+      if (this.up && !this.paused && this.role === 'primary') this.keyspace.lookup(key);
     });
   }
 

@@ -20,6 +20,11 @@ interface Pending {
 export class ReplicationLink {
   ackedOffset = 0;
   stalled = false;
+  /**
+   * Since when the primary has not heard from this replica (null: in contact). Replicas
+   * ping every second (REPLCONF ACK), so a connected replica's lag is taken as 0.
+   */
+  silentSinceUs: number | null = null;
   private backlog: Pending[] = [];
   private lastDeliveryUs = 0;
 
@@ -41,7 +46,9 @@ export class ReplicationLink {
 
   /** Stops delivery (the stream piles up in the primary's buffer) or resumes it. */
   setStalled(stalled: boolean): void {
+    if (stalled === this.stalled) return;
     this.stalled = stalled;
+    this.silentSinceUs = stalled ? this.sim.nowUs : null;
     if (!stalled) {
       const backlog = this.backlog;
       this.backlog = [];

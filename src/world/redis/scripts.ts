@@ -118,8 +118,31 @@ return nil;`,
   },
 };
 
+/**
+ * A token lock that also mints a fencing token in the same atomic step, as Redisson's
+ * RFencedLock does with INCR inside its acquire script (lock-semantics.md 1.11). KEYS =
+ * [lock, token counter], ARGV = [token, lease ms]. Returns the new fencing token, or 0 when
+ * the lock is held. The counter never expires, but it lives on the same asynchronously
+ * replicated primary as the lock.
+ */
+export const fencedAcquire: BuiltinScript = {
+  name: 'fenced-acquire',
+  numKeys: 2,
+  lua: `if redis.call('exists', KEYS[1]) == 0 then
+  redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]);
+  return redis.call('incr', KEYS[2]);
+end;
+return 0;`,
+  native(ctx, keys, argv) {
+    if (call(ctx, 'EXISTS', keys[0]) !== 0) return 0;
+    call(ctx, 'SET', keys[0], argv[0], 'PX', argv[1]);
+    return call(ctx, 'INCR', keys[1]);
+  },
+};
+
 export const BUILTIN_SCRIPTS: readonly BuiltinScript[] = [
   compareAndDelete,
+  fencedAcquire,
   redissonAcquire,
   redissonRenew,
   redissonUnlock,

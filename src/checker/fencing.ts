@@ -1,0 +1,37 @@
+/**
+ * Fencing tokens as the clients received them: a token handed out for a key must be higher
+ * than every token handed out before for that key. A token that repeats or goes backwards
+ * (the counter lost increments in a failover, lock-semantics.md 1.11's caveat) means the
+ * storage can no longer tell the stale holder from the current one.
+ */
+import type { HistoryIndex } from './history-index.js';
+import type { Violation } from './violations.js';
+
+export interface FencingStats {
+  staleTokens: number;
+  violations: Violation[];
+}
+
+export function checkFencing(index: HistoryIndex): FencingStats {
+  const highest = new Map<string, { fence: number; request: string }>();
+  const stats: FencingStats = { staleTokens: 0, violations: [] };
+  for (const op of index.ops) {
+    if (op.f !== 'acquire' || op.type !== 'ok' || op.fence === undefined) continue;
+    const before = highest.get(op.key);
+    if (before !== undefined && op.fence <= before.fence) {
+      stats.staleTokens++;
+      if (stats.violations.length === 0) {
+        stats.violations.push({
+          kind: 'stale-token',
+          timeUs: op.timeUs,
+          subject: op.key,
+          requests: [before.request, op.request],
+          summary: `${op.request} got fencing token ${op.fence} for ${op.key}, but ${before.request} had already got ${before.fence}: the counter went backwards`,
+        });
+      }
+      continue;
+    }
+    highest.set(op.key, { fence: op.fence, request: op.request });
+  }
+  return stats;
+}

@@ -1,0 +1,32 @@
+/**
+ * A network partition: every path between the hosts in `isolate` and those in `from`
+ * (default: everyone else, the failover deciders included) is cut for a while. Messages in
+ * flight across the cut are lost. A primary cut off from the deciders is failed over; it
+ * keeps serving the clients on its side (seed 004 3.3's split brain) unless
+ * min-replicas-to-write or the cluster's node timeout makes it refuse writes. When the
+ * partition heals, a deposed primary follows the new one and loses what it accepted.
+ */
+import { formatMicros } from '../engine/time.js';
+import type { FaultSpec } from '../scenario/types.js';
+import type { FaultContext } from './fault-context.js';
+import { allHostNames, findHost } from './hosts.js';
+
+export function injectPartition(spec: Extract<FaultSpec, { kind: 'partition' }>, ctx: FaultContext): void {
+  const { sim, fabric } = ctx.world;
+  sim.scheduleAt(spec.atUs, () => {
+    const name = (h: string): string => {
+      const host = findHost(ctx.world, h);
+      return host.kind === 'client' ? host.client.name : host.node.name;
+    };
+    const isolate = spec.isolate.map(name);
+    const others = spec.from ? spec.from.map(name) : allHostNames(ctx.world).filter((h) => !isolate.includes(h));
+    const pairs: Array<[string, string]> = [];
+    for (const a of isolate) for (const b of others) if (a !== b) pairs.push([a, b]);
+    fabric.cut(pairs);
+    ctx.record('partition', 'start', isolate.join(','), `cut off from ${others.join(',')} for ${formatMicros(spec.durationUs)}`);
+    ctx.healAfter(spec.durationUs, () => {
+      fabric.heal(pairs);
+      ctx.record('partition', 'end', isolate.join(','), 'network healed');
+    });
+  });
+}

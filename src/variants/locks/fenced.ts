@@ -1,0 +1,37 @@
+/**
+ * A token lock that hands out a fencing token with every acquisition (Kleppmann's fix;
+ * Redisson's RFencedLock, lock-semantics.md 1.11): SET NX PX and INCR of a per-lock counter
+ * in one script, release by compare-and-delete. The token is only useful if the storage
+ * checks it: pair it with guard `fenced-write`. The counter sits on the same primary as the
+ * lock, so a failover can lose increments and hand out a token again.
+ */
+import { redis } from '../../world/effects.js';
+import { fencedAcquire } from '../../world/redis/scripts.js';
+import type { LockProtocol } from '../lock-protocol.js';
+import { pollUntilAcquired } from './polling.js';
+import { ACQUIRED, acquireFailure, BUSY } from './outcomes.js';
+import { DEFAULT_LEASE_MS } from './setnx-expire.js';
+import { luaUnlock } from './token-lock.js';
+
+export const fenceKeyOf = (lockKey: string): string => `fence:${lockKey}`;
+
+export const fenced: LockProtocol = {
+  name: 'fenced',
+  summary: 'SET key <token> NX PX lease + INCR fencing token (one script); release = Lua compare-and-delete',
+  acquire(lock, params) {
+    lock.leaseMs = params.leaseMs ?? DEFAULT_LEASE_MS;
+    const leaseMs = String(lock.leaseMs);
+    return pollUntilAcquired(function* () {
+      const r = yield* redis('EVAL', fencedAcquire.lua, '2', lock.key, fenceKeyOf(lock.key), lock.token, leaseMs);
+      const failure = acquireFailure(r);
+      if (failure) return failure;
+      if (r.status === 'ok' && typeof r.reply === 'number' && r.reply > 0) {
+        lock.fence = r.reply;
+        return ACQUIRED;
+      }
+      return BUSY;
+    }, params);
+  },
+  // Release is the token lock's atomic compare-and-delete.
+  release: luaUnlock.release,
+};
