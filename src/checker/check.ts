@@ -27,6 +27,9 @@ export interface RunMetrics {
   staleTokens: number;
   doubleHolders: number;
   doubleHolderUs: number;
+  /** When the first and last double-holder episodes began (-1: none). */
+  firstDoubleHolderUs: number;
+  lastDoubleHolderUs: number;
   maxHolders: number;
   lockLost: number;
   foreignUnlocks: number;
@@ -79,6 +82,8 @@ export function checkHistory(ops: History): CheckResult {
       staleTokens: fencing.staleTokens,
       doubleHolders: holders.episodes,
       doubleHolderUs: holders.totalUs,
+      firstDoubleHolderUs: holders.firstStartUs,
+      lastDoubleHolderUs: holders.lastStartUs,
       maxHolders: holders.maxHolders,
       lockLost: ownership.lockLost,
       foreignUnlocks: ownership.foreignUnlocks,

@@ -10,6 +10,9 @@ export interface DoubleHolderStats {
   totalUs: number;
   maxHolders: number;
   first: Violation | null;
+  /** When the first and the last episode began (-1: none). */
+  firstStartUs: number;
+  lastStartUs: number;
 }
 
 export function findDoubleHolders(sections: readonly CriticalSection[]): DoubleHolderStats {
@@ -19,7 +22,7 @@ export function findDoubleHolders(sections: readonly CriticalSection[]): DoubleH
     list.push(s);
     byKey.set(s.key, list);
   }
-  const stats: DoubleHolderStats = { episodes: 0, totalUs: 0, maxHolders: 0, first: null };
+  const stats: DoubleHolderStats = { episodes: 0, totalUs: 0, maxHolders: 0, first: null, firstStartUs: -1, lastStartUs: -1 };
   for (const [key, list] of byKey) {
     // Ends sort before starts at the same instant: a hand-over at one instant is not an overlap.
     const points: Array<{ t: number; delta: number; s: CriticalSection }> = [];
@@ -36,6 +39,8 @@ export function findDoubleHolders(sections: readonly CriticalSection[]): DoubleH
         if (inside.size === 2) {
           episodeStart = p.t;
           stats.episodes++;
+          if (stats.firstStartUs < 0 || p.t < stats.firstStartUs) stats.firstStartUs = p.t;
+          stats.lastStartUs = Math.max(stats.lastStartUs, p.t);
           if (stats.first === null || p.t < stats.first.timeUs) {
             const other = [...inside].find((x) => x !== p.s) as CriticalSection;
             stats.first = {

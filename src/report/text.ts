@@ -4,6 +4,7 @@ import Table from 'cli-table3';
 import { tellStory } from '../checker/story.js';
 import { formatMicros } from '../engine/time.js';
 import type { ScenarioResult } from '../runner/run-scenario.js';
+import { metricByName } from '../scenario/metrics.js';
 import { brokenInvariants, verdictOf } from './verdict.js';
 
 export function renderRun(result: ScenarioResult, color: ChalkInstance): string {
@@ -53,7 +54,8 @@ export function renderRun(result: ScenarioResult, color: ChalkInstance): string 
     for (const e of result.expectations) {
       const x = e.expectation;
       const mark = e.passed ? color.green('pass') : color.red('FAIL');
-      out.push(`  ${mark}  ${x.variant}: ${x.text}  (measured ${e.measured})${e.passed ? '' : `  at ${x.location}`}`);
+      const measured = metricByName.get(x.metric)?.isTime ? formatMicros(e.measured) : String(e.measured);
+      out.push(`  ${mark}  ${x.variant}: ${x.text}  (measured ${measured})${e.passed ? '' : `  at ${x.location}`}`);
     }
     const failed = result.expectations.filter((e) => !e.passed).length;
     out.push(failed === 0 ? color.green(`all ${result.expectations.length} expectations held`) : color.red(`${failed} of ${result.expectations.length} expectations failed`));

@@ -116,6 +116,7 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
       recorder,
       lockParams: variant,
       uniqueOrderKey: variant.uniqueOrderKey,
+      unlockAlways: variant.unlockAlways,
       conflictRetry: { retries: variant.casRetries, backoffMs: variant.casBackoffMs, jitterMs: variant.casJitterMs },
     },
     scenario.durationUs,

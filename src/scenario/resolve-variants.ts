@@ -80,6 +80,7 @@ export function resolveVariants(
       waitMs: v.wait === undefined ? VARIANT_DEFAULTS.waitMs : v.wait === Number.POSITIVE_INFINITY ? v.wait : Math.round(v.wait / 1000),
       retryIntervalMs: Math.max(1, ms(v['retry-interval'], VARIANT_DEFAULTS.retryIntervalMs)),
       uniqueOrderKey: v['order-key'] === 'unique',
+      unlockAlways: v['unlock-always'] ?? false,
       syncReplicas: v['sync-replicas'] ?? VARIANT_DEFAULTS.syncReplicas,
       watchdogOnError: v['watchdog-on-error'] ?? VARIANT_DEFAULTS.watchdogOnError,
       retryCount: v['retry-count'] ?? VARIANT_DEFAULTS.retryCount,

@@ -95,17 +95,25 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
         issue(['expect', variant, metric], `unknown metric "${metric}"${didYouMean(metric, METRIC_NAMES)}; metrics are ${METRIC_NAMES.join(', ')}`);
         continue;
       }
-      const c = parseComparison(written, def.isTime);
-      if (!c.ok) {
-        issue(['expect', variant, metric], c.message);
-        continue;
-      }
-      expectations.push({ variant, metric, ...c.value, text: `${metric} ${typeof written === 'number' ? `== ${written}` : written}`, location: '' });
+      const list = Array.isArray(written) ? written : [written];
+      list.forEach((one, i) => {
+        const c = parseComparison(one, def.isTime);
+        if (!c.ok) {
+          issue(Array.isArray(written) ? ['expect', variant, metric, i] : ['expect', variant, metric], c.message);
+          return;
+        }
+        expectations.push({ variant, metric, ...c.value, text: `${metric} ${typeof one === 'number' ? `== ${one}` : one}`, location: '' });
+      });
     }
   }
 
   const stockRows = Array.isArray(raw.stock) ? raw.stock : [raw.stock];
-  const stock = stockRows.map((row, i) => ({ sku: row.sku ?? DEFAULTS.sku + i, available: row.available }));
+  const stock: Array<{ sku: number; available: number }> = [];
+  stockRows.forEach((row, i) => {
+    const first = row.sku ?? DEFAULTS.sku + i;
+    for (let k = 0; k < (row.count ?? 1); k++) stock.push({ sku: first + k, available: row.available });
+  });
+  if (stock.length > 10_000) issue(['stock'], `${stock.length} SKUs is over the limit of 10000`);
   const skus = new Set<number>();
   stock.forEach((row, i) => {
     if (skus.has(row.sku)) issue(Array.isArray(raw.stock) ? ['stock', i, 'sku'] : ['stock', 'sku'], `sku ${row.sku} appears twice`);

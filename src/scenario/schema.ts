@@ -38,7 +38,12 @@ function oneOf(names: readonly string[], what: string) {
 
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 
-const stockRow = z.strictObject({ sku: int(0, Number.MAX_SAFE_INTEGER).optional(), available: int(0, 1_000_000_000) });
+/** One SKU, or with `count` that many consecutive SKUs with the same stock each. */
+const stockRow = z.strictObject({
+  sku: int(0, Number.MAX_SAFE_INTEGER).optional(),
+  available: int(0, 1_000_000_000),
+  count: int(1, 10_000).optional(),
+});
 
 const clientRef = int(1, 1000);
 const host = z.string().regex(/^(client-\d+|redis-\d+|primary)$/, 'expected a host: client-N, redis-N or primary');
@@ -131,6 +136,7 @@ export const variantSchema = z.strictObject({
   wait: waitValue.optional(),
   'retry-interval': duration().optional(),
   'order-key': z.enum(['none', 'unique']).optional(),
+  'unlock-always': z.boolean().optional(),
   'sync-replicas': z.boolean().optional(),
   'watchdog-on-error': z.enum(['stop', 'continue']).optional(),
   'retry-count': int(0, 1000).optional(),
@@ -184,7 +190,10 @@ export const scenarioSchema = z.strictObject({
   database: z.strictObject({ 'statement-time': distribution().optional() }).optional(),
   faults: z.array(faultSchema).max(10_000).optional(),
   variants: z.record(z.string(), variantSchema),
-  expect: z.record(z.string(), z.record(z.string(), z.union([z.number(), z.string()]))).optional(),
+  // One comparison, or a list of them for a range: `stuck-time: ["> 0", "<= 5s"]`.
+  expect: z
+    .record(z.string(), z.record(z.string(), z.union([z.number(), z.string(), z.array(z.union([z.number(), z.string()])).min(1).max(4)])))
+    .optional(),
 });
 
 export type RawScenario = z.output<typeof scenarioSchema>;

@@ -83,6 +83,11 @@ export interface VariantSpec {
   /** How long acquire may keep trying (Infinity: forever, the anti-pattern). */
   waitMs: number;
   retryIntervalMs: number;
+  /**
+   * Unlock in a finally block that also runs when the lock was never acquired (seed 001's
+   * code): a request turned away deletes whoever holds the lock.
+   */
+  unlockAlways: boolean;
   /** Orders carry a UNIQUE order key: a second insert of one order fails. */
   uniqueOrderKey: boolean;
   /** Redisson: WAIT for replicas after acquire and renew (checkLockSyncedSlaves). */

@@ -79,6 +79,9 @@ export function parseDistribution(input: unknown): Parsed<Distribution> {
   }
   const d = parseDuration(input);
   if (d.ok) return { ok: true, value: { kind: 'constant', valueUs: d.value } };
+  if (typeof input === 'string' && /^\s*[a-z]+\s*\([^)]*$/.test(input)) {
+    return { ok: false, message: `found "${input}": inside a { ... } mapping the comma splits the value; quote it, e.g. "uniform(3s, 8s)"` };
+  }
   return {
     ok: false,
     message: `expected a duration (5ms) or a distribution (uniform(1ms, 20ms), exp(5ms), normal(800ms, 100ms), lognormal(800ms, 3s)), found ${describeValue(input)}`,

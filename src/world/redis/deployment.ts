@@ -49,7 +49,8 @@ export class RedisDeployment {
   /** Independent masters, by index (topology `independent`); empty otherwise. */
   readonly masters: RedisNode[];
   private readonly failoverListeners: FailoverListener[] = [];
-  private replicationStalledByFault = false;
+  /** The primary whose outgoing stream a fault holds (a new primary's stream is not held). */
+  private stalledPrimary: RedisNode | null = null;
   /** Cluster: since when each node has been cut off from the majority. */
   private readonly cutOffSinceUs = new Map<RedisNode, number>();
 
@@ -137,7 +138,7 @@ export class RedisDeployment {
 
   /** Holds (or releases) the replication stream from the primary to every replica. */
   stallReplication(stalled: boolean): void {
-    this.replicationStalledByFault = stalled;
+    this.stalledPrimary = stalled ? this.primary : null;
     this.refreshLinks();
   }
 
@@ -177,7 +178,7 @@ export class RedisDeployment {
       if (node.role !== 'primary') continue;
       for (const link of node.replicaLinks) {
         const held =
-          (node === this.primary && this.replicationStalledByFault) ||
+          node === this.stalledPrimary ||
           this.fabric.isCut(node.name, link.replica.name) ||
           node.paused ||
           link.replica.paused ||
