@@ -17,7 +17,7 @@ export interface RequestStats {
 
 export function requestStats(index: HistoryIndex): RequestStats {
   const outcomes: RequestStats['outcomes'] = {
-    ordered: 0, 'sold-out': 0, 'lock-busy': 0, 'lock-error': 0, conflict: 0, fenced: 0, duplicate: 0, 'db-error': 0,
+    ordered: 0, 'sold-out': 0, 'lock-busy': 0, 'lock-error': 0, conflict: 0, fenced: 0, duplicate: 0, 'already-ordered': 0, 'db-error': 0,
     overloaded: 0, unavailable: 0, unknown: 0,
   };
   const latencies: number[] = [];

@@ -45,8 +45,10 @@ export type RequestOutcome =
   | 'conflict'
   /** The storage refused a stale fencing token. */
   | 'fenced'
-  /** The order already existed (unique order key). */
+  /** The order insert hit the unique order key. */
   | 'duplicate'
+  /** The idempotency check found the order already placed. */
+  | 'already-ordered'
   | 'db-error'
   /** The client's queue was full. */
   | 'overloaded'

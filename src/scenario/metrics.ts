@@ -34,6 +34,7 @@ export const METRICS: readonly MetricDefinition[] = [
   def('sold-out', 'requests told the item is sold out', (m) => m.outcomes['sold-out']),
   def('duplicate-orders', 'orders committed again under an order key already ordered', (m) => m.duplicateOrders),
   def('duplicates-refused', 'requests whose order insert hit the unique order key', (m) => m.outcomes.duplicate),
+  def('already-ordered', 'requests the idempotency check (check-order) found already placed', (m) => m.outcomes['already-ordered']),
   def('cas-conflicts', 'optimistic CAS writes that found another version', (m) => m.casConflicts),
   def('conflicts', 'requests that gave up after their CAS retries ("system busy")', (m) => m.outcomes.conflict),
   def('fence-rejections', 'reads and writes refused for a stale fencing token', (m) => m.fenceRejections),

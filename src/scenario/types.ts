@@ -6,7 +6,7 @@ import type { Distribution } from '../engine/distribution.js';
 import type { Micros } from '../engine/time.js';
 import type { Topology } from '../world/redis/deployment.js';
 
-export const BUILTIN_STEPS = ['lock', 'read', 'deduct', 'order', 'unlock'] as const;
+export const BUILTIN_STEPS = ['lock', 'check-order', 'read', 'deduct', 'order', 'unlock'] as const;
 export type BuiltinStep = (typeof BUILTIN_STEPS)[number];
 /** A built-in step, or the name of a dependency to call. */
 export type Step = BuiltinStep | { call: string };

@@ -50,6 +50,8 @@ export type ReleaseResult =
 export interface LockProtocol {
   readonly name: string;
   readonly summary: string;
+  /** No lock at all: the flow records no critical section for it. */
+  readonly noop?: boolean;
   acquire(lock: LockHandle, params: LockParams): EffectProgram<AcquireResult>;
   release(lock: LockHandle, params: LockParams): EffectProgram<ReleaseResult>;
 }

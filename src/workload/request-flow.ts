@@ -73,6 +73,9 @@ export function* requestFlow(
         yield* acquireStep(s, req, thread, lock, st);
         guardCtx.fence = lock.fence;
         break;
+      case 'check-order':
+        yield* checkOrderStep(s, req, thread, st);
+        break;
       case 'read':
         yield* readStep(s, req, thread, st, guardCtx);
         break;
@@ -94,6 +97,7 @@ export function* requestFlow(
 
 function* acquireStep(s: FlowSettings, req: RequestInfo, thread: string, lock: LockHandle, st: RequestState): EffectProgram<void> {
   const { recorder } = s;
+  if (s.lock.noop) return; // no lock, no critical section to judge
   recorder.record({ process: thread, request: req.id, type: 'invoke', f: 'acquire', key: lock.key });
   st.attempted = true;
   const r = yield* s.lock.acquire(lock, s.lockParams);
@@ -193,6 +197,19 @@ function* orderStep(s: FlowSettings, req: RequestInfo, thread: string, st: Reque
   }
   recorder.record({ ...op, type: 'ok' });
   st.ordered = true;
+}
+
+/** The idempotency check under the lock: has this order key been ordered already? */
+function* checkOrderStep(s: FlowSettings, req: RequestInfo, thread: string, st: RequestState): EffectProgram<void> {
+  const r = yield* db({ kind: 'count-orders', orderKey: req.orderKey });
+  if (r.kind !== 'affected') {
+    st.outcome = 'db-error';
+    return;
+  }
+  if (r.rows > 0) {
+    s.recorder.record({ process: thread, request: req.id, type: 'fail', f: 'order', sku: req.sku, qty: req.qty, orderKey: req.orderKey, detail: 'already ordered' });
+    st.outcome = 'already-ordered';
+  }
 }
 
 function* commitIfOpen(st: RequestState): EffectProgram<void> {

@@ -35,6 +35,8 @@ export type DbStatement =
   | { kind: 'deduct-if-available'; sku: number; qty: number }
   /** INSERT INTO orders (sku, qty, request, order_key) VALUES (...) */
   | { kind: 'insert-order'; sku: number; qty: number; requestTag: string; orderKey: string; uniqueKey: boolean }
+  /** SELECT COUNT(*) FROM orders WHERE order_key = ?  (the idempotency check) */
+  | { kind: 'count-orders'; orderKey: string }
   | { kind: 'begin' }
   | { kind: 'commit' };
 
@@ -60,6 +62,7 @@ const WRITES = new Set<DbStatement['kind']>(['set-stock', 'set-stock-if-version'
 export class Database {
   readonly stock = new Map<number, StockRow>();
   readonly orders: Array<{ sku: number; qty: number; requestTag: string; orderKey: string }> = [];
+  /** Order keys ever inserted (what the unique index and the idempotency check consult). */
   private readonly orderKeys = new Set<string>();
   private readonly rowLocks = new Map<number, RowLock>();
   /** Owners inside a transaction, with the rows they have locked. */
@@ -91,7 +94,8 @@ export class Database {
       this.endTransaction(owner);
       return { kind: 'affected', rows: 0 };
     }
-    const locks = WRITES.has(statement.kind) ? this.rowLocks.get(statement.sku) : undefined;
+    const sku = 'sku' in statement && WRITES.has(statement.kind) ? statement.sku : null;
+    const locks = sku === null ? undefined : this.rowLocks.get(sku);
     if (locks && locks.owner !== owner) {
       if (locks.owner !== null) {
         const turn = new Signal<true>('row-lock');
@@ -103,11 +107,11 @@ export class Database {
           return { kind: 'error', message: 'Lock wait timeout exceeded; try restarting transaction' };
         }
       } else locks.owner = owner;
-      this.transactions.get(owner)?.add(statement.sku);
+      this.transactions.get(owner)?.add(sku as number);
     }
     yield this.serviceTimeUs();
     const result = this.apply(statement);
-    if (locks && !this.transactions.has(owner)) this.unlockRow(statement.sku as number);
+    if (locks && !this.transactions.has(owner)) this.unlockRow(sku as number);
     return result;
   }
 
@@ -143,6 +147,7 @@ export class Database {
 
   apply(s: DbStatement): DbResult {
     if (s.kind === 'begin' || s.kind === 'commit') return { kind: 'affected', rows: 0 };
+    if (s.kind === 'count-orders') return { kind: 'affected', rows: this.orderKeys.has(s.orderKey) ? 1 : 0 };
     if (s.kind === 'insert-order') {
       if (s.uniqueKey && this.orderKeys.has(s.orderKey)) {
         return { kind: 'error', message: `Duplicate entry '${s.orderKey}' for key 'uk_order_key'` };

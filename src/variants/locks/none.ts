@@ -5,6 +5,7 @@ import { ACQUIRED, RELEASED } from './outcomes.js';
 export const noLock: LockProtocol = {
   name: 'none',
   summary: 'no lock: every request goes straight to the database',
+  noop: true,
   *acquire(lock) {
     lock.leaseMs = null;
     return ACQUIRED;
