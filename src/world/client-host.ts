@@ -141,7 +141,7 @@ export class ClientHost {
       case 'masters':
         return Math.max(1, this.masters.length);
       case 'replicas':
-        return this.primary.replicaLinks.length;
+        return this.primary.replicaLinks.filter((l) => !l.detached).length;
       case 'db':
         return yield* this.db(effect.statement, thread);
       case 'call': {

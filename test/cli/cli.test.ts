@@ -26,15 +26,15 @@ describe('lock-sim run', () => {
     expect(a.code).toBe(0);
     expect(a.out).toBe(b.out);
     const parsed = JSON.parse(a.out);
-    expect(parsed.variants.map((v: { name: string }) => v.name)).toEqual(['lua', 'watchdog', 'lua+guard']);
+    expect(parsed.variants.map((v: { name: string }) => v.name)).toEqual(['lua', 'watchdog-nosync', 'watchdog', 'lua+guard']);
     const c = cli('run', 'scenarios/failover.yaml', '--json', '--seed', '99');
     expect(JSON.parse(c.out).variants[0].metrics).not.toEqual(parsed.variants[0].metrics);
   });
 
   it('exits 1 with the failing expectation when one does not hold', () => {
-    const r = cli('run', 'scenarios/failover.yaml', '--seed', '1', '--variant', 'watchdog');
+    const r = cli('run', 'scenarios/failover.yaml', '--seed', '1', '--variant', 'watchdog-nosync');
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/FAIL {2}watchdog: double-holders >= 1 {2}\(measured 0\) {2}at scenarios\/failover\.yaml:\d+:\d+/);
+    expect(r.out).toMatch(/FAIL {2}watchdog-nosync: double-holders >= 1 {2}\(measured 0\) {2}at scenarios\/failover\.yaml:\d+:\d+/);
   });
 
   it('reports a broken scenario with file:line:col, field path, did-you-mean, exit 2 and no stack', () => {

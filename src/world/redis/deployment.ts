@@ -116,6 +116,7 @@ export class RedisDeployment {
       this.demote(node);
     } else if (node === this.primary) {
       for (const link of node.replicaLinks) {
+        if (link.detached) continue;
         link.replica.demoteToReplicaOf(node);
         link.ackedOffset = 0;
       }
@@ -177,6 +178,7 @@ export class RedisDeployment {
     for (const node of this.nodes) {
       if (node.role !== 'primary') continue;
       for (const link of node.replicaLinks) {
+        if (link.detached) continue;
         const held =
           node === this.stalledPrimary ||
           this.fabric.isCut(node.name, link.replica.name) ||
@@ -220,7 +222,8 @@ export class RedisDeployment {
   }
 
   private failover(oldPrimary: RedisNode, newPrimary: RedisNode): void {
-    oldPrimary.replicaLinks.length = 0;
+    // The old primary is not told (it is down, asleep or cut off); its replicas go quiet.
+    for (const link of oldPrimary.replicaLinks) link.detach();
     newPrimary.promote();
     this.primary = newPrimary;
     for (const other of this.nodes) {

@@ -182,7 +182,7 @@ export class RedisNode {
 
   private ackedReplicas(offset: number): number {
     let n = 0;
-    for (const link of this.replicaLinks) if (link.ackedOffset >= offset) n++;
+    for (const link of this.replicaLinks) if (!link.detached && link.ackedOffset >= offset) n++;
     return n;
   }
 

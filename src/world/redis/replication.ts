@@ -25,6 +25,12 @@ export class ReplicationLink {
    * ping every second (REPLCONF ACK), so a connected replica's lag is taken as 0.
    */
   silentSinceUs: number | null = null;
+  /**
+   * The replica now follows someone else (it was promoted, or re-pointed by a failover)
+   * but this primary has not been told: nothing more is shipped, and for
+   * min-replicas-to-write the replica simply stays silent.
+   */
+  detached = false;
   private backlog: Pending[] = [];
   private lastDeliveryUs = 0;
 
@@ -37,6 +43,7 @@ export class ReplicationLink {
   ) {}
 
   ship(key: string, entry: Entry | undefined, offset: number): void {
+    if (this.detached) return;
     if (this.stalled) {
       this.backlog.push({ key, entry, offset });
       return;
@@ -54,6 +61,13 @@ export class ReplicationLink {
       this.backlog = [];
       for (const p of backlog) this.deliver(p);
     }
+  }
+
+  /** The replica was taken away by a failover the primary does not know about. */
+  detach(): void {
+    this.setStalled(true);
+    this.detached = true;
+    this.backlog = [];
   }
 
   /** The primary died: what never left its buffer is gone. */
