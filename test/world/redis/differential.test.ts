@@ -15,7 +15,14 @@ import RedisMock from 'ioredis-mock';
 import { executeKeyspaceCommand } from '../../../src/world/redis/commands.js';
 import { Keyspace } from '../../../src/world/redis/keyspace.js';
 import { isErrorReply, type RedisReply } from '../../../src/world/redis/reply.js';
-import { BUILTIN_SCRIPTS, compareAndDelete, redissonAcquire, redissonRenew, redissonUnlock } from '../../../src/world/redis/scripts.js';
+import {
+  BUILTIN_SCRIPTS,
+  compareAndDelete,
+  fencedAcquire,
+  redissonAcquire,
+  redissonRenew,
+  redissonUnlock,
+} from '../../../src/world/redis/scripts.js';
 
 const START_MS = 1_700_000_000_000;
 const strKey = fc.constantFrom('s1', 's2');
@@ -40,6 +47,7 @@ const command: fc.Arbitrary<Step> = fc.oneof(
   fc.tuple(hashKey, owner).map(([k, f]) => ({ kind: 'cmd' as const, args: ['HEXISTS', k, f] })),
   fc.tuple(hashKey, owner).map(([k, f]) => ({ kind: 'cmd' as const, args: ['HDEL', k, f] })),
   fc.tuple(strKey, value).map(([k, v]) => ({ kind: 'script' as const, name: compareAndDelete.name, keys: [k], argv: [v] })),
+  fc.tuple(strKey, value, ttl).map(([k, v, l]) => ({ kind: 'script' as const, name: fencedAcquire.name, keys: [k, 'n1'], argv: [v, String(l)] })),
   fc.tuple(hashKey, ttl, owner).map(([k, l, o]) => ({ kind: 'script' as const, name: redissonAcquire.name, keys: [k], argv: [String(l), o] })),
   fc.tuple(hashKey, ttl, owner).map(([k, l, o]) => ({ kind: 'script' as const, name: redissonRenew.name, keys: [k], argv: [String(l), o] })),
   fc.tuple(hashKey, ttl, owner).map(([k, l, o]) => ({ kind: 'script' as const, name: redissonUnlock.name, keys: [k, `redisson_lock__channel:{${k}}`], argv: ['0', String(l), o] })),
@@ -56,6 +64,11 @@ describe('Redis model vs ioredis-mock (Lua scripts run in a Lua VM)', () => {
   });
   afterAll(() => {
     vi.useRealTimers();
+  });
+
+  it('generates every built-in script', () => {
+    const names = new Set(fc.sample(command, { numRuns: 3000, seed: 1 }).flatMap((s) => (s.kind === 'script' ? [s.name] : [])));
+    expect([...names].sort()).toEqual(BUILTIN_SCRIPTS.map((s) => s.name).sort());
   });
 
   it('agrees on random command and script sequences, TTLs included', async () => {
