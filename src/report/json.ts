@@ -22,7 +22,7 @@ export function resultToJson(result: ScenarioResult): unknown {
         lock: run.variant.lock,
         guard: run.variant.guard,
         leaseMs: run.variant.leaseMs,
-        waitMs: run.variant.waitMs,
+        waitMs: run.variant.waitMs === Number.POSITIVE_INFINITY ? 'forever' : run.variant.waitMs,
         verdict: verdictOf(run.metrics),
         broken: brokenInvariants(run.metrics),
         metrics: run.metrics,

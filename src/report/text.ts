@@ -34,7 +34,11 @@ export function renderRun(result: ScenarioResult, color: ChalkInstance): string 
     ]);
   }
   out.push(table.toString());
-  out.push(color.dim('SAFE: no invariant broken. LEAKY: the lock broke, the data held. UNSAFE: wrong data (oversell, lost update, negative stock).'));
+  for (const run of result.runs) {
+    const also = notableCounts(run.metrics);
+    if (also.length > 0) out.push(`  ${run.variant.name}: ${also.join(', ')}`);
+  }
+  out.push(color.dim('SAFE: no invariant broken. LEAKY: the lock broke, the data held. UNSAFE: wrong data (oversell, lost update, negative stock, duplicate order).'));
 
   for (const run of result.runs) {
     const first = run.violations[0];
@@ -61,4 +65,24 @@ export function renderRun(result: ScenarioResult, color: ChalkInstance): string 
     out.push(failed === 0 ? color.green(`all ${result.expectations.length} expectations held`) : color.red(`${failed} of ${result.expectations.length} expectations failed`));
   }
   return out.join('\n');
+}
+
+/** Counts the table has no column for, listed when they are not zero. */
+function notableCounts(m: ScenarioResult['runs'][number]['metrics']): string[] {
+  const items: Array<[string, number]> = [
+    ['lost updates', m.lostUpdates],
+    ['negative stock', m.negativeStock],
+    ['foreign unlocks', m.foreignUnlocks],
+    ['duplicate orders', m.duplicateOrders],
+    ['duplicates refused by the unique key', m.outcomes.duplicate],
+    ['stale fencing tokens', m.staleTokens],
+    ['fence rejections', m.fenceRejections],
+    ['CAS conflicts', m.casConflicts],
+    ['gave up after CAS retries', m.outcomes.conflict],
+    ['lock busy', m.outcomes['lock-busy']],
+    ['lock errors', m.outcomes['lock-error']],
+    ['overloaded', m.outcomes.overloaded],
+    ['command timeouts', m.timeouts],
+  ];
+  return items.filter(([, n]) => n > 0).map(([what, n]) => `${what} ${n}`);
 }

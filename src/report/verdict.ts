@@ -10,11 +10,16 @@ export function brokenInvariants(m: RunMetrics): string[] {
   if (m.lockLost > 0) broken.push('lock lost');
   if (m.foreignUnlocks > 0) broken.push('foreign unlock');
   if (m.stuckLockUs > 0) broken.push('stuck lock');
+  if (m.duplicateOrders > 0) broken.push('duplicate orders');
+  if (m.staleTokens > 0) broken.push('stale fencing tokens');
   return broken;
 }
 
-/** UNSAFE: the data is wrong (oversell, negative stock, lost update). LEAKY: the lock broke but the data held. */
+/**
+ * UNSAFE: the data is wrong (oversell, negative stock, lost update, duplicate order).
+ * LEAKY: the lock broke (or its fencing tokens did) but the data held.
+ */
 export function verdictOf(m: RunMetrics): 'SAFE' | 'LEAKY' | 'UNSAFE' {
-  if (m.oversold > 0 || m.negativeStock > 0 || m.lostUpdates > 0) return 'UNSAFE';
+  if (m.oversold > 0 || m.negativeStock > 0 || m.lostUpdates > 0 || m.duplicateOrders > 0) return 'UNSAFE';
   return brokenInvariants(m).length > 0 ? 'LEAKY' : 'SAFE';
 }
