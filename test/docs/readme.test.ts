@@ -1,0 +1,35 @@
+/** The README stays true: every lock, guard, fault, metric and scenario it should list is there. */
+import { readFileSync, readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { FAULT_KINDS } from '../../src/faults/index.js';
+import { parseScenario } from '../../src/scenario/load.js';
+import { METRIC_NAMES } from '../../src/scenario/metrics.js';
+import { GUARD_NAMES, LOCK_NAMES } from '../../src/variants/registry.js';
+
+const readme = readFileSync('README.md', 'utf8');
+const listed = (name: string) => readme.includes(`| \`${name}\``);
+
+describe('README', () => {
+  it('documents every lock, guard, fault kind and metric in its tables', () => {
+    const missing = [...LOCK_NAMES, ...GUARD_NAMES, ...FAULT_KINDS, ...METRIC_NAMES].filter((n) => !listed(n));
+    expect(missing).toEqual([]);
+  });
+
+  it('lists every scenario in the casebook', () => {
+    const files = readdirSync('scenarios').filter((f) => f.endsWith('.yaml'));
+    expect(files.filter((f) => !listed(f))).toEqual([]);
+  });
+
+  it('shows a scenario-format example that is a valid scenario', () => {
+    const section = readme.slice(readme.indexOf('## Scenario format'));
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    const scenario = parseScenario(yaml, 'README.md');
+    expect(scenario.variants.map((v) => v.name)).toEqual(['lua', 'watchdog', 'lua+guard']);
+    expect(scenario.randomFaults).toHaveLength(1);
+  });
+
+  it('keeps the two-command quick start', () => {
+    expect(readme).toContain('npm install && npx lock-sim run scenarios/failover.yaml');
+    expect(readme).toMatch(/```sh\nnpm test\n```/);
+  });
+});
