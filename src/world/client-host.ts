@@ -199,6 +199,8 @@ export class ClientHost {
   /**
    * A statement on a pooled connection. BEGIN pins a connection to the thread until
    * COMMIT, so a transaction holds its connection (and its row locks) for its whole length.
+   * The statement runs in the database, outside this process: a GC pause or kill -9 of the
+   * client does not stop it; only the handling of its reply waits.
    */
   private *db(statement: DbStatement, thread: ThreadContext): ProcessGenerator<DbResult> {
     const pinned = thread.pinnedPool ?? null;
@@ -209,7 +211,13 @@ export class ClientHost {
     }
     let keep = pinned !== null;
     try {
-      const result = yield* this.database.execute(statement, thread.name);
+      const reply = new Signal<DbResult>('db-reply');
+      const database = this.database;
+      const owner = thread.name;
+      this.sim.spawn('database', (function* (): ProcessGenerator<void> {
+        reply.fire(yield* database.execute(statement, owner));
+      })());
+      const result = (yield reply) as DbResult;
       if (statement.kind === 'begin') keep = true;
       if (statement.kind === 'commit') keep = false;
       return result;
