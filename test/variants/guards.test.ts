@@ -38,6 +38,11 @@ describe('guard decrement', () => {
     expect(r.metrics.negativeStock).toBeGreaterThan(0);
     expect(r.metrics.oversold).toBe(r.metrics.negativeStock);
   });
+  it('stays at zero when a working lock serialises the check and the decrement', () => {
+    const r = runYaml(race('decrement', { lock: 'lua-unlock, lease: 5s, wait: 5s, retry-interval: 5ms' }));
+    expect(r.metrics.negativeStock).toBe(0);
+    expect(r.metrics.unitsSold).toBe(20);
+  });
 });
 
 describe('guard conditional', () => {

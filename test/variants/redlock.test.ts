@@ -65,6 +65,16 @@ describe('redlock', () => {
     expect(r.metrics.lockLost).toBe(0);
   });
 
+  it('measures validity on the client clock: a forward step during acquisition refuses the lock', () => {
+    const single = (faults: string[]) =>
+      world(faults, { latency: '50ms', extra: ', instance-timeout: 500ms, retry-count: 0' }).replace('users: 2', 'users: 1').replace('clients: 2', 'clients: 1').replace('think: 50ms', 'think: 1ms');
+    const jumped = runYaml(single(['{ kind: clock-jump, target: client-1, at: 10ms, by: +20s }']));
+    const first = jumped.history.find((op) => op.f === 'acquire' && op.type !== 'invoke');
+    expect(first?.type).toBe('fail');
+    const calm = runYaml(single([]));
+    expect(calm.history.find((op) => op.f === 'acquire' && op.type !== 'invoke')?.type).toBe('ok');
+  });
+
   it('breaks when a majority master restarts empty, not when it restarts with its data', () => {
     const split = [
       '{ kind: partition, at: 1s, duration: 38s, isolate: [client-1], from: [redis-3, redis-4] }',
