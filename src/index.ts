@@ -1,11 +1,30 @@
-/** The programmatic API: load a scenario, run it, read metrics and verdicts. */
+/**
+ * The programmatic API: load a scenario, run it, compare variants over many seeds, check
+ * expectations, read metrics and verdicts. Everything here is what the CLI uses.
+ */
 export { loadScenario, parseScenario } from './scenario/load.js';
 export { ScenarioError } from './scenario/errors.js';
-export type { Scenario, VariantSpec, FaultSpec, Expectation } from './scenario/types.js';
+export type { Scenario, VariantSpec, FaultSpec, RandomFaultSpec, Expectation, Statistic } from './scenario/types.js';
+export { parseSeedSpec } from './scenario/seeds.js';
 export { runScenario, type ScenarioResult } from './runner/run-scenario.js';
 export { runVariant, type RunResult } from './runner/run.js';
+export type { ExpectationResult } from './runner/expectations.js';
+export {
+  compare,
+  summarise,
+  mergeCompareResults,
+  type CompareOptions,
+  type CompareResult,
+  type CompareSummary,
+  type VariantSummary,
+  type PairedSummary,
+} from './sweep/compare.js';
+export { checkScenario, type CheckOptions, type ScenarioCheck, type CheckedExpectation } from './sweep/check.js';
+export { wilson, meanInterval, type Interval } from './sweep/stats.js';
 export { checkHistory, type RunMetrics, type CheckResult } from './checker/check.js';
 export type { Operation, History } from './history/operation.js';
 export { resultToJson } from './report/json.js';
+export { verdictOf } from './report/verdict.js';
 export { LOCKS, GUARDS } from './variants/registry.js';
+export { scenarioJsonSchema } from './scenario/json-schema.js';
 export { VERSION } from './version.js';

@@ -1,74 +1,47 @@
 /**
  * The commander program. It parses, dispatches, prints and sets exit codes; nothing else in
- * lock-sim prints or exits. Parsing is separate from running so tests can check it alone.
+ * lock-sim prints or exits. Each command lives in commands/.
  */
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { ScenarioError } from '../scenario/errors.js';
-import { loadScenario } from '../scenario/load.js';
-import { runScenario } from '../runner/run-scenario.js';
-import { resultToJson } from '../report/json.js';
-import { renderRun } from '../report/text.js';
-import { colorFor } from './color.js';
-import { EXIT_EXPECTATION_FAILED, EXIT_INTERNAL_ERROR, EXIT_INVALID_INPUT, EXIT_OK } from './exit-codes.js';
 import { VERSION } from '../version.js';
+import { registerCatalogue } from './commands/catalogue.js';
+import { registerCheck } from './commands/check.js';
+import { registerCompare } from './commands/compare.js';
+import type { CommandContext, Io } from './commands/context.js';
+import { registerRun } from './commands/run.js';
+import { EXIT_INTERNAL_ERROR, EXIT_INVALID_INPUT, EXIT_OK } from './exit-codes.js';
+import { UsageError } from './options.js';
 
-export interface Io {
-  out(text: string): void;
-  err(text: string): void;
-}
+export type { Io } from './commands/context.js';
 
-function parseSeed(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 2 ** 32 - 1) {
-    throw new InvalidArgumentError('expected a whole number from 0 to 4294967295');
-  }
-  return Number(value);
-}
-
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
-
-export function buildProgram(io: Io, setExitCode: (code: number) => void): Command {
+export function buildProgram(ctx: CommandContext): Command {
   const program = new Command('lock-sim')
     .description('Deterministic fault-injection simulator for Redis distributed locks')
     .version(VERSION)
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, '')), writeErr: (s) => io.err(s.replace(/\n$/, '')) });
-
-  program
-    .command('run')
-    .description('run every variant of a scenario on one seed; print verdicts, stories and expectations')
-    .argument('<scenario>', 'scenario file (YAML)')
-    .option('--seed <n>', 'seed (default: the scenario\'s)', parseSeed)
-    .option('--variant <name>', 'run only this variant (repeatable)', collect, [])
-    .option('--json', 'print the result as JSON')
-    .action((file: string, options: { seed?: number; variant: string[]; json?: boolean }) => {
-      const scenario = loadScenario(file);
-      const unknown = options.variant.filter((v) => !scenario.variants.some((s) => s.name === v));
-      if (unknown.length > 0) {
-        throw new ScenarioError(file, [{ path: ['variants'], message: `no variant named ${unknown.map((u) => `"${u}"`).join(', ')}; variants are ${scenario.variants.map((v) => v.name).join(', ')}` }]);
-      }
-      const result = runScenario(scenario, { seed: options.seed, variants: options.variant });
-      if (options.json) io.out(JSON.stringify(resultToJson(result), null, 2));
-      else io.out(renderRun(result, colorFor(process.stdout)));
-      setExitCode(result.passed ? EXIT_OK : EXIT_EXPECTATION_FAILED);
-    });
-
+    .configureOutput({ writeOut: (s) => ctx.io.out(s.replace(/\n$/, '')), writeErr: (s) => ctx.io.err(s.replace(/\n$/, '')) });
+  registerRun(program, ctx);
+  registerCompare(program, ctx);
+  registerCheck(program, ctx);
+  registerCatalogue(program, ctx);
   return program;
 }
 
-/** Runs the CLI; returns the exit code. Errors become messages, never stack traces. */
-export function main(argv: readonly string[], io: Io): number {
+/** Runs the CLI; resolves to the exit code. Errors become messages, never stack traces. */
+export async function main(argv: readonly string[], io: Io): Promise<number> {
   let code = EXIT_OK;
-  const program = buildProgram(io, (c) => (code = c));
+  const program = buildProgram({ io, setExitCode: (c) => (code = c) });
   try {
-    program.parse(argv as string[], { from: 'user' });
+    await program.parseAsync(argv as string[], { from: 'user' });
     return code;
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT_OK;
       return EXIT_INVALID_INPUT;
     }
-    if (err instanceof ScenarioError) {
-      io.err(err.message);
+    if (err instanceof ScenarioError || err instanceof UsageError) {
+      io.err(err instanceof UsageError && !err.raw ? `lock-sim: ${err.message}` : err.message);
       return EXIT_INVALID_INPUT;
     }
     io.err(`lock-sim: internal error: ${err instanceof Error ? err.message : String(err)}`);

@@ -27,6 +27,21 @@ export const FAULT_KINDS = [
   'db-slow',
 ] as const;
 
+/** One line per fault kind, for `lock-sim list`. */
+export const FAULT_SUMMARIES: Record<(typeof FAULT_KINDS)[number], string> = {
+  'gc-pause': 'stop-the-world pause of one client: workers, watchdogs and reply handling',
+  'slow-call': 'a dependency answers with another latency for a while',
+  'primary-crash': 'kill -9 of the Redis primary; failover with sentinel/cluster; optional replication stall before it',
+  crash: 'kill -9 of a client, at a time or at a point of its code (between-setnx-and-expire)',
+  partition: 'cuts every path between two sets of hosts; a cut-off primary keeps serving its side',
+  'clock-jump': 'steps the clock of a client or a Redis node (forward expires locks early)',
+  'clock-drift': 'a clock runs fast or slow (ppm) for a while and keeps the error',
+  'redis-pause': 'DEBUG SLEEP: a node serves nothing; commands queue; a primary asleep past detection is failed over',
+  'redis-restart': 'kill -9 and restart of a node, empty (no persistence) or with its data (fsync always)',
+  'network-delay': 'extra one-way delay on every message to or from a host',
+  'db-slow': 'every database statement takes `factor` times longer',
+};
+
 export function injectFault(spec: FaultSpec, ctx: FaultContext): void {
   switch (spec.kind) {
     case 'gc-pause':

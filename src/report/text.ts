@@ -52,6 +52,11 @@ export function renderRun(result: ScenarioResult, color: ChalkInstance): string 
     }
   }
 
+  const sweeps = s.expectations.filter((e) => e.statistic !== 'run').length;
+  if (sweeps > 0) {
+    out.push('');
+    out.push(color.dim(`${sweeps} expectation(s) about many seeds (p, mean, max, min) are judged by lock-sim check, not on one run`));
+  }
   if (result.expectations.length > 0) {
     out.push('');
     out.push(color.bold('expectations'));

@@ -29,6 +29,7 @@ export function compare(measured: number, comparator: Comparator, expected: numb
 export function judgeExpectations(expectations: readonly Expectation[], runs: readonly RunResult[]): ExpectationResult[] {
   const results: ExpectationResult[] = [];
   for (const e of expectations) {
+    if (e.statistic !== 'run') continue; // a statistic over many seeds: check and compare judge it
     const run = runs.find((r) => r.variant.name === e.variant);
     if (!run) continue; // variant not selected with --variant
     const def = metricByName.get(e.metric);

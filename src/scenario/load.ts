@@ -43,7 +43,7 @@ export function parseScenario(text: string, file: string): Scenario {
   const { scenario, issues } = resolveScenario(parsed.data, file);
   if (!scenario) throw new ScenarioError(file, issues.map((i) => locate(i, doc, lines)));
   for (const e of scenario.expectations) {
-    const at = locate({ path: ['expect', e.variant, e.metric], message: '' }, doc, lines);
+    const at = locate({ path: ['expect', e.variant, e.key], message: '' }, doc, lines);
     e.location = `${file}:${at.line ?? 1}:${at.column ?? 1}`;
   }
   return scenario;

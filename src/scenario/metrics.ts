@@ -5,12 +5,17 @@ export interface MetricDefinition {
   name: string;
   /** Times are measured in microseconds and written with units in files. */
   isTime: boolean;
+  /**
+   * Values with two decimals (rates). Sweeps sum metrics as integers, so that the order in
+   * which runs finish cannot change a result: these are summed in hundredths.
+   */
+  fractional: boolean;
   description: string;
   read(m: RunMetrics): number;
 }
 
-const def = (name: string, description: string, read: (m: RunMetrics) => number, isTime = false): MetricDefinition => ({
-  name, description, read, isTime,
+const def = (name: string, description: string, read: (m: RunMetrics) => number, isTime = false, fractional = false): MetricDefinition => ({
+  name, description, read, isTime, fractional,
 });
 
 export const METRICS: readonly MetricDefinition[] = [
@@ -42,8 +47,8 @@ export const METRICS: readonly MetricDefinition[] = [
   def('overloaded', 'requests turned away because every worker was busy and the queue full', (m) => m.outcomes.overloaded),
   def('unknown', 'requests that never finished (lost with a crashed client, or still waiting at the end)', (m) => m.outcomes.unknown),
   def('renewal-failures', 'watchdog renewals that failed or found the lock gone', (m) => m.renewalFailures),
-  def('throughput', 'orders per second of scenario duration', (m) => m.throughputPerS),
-  def('request-rate', 'requests answered (any outcome) per second of scenario duration', (m) => m.requestsPerS),
+  def('throughput', 'orders per second of scenario duration', (m) => m.throughputPerS, false, true),
+  def('request-rate', 'requests answered (any outcome) per second of scenario duration', (m) => m.requestsPerS, false, true),
   def('p50', 'median request latency', (m) => m.latencyP50Us, true),
   def('p99', '99th percentile request latency', (m) => m.latencyP99Us, true),
 ];

@@ -30,19 +30,37 @@ export const VARIANT_DEFAULTS = {
 
 type RawVariant = RawScenario['variants'][string];
 
+/** A variant option: which locks or guards it belongs to (none listed: every variant), its default, its meaning. */
+export interface VariantOption {
+  option: string;
+  locks?: string[];
+  guards?: string[];
+  default: string;
+  meaning: string;
+}
+
+export const VARIANT_OPTIONS: readonly VariantOption[] = [
+  { option: 'lease', default: '5s (hand-written locks), watchdog (redisson), 10s (redlock)', meaning: 'the lock TTL; for redisson a lease turns the watchdog off' },
+  { option: 'wait', default: '0 (try once)', meaning: 'how long acquire may keep trying; "forever" never gives up' },
+  { option: 'retry-interval', default: '50ms', meaning: 'pause between attempts of polling locks' },
+  { option: 'unlock-always', default: 'false', meaning: 'unlock in a finally block even when the lock was never acquired' },
+  { option: 'order-key', default: 'none', meaning: '"unique": a unique index on the order number' },
+  { option: 'sync-replicas', locks: ['redisson'], default: 'true', meaning: 'WAIT <replicas> 1000 after acquire and renew; give the lock back when none acknowledged' },
+  { option: 'watchdog-on-error', locks: ['redisson'], default: 'stop', meaning: 'after a failed renewal: stop (3.14-3.43) or continue (3.44+)' },
+  { option: 'retry-count', locks: ['redlock'], default: '10', meaning: 'retries after a failed attempt (node-redlock v4)' },
+  { option: 'retry-delay', locks: ['redlock'], default: '200ms', meaning: 'pause between attempts' },
+  { option: 'retry-jitter', locks: ['redlock'], default: '100ms', meaning: '+- random part of the pause' },
+  { option: 'drift-factor', locks: ['redlock'], default: '0.01', meaning: 'clock drift allowance: drift = round(factor x ttl) + 2 ms' },
+  { option: 'instance-timeout', locks: ['redlock'], default: '50ms', meaning: 'how long each master\'s reply is awaited' },
+  { option: 'cas-retries', guards: ['version-cas'], default: '2', meaning: 'retries after a version conflict, then "system busy"' },
+  { option: 'cas-backoff', guards: ['version-cas'], default: '100ms', meaning: 'first backoff, doubling with each retry' },
+  { option: 'cas-jitter', guards: ['version-cas'], default: '30ms', meaning: '+- random part of the backoff' },
+];
+
 /** Which option belongs to which lock or guard (options not listed apply to every variant). */
-const OPTION_OWNERS: Record<string, { locks?: string[]; guards?: string[] }> = {
-  'sync-replicas': { locks: ['redisson'] },
-  'watchdog-on-error': { locks: ['redisson'] },
-  'retry-count': { locks: ['redlock'] },
-  'retry-delay': { locks: ['redlock'] },
-  'retry-jitter': { locks: ['redlock'] },
-  'drift-factor': { locks: ['redlock'] },
-  'instance-timeout': { locks: ['redlock'] },
-  'cas-retries': { guards: ['version-cas'] },
-  'cas-backoff': { guards: ['version-cas'] },
-  'cas-jitter': { guards: ['version-cas'] },
-};
+const OPTION_OWNERS: Record<string, { locks?: string[]; guards?: string[] }> = Object.fromEntries(
+  VARIANT_OPTIONS.filter((o) => o.locks || o.guards).map((o) => [o.option, { locks: o.locks, guards: o.guards }]),
+);
 
 const ms = (us: number | undefined, fallback: number): number => (us === undefined ? fallback : Math.round(us / 1000));
 

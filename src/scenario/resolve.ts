@@ -5,13 +5,12 @@
  */
 import { constant, type Distribution } from '../engine/distribution.js';
 import type { ScenarioIssue } from './errors.js';
-import { metricByName, METRIC_NAMES } from './metrics.js';
 import type { RawScenario } from './schema.js';
 import { didYouMean } from './suggest.js';
 import { resolveFaults } from './resolve-faults.js';
 import { resolveVariants } from './resolve-variants.js';
-import { BUILTIN_STEPS, type Expectation, type Scenario, type Step } from './types.js';
-import { parseComparison } from './values.js';
+import { resolveExpectations } from './resolve-expectations.js';
+import { BUILTIN_STEPS, type Scenario, type Step } from './types.js';
 
 export const DEFAULTS = {
   seed: 1,
@@ -83,29 +82,7 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
   });
 
   const variantNames = variants.map((v) => v.name);
-  const expectations: Expectation[] = [];
-  for (const [variant, checks] of Object.entries(raw.expect ?? {})) {
-    if (!variantNames.includes(variant)) {
-      issue(['expect', variant], `no variant named "${variant}"${didYouMean(variant, variantNames)}; variants are ${variantNames.join(', ')}`);
-      continue;
-    }
-    for (const [metric, written] of Object.entries(checks)) {
-      const def = metricByName.get(metric);
-      if (!def) {
-        issue(['expect', variant, metric], `unknown metric "${metric}"${didYouMean(metric, METRIC_NAMES)}; metrics are ${METRIC_NAMES.join(', ')}`);
-        continue;
-      }
-      const list = Array.isArray(written) ? written : [written];
-      list.forEach((one, i) => {
-        const c = parseComparison(one, def.isTime);
-        if (!c.ok) {
-          issue(Array.isArray(written) ? ['expect', variant, metric, i] : ['expect', variant, metric], c.message);
-          return;
-        }
-        expectations.push({ variant, metric, ...c.value, text: `${metric} ${typeof one === 'number' ? `== ${one}` : one}`, location: '' });
-      });
-    }
-  }
+  const expectations = resolveExpectations(raw.expect, variantNames, issue);
 
   const stockRows = Array.isArray(raw.stock) ? raw.stock : [raw.stock];
   const stock: Array<{ sku: number; available: number }> = [];
@@ -130,6 +107,7 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
     description: raw.description ?? '',
     file,
     seed: raw.seed ?? DEFAULTS.seed,
+    seeds: raw.seeds ?? [raw.seed ?? DEFAULTS.seed],
     durationUs: raw.duration,
     drainUs: raw.drain ?? DEFAULTS.drainUs,
     stock,

@@ -8,24 +8,45 @@ import { FAULT_KINDS } from '../faults/index.js';
 import { GUARD_NAMES, LOCK_NAMES } from '../variants/registry.js';
 import { didYouMean } from './suggest.js';
 import { TOPOLOGIES } from '../world/redis/deployment.js';
+import { parseSeedSpec } from './seeds.js';
 import { parseDistribution, parseDuration, parseRate, parseSignedDuration, type Parsed } from './values.js';
 
-function parsedBy<T>(parse: (v: unknown) => Parsed<T>) {
-  return z.any().transform((v, ctx): T => {
-    const r = parse(v);
-    if (!r.ok) {
-      ctx.addIssue({ code: 'custom', message: r.message });
-      return z.NEVER;
-    }
-    return r.value;
-  });
+/**
+ * A value parsed by one of values.ts's parsers. `jsonSchema` says what an editor should
+ * accept (the parser has the last word and the better message): it is what `lock-sim
+ * schema` prints for the field.
+ */
+function parsedBy<T>(parse: (v: unknown) => Parsed<T>, jsonSchema: Record<string, unknown>) {
+  return z
+    .any()
+    .transform((v, ctx): T => {
+      const r = parse(v);
+      if (!r.ok) {
+        ctx.addIssue({ code: 'custom', message: r.message });
+        return z.NEVER;
+      }
+      return r.value;
+    })
+    .meta(jsonSchema);
 }
 
-const duration = () => parsedBy(parseDuration);
-const distribution = () => parsedBy(parseDistribution);
+const DURATION_PATTERN = '^\\s*\\d+(\\.\\d+)?\\s*(us|ms|s|m|h)\\s*$';
+const durationJson = { anyOf: [{ type: 'string', pattern: DURATION_PATTERN }, { const: 0 }], description: 'a duration with a unit: 250us, 800ms, 5s, 2m, 1h' };
+const duration = () => parsedBy(parseDuration, durationJson);
+const distribution = () =>
+  parsedBy(parseDistribution, {
+    anyOf: [
+      { type: 'string', pattern: DURATION_PATTERN },
+      { type: 'string', pattern: '^\\s*(uniform|exp|normal|lognormal)\\s*\\(.*\\)\\s*$' },
+      { const: 0 },
+    ],
+    description: 'a duration (5ms) or a distribution: uniform(a, b), exp(mean), normal(mean, sd), lognormal(median, p99)',
+  });
+const rate = () =>
+  parsedBy(parseRate, { type: 'string', pattern: '^\\s*\\d+(\\.\\d+)?\\s*/\\s*(s|m|h)\\s*$', description: 'a rate: 200/s, 30/m, 2/h' });
 
 function oneOf(names: readonly string[], what: string) {
-  return z.any().transform((v, ctx): string => {
+  return z.any().meta({ enum: [...names], description: `a ${what}` }).transform((v, ctx): string => {
     if (typeof v === 'string' && names.includes(v)) return v;
     const found = typeof v === 'string' ? `"${v}"` : String(v);
     ctx.addIssue({
@@ -54,11 +75,11 @@ const host = z.string().regex(/^(client-\d+|redis-\d+|primary)$/, 'expected a ho
  */
 const timing = {
   at: duration().optional(),
-  rate: parsedBy(parseRate).optional(),
+  rate: rate().optional(),
 };
 const windowed = { ...timing, duration: distribution() };
 
-const faultSchemas = {
+export const faultSchemas = {
   'gc-pause': z.strictObject({ kind: z.literal('gc-pause'), client: clientRef, ...windowed }),
   'slow-call': z.strictObject({
     kind: z.literal('slow-call'),
@@ -85,7 +106,7 @@ const faultSchemas = {
     isolate: z.array(host).min(1).max(100),
     from: z.array(host).min(1).max(100).optional(),
   }),
-  'clock-jump': z.strictObject({ kind: z.literal('clock-jump'), target: host, at: duration(), by: parsedBy(parseSignedDuration) }),
+  'clock-jump': z.strictObject({ kind: z.literal('clock-jump'), target: host, at: duration(), by: parsedBy(parseSignedDuration, { type: 'string', pattern: '^\\s*[+-]?\\s*\\d+(\\.\\d+)?\\s*(us|ms|s|m|h)\\s*$', description: 'a clock step: +20s forward, -5s backward' }) }),
   'clock-drift': z.strictObject({
     kind: z.literal('clock-drift'),
     target: host,
@@ -119,15 +140,18 @@ export const faultSchema = z.discriminatedUnion('kind', [
   faultSchemas['db-slow'],
 ]);
 
-const waitValue = z.any().transform((v, ctx): number => {
-  if (v === 'forever') return Number.POSITIVE_INFINITY;
-  const r = parseDuration(v);
-  if (!r.ok) {
-    ctx.addIssue({ code: 'custom', message: `${r.message} (or "forever", the retry-forever anti-pattern)` });
-    return z.NEVER;
-  }
-  return r.value;
-});
+const waitValue = z
+  .any()
+  .meta({ anyOf: [...durationJson.anyOf, { const: 'forever' }], description: 'how long acquire may keep trying, or "forever"' })
+  .transform((v, ctx): number => {
+    if (v === 'forever') return Number.POSITIVE_INFINITY;
+    const r = parseDuration(v);
+    if (!r.ok) {
+      ctx.addIssue({ code: 'custom', message: `${r.message} (or "forever", the retry-forever anti-pattern)` });
+      return z.NEVER;
+    }
+    return r.value;
+  });
 
 export const variantSchema = z.strictObject({
   lock: oneOf(LOCK_NAMES, 'lock'),
@@ -153,6 +177,8 @@ export const scenarioSchema = z.strictObject({
   name: z.string().min(1),
   description: z.string().optional(),
   seed: int(0, 2 ** 32 - 1).optional(),
+  /** The seeds `check` sweeps for this scenario's statistics (p(...), mean(...), ...). */
+  seeds: parsedBy(parseSeedSpec, { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string' }], description: 'seeds for check: "1..200", 200, or "3,7,42"' }).optional(),
   duration: duration(),
   drain: duration().optional(),
   stock: z.union([stockRow, z.array(stockRow).min(1).max(10_000)]),
@@ -160,7 +186,7 @@ export const scenarioSchema = z.strictObject({
     clients: int(1, 1000).optional(),
     workers: int(1, 10_000).optional(),
     pool: int(1, 10_000).optional(),
-    arrival: parsedBy(parseRate).optional(),
+    arrival: rate().optional(),
     users: int(1, 100_000).optional(),
     think: distribution().optional(),
     qty: int(1, 1_000_000).optional(),

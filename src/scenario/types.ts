@@ -108,13 +108,21 @@ export interface VariantSpec {
 
 export type Comparator = '==' | '!=' | '<' | '<=' | '>' | '>=';
 
+/** `run`: judged on each run; the others summarise the runs of a sweep (p = a probability). */
+export type Statistic = 'run' | 'p' | 'mean' | 'max' | 'min';
+
 export interface Expectation {
   variant: string;
   metric: string;
+  statistic: Statistic;
+  /** For `p(metric <op> value)`: the condition whose probability is judged. */
+  condition: { comparator: Comparator; value: number } | null;
   comparator: Comparator;
   value: number;
   /** As written in the file, for messages. */
   text: string;
+  /** The key in the expect block (`oversold`, `p(oversold > 0)`), to locate it. */
+  key: string;
   location: string;
 }
 
@@ -124,6 +132,8 @@ export interface Scenario {
   /** The file it came from ('' when built in code). */
   file: string;
   seed: number;
+  /** The seeds `check` runs (default: just `seed`). */
+  seeds: number[];
   durationUs: Micros;
   /** After the faults heal, how long in-flight requests may take to finish. */
   drainUs: Micros;

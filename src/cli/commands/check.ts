@@ -1,0 +1,104 @@
+/** `lock-sim check`: every scenario's expectations, for CI; exit 1 when one fails. */
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { ScenarioError } from '../../scenario/errors.js';
+import { loadScenario } from '../../scenario/load.js';
+import type { Scenario } from '../../scenario/types.js';
+import { checkScenario, type ScenarioCheck } from '../../sweep/check.js';
+import { checkToJson } from '../../report/check-json.js';
+import { renderJunit } from '../../report/check-junit.js';
+import { renderCheck } from '../../report/check-text.js';
+import { colorFor } from '../color.js';
+import { EXIT_EXPECTATION_FAILED, EXIT_OK } from '../exit-codes.js';
+import { defaultJobs, parseJobs, parseSeeds, UsageError } from '../options.js';
+import { progressBar } from '../progress.js';
+import type { CommandContext } from './context.js';
+
+const REPORTERS = ['text', 'junit', 'json'] as const;
+type Reporter = (typeof REPORTERS)[number];
+
+/** Files as given; folders searched (recursively) for .yaml / .yml, in name order. */
+export function scenarioFiles(paths: readonly string[]): string[] {
+  const files: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (/\.ya?ml$/.test(name)) files.push(path);
+    }
+  };
+  for (const p of paths) {
+    let isDir: boolean;
+    try {
+      isDir = statSync(p).isDirectory();
+    } catch {
+      throw new UsageError(`${p}: no such file or folder`);
+    }
+    if (isDir) walk(p);
+    else files.push(p);
+  }
+  if (files.length === 0) throw new UsageError(`no scenario files (.yaml) in ${paths.join(', ')}`);
+  return files;
+}
+
+interface CheckOptions {
+  seeds?: number[];
+  jobs?: number;
+  reporter: string;
+  output?: string;
+}
+
+export function registerCheck(program: Command, ctx: CommandContext): void {
+  program
+    .command('check')
+    .description("run every scenario's expect: block (CI); exit 1 when an expectation fails, with the command that replays it")
+    .argument('<paths...>', 'scenario files or folders')
+    .option('--seeds <spec>', "seeds to run each scenario on (default: the scenario's seeds:, or its seed)", parseSeeds)
+    .option('--jobs <n>', 'worker threads (default: the number of cores)', parseJobs)
+    .option('--reporter <name>', `report format: ${REPORTERS.join(', ')}`, 'text')
+    .option('--output <file>', 'write the report to this file (the text summary still goes to stdout)')
+    .action(async (paths: string[], options: CheckOptions) => {
+      if (!(REPORTERS as readonly string[]).includes(options.reporter)) {
+        throw new UsageError(`unknown reporter "${options.reporter}"; reporters are ${REPORTERS.join(', ')}`);
+      }
+      const reporter = options.reporter as Reporter;
+      const scenarios = loadAll(scenarioFiles(paths));
+      const checks: ScenarioCheck[] = [];
+      for (const scenario of scenarios) {
+        const progress = progressBar(reporter === 'text' || options.output ? ctx.io.progress ?? null : null, scenario.name);
+        checks.push(
+          await checkScenario(scenario, {
+            seeds: options.seeds,
+            jobs: options.jobs ?? defaultJobs(),
+            onProgress: (done, total) => progress.update(done, total),
+          }),
+        );
+        progress.stop();
+      }
+      const text = renderCheck(checks, colorFor(ctx.io.stdoutIsTTY));
+      const report = reporter === 'junit' ? renderJunit(checks) : reporter === 'json' ? JSON.stringify(checkToJson(checks), null, 2) : text;
+      if (options.output) {
+        writeFileSync(options.output, `${report}\n`);
+        ctx.io.out(text);
+      } else ctx.io.out(report);
+      ctx.setExitCode(checks.every((c) => c.passed) ? EXIT_OK : EXIT_EXPECTATION_FAILED);
+    });
+}
+
+/** Loads every file first: one bad file stops the check before anything runs, with every error. */
+function loadAll(files: readonly string[]): Scenario[] {
+  const scenarios: Scenario[] = [];
+  const errors: ScenarioError[] = [];
+  for (const file of files) {
+    try {
+      scenarios.push(loadScenario(file));
+    } catch (err) {
+      if (err instanceof ScenarioError) errors.push(err);
+      else throw err;
+    }
+  }
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new UsageError(errors.map((e) => e.message).join('\n'), true);
+  return scenarios;
+}

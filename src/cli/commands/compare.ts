@@ -1,0 +1,101 @@
+/** `lock-sim compare` and `lock-sim merge`: variants side by side over many seeds. */
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { loadScenario } from '../../scenario/load.js';
+import { compare, DEFAULT_COMPARE_SEEDS, mergeCompareResults, summarise, type CompareResult } from '../../sweep/compare.js';
+import { compareToJson } from '../../report/compare-json.js';
+import { renderCompare } from '../../report/compare-text.js';
+import { colorFor } from '../color.js';
+import { EXIT_OK } from '../exit-codes.js';
+import { collectList, defaultJobs, parseJobs, parseSeeds, parseShardOption, UsageError } from '../options.js';
+import { progressBar } from '../progress.js';
+import type { CommandContext } from './context.js';
+import { checkVariantNames } from './run.js';
+
+/** Shard files carry the raw tally, so merge can add them up exactly. */
+export const SHARD_FORMAT = 'lock-sim-compare-tally/1';
+
+interface CompareOptions {
+  variants: string[];
+  seeds?: number[];
+  baseline?: string;
+  jobs?: number;
+  json?: boolean;
+  shard?: { k: number; n: number };
+  output?: string;
+}
+
+function print(result: CompareResult, json: boolean | undefined, ctx: CommandContext): void {
+  const summary = summarise(result);
+  ctx.io.out(json ? JSON.stringify(compareToJson(summary), null, 2) : renderCompare(summary, colorFor(ctx.io.stdoutIsTTY)));
+}
+
+export function registerCompare(program: Command, ctx: CommandContext): void {
+  program
+    .command('compare')
+    .description('run variants over the same seeds; probabilities with 95% intervals, means, worst runs, paired differences')
+    .argument('<scenario>', 'scenario file (YAML)')
+    .option('--variants <names>', 'comma-separated variants to compare (default: all; repeatable)', collectList, [])
+    .option('--seeds <spec>', 'seeds: 1..1000, 500 (= 1..500) or 3,7,42 (default: 1..100)', parseSeeds)
+    .option('--baseline <name>', 'report paired differences of the other variants against this one')
+    .option('--jobs <n>', 'worker threads (default: the number of cores)', parseJobs)
+    .option('--json', 'print the result as JSON')
+    .option('--shard <k/n>', 'run only the k-th of n slices of the seeds (with --output; combine with merge)', parseShardOption)
+    .option('--output <file>', 'also write the raw tally to this file, for lock-sim merge')
+    .action(async (file: string, options: CompareOptions) => {
+      const scenario = loadScenario(file);
+      checkVariantNames(scenario, options.variants);
+      if (options.baseline !== undefined) checkVariantNames(scenario, [options.baseline]);
+      if (options.baseline !== undefined && options.variants.length > 0 && !options.variants.includes(options.baseline)) {
+        throw new UsageError(`the baseline ${options.baseline} is not among --variants ${options.variants.join(',')}`);
+      }
+      if (options.shard && !options.output) throw new UsageError('--shard needs --output <file>: shards are combined with lock-sim merge');
+      const progress = progressBar(options.json ? null : ctx.io.progress ?? null, 'compare');
+      const result = await compare(scenario, {
+        seeds: options.seeds ?? DEFAULT_COMPARE_SEEDS,
+        variants: options.variants,
+        baseline: options.baseline ?? null,
+        jobs: options.jobs ?? defaultJobs(),
+        shard: options.shard ?? null,
+        onProgress: (done, total) => progress.update(done, total),
+      });
+      progress.stop();
+      if (options.output) writeFileSync(options.output, `${JSON.stringify({ format: SHARD_FORMAT, ...result })}\n`);
+      if (options.shard) {
+        const runs = result.tally.variants[0]?.runs ?? 0;
+        ctx.io.out(`shard ${options.shard.k}/${options.shard.n}: ${runs} seeds run, tally written to ${options.output}; combine the shards with lock-sim merge`);
+      } else print(result, options.json, ctx);
+      ctx.setExitCode(EXIT_OK);
+    });
+
+  program
+    .command('merge')
+    .description('combine the tallies of compare --shard runs into the table of the whole sweep')
+    .argument('<files...>', 'tally files written by compare --shard k/n --output <file>')
+    .option('--json', 'print the result as JSON')
+    .action((files: string[], options: { json?: boolean }) => {
+      const parts = files.map((f) => readTally(f));
+      let merged: CompareResult;
+      try {
+        merged = mergeCompareResults(parts);
+      } catch (err) {
+        throw new UsageError(err instanceof Error ? err.message : String(err));
+      }
+      print(merged, options.json, ctx);
+      ctx.setExitCode(EXIT_OK);
+    });
+}
+
+function readTally(file: string): CompareResult {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`${file}: cannot read a tally (${err instanceof Error ? err.message : String(err)})`);
+  }
+  if (typeof data !== 'object' || data === null || (data as { format?: unknown }).format !== SHARD_FORMAT) {
+    throw new UsageError(`${file}: not a compare tally (expected format "${SHARD_FORMAT}")`);
+  }
+  const { format: _format, ...result } = data as { format: string } & CompareResult;
+  return result;
+}

@@ -1,0 +1,67 @@
+/** `lock-sim run`: one seed, every variant; verdicts, stories, expectations. */
+import type { Command } from 'commander';
+import { ScenarioError } from '../../scenario/errors.js';
+import { loadScenario } from '../../scenario/load.js';
+import type { Scenario } from '../../scenario/types.js';
+import { runScenario } from '../../runner/run-scenario.js';
+import { firstDivergence } from '../../runner/determinism.js';
+import { resultToJson } from '../../report/json.js';
+import { renderRun } from '../../report/text.js';
+import { colorFor } from '../color.js';
+import { EXIT_EXPECTATION_FAILED, EXIT_INTERNAL_ERROR, EXIT_OK } from '../exit-codes.js';
+import { collect, parseSeed } from '../options.js';
+import type { CommandContext } from './context.js';
+
+export function checkVariantNames(scenario: Scenario, names: readonly string[]): void {
+  const unknown = names.filter((v) => !scenario.variants.some((s) => s.name === v));
+  if (unknown.length > 0) {
+    throw new ScenarioError(scenario.file, [
+      { path: ['variants'], message: `no variant named ${unknown.map((u) => `"${u}"`).join(', ')}; variants are ${scenario.variants.map((v) => v.name).join(', ')}` },
+    ]);
+  }
+}
+
+interface RunOptions {
+  seed?: number;
+  variant: string[];
+  json?: boolean;
+  checkDeterminism?: boolean;
+}
+
+export function registerRun(program: Command, ctx: CommandContext): void {
+  program
+    .command('run')
+    .description('run every variant of a scenario on one seed; print verdicts, stories and expectations')
+    .argument('<scenario>', 'scenario file (YAML)')
+    .option('--seed <n>', "seed (default: the scenario's)", parseSeed)
+    .option('--variant <name>', 'run only this variant (repeatable)', collect, [])
+    .option('--json', 'print the result as JSON')
+    .option('--check-determinism', 'run twice and report the first event where the two runs differ')
+    .action((file: string, options: RunOptions) => {
+      const scenario = loadScenario(file);
+      checkVariantNames(scenario, options.variant);
+      if (options.checkDeterminism) return checkDeterminism(scenario, options, ctx);
+      const result = runScenario(scenario, { seed: options.seed, variants: options.variant });
+      if (options.json) ctx.io.out(JSON.stringify(resultToJson(result), null, 2));
+      else ctx.io.out(renderRun(result, colorFor(ctx.io.stdoutIsTTY)));
+      ctx.setExitCode(result.passed ? EXIT_OK : EXIT_EXPECTATION_FAILED);
+    });
+}
+
+function checkDeterminism(scenario: Scenario, options: RunOptions, ctx: CommandContext): void {
+  const first = runScenario(scenario, { seed: options.seed, variants: options.variant });
+  const second = runScenario(scenario, { seed: options.seed, variants: options.variant });
+  let diverged = false;
+  first.runs.forEach((run, i) => {
+    const d = firstDivergence(run, second.runs[i]);
+    if (d === null) {
+      ctx.io.out(`${run.variant.name}: deterministic (${run.history.length} operations, ${run.events} events, identical twice)`);
+      return;
+    }
+    diverged = true;
+    ctx.io.out(`${run.variant.name}: DIVERGES at operation ${d.index}`);
+    ctx.io.out(`  first run:  ${d.first}`);
+    ctx.io.out(`  second run: ${d.second}`);
+  });
+  ctx.setExitCode(diverged ? EXIT_INTERNAL_ERROR : EXIT_OK);
+}

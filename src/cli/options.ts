@@ -1,0 +1,50 @@
+/** Parsers for command-line values; a bad value is an InvalidArgumentError (exit 2). */
+import { availableParallelism } from 'node:os';
+import { InvalidArgumentError } from 'commander';
+import { parseSeedSpec, parseShard } from '../scenario/seeds.js';
+
+/** A mistake in how lock-sim was called (not in a scenario file): exit 2, message only. */
+export class UsageError extends Error {
+  /** `raw`: the message is already complete (e.g. several files' errors), print it as is. */
+  constructor(message: string, readonly raw = false) {
+    super(message);
+  }
+}
+
+export function parseSeed(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 2 ** 32 - 1) {
+    throw new InvalidArgumentError('expected a whole number from 0 to 4294967295');
+  }
+  return Number(value);
+}
+
+export function parseSeeds(value: string): number[] {
+  const r = parseSeedSpec(value);
+  if (!r.ok) throw new InvalidArgumentError(r.message);
+  return r.value;
+}
+
+export const MAX_JOBS = 256;
+
+export function parseJobs(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_JOBS) {
+    throw new InvalidArgumentError(`expected a number of worker threads from 1 to ${MAX_JOBS}`);
+  }
+  return Number(value);
+}
+
+export const defaultJobs = (): number => Math.max(1, availableParallelism());
+
+export function parseShardOption(value: string): { k: number; n: number } {
+  const r = parseShard(value);
+  if (!r.ok) throw new InvalidArgumentError(r.message);
+  return r.value;
+}
+
+export const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+/** "a,b,c" -> names (repeatable flags add up). */
+export const collectList = (value: string, previous: string[]): string[] => [
+  ...previous,
+  ...value.split(',').map((s) => s.trim()).filter((s) => s !== ''),
+];

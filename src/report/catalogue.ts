@@ -1,0 +1,58 @@
+/**
+ * `lock-sim list`: the locks, guards and faults a scenario may name, with their options and
+ * defaults, as text or data. Built from the registries and the schema, so it cannot drift.
+ */
+import { FAULT_KINDS, FAULT_SUMMARIES } from '../faults/index.js';
+import { VARIANT_OPTIONS, type VariantOption } from '../scenario/resolve-variants.js';
+import { faultSchemas } from '../scenario/schema.js';
+import { METRICS } from '../scenario/metrics.js';
+import { GUARDS, LOCKS } from '../variants/registry.js';
+import { TOPOLOGIES } from '../world/redis/deployment.js';
+
+export interface Catalogue {
+  locks: Array<{ name: string; summary: string; options: VariantOption[] }>;
+  guards: Array<{ name: string; summary: string; options: VariantOption[] }>;
+  /** Options every variant takes. */
+  variantOptions: VariantOption[];
+  faults: Array<{ kind: string; summary: string; fields: string[] }>;
+  topologies: string[];
+  metrics: Array<{ name: string; description: string; time: boolean }>;
+}
+
+export function catalogue(): Catalogue {
+  return {
+    locks: [...LOCKS.values()].map((l) => ({ name: l.name, summary: l.summary, options: VARIANT_OPTIONS.filter((o) => o.locks?.includes(l.name)) })),
+    guards: [...GUARDS.values()].map((g) => ({ name: g.name, summary: g.summary, options: VARIANT_OPTIONS.filter((o) => o.guards?.includes(g.name)) })),
+    variantOptions: VARIANT_OPTIONS.filter((o) => !o.locks && !o.guards),
+    faults: FAULT_KINDS.map((kind) => ({
+      kind,
+      summary: FAULT_SUMMARIES[kind],
+      fields: Object.keys(faultSchemas[kind].shape).filter((f) => f !== 'kind'),
+    })),
+    topologies: [...TOPOLOGIES],
+    metrics: METRICS.map((m) => ({ name: m.name, description: m.description, time: m.isTime })),
+  };
+}
+
+const optionLine = (o: VariantOption): string => `      ${o.option} (default ${o.default}): ${o.meaning}`;
+
+export function renderCatalogue(c: Catalogue): string {
+  const out: string[] = ['locks'];
+  for (const l of c.locks) {
+    out.push(`  ${l.name.padEnd(14)} ${l.summary}`);
+    out.push(...l.options.map(optionLine));
+  }
+  out.push('', 'guards');
+  for (const g of c.guards) {
+    out.push(`  ${g.name.padEnd(14)} ${g.summary}`);
+    out.push(...g.options.map(optionLine));
+  }
+  out.push('', 'options of every variant');
+  out.push(...c.variantOptions.map((o) => `  ${o.option} (default ${o.default}): ${o.meaning}`));
+  out.push('', 'faults (every fault: at: <time>; windowed ones also rate: <n/m> with a duration distribution)');
+  for (const f of c.faults) out.push(`  ${f.kind.padEnd(14)} ${f.summary}`, `      fields: ${f.fields.join(', ')}`);
+  out.push('', `redis topologies: ${c.topologies.join(', ')}`);
+  out.push('', 'metrics for expect: (p(...), mean(...), max(...), min(...) over sweeps)');
+  for (const m of c.metrics) out.push(`  ${m.name.padEnd(24)} ${m.description}${m.time ? ' (a time)' : ''}`);
+  return out.join('\n');
+}

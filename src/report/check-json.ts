@@ -1,0 +1,30 @@
+/** `check --reporter json`: the same as data (stable key order, no wall-clock values). */
+import type { ScenarioCheck } from '../sweep/check.js';
+
+export function checkToJson(checks: readonly ScenarioCheck[]): unknown {
+  return {
+    format: 1,
+    kind: 'check',
+    passed: checks.every((c) => c.passed),
+    scenarios: checks.map((c) => ({
+      file: c.scenario.file,
+      name: c.scenario.name,
+      seeds: c.seeds,
+      passed: c.passed,
+      expectations: c.expectations.map((e) => ({
+        variant: e.expectation.variant,
+        expectation: e.expectation.text,
+        statistic: e.expectation.statistic,
+        metric: e.expectation.metric,
+        comparator: e.expectation.comparator,
+        expected: e.expectation.value,
+        measured: e.measured,
+        runs: e.runs,
+        failedRuns: e.failedRuns,
+        passed: e.passed,
+        location: e.expectation.location,
+        replay: e.replay,
+      })),
+    })),
+  };
+}

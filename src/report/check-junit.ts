@@ -1,0 +1,37 @@
+/**
+ * `check --reporter junit`: JUnit XML as CI systems read it (Jenkins, GitLab, GitHub
+ * actions that publish test reports): a testsuite per scenario file, a testcase per
+ * expectation, a <failure> with the measured value and the replay command. No timestamps
+ * or durations: the same check prints the same bytes.
+ */
+import type { ScenarioCheck } from '../sweep/check.js';
+import { formatMeasured } from './check-text.js';
+
+export function escapeXml(text: string): string {
+  return text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string);
+}
+
+export function renderJunit(checks: readonly ScenarioCheck[]): string {
+  const tests = checks.reduce((n, c) => n + c.expectations.length, 0);
+  const failures = checks.reduce((n, c) => n + c.expectations.filter((e) => !e.passed).length, 0);
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="lock-sim check" tests="${tests}" failures="${failures}" errors="0">`];
+  for (const c of checks) {
+    const f = c.expectations.filter((e) => !e.passed).length;
+    lines.push(`  <testsuite name="${escapeXml(c.scenario.file)}" tests="${c.expectations.length}" failures="${f}" errors="0" skipped="0">`);
+    for (const e of c.expectations) {
+      const name = `${e.expectation.variant}: ${e.expectation.text}`;
+      const open = `    <testcase classname="${escapeXml(c.scenario.name)}" name="${escapeXml(name)}"`;
+      if (e.passed) {
+        lines.push(`${open}/>`);
+        continue;
+      }
+      const message = `measured ${formatMeasured(e)}${e.expectation.statistic === 'run' && e.runs > 1 ? ` (failed in ${e.failedRuns} of ${e.runs} runs)` : ''}`;
+      lines.push(`${open}>`);
+      lines.push(`      <failure message="${escapeXml(message)}" type="expectation">${escapeXml(`${e.expectation.location}\nreplay: ${e.replay ?? '-'}`)}</failure>`);
+      lines.push('    </testcase>');
+    }
+    lines.push('  </testsuite>');
+  }
+  lines.push('</testsuites>');
+  return lines.join('\n');
+}

@@ -1,0 +1,51 @@
+/**
+ * `check`: a scenario's expectations over its seeds (or given ones), in one sweep. Every
+ * failure comes with the seed and variant whose run shows it, so it can be replayed.
+ */
+import type { Scenario } from '../scenario/types.js';
+import { addToExpectationTally, emptyExpectationTally, judgeTally, type ExpectationVerdict } from './expectation-tally.js';
+import { runSeeds } from './run-seeds.js';
+import { replayCommand } from './compare.js';
+
+export interface CheckOptions {
+  /** Default: the scenario's `seeds:` (or just its seed). */
+  seeds?: readonly number[];
+  jobs?: number;
+  onProgress?(done: number, total: number): void;
+}
+
+export interface CheckedExpectation extends ExpectationVerdict {
+  /** The exact command that replays the run showing the failure (null when it passed). */
+  replay: string | null;
+}
+
+export interface ScenarioCheck {
+  scenario: Scenario;
+  seeds: number;
+  expectations: CheckedExpectation[];
+  passed: boolean;
+}
+
+export async function checkScenario(scenario: Scenario, options: CheckOptions = {}): Promise<ScenarioCheck> {
+  const seeds = options.seeds ?? scenario.seeds;
+  // Only the variants some expectation is about need to run.
+  const variants = scenario.variants.map((v) => v.name).filter((name) => scenario.expectations.some((e) => e.variant === name));
+  const tallies = scenario.expectations.map((e) => emptyExpectationTally(e, variants.indexOf(e.variant)));
+  if (variants.length > 0) {
+    await runSeeds(scenario, {
+      seeds,
+      variants,
+      jobs: options.jobs ?? 1,
+      onOutcome: (outcome) => {
+        for (const t of tallies) addToExpectationTally(t, outcome);
+      },
+      onProgress: options.onProgress,
+    });
+  }
+  const expectations = tallies.map((t): CheckedExpectation => {
+    const verdict = judgeTally(t);
+    const replay = verdict.replaySeed === null ? null : replayCommand(scenario.file, verdict.replaySeed, verdict.expectation.variant);
+    return { ...verdict, replay };
+  });
+  return { scenario, seeds: seeds.length, expectations, passed: expectations.every((e) => e.passed) };
+}

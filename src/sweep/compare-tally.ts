@@ -1,0 +1,122 @@
+/**
+ * What `compare` keeps of a sweep: per variant, integer counts and sums and the worst run;
+ * per variant against a baseline, sums of paired differences. Everything is integer and
+ * order-independent (ties go to the smaller seed), so the same seeds give the same tally
+ * whatever the number of threads, and shards add up to the whole (merge).
+ */
+import type { RunMetrics } from '../checker/check.js';
+import type { SeedOutcome } from './run-seeds.js';
+
+export interface WorstRun {
+  seed: number;
+  oversold: number;
+  doubleHolders: number;
+  doubleHolderUs: number;
+}
+
+export interface VariantTally {
+  variant: string;
+  runs: number;
+  oversellRuns: number;
+  oversoldSum: number;
+  doubleHolderRuns: number;
+  doubleHoldersSum: number;
+  stuckUsSum: number;
+  /** Orders per second, in hundredths. */
+  throughputCentsSum: number;
+  p99UsSum: number;
+  worst: WorstRun | null;
+}
+
+/** Sums of per-seed differences (variant - baseline), and of their squares. */
+export interface PairedTally {
+  variant: string;
+  baseline: string;
+  runs: number;
+  oversold: { sum: number; squares: number };
+  oversell: { sum: number; squares: number };
+  throughputCents: { sum: number; squares: number };
+}
+
+export interface CompareTally {
+  variants: VariantTally[];
+  paired: PairedTally[];
+}
+
+export function emptyTally(variants: readonly string[], baseline: string | null): CompareTally {
+  return {
+    variants: variants.map((variant) => ({
+      variant, runs: 0, oversellRuns: 0, oversoldSum: 0, doubleHolderRuns: 0, doubleHoldersSum: 0, stuckUsSum: 0, throughputCentsSum: 0, p99UsSum: 0, worst: null,
+    })),
+    paired: baseline === null
+      ? []
+      : variants.filter((v) => v !== baseline).map((variant) => ({
+        variant, baseline, runs: 0, oversold: { sum: 0, squares: 0 }, oversell: { sum: 0, squares: 0 }, throughputCents: { sum: 0, squares: 0 },
+      })),
+  };
+}
+
+const cents = (perS: number): number => Math.round(perS * 100);
+
+/** Worse = more oversold, then more double holders, then longer; a tie goes to the smaller seed. */
+function worse(a: WorstRun, b: WorstRun | null): boolean {
+  if (b === null) return true;
+  if (a.oversold !== b.oversold) return a.oversold > b.oversold;
+  if (a.doubleHolders !== b.doubleHolders) return a.doubleHolders > b.doubleHolders;
+  if (a.doubleHolderUs !== b.doubleHolderUs) return a.doubleHolderUs > b.doubleHolderUs;
+  return a.seed < b.seed;
+}
+
+function addRun(t: VariantTally, seed: number, m: RunMetrics): void {
+  t.runs++;
+  if (m.oversold > 0) t.oversellRuns++;
+  t.oversoldSum += m.oversold;
+  if (m.doubleHolders > 0) t.doubleHolderRuns++;
+  t.doubleHoldersSum += m.doubleHolders;
+  t.stuckUsSum += m.stuckLockUs;
+  t.throughputCentsSum += cents(m.throughputPerS);
+  t.p99UsSum += m.latencyP99Us;
+  const run: WorstRun = { seed, oversold: m.oversold, doubleHolders: m.doubleHolders, doubleHolderUs: m.doubleHolderUs };
+  if (worse(run, t.worst)) t.worst = run;
+}
+
+function addDifference(sum: { sum: number; squares: number }, d: number): void {
+  sum.sum += d;
+  sum.squares += d * d;
+}
+
+export function addOutcome(tally: CompareTally, outcome: SeedOutcome): void {
+  tally.variants.forEach((t, i) => addRun(t, outcome.seed, outcome.metrics[i]));
+  for (const p of tally.paired) {
+    const v = outcome.metrics[tally.variants.findIndex((t) => t.variant === p.variant)];
+    const b = outcome.metrics[tally.variants.findIndex((t) => t.variant === p.baseline)];
+    p.runs++;
+    addDifference(p.oversold, v.oversold - b.oversold);
+    addDifference(p.oversell, (v.oversold > 0 ? 1 : 0) - (b.oversold > 0 ? 1 : 0));
+    addDifference(p.throughputCents, cents(v.throughputPerS) - cents(b.throughputPerS));
+  }
+}
+
+/** Adds shard `b` into `a` (same variants and baseline). */
+export function mergeTally(a: CompareTally, b: CompareTally): void {
+  a.variants.forEach((t, i) => {
+    const o = b.variants[i];
+    t.runs += o.runs;
+    t.oversellRuns += o.oversellRuns;
+    t.oversoldSum += o.oversoldSum;
+    t.doubleHolderRuns += o.doubleHolderRuns;
+    t.doubleHoldersSum += o.doubleHoldersSum;
+    t.stuckUsSum += o.stuckUsSum;
+    t.throughputCentsSum += o.throughputCentsSum;
+    t.p99UsSum += o.p99UsSum;
+    if (o.worst && worse(o.worst, t.worst)) t.worst = o.worst;
+  });
+  a.paired.forEach((p, i) => {
+    const o = b.paired[i];
+    p.runs += o.runs;
+    for (const key of ['oversold', 'oversell', 'throughputCents'] as const) {
+      p[key].sum += o[key].sum;
+      p[key].squares += o[key].squares;
+    }
+  });
+}

@@ -1,0 +1,181 @@
+/**
+ * `compare`: every variant over the same seeds (common random numbers), tallied as it goes
+ * so memory does not grow with the number of seeds, and summarised with intervals.
+ */
+import { createHash } from 'node:crypto';
+import type { Scenario } from '../scenario/types.js';
+import { shardSeeds } from '../scenario/seeds.js';
+import { addOutcome, emptyTally, mergeTally, type CompareTally } from './compare-tally.js';
+import { runSeeds } from './run-seeds.js';
+import { meanInterval, wilson, type Interval } from './stats.js';
+
+export interface CompareOptions {
+  /** Default: 1..100. */
+  seeds?: readonly number[];
+  /** Default: every variant of the scenario. */
+  variants?: readonly string[];
+  /** Report paired differences of every other variant against this one. */
+  baseline?: string | null;
+  /** Worker threads (default 1). */
+  jobs?: number;
+  /** Run only shard k of n of the seeds. */
+  shard?: { k: number; n: number } | null;
+  onProgress?(done: number, total: number): void;
+}
+
+/** A compare's raw result: enough to summarise, and to merge with the other shards. */
+export interface CompareResult {
+  scenario: { name: string; file: string; fingerprint: string };
+  seeds: { label: string; count: number };
+  shard: { k: number; n: number } | null;
+  variants: string[];
+  baseline: string | null;
+  tally: CompareTally;
+}
+
+export const DEFAULT_COMPARE_SEEDS = Array.from({ length: 100 }, (_, i) => i + 1);
+
+/** Identifies a scenario's content, so shards of different scenarios are not merged. */
+export function fingerprint(scenario: Scenario): string {
+  const { file: _file, ...content } = scenario;
+  return createHash('sha256').update(JSON.stringify(content)).digest('hex').slice(0, 16);
+}
+
+export function seedsLabel(seeds: readonly number[]): string {
+  if (seeds.length === 0) return 'no seeds';
+  const contiguous = seeds.every((s, i) => i === 0 || s === seeds[i - 1] + 1);
+  if (contiguous) return seeds.length === 1 ? String(seeds[0]) : `${seeds[0]}..${seeds[seeds.length - 1]}`;
+  return `${seeds.length} seeds`;
+}
+
+export async function compare(scenario: Scenario, options: CompareOptions = {}): Promise<CompareResult> {
+  const seeds = options.seeds ?? DEFAULT_COMPARE_SEEDS;
+  const variants = options.variants && options.variants.length > 0 ? [...options.variants] : scenario.variants.map((v) => v.name);
+  for (const v of variants) if (!scenario.variants.some((s) => s.name === v)) throw new Error(`no variant named ${v}`);
+  const baseline = options.baseline ?? null;
+  if (baseline !== null && !variants.includes(baseline)) throw new Error(`the baseline ${baseline} is not among the variants compared`);
+  const shard = options.shard ?? null;
+  const tally = emptyTally(variants, baseline);
+  await runSeeds(scenario, {
+    seeds: shardSeeds(seeds, shard),
+    variants,
+    jobs: options.jobs ?? 1,
+    onOutcome: (outcome) => addOutcome(tally, outcome),
+    onProgress: options.onProgress,
+  });
+  return {
+    scenario: { name: scenario.name, file: scenario.file, fingerprint: fingerprint(scenario) },
+    seeds: { label: seedsLabel(seeds), count: seeds.length },
+    shard,
+    variants,
+    baseline,
+    tally,
+  };
+}
+
+/** Combines the shards of one compare; they must cover every shard exactly once. */
+export function mergeCompareResults(parts: readonly CompareResult[]): CompareResult {
+  if (parts.length === 0) throw new Error('nothing to merge');
+  const first = parts[0];
+  for (const p of parts) {
+    const same =
+      p.scenario.fingerprint === first.scenario.fingerprint &&
+      p.seeds.label === first.seeds.label &&
+      p.seeds.count === first.seeds.count &&
+      p.baseline === first.baseline &&
+      p.variants.join('\u0000') === first.variants.join('\u0000') &&
+      (p.shard?.n ?? 1) === (first.shard?.n ?? 1);
+    if (!same) throw new Error('these results are not shards of one compare (scenario, seeds, variants, baseline or shard count differ)');
+  }
+  const n = first.shard?.n ?? 1;
+  const seen = parts.map((p) => p.shard?.k ?? 1).sort((a, b) => a - b);
+  const expected = Array.from({ length: n }, (_, i) => i + 1);
+  if (seen.join(',') !== expected.join(',')) {
+    const missing = expected.filter((k) => !seen.includes(k));
+    const twice = seen.filter((k, i) => seen.indexOf(k) !== i);
+    throw new Error(`shards must be 1..${n} once each${missing.length ? `; missing ${missing.map((k) => `${k}/${n}`).join(', ')}` : ''}${twice.length ? `; given twice ${twice.map((k) => `${k}/${n}`).join(', ')}` : ''}`);
+  }
+  const tally = emptyTally(first.variants, first.baseline);
+  for (const p of parts) mergeTally(tally, p.tally);
+  return { ...first, shard: null, tally };
+}
+
+export interface VariantSummary {
+  variant: string;
+  runs: number;
+  /** P(oversold > 0) with its Wilson 95% interval. */
+  oversell: Interval;
+  oversoldMean: number;
+  oversoldMax: number;
+  /** P(double holders > 0). */
+  doubleHolders: Interval;
+  stuckMeanUs: number;
+  throughputMean: number;
+  p99MeanUs: number;
+  worst: { seed: number; oversold: number; doubleHolders: number; replay: string } | null;
+}
+
+export interface PairedSummary {
+  variant: string;
+  baseline: string;
+  runs: number;
+  /** Mean difference (variant - baseline) per run, with a 95% interval. */
+  oversold: Interval;
+  oversell: Interval;
+  throughput: Interval;
+}
+
+export interface CompareSummary {
+  scenario: string;
+  file: string;
+  seeds: string;
+  runsPerVariant: number;
+  variants: VariantSummary[];
+  paired: PairedSummary[];
+}
+
+export const replayCommand = (file: string, seed: number, variant: string): string =>
+  `npx lock-sim run ${file} --seed ${seed} --variant ${variant}`;
+
+const round = (x: number, digits: number): number => Number(x.toFixed(digits));
+const roundInterval = (i: Interval, digits: number, scale = 1): Interval => ({
+  estimate: round(i.estimate / scale, digits),
+  low: round(i.low / scale, digits),
+  high: round(i.high / scale, digits),
+});
+
+export function summarise(result: CompareResult): CompareSummary {
+  const variants = result.tally.variants.map((t): VariantSummary => {
+    const n = Math.max(1, t.runs);
+    return {
+      variant: t.variant,
+      runs: t.runs,
+      oversell: roundInterval(wilson(t.oversellRuns, t.runs), 4),
+      oversoldMean: round(t.oversoldSum / n, 3),
+      oversoldMax: t.worst?.oversold ?? 0,
+      doubleHolders: roundInterval(wilson(t.doubleHolderRuns, t.runs), 4),
+      stuckMeanUs: Math.round(t.stuckUsSum / n),
+      throughputMean: round(t.throughputCentsSum / n / 100, 2),
+      p99MeanUs: Math.round(t.p99UsSum / n),
+      worst: t.worst
+        ? { seed: t.worst.seed, oversold: t.worst.oversold, doubleHolders: t.worst.doubleHolders, replay: replayCommand(result.scenario.file, t.worst.seed, t.variant) }
+        : null,
+    };
+  });
+  const paired = result.tally.paired.map((p): PairedSummary => ({
+    variant: p.variant,
+    baseline: p.baseline,
+    runs: p.runs,
+    oversold: roundInterval(meanInterval(p.runs, p.oversold.sum, p.oversold.squares), 3),
+    oversell: roundInterval(meanInterval(p.runs, p.oversell.sum, p.oversell.squares), 4),
+    throughput: roundInterval(meanInterval(p.runs, p.throughputCents.sum, p.throughputCents.squares), 2, 100),
+  }));
+  return {
+    scenario: result.scenario.name,
+    file: result.scenario.file,
+    seeds: result.seeds.label,
+    runsPerVariant: result.tally.variants[0]?.runs ?? 0,
+    variants,
+    paired,
+  };
+}

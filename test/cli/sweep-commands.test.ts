@@ -1,0 +1,164 @@
+/** compare, merge, check, list, schema and run --check-determinism through the built bin. */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+
+function cli(...args: string[]) {
+  const r = spawnSync(process.execPath, ['bin/lock-sim.js', ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'lock-sim-sweep-'));
+/** Small and quick: a 1s lease against 0.5-1.5s of work, so some seeds double-hold. */
+const file = join(dir, 'sweep.yaml');
+writeFileSync(
+  file,
+  `name: sweep
+seeds: "1..30"
+duration: 5s
+drain: 10s
+stock: { sku: 1, available: 1000 }
+workload: { clients: 2, workers: 1, users: 2, think: 300ms, steps: [lock, read, work, deduct, order, unlock] }
+dependencies: { work: "uniform(500ms, 1500ms)" }
+variants:
+  short: { lock: lua-unlock, lease: 1s, wait: 3s, retry-interval: 10ms }
+  long:  { lock: lua-unlock, lease: 5s, wait: 3s, retry-interval: 10ms }
+expect:
+  long:  { double-holders: 0, "p(orders > 0)": 1 }
+  short: { double-holders: 0, "mean(double-holders)": "< 100" }
+`,
+);
+
+describe('lock-sim compare', () => {
+  it('prints the same JSON with 1 and 2 worker threads', () => {
+    const one = cli('compare', file, '--seeds', '1..40', '--jobs', '1', '--json', '--baseline', 'long');
+    const two = cli('compare', file, '--seeds', '1..40', '--jobs', '2', '--json', '--baseline', 'long');
+    expect(one.code).toBe(0);
+    expect(two.out).toBe(one.out);
+    const j = JSON.parse(one.out);
+    expect(j.variants.map((v: { variant: string }) => v.variant)).toEqual(['short', 'long']);
+    expect(j.runsPerVariant).toBe(40);
+    expect(j.variants[0].worst.replay).toBe(`npx lock-sim run ${file} --seed ${j.variants[0].worst.seed} --variant short`);
+    expect(j.paired[0]).toMatchObject({ variant: 'short', baseline: 'long', runs: 40 });
+  });
+
+  it('shards and merges into the unsharded result', () => {
+    const whole = cli('compare', file, '--seeds', '1..40', '--json', '--baseline', 'long', '--jobs', '2');
+    const shards = [1, 2, 3].map((k) => {
+      const out = join(dir, `shard${k}.json`);
+      const r = cli('compare', file, '--seeds', '1..40', '--baseline', 'long', '--shard', `${k}/3`, '--output', out, '--jobs', '1');
+      expect(r.code).toBe(0);
+      expect(r.out).toMatch(new RegExp(`shard ${k}/3: 1[34] seeds run`));
+      return out;
+    });
+    const merged = cli('merge', shards[2], shards[0], shards[1], '--json');
+    expect(merged.code).toBe(0);
+    expect(merged.out).toBe(whole.out);
+    const text = cli('merge', ...shards);
+    expect(text.out).toContain('P(oversell) [95% CI]');
+    const missing = cli('merge', shards[0], shards[1]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('missing 3/3');
+  });
+
+  it('prints a table with intervals, worst runs and paired differences', () => {
+    const r = cli('compare', file, '--seeds', '20', '--baseline', 'long', '--jobs', '1');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('seeds 1..20 (20 runs per variant)');
+    expect(r.out).toMatch(/short\s+│\s+0\.0% \[0\.0%, 16\.1%\]/);
+    expect(r.out).toContain('worst runs');
+    expect(r.out).toContain('paired differences against long');
+    expect(r.err).toBe(''); // no progress bar when stderr is not a terminal
+  });
+
+  it('rejects bad seeds, shards, jobs, variants and a shard without output with exit 2', () => {
+    expect(cli('compare', file, '--seeds', '9..1').code).toBe(2);
+    expect(cli('compare', file, '--seeds', '1..2000000').code).toBe(2);
+    expect(cli('compare', file, '--shard', '4/3', '--output', join(dir, 'x.json')).code).toBe(2);
+    expect(cli('compare', file, '--jobs', '0').code).toBe(2);
+    expect(cli('compare', file, '--variants', 'nope').code).toBe(2);
+    const noOutput = cli('compare', file, '--shard', '1/2');
+    expect(noOutput.code).toBe(2);
+    expect(noOutput.err).toContain('--shard needs --output');
+  });
+});
+
+describe('lock-sim check', () => {
+  it('exits 1 on a false expectation and prints the replay command, which reproduces the failure', () => {
+    const r = cli('check', file, '--jobs', '2');
+    expect(r.code).toBe(1);
+    const fail = /FAIL {2}short: double-holders == 0 {2}\(measured (\d+); failed in (\d+) of 30 runs\) {2}at (\S+)\n\s+replay: (.+)/.exec(r.out);
+    expect(fail).not.toBeNull();
+    const [, measured, , location, replay] = fail as RegExpExecArray;
+    expect(location).toBe(`${file}:13:28`);
+    expect(r.out).toMatch(/pass {2}long: double-holders == 0 {2}\(held in all 30 runs\)/);
+    const args = replay.replace(/^npx lock-sim /, '').split(' ');
+    const again = cli(...args);
+    expect(again.code).toBe(1);
+    expect(again.out).toContain(`FAIL  short: double-holders == 0  (measured ${measured})`);
+  });
+
+  it('passes the project\'s own scenarios folder (exit 0)', () => {
+    const r = cli('check', 'scenarios/', '--jobs', '2');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/\d+ expectations held in \d+ scenarios/);
+  });
+
+  it('writes JUnit XML that parses, with the right counts and the failure text', () => {
+    const out = join(dir, 'report.xml');
+    const r = cli('check', file, '--reporter', 'junit', '--output', out, '--jobs', '1');
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('FAIL'); // the text summary still goes to stdout
+    const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(readFileSync(out, 'utf8'));
+    const suites = xml.testsuites;
+    expect(suites.tests).toBe('4');
+    expect(suites.failures).toBe('1');
+    const cases = [suites.testsuite.testcase].flat();
+    expect(cases).toHaveLength(4);
+    const failed = cases.filter((c: { failure?: unknown }) => c.failure !== undefined);
+    expect(failed).toHaveLength(1);
+    expect(failed[0].name).toBe('short: double-holders == 0');
+    expect(failed[0].failure['#text']).toContain('replay: npx lock-sim run');
+  });
+
+  it('prints JSON with --reporter json, and rejects unknown reporters and bad files with exit 2', () => {
+    const r = cli('check', file, '--reporter', 'json', '--jobs', '1');
+    const j = JSON.parse(r.out);
+    expect(j.passed).toBe(false);
+    expect(j.scenarios[0].expectations.map((e: { passed: boolean }) => e.passed)).toEqual([true, true, false, true]);
+    expect(cli('check', file, '--reporter', 'tap').code).toBe(2);
+    const bad = join(dir, 'bad.yaml');
+    writeFileSync(bad, 'name: x\nduration: 5s\nstock: { available: 1 }\nworkload: { arrival: 1/s }\nvariants: { v: { lock: nope } }\n');
+    const b = cli('check', bad, file);
+    expect(b.code).toBe(2);
+    expect(b.err).toContain(`${bad}:5:24: variants.v.lock: unknown lock "nope" (did you mean "none"?)`);
+    expect(cli('check', join(dir, 'missing-folder')).code).toBe(2);
+  });
+});
+
+describe('lock-sim list, schema and run --check-determinism', () => {
+  it('lists locks, guards and faults with options and defaults', () => {
+    const r = cli('list');
+    expect(r.code).toBe(0);
+    for (const name of ['redlock', 'fenced', 'version-cas', 'partition', 'clock-jump', 'retry-count (default 10)', 'sync-replicas (default true)']) {
+      expect(r.out).toContain(name);
+    }
+    const j = JSON.parse(cli('list', '--json').out);
+    expect(j.faults.find((f: { kind: string }) => f.kind === 'partition').fields).toEqual(['at', 'rate', 'duration', 'isolate', 'from']);
+  });
+
+  it('prints a JSON Schema', () => {
+    const j = JSON.parse(cli('schema').out);
+    expect(j.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(j.properties.variants).toBeDefined();
+  });
+
+  it('reports a deterministic run twice identical', () => {
+    const r = cli('run', file, '--check-determinism');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^short: deterministic \(\d+ operations, \d+ events, identical twice\)$/m);
+  });
+});

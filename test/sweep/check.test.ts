@@ -1,0 +1,78 @@
+/** check over sweeps: per-run expectations on every seed, statistics over all of them, replay seeds. */
+import { describe, expect, it } from 'vitest';
+import { parseScenario } from '../../src/scenario/load.js';
+import { runScenario } from '../../src/runner/run-scenario.js';
+import { checkScenario } from '../../src/sweep/check.js';
+
+/** A 1s lease against 0.5-1.5s of work: some seeds overlap, some do not. */
+const scenario = (expect: string, seeds = '1..30') =>
+  parseScenario(
+    `
+name: sweep
+seeds: "${seeds}"
+duration: 5s
+drain: 10s
+stock: { sku: 1, available: 1000 }
+workload: { clients: 2, workers: 1, users: 2, think: 300ms, steps: [lock, read, work, deduct, order, unlock] }
+dependencies: { work: "uniform(500ms, 1500ms)" }
+variants:
+  v: { lock: lua-unlock, lease: 1s, wait: 3s, retry-interval: 10ms }
+expect:
+  v: ${expect}
+`,
+    'sweep.yaml',
+  );
+
+describe('checkScenario', () => {
+  it('judges a per-run expectation on every seed and names the first failing seed', async () => {
+    const s = scenario('{ double-holders: 0 }');
+    const c = await checkScenario(s);
+    const [e] = c.expectations;
+    expect(e.runs).toBe(30);
+    expect(e.passed).toBe(false);
+    expect(e.failedRuns).toBeGreaterThan(0);
+    expect(e.failedRuns).toBeLessThan(30);
+    // The replay seed is the smallest failing one, and replaying it fails the same way.
+    const replay = runScenario(s, { seed: e.replaySeed ?? -1 });
+    expect(replay.expectations[0]).toMatchObject({ passed: false, measured: e.measured });
+    for (let seed = 1; seed < (e.replaySeed ?? 0); seed++) expect(runScenario(s, { seed }).passed).toBe(true);
+    expect(e.replay).toBe(`npx lock-sim run sweep.yaml --seed ${e.replaySeed} --variant v`);
+  });
+
+  it('judges p(...), mean(...), max(...) and min(...) over the sweep', async () => {
+    const s = scenario('{ "p(double-holders > 0)": ["> 0.05", "<= 1"], "mean(double-holders)": "> 0", "max(double-holders)": ">= 1", "min(orders)": ">= 1" }');
+    const c = await checkScenario(s);
+    expect(c.expectations.map((e) => [e.expectation.statistic, e.passed])).toEqual([
+      ['p', true],
+      ['p', true],
+      ['mean', true],
+      ['max', true],
+      ['min', true],
+    ]);
+    const p = c.expectations[0];
+    const perSeed = await Promise.all(Array.from({ length: 30 }, (_, i) => runScenario(s, { seed: i + 1 }).runs[0].metrics.doubleHolders));
+    expect(p.measured).toBe(Number((perSeed.filter((d) => d > 0).length / 30).toFixed(6)));
+    expect(c.expectations[2].measured).toBe(Number((perSeed.reduce((a, b) => a + b, 0) / 30).toFixed(4)));
+    expect(c.expectations[3].measured).toBe(Math.max(...perSeed));
+  });
+
+  it('replays, for a failed probability, a run where the counted condition held', async () => {
+    const c = await checkScenario(scenario('{ "p(double-holders > 0)": "<= 0.01" }'));
+    const [e] = c.expectations;
+    expect(e.passed).toBe(false);
+    const replay = runScenario(scenario('{ double-holders: 0 }'), { seed: e.replaySeed ?? -1 });
+    expect(replay.runs[0].metrics.doubleHolders).toBeGreaterThan(0);
+  });
+
+  it('leaves statistics out of a single run', () => {
+    const r = runScenario(scenario('{ "p(double-holders > 0)": "<= 0.01", orders: ">= 0" }'));
+    expect(r.expectations.map((e) => e.expectation.key)).toEqual(['orders']);
+  });
+
+  it('refuses malformed statistics with their position', () => {
+    expect(() => scenario('{ "p(double-holders)": 0.5 }')).toThrow('p(...) needs a condition, e.g. p(double-holders > 0)');
+    expect(() => scenario('{ "mean(orders > 1)": 3 }')).toThrow('mean(...) takes a metric only');
+    expect(() => scenario('{ "p(orders > 1)": 3 }')).toThrow('a probability is between 0 and 1, found 3');
+    expect(() => scenario('{ "avg(orders)": 3 }')).toThrow('unknown metric');
+  });
+});
