@@ -2,6 +2,8 @@
  * `npm run bench`: figures, never assertions. Wall-clock reads are fine here (not in the
  * simulation): this file measures the simulator from outside.
  */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { loadScenario } from '../scenario/load.js';
 import { runVariant } from '../runner/run.js';
 import { pingPong } from './ping-pong.js';
@@ -41,4 +43,32 @@ const wallMs = (now() - t0) / repeats;
 console.log(
   `scenarios/failover.yaml: ${scenario.variants.length} variants in ${wallMs.toFixed(0)}ms per run of the file, ${fmt((events / repeats / wallMs) * 1000)} simulated events/s (checker included)`,
 );
-console.log(`peak memory: ${(peakRssBytes / 2 ** 20).toFixed(0)} MiB RSS`);
+console.log(`peak memory (this process): ${(peakRssBytes / 2 ** 20).toFixed(0)} MiB RSS`);
+
+// 3. Sweeps, each in a fresh process: compare of failover.yaml over 1,000 seeds with 1 and
+//    2 worker threads (scaling), and peak memory over 1,000 vs 10,000 seeds of a small world.
+interface Probe {
+  runs: number;
+  seeds: number;
+  wallMs: number;
+  peakRssBytes: number;
+}
+const probeScript = fileURLToPath(new URL('./sweep-probe.js', import.meta.url));
+const probe = (target: string, seeds: number, jobs: number): Probe =>
+  JSON.parse(execFileSync(process.execPath, [probeScript, target, String(seeds), String(jobs)], { encoding: 'utf8', maxBuffer: 1 << 20 })) as Probe;
+const compareSeeds = Number(process.env.LOCK_SIM_BENCH_SEEDS ?? 1000);
+const oneJob = probe('scenarios/failover.yaml', compareSeeds, 1);
+const twoJobs = probe('scenarios/failover.yaml', compareSeeds, 2);
+const runsPerS = (p: Probe): number => p.runs / (p.wallMs / 1000);
+console.log(
+  `compare scenarios/failover.yaml, ${compareSeeds} seeds x ${oneJob.runs / compareSeeds} variants: ` +
+    `1 job ${runsPerS(oneJob).toFixed(1)} runs/s (${(oneJob.wallMs / 1000).toFixed(1)}s), ` +
+    `2 jobs ${runsPerS(twoJobs).toFixed(1)} runs/s (${(twoJobs.wallMs / 1000).toFixed(1)}s): ${(runsPerS(twoJobs) / runsPerS(oneJob)).toFixed(2)}x (target >= 1.7x)`,
+);
+const small = probe('memory', 1000, 2);
+const large = probe('memory', 10_000, 2);
+const mib = (b: number): string => `${(b / 2 ** 20).toFixed(0)} MiB`;
+console.log(
+  `compare memory (small world, 2 jobs): 1,000 seeds peak ${mib(small.peakRssBytes)} RSS, 10,000 seeds peak ${mib(large.peakRssBytes)} RSS: ` +
+    `${(large.peakRssBytes / small.peakRssBytes).toFixed(2)}x (target <= 1.2x); ${runsPerS(large).toFixed(0)} runs/s`,
+);

@@ -6,8 +6,11 @@ export class HistoryRecorder {
 
   constructor(private readonly now: () => number) {}
 
+  /** Stamps the operation in place (callers hand over a fresh object) and appends it. */
   record(op: NewOperation): Operation {
-    const full = { ...op, index: this.ops.length, timeUs: this.now() } as Operation;
+    const full = op as Operation;
+    full.index = this.ops.length;
+    full.timeUs = this.now();
     this.ops.push(full);
     return full;
   }

@@ -57,7 +57,7 @@ export async function runSeeds(scenario: Scenario, options: SweepOptions): Promi
 
 /** Chunks small enough to balance the threads, large enough to keep messages rare. */
 function chunkSize(total: number, jobs: number): number {
-  return Math.max(1, Math.min(25, Math.ceil(total / (jobs * 8))));
+  return Math.max(1, Math.min(4, Math.ceil(total / (jobs * 8))));
 }
 
 function runInWorkers(scenario: Scenario, options: SweepOptions, jobs: number): Promise<void> {

@@ -186,7 +186,8 @@ export class Workload {
       thread.requestTag = req.id;
       const lockHandle = {
         key: lockKeyOf(req.sku),
-        token: thread.rng.hexId(),
+        // Unique per acquisition, like a UUID, without drawing from any random stream.
+        token: `${state.uuid}:${req.id}`,
         threadOwner,
         leaseMs: null,
         watchdog: null,

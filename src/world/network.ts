@@ -21,6 +21,7 @@ export class Fabric {
   }
 
   isCut(a: string, b: string): boolean {
+    if (this.cuts.size === 0) return false; // the common case: no partition at all
     return (this.cuts.get(Fabric.pair(a, b)) ?? 0) > 0;
   }
 
