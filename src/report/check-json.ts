@@ -10,6 +10,7 @@ export function checkToJson(checks: readonly ScenarioCheck[]): unknown {
       file: c.scenario.file,
       name: c.scenario.name,
       seeds: c.seeds,
+      seedsLabel: c.seedsLabel,
       passed: c.passed,
       expectations: c.expectations.map((e) => ({
         variant: e.expectation.variant,

@@ -24,7 +24,7 @@ export function renderCheck(checks: readonly ScenarioCheck[], color: ChalkInstan
   let total = 0;
   let failed = 0;
   for (const c of checks) {
-    out.push(`${color.bold(c.scenario.file)}  ${c.seeds === 1 ? `seed ${c.scenario.seeds[0] ?? c.scenario.seed}` : `${c.seeds} seeds`}`);
+    out.push(`${color.bold(c.scenario.file)}  ${c.seeds === 1 ? `seed ${c.seedsLabel}` : `${c.seeds} seeds (${c.seedsLabel})`}`);
     for (const e of c.expectations) {
       total++;
       if (!e.passed) failed++;

@@ -5,7 +5,7 @@
 import type { Scenario } from '../scenario/types.js';
 import { addToExpectationTally, emptyExpectationTally, judgeTally, type ExpectationVerdict } from './expectation-tally.js';
 import { runSeeds } from './run-seeds.js';
-import { replayCommand } from './compare.js';
+import { replayCommand, seedsLabel } from './compare.js';
 
 export interface CheckOptions {
   /** Default: the scenario's `seeds:` (or just its seed). */
@@ -22,6 +22,8 @@ export interface CheckedExpectation extends ExpectationVerdict {
 export interface ScenarioCheck {
   scenario: Scenario;
   seeds: number;
+  /** "6", "1..200", "3 seeds". */
+  seedsLabel: string;
   expectations: CheckedExpectation[];
   passed: boolean;
 }
@@ -47,5 +49,5 @@ export async function checkScenario(scenario: Scenario, options: CheckOptions = 
     const replay = verdict.replaySeed === null ? null : replayCommand(scenario.file, verdict.replaySeed, verdict.expectation.variant);
     return { ...verdict, replay };
   });
-  return { scenario, seeds: seeds.length, expectations, passed: expectations.every((e) => e.passed) };
+  return { scenario, seeds: seeds.length, seedsLabel: seedsLabel(seeds), expectations, passed: expectations.every((e) => e.passed) };
 }
