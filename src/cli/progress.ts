@@ -6,13 +6,14 @@
 import cliProgress from 'cli-progress';
 
 export interface Progress {
-  update(done: number, total: number): void;
+  /** Seeds done of seeds in all; shown as runs (seeds x variants per seed). */
+  update(doneSeeds: number, totalSeeds: number): void;
   stop(): void;
 }
 
 export const NO_PROGRESS: Progress = { update() {}, stop() {} };
 
-export function progressBar(stream: NodeJS.WritableStream | null, label: string): Progress {
+export function progressBar(stream: NodeJS.WritableStream | null, label: string, runsPerSeed: number): Progress {
   if (stream === null) return NO_PROGRESS;
   const bar = new cliProgress.SingleBar(
     {
@@ -27,9 +28,10 @@ export function progressBar(stream: NodeJS.WritableStream | null, label: string)
   let started = false;
   const t0 = performance.now(); // lock-sim: wall-clock ok
   return {
-    update(done, total) {
+    update(doneSeeds, totalSeeds) {
+      const done = doneSeeds * runsPerSeed;
       if (!started) {
-        bar.start(total, 0, { rate: '0' });
+        bar.start(totalSeeds * runsPerSeed, 0, { rate: '0' });
         started = true;
       }
       const seconds = (performance.now() - t0) / 1000; // lock-sim: wall-clock ok

@@ -66,7 +66,8 @@ export function registerCheck(program: Command, ctx: CommandContext): void {
       const scenarios = loadAll(scenarioFiles(paths));
       const checks: ScenarioCheck[] = [];
       for (const scenario of scenarios) {
-        const progress = progressBar(reporter === 'text' || options.output ? ctx.io.progress ?? null : null, scenario.name);
+        const judged = new Set(scenario.expectations.map((e) => e.variant)).size;
+        const progress = progressBar(reporter === 'text' || options.output ? ctx.io.progress ?? null : null, scenario.name, judged);
         checks.push(
           await checkScenario(scenario, {
             seeds: options.seeds,

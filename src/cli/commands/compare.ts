@@ -50,7 +50,8 @@ export function registerCompare(program: Command, ctx: CommandContext): void {
         throw new UsageError(`the baseline ${options.baseline} is not among --variants ${options.variants.join(',')}`);
       }
       if (options.shard && !options.output) throw new UsageError('--shard needs --output <file>: shards are combined with lock-sim merge');
-      const progress = progressBar(options.json ? null : ctx.io.progress ?? null, 'compare');
+      const variantCount = options.variants.length > 0 ? options.variants.length : scenario.variants.length;
+      const progress = progressBar(options.json ? null : ctx.io.progress ?? null, 'compare', variantCount);
       const result = await compare(scenario, {
         seeds: options.seeds ?? DEFAULT_COMPARE_SEEDS,
         variants: options.variants,
