@@ -8,3 +8,22 @@ export function runYaml(yaml: string, variant?: string, seed?: number): RunResul
   if (!v) throw new Error(`no variant ${variant}`);
   return runVariant(scenario, v, seed);
 }
+
+/**
+ * A small world for sweep tests: a lease against 0.5-1.5s of work, so that short leases
+ * double-hold on some seeds and not on others. `variants` and `expect` are YAML lines.
+ */
+export function sweepWorld(variants: string, expect: string, seeds = '1..30'): string {
+  return `name: sweep
+seeds: "${seeds}"
+duration: 5s
+drain: 10s
+stock: { sku: 1, available: 1000 }
+workload: { clients: 2, workers: 1, users: 2, think: 300ms, steps: [lock, read, work, deduct, order, unlock] }
+dependencies: { work: "uniform(500ms, 1500ms)" }
+variants:
+${variants}
+expect:
+${expect}
+`;
+}

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
+import { sweepWorld } from '../helpers.js';
 
 function cli(...args: string[]) {
   const r = spawnSync(process.execPath, ['bin/lock-sim.js', ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
@@ -16,20 +17,10 @@ const dir = mkdtempSync(join(tmpdir(), 'lock-sim-sweep-'));
 const file = join(dir, 'sweep.yaml');
 writeFileSync(
   file,
-  `name: sweep
-seeds: "1..30"
-duration: 5s
-drain: 10s
-stock: { sku: 1, available: 1000 }
-workload: { clients: 2, workers: 1, users: 2, think: 300ms, steps: [lock, read, work, deduct, order, unlock] }
-dependencies: { work: "uniform(500ms, 1500ms)" }
-variants:
-  short: { lock: lua-unlock, lease: 1s, wait: 3s, retry-interval: 10ms }
-  long:  { lock: lua-unlock, lease: 5s, wait: 3s, retry-interval: 10ms }
-expect:
-  long:  { double-holders: 0, "p(orders > 0)": 1 }
-  short: { double-holders: 0, "mean(double-holders)": "< 100" }
-`,
+  sweepWorld(
+    ['  short: { lock: lua-unlock, lease: 1s, wait: 3s, retry-interval: 10ms }', '  long:  { lock: lua-unlock, lease: 5s, wait: 3s, retry-interval: 10ms }'].join('\n'),
+    ['  long:  { double-holders: 0, "p(orders > 0)": 1 }', '  short: { double-holders: 0, "mean(double-holders)": "< 100" }'].join('\n'),
+  ),
 );
 
 describe('lock-sim compare', () => {

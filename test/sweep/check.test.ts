@@ -3,25 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../src/scenario/load.js';
 import { runScenario } from '../../src/runner/run-scenario.js';
 import { checkScenario } from '../../src/sweep/check.js';
+import { sweepWorld } from '../helpers.js';
 
-/** A 1s lease against 0.5-1.5s of work: some seeds overlap, some do not. */
-const scenario = (expect: string, seeds = '1..30') =>
-  parseScenario(
-    `
-name: sweep
-seeds: "${seeds}"
-duration: 5s
-drain: 10s
-stock: { sku: 1, available: 1000 }
-workload: { clients: 2, workers: 1, users: 2, think: 300ms, steps: [lock, read, work, deduct, order, unlock] }
-dependencies: { work: "uniform(500ms, 1500ms)" }
-variants:
-  v: { lock: lua-unlock, lease: 1s, wait: 3s, retry-interval: 10ms }
-expect:
-  v: ${expect}
-`,
-    'sweep.yaml',
-  );
+const scenario = (expect: string) =>
+  parseScenario(sweepWorld('  v: { lock: lua-unlock, lease: 1s, wait: 3s, retry-interval: 10ms }', `  v: ${expect}`), 'sweep.yaml');
 
 describe('checkScenario', () => {
   it('judges a per-run expectation on every seed and names the first failing seed', async () => {
