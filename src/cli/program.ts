@@ -10,6 +10,7 @@ import { registerCheck } from './commands/check.js';
 import { registerCompare } from './commands/compare.js';
 import type { CommandContext, Io } from './commands/context.js';
 import { registerRun } from './commands/run.js';
+import { registerShrink } from './commands/shrink.js';
 import { EXIT_INTERNAL_ERROR, EXIT_INVALID_INPUT, EXIT_OK } from './exit-codes.js';
 import { UsageError } from './options.js';
 
@@ -25,6 +26,7 @@ export function buildProgram(ctx: CommandContext): Command {
   registerCompare(program, ctx);
   registerCheck(program, ctx);
   registerCatalogue(program, ctx);
+  registerShrink(program, ctx);
   return program;
 }
 

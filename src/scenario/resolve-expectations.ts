@@ -72,6 +72,7 @@ export function resolveExpectations(
           condition: parsed.condition,
           ...c.value,
           text: `${label} ${typeof one === 'number' ? `== ${one}` : one}`,
+          written: one,
           key,
           location: '',
         });

@@ -121,6 +121,8 @@ export interface Expectation {
   value: number;
   /** As written in the file, for messages. */
   text: string;
+  /** The value as written (`0`, `">= 1"`, `"<= 5s"`), to write the file back. */
+  written: string | number;
   /** The key in the expect block (`oversold`, `p(oversold > 0)`), to locate it. */
   key: string;
   location: string;

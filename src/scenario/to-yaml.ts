@@ -1,0 +1,170 @@
+/**
+ * A resolved Scenario back to a scenario file, every value explicit (defaults included,
+ * so that what the file says is what ran). `shrink` writes its result with it; loading the
+ * text gives the same Scenario back (tested on every file in scenarios/).
+ */
+import { stringify } from 'yaml';
+import type { Distribution } from '../engine/distribution.js';
+import type { Expectation, FaultSpec, RandomFaultSpec, Scenario, VariantSpec } from './types.js';
+
+const UNITS: Array<[string, number]> = [['h', 3_600_000_000], ['m', 60_000_000], ['s', 1_000_000], ['ms', 1_000], ['us', 1]];
+
+/** The largest unit that writes the value exactly: 1500000 -> "1500ms", 2000000 -> "2s". */
+export function durationText(us: number): string {
+  if (us === 0) return '0s';
+  const sign = us < 0 ? '-' : '';
+  const a = Math.abs(us);
+  for (const [unit, size] of UNITS) if (a % size === 0) return `${sign}${a / size}${unit}`;
+  return `${sign}${a}us`;
+}
+
+export function distributionText(d: Distribution): string {
+  switch (d.kind) {
+    case 'constant':
+      return durationText(d.valueUs);
+    case 'uniform':
+      return `uniform(${durationText(d.minUs)}, ${durationText(d.maxUs)})`;
+    case 'exponential':
+      return `exp(${durationText(d.meanUs)})`;
+    case 'normal':
+      return `normal(${durationText(d.meanUs)}, ${durationText(d.sdUs)})`;
+    case 'lognormal':
+      return `lognormal(${durationText(d.medianUs)}, ${durationText(d.p99Us)})`;
+  }
+}
+
+export function rateText(perS: number): string {
+  for (const [unit, factor] of [['s', 1], ['m', 60], ['h', 3600]] as const) {
+    const n = perS * factor;
+    if (Math.abs(n - Math.round(n)) < 1e-9 && Math.round(n) > 0) return `${Math.round(n)}/${unit}`;
+  }
+  return `${perS}/s`;
+}
+
+function seedsText(seeds: readonly number[]): string {
+  const contiguous = seeds.every((s, i) => i === 0 || s === seeds[i - 1] + 1);
+  return contiguous && seeds.length > 1 ? `${seeds[0]}..${seeds[seeds.length - 1]}` : seeds.join(',');
+}
+
+function faultEntry(f: FaultSpec, timing: Record<string, unknown>, duration?: string): Record<string, unknown> {
+  const d = duration ?? ('durationUs' in f ? durationText(f.durationUs) : undefined);
+  switch (f.kind) {
+    case 'gc-pause':
+      return { kind: f.kind, client: f.client, ...timing, duration: d };
+    case 'slow-call':
+      return { kind: f.kind, dependency: f.dependency, ...timing, duration: d, latency: distributionText(f.latency) };
+    case 'primary-crash':
+      return {
+        kind: f.kind, ...timing, 'replication-stalled-for': durationText(f.replicationStalledUs),
+        ...(f.restartAfterUs === null ? {} : { 'restart-after': durationText(f.restartAfterUs) }),
+      };
+    case 'crash':
+      return {
+        kind: f.kind, client: f.client, ...timing, ...(f.point === null ? {} : { point: f.point }),
+        ...(f.restartAfterUs === null ? {} : { 'restart-after': durationText(f.restartAfterUs) }),
+      };
+    case 'partition':
+      return { kind: f.kind, ...timing, duration: d, isolate: f.isolate, ...(f.from === null ? {} : { from: f.from }) };
+    case 'clock-jump':
+      return { kind: f.kind, target: f.target, ...timing, by: f.byUs >= 0 ? `+${durationText(f.byUs)}` : durationText(f.byUs) };
+    case 'clock-drift':
+      return { kind: f.kind, target: f.target, ...timing, duration: d, ppm: f.ppm };
+    case 'redis-pause':
+      return { kind: f.kind, node: f.node, ...timing, duration: d };
+    case 'redis-restart':
+      return { kind: f.kind, node: f.node, ...timing, 'down-for': durationText(f.downUs), persistence: f.persistence };
+    case 'network-delay':
+      return { kind: f.kind, target: f.target, ...timing, duration: d, delay: durationText(f.delayUs) };
+    case 'db-slow':
+      return { kind: f.kind, ...timing, duration: d, factor: f.factor };
+  }
+}
+
+const fixedFault = (f: FaultSpec) => faultEntry(f, { at: durationText(f.atUs) });
+const randomFault = (r: RandomFaultSpec) => faultEntry(r.template, { rate: rateText(r.ratePerS) }, distributionText(r.duration));
+
+function variantEntry(v: VariantSpec): Record<string, unknown> {
+  return {
+    lock: v.lock,
+    guard: v.guard,
+    ...(v.leaseMs === null ? {} : { lease: durationText(v.leaseMs * 1000) }),
+    ...(v.lock === 'redlock' ? {} : { wait: v.waitMs === Number.POSITIVE_INFINITY ? 'forever' : durationText(v.waitMs * 1000) }),
+    'retry-interval': durationText(v.retryIntervalMs * 1000),
+    'unlock-always': v.unlockAlways,
+    'order-key': v.uniqueOrderKey ? 'unique' : 'none',
+    ...(v.lock === 'redisson' ? { 'sync-replicas': v.syncReplicas, 'watchdog-on-error': v.watchdogOnError } : {}),
+    ...(v.lock === 'redlock'
+      ? {
+        'retry-count': v.retryCount,
+        'retry-delay': durationText(v.retryDelayMs * 1000),
+        'retry-jitter': durationText(v.retryJitterMs * 1000),
+        'drift-factor': v.driftFactor,
+        'instance-timeout': durationText(v.instanceTimeoutMs * 1000),
+      }
+      : {}),
+    ...(v.guard === 'version-cas'
+      ? { 'cas-retries': v.casRetries, 'cas-backoff': durationText(v.casBackoffMs * 1000), 'cas-jitter': durationText(v.casJitterMs * 1000) }
+      : {}),
+  };
+}
+
+type Written = string | number;
+
+function expectBlock(expectations: readonly Expectation[]): Record<string, Record<string, Written | Written[]>> {
+  const block: Record<string, Record<string, Written | Written[]>> = {};
+  for (const e of expectations) {
+    const perVariant = (block[e.variant] ??= {});
+    const value = e.written;
+    const before = perVariant[e.key];
+    perVariant[e.key] = before === undefined ? value : [...(Array.isArray(before) ? before : [before]), value];
+  }
+  return block;
+}
+
+export function scenarioToObject(s: Scenario): Record<string, unknown> {
+  const w = s.workload;
+  const r = s.redis;
+  return {
+    name: s.name,
+    ...(s.description ? { description: s.description } : {}),
+    seed: s.seed,
+    ...(s.seeds.length === 1 && s.seeds[0] === s.seed ? {} : { seeds: seedsText(s.seeds) }),
+    duration: durationText(s.durationUs),
+    drain: durationText(s.drainUs),
+    stock: s.stock.map((row) => ({ sku: row.sku, available: row.available })),
+    workload: {
+      clients: w.clients,
+      workers: w.workersPerClient,
+      pool: w.poolPerClient,
+      ...(w.arrival.kind === 'open' ? { arrival: rateText(w.arrival.ratePerS) } : { users: w.arrival.users, think: distributionText(w.arrival.think) }),
+      qty: w.qty,
+      'queue-limit': w.queueLimit,
+      resubmit: w.resubmitProbability,
+      'resubmit-after': distributionText(w.resubmitAfter),
+      steps: w.steps.map((step) => (typeof step === 'string' ? step : step.call)),
+    },
+    ...(s.dependencies.length > 0 ? { dependencies: Object.fromEntries(s.dependencies.map((d) => [d.name, distributionText(d.latency)])) } : {}),
+    network: { 'redis-latency': distributionText(s.network.redisLatency), 'command-timeout': durationText(s.network.commandTimeoutUs) },
+    redis: {
+      topology: r.topology,
+      ...(r.topology === 'sentinel' || r.topology === 'cluster' ? { replicas: r.replicas } : {}),
+      ...(r.topology === 'independent' ? { masters: r.masters } : {}),
+      'replication-lag': distributionText(r.replicationLag),
+      'down-after': durationText(r.downAfterUs),
+      'node-timeout': durationText(r.nodeTimeoutUs),
+      promotion: durationText(r.promotionUs),
+      rediscover: durationText(r.rediscoverUs),
+      'min-replicas-to-write': r.minReplicasToWrite,
+      'min-replicas-max-lag': durationText(r.minReplicasMaxLagUs),
+    },
+    database: { 'statement-time': distributionText(s.database.statementTime) },
+    faults: [...s.faults.map(fixedFault), ...s.randomFaults.map(randomFault)],
+    variants: Object.fromEntries(s.variants.map((v) => [v.name, variantEntry(v)])),
+    ...(s.expectations.length > 0 ? { expect: expectBlock(s.expectations) } : {}),
+  };
+}
+
+export function scenarioToYaml(s: Scenario, header: string[] = []): string {
+  const body = stringify(scenarioToObject(s), { lineWidth: 0, flowCollectionPadding: true });
+  return `${header.map((line) => `# ${line}`.trimEnd()).join('\n')}${header.length > 0 ? '\n' : ''}${body}`;
+}
