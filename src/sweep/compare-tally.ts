@@ -25,8 +25,13 @@ export interface VariantTally {
   /** Orders per second, in hundredths. */
   throughputCentsSum: number;
   p99UsSum: number;
+  /** Runs by units oversold: index k counts runs with k, the last index those with more. */
+  oversoldHistogram: number[];
   worst: WorstRun | null;
 }
+
+/** Buckets of the oversold histogram: 0, 1, ..., 9, and 10 or more. */
+export const HISTOGRAM_BUCKETS = 11;
 
 /** Sums of per-seed differences (variant - baseline), and of their squares. */
 export interface PairedTally {
@@ -46,7 +51,8 @@ export interface CompareTally {
 export function emptyTally(variants: readonly string[], baseline: string | null): CompareTally {
   return {
     variants: variants.map((variant) => ({
-      variant, runs: 0, oversellRuns: 0, oversoldSum: 0, doubleHolderRuns: 0, doubleHoldersSum: 0, stuckUsSum: 0, throughputCentsSum: 0, p99UsSum: 0, worst: null,
+      variant, runs: 0, oversellRuns: 0, oversoldSum: 0, doubleHolderRuns: 0, doubleHoldersSum: 0, stuckUsSum: 0, throughputCentsSum: 0, p99UsSum: 0,
+      oversoldHistogram: Array<number>(HISTOGRAM_BUCKETS).fill(0), worst: null,
     })),
     paired: baseline === null
       ? []
@@ -76,6 +82,7 @@ function addRun(t: VariantTally, seed: number, m: RunMetrics): void {
   t.stuckUsSum += m.stuckLockUs;
   t.throughputCentsSum += cents(m.throughputPerS);
   t.p99UsSum += m.latencyP99Us;
+  t.oversoldHistogram[Math.min(m.oversold, HISTOGRAM_BUCKETS - 1)]++;
   const run: WorstRun = { seed, oversold: m.oversold, doubleHolders: m.doubleHolders, doubleHolderUs: m.doubleHolderUs };
   if (worse(run, t.worst)) t.worst = run;
 }
@@ -109,6 +116,7 @@ export function mergeTally(a: CompareTally, b: CompareTally): void {
     t.stuckUsSum += o.stuckUsSum;
     t.throughputCentsSum += o.throughputCentsSum;
     t.p99UsSum += o.p99UsSum;
+    o.oversoldHistogram.forEach((n, k) => (t.oversoldHistogram[k] += n));
     if (o.worst && worse(o.worst, t.worst)) t.worst = o.worst;
   });
   a.paired.forEach((p, i) => {

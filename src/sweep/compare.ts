@@ -116,6 +116,8 @@ export interface VariantSummary {
   stuckMeanUs: number;
   throughputMean: number;
   p99MeanUs: number;
+  /** Runs by units oversold (0, 1, ..., 9, 10 or more). */
+  oversoldHistogram: number[];
   worst: { seed: number; oversold: number; doubleHolders: number; replay: string } | null;
 }
 
@@ -161,6 +163,7 @@ export function summarise(result: CompareResult): CompareSummary {
       stuckMeanUs: Math.round(t.stuckUsSum / n),
       throughputMean: round(t.throughputCentsSum / n / 100, 2),
       p99MeanUs: Math.round(t.p99UsSum / n),
+      oversoldHistogram: [...t.oversoldHistogram],
       worst: t.worst
         ? { seed: t.worst.seed, oversold: t.worst.oversold, doubleHolders: t.worst.doubleHolders, replay: replayCommand(result.scenario.file, t.worst.seed, t.variant) }
         : null,

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { loadScenario } from '../../scenario/load.js';
 import { compare, DEFAULT_COMPARE_SEEDS, mergeCompareResults, summarise, type CompareResult } from '../../sweep/compare.js';
 import { compareToJson } from '../../report/compare-json.js';
+import { renderCompareHtml } from '../../report/html.js';
 import { renderCompare } from '../../report/compare-text.js';
 import { colorFor } from '../color.js';
 import { EXIT_OK } from '../exit-codes.js';
@@ -23,11 +24,16 @@ interface CompareOptions {
   json?: boolean;
   shard?: { k: number; n: number };
   output?: string;
+  report?: string;
 }
 
-function print(result: CompareResult, json: boolean | undefined, ctx: CommandContext): void {
+function print(result: CompareResult, options: { json?: boolean; report?: string }, ctx: CommandContext): void {
   const summary = summarise(result);
-  ctx.io.out(json ? JSON.stringify(compareToJson(summary), null, 2) : renderCompare(summary, colorFor(ctx.io.stdoutIsTTY)));
+  ctx.io.out(options.json ? JSON.stringify(compareToJson(summary), null, 2) : renderCompare(summary, colorFor(ctx.io.stdoutIsTTY)));
+  if (options.report) {
+    writeFileSync(options.report, renderCompareHtml(summary));
+    if (!options.json) ctx.io.out(`\nreport written to ${options.report}`);
+  }
 }
 
 export function registerCompare(program: Command, ctx: CommandContext): void {
@@ -42,6 +48,7 @@ export function registerCompare(program: Command, ctx: CommandContext): void {
     .option('--json', 'print the result as JSON')
     .option('--shard <k/n>', 'run only the k-th of n slices of the seeds (with --output; combine with merge)', parseShardOption)
     .option('--output <file>', 'also write the raw tally to this file, for lock-sim merge')
+    .option('--report <file>', 'also write a self-contained HTML report (table and oversold chart)')
     .action(async (file: string, options: CompareOptions) => {
       const scenario = loadScenario(file);
       checkVariantNames(scenario, options.variants);
@@ -65,7 +72,7 @@ export function registerCompare(program: Command, ctx: CommandContext): void {
       if (options.shard) {
         const runs = result.tally.variants[0]?.runs ?? 0;
         ctx.io.out(`shard ${options.shard.k}/${options.shard.n}: ${runs} seeds run, tally written to ${options.output}; combine the shards with lock-sim merge`);
-      } else print(result, options.json, ctx);
+      } else print(result, options, ctx);
       ctx.setExitCode(EXIT_OK);
     });
 
@@ -74,7 +81,8 @@ export function registerCompare(program: Command, ctx: CommandContext): void {
     .description('combine the tallies of compare --shard runs into the table of the whole sweep')
     .argument('<files...>', 'tally files written by compare --shard k/n --output <file>')
     .option('--json', 'print the result as JSON')
-    .action((files: string[], options: { json?: boolean }) => {
+    .option('--report <file>', 'also write a self-contained HTML report')
+    .action((files: string[], options: { json?: boolean; report?: string }) => {
       const parts = files.map((f) => readTally(f));
       let merged: CompareResult;
       try {
@@ -82,7 +90,7 @@ export function registerCompare(program: Command, ctx: CommandContext): void {
       } catch (err) {
         throw new UsageError(err instanceof Error ? err.message : String(err));
       }
-      print(merged, options.json, ctx);
+      print(merged, options, ctx);
       ctx.setExitCode(EXIT_OK);
     });
 }

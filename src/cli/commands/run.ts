@@ -1,5 +1,10 @@
 /** `lock-sim run`: one seed, every variant; verdicts, stories, expectations. */
-import type { Command } from 'commander';
+import { writeFileSync } from 'node:fs';
+import { InvalidArgumentError, type Command } from 'commander';
+import { parseDuration } from '../../scenario/values.js';
+import { renderRunHtml } from '../../report/html.js';
+import { timelineOf } from '../../report/timeline-select.js';
+import { renderTimeline } from '../../report/timeline-text.js';
 import { ScenarioError } from '../../scenario/errors.js';
 import { loadScenario } from '../../scenario/load.js';
 import type { Scenario } from '../../scenario/types.js';
@@ -9,7 +14,7 @@ import { resultToJson } from '../../report/json.js';
 import { renderRun } from '../../report/text.js';
 import { colorFor } from '../color.js';
 import { EXIT_EXPECTATION_FAILED, EXIT_INTERNAL_ERROR, EXIT_OK } from '../exit-codes.js';
-import { collect, parseSeed } from '../options.js';
+import { collect, parseSeed, UsageError } from '../options.js';
 import type { CommandContext } from './context.js';
 
 export function checkVariantNames(scenario: Scenario, names: readonly string[]): void {
@@ -26,6 +31,18 @@ interface RunOptions {
   variant: string[];
   json?: boolean;
   checkDeterminism?: boolean;
+  timeline?: boolean;
+  around?: string;
+  from?: number;
+  to?: number;
+  key?: string;
+  report?: string;
+}
+
+function parseTime(value: string): number {
+  const r = parseDuration(value);
+  if (!r.ok) throw new InvalidArgumentError(r.message);
+  return r.value;
 }
 
 export function registerRun(program: Command, ctx: CommandContext): void {
@@ -37,13 +54,36 @@ export function registerRun(program: Command, ctx: CommandContext): void {
     .option('--variant <name>', 'run only this variant (repeatable)', collect, [])
     .option('--json', 'print the result as JSON')
     .option('--check-determinism', 'run twice and report the first event where the two runs differ')
+    .option('--timeline', 'draw each variant\'s lock key on a time axis (80 columns)')
+    .option('--around <what>', 'the timeline\'s window: first-violation (default)')
+    .option('--from <time>', 'the timeline starts here, e.g. 19.5s', parseTime)
+    .option('--to <time>', 'the timeline ends here, e.g. 21s', parseTime)
+    .option('--key <key>', 'the lock key to draw (default: the first violation\'s)')
+    .option('--report <file>', 'also write a self-contained HTML report')
     .action((file: string, options: RunOptions) => {
       const scenario = loadScenario(file);
       checkVariantNames(scenario, options.variant);
+      if (options.around !== undefined && options.around !== 'first-violation') throw new UsageError(`--around takes first-violation, found "${options.around}"`);
       if (options.checkDeterminism) return checkDeterminism(scenario, options, ctx);
       const result = runScenario(scenario, { seed: options.seed, variants: options.variant });
+      const window = { key: options.key, fromUs: options.from, toUs: options.to };
       if (options.json) ctx.io.out(JSON.stringify(resultToJson(result), null, 2));
-      else ctx.io.out(renderRun(result, colorFor(ctx.io.stdoutIsTTY)));
+      else {
+        const color = colorFor(ctx.io.stdoutIsTTY);
+        ctx.io.out(renderRun(result, color));
+        if (options.timeline) {
+          for (const run of result.runs) {
+            const model = timelineOf(run, window);
+            ctx.io.out('');
+            ctx.io.out(color.bold(`${run.variant.name}:`) + (typeof model === 'string' ? ` ${model}` : ''));
+            if (typeof model !== 'string') ctx.io.out(renderTimeline(model, color));
+          }
+        }
+      }
+      if (options.report) {
+        writeFileSync(options.report, renderRunHtml(result, window));
+        if (!options.json) ctx.io.out(`\nreport written to ${options.report}`);
+      }
       ctx.setExitCode(result.passed ? EXIT_OK : EXIT_EXPECTATION_FAILED);
     });
 }
