@@ -80,7 +80,8 @@ export function timelineSvg(m: TimelineModel): string {
   const ticks = Array.from({ length: 6 }, (_, k) => {
     const t = m.fromUs + ((m.toUs - m.fromUs) * k) / 5;
     const xx = x(t).toFixed(1);
-    return `<line class="grid" x1="${xx}" x2="${xx}" y1="${top}" y2="${top + lanes.length * LANE}"/><text class="tick" x="${xx}" y="${height - 8}" text-anchor="middle">${escapeHtml(formatMicros(Math.round(t)))}</text>`;
+    const anchor = k === 0 ? 'start' : k === 5 ? 'end' : 'middle';
+    return `<line class="grid" x1="${xx}" x2="${xx}" y1="${top}" y2="${top + lanes.length * LANE}"/><text class="tick" x="${xx}" y="${height - 8}" text-anchor="${anchor}">${escapeHtml(formatMicros(Math.round(t)))}</text>`;
   });
   return `<svg class="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-label="${escapeHtml(`timeline of ${m.key}`)}">${bands.join('')}${ticks.join('')}${rows.join('')}${events.join('')}</svg>`;
 }

@@ -150,6 +150,12 @@ const roundInterval = (i: Interval, digits: number, scale = 1): Interval => ({
   high: round(i.high / scale, digits),
 });
 
+const clampInterval = (i: Interval, lo: number, hi: number): Interval => ({
+  estimate: i.estimate,
+  low: Math.max(lo, i.low),
+  high: Math.min(hi, i.high),
+});
+
 export function summarise(result: CompareResult): CompareSummary {
   const variants = result.tally.variants.map((t): VariantSummary => {
     const n = Math.max(1, t.runs);
@@ -174,7 +180,8 @@ export function summarise(result: CompareResult): CompareSummary {
     baseline: p.baseline,
     runs: p.runs,
     oversold: roundInterval(meanInterval(p.runs, p.oversold.sum, p.oversold.squares), 3),
-    oversell: roundInterval(meanInterval(p.runs, p.oversell.sum, p.oversell.squares), 4),
+    // A difference of probabilities lies in [-1, 1]; the normal interval can overshoot with few runs.
+    oversell: roundInterval(clampInterval(meanInterval(p.runs, p.oversell.sum, p.oversell.squares), -1, 1), 4),
     throughput: roundInterval(meanInterval(p.runs, p.throughputCents.sum, p.throughputCents.squares), 2, 100),
   }));
   return {
