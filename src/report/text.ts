@@ -5,6 +5,7 @@ import { tellStory } from '../checker/story.js';
 import { formatMicros } from '../engine/time.js';
 import type { ScenarioResult } from '../runner/run-scenario.js';
 import { metricByName } from '../scenario/metrics.js';
+import { focusViolation } from './timeline-select.js';
 import { brokenInvariants, verdictOf } from './verdict.js';
 
 export function renderRun(result: ScenarioResult, color: ChalkInstance): string {
@@ -41,11 +42,14 @@ export function renderRun(result: ScenarioResult, color: ChalkInstance): string 
   out.push(color.dim('SAFE: no invariant broken. LEAKY: the lock broke, the data held. UNSAFE: wrong data (oversell, lost update, negative stock, duplicate order).'));
 
   for (const run of result.runs) {
+    // The story of two holders explains most; else the first violation.
+    const focus = focusViolation(run);
+    if (!focus) continue;
+    const story = tellStory(focus, run.history);
     const first = run.violations[0];
-    if (!first) continue;
-    const story = tellStory(first, run.history);
+    const title = focus === first ? `first violation (${focus.kind}` : `two holders (first violation: ${first.kind} at ${formatMicros(first.timeUs)}`;
     out.push('');
-    out.push(color.bold(`${run.variant.name}: first violation (${first.kind}; broken: ${brokenInvariants(run.metrics).join(', ')})`));
+    out.push(color.bold(`${run.variant.name}: ${title}; broken: ${brokenInvariants(run.metrics).join(', ')})`));
     out.push(`  ${story.headline}`);
     for (const line of story.lines) {
       out.push(`  ${formatMicros(line.timeUs).padStart(9)}  ${line.who.padEnd(16)} ${line.what}`);

@@ -180,7 +180,7 @@ export function summarise(result: CompareResult): CompareSummary {
     baseline: p.baseline,
     runs: p.runs,
     oversold: roundInterval(meanInterval(p.runs, p.oversold.sum, p.oversold.squares), 3),
-    // A difference of probabilities lies in [-1, 1]; the normal interval can overshoot with few runs.
+    // A difference of probabilities lies in [-1, 1]; the t interval can overshoot with few runs.
     oversell: roundInterval(clampInterval(meanInterval(p.runs, p.oversell.sum, p.oversell.squares), -1, 1), 4),
     throughput: roundInterval(meanInterval(p.runs, p.throughputCents.sum, p.throughputCents.squares), 2, 100),
   }));

@@ -39,12 +39,15 @@ describe('stats', () => {
     expect(wilson(0, 10).low).toBe(0);
     expect(wilson(10, 10).low).toBeCloseTo(0.72247, 5);
   });
-  it('gives a mean and a normal 95% interval from sums', () => {
-    // 2, 0, 3, 2: mean 1.75, sample variance 4.75 / 3
+  it('gives a mean and a 95% interval from sums: Student t for few runs, normal for many', () => {
+    // 2, 0, 3, 2: mean 1.75, sample variance 4.75 / 3, t(3) = 3.182
     const i = meanInterval(4, 7, 4 + 0 + 9 + 4);
     expect(i.estimate).toBe(1.75);
-    expect(i.low).toBeCloseTo(1.75 - 1.959964 * Math.sqrt(4.75 / 3 / 4), 6);
-    expect(i.high).toBeCloseTo(1.75 + 1.959964 * Math.sqrt(4.75 / 3 / 4), 6);
+    expect(i.low).toBeCloseTo(1.75 - 3.182 * Math.sqrt(4.75 / 3 / 4), 6);
+    expect(i.high).toBeCloseTo(1.75 + 3.182 * Math.sqrt(4.75 / 3 / 4), 6);
+    // 100 runs of 0 and 1 alternating: normal, z = 1.96
+    const many = meanInterval(100, 50, 50);
+    expect(many.high - many.estimate).toBeCloseTo(1.959964 * Math.sqrt(25 / 99 / 100), 6);
   });
 });
 
@@ -61,10 +64,11 @@ describe('compare summary', () => {
     expect(b.oversell.estimate).toBe(0.25);
     const [p] = s.paired;
     expect(p).toMatchObject({ variant: 'A', baseline: 'B', runs: 4 });
-    expect(p.oversold).toEqual({ estimate: 1.75, low: 0.517, high: 2.983 });
-    // The normal interval would reach 1.0658; a difference of probabilities stops at 1.
-    expect(p.oversell).toEqual({ estimate: 0.5, low: -0.0658, high: 1 });
-    expect(p.throughput).toEqual({ estimate: 0.25, low: -0.47, high: 0.97 });
+    // t(3) = 3.182 for four paired runs.
+    expect(p.oversold).toEqual({ estimate: 1.75, low: -0.252, high: 3.752 });
+    // The t interval would reach 1.4186; a difference of probabilities stops at 1.
+    expect(p.oversell).toEqual({ estimate: 0.5, low: -0.4186, high: 1 });
+    expect(p.throughput).toEqual({ estimate: 0.25, low: -0.92, high: 1.42 });
   });
 
   it('does not depend on the order in which seeds finish', () => {
