@@ -7,6 +7,7 @@
 import { tellStory } from '../checker/story.js';
 import { formatMicros } from '../engine/time.js';
 import type { ScenarioResult } from '../runner/run-scenario.js';
+import { scenarioToYaml } from '../scenario/to-yaml.js';
 import type { CompareSummary } from '../sweep/compare.js';
 import { VERSION } from '../version.js';
 import { escapeHtml, oversoldChartSvg, timelineSvg } from './html-svg.js';
@@ -50,6 +51,8 @@ export function renderRunHtml(result: ScenarioResult, window: TimelineWindow): s
   parts.push(`<h1>${escapeHtml(s.name)}</h1>`);
   if (s.description) parts.push(`<p>${escapeHtml(s.description)}</p>`);
   parts.push(`<p class="meta">${escapeHtml(s.file)} &middot; seed ${result.seed} &middot; ${escapeHtml(formatMicros(s.durationUs))} simulated &middot; lock-sim ${VERSION}</p>`);
+  // The scenario as it ran, every default spelled out.
+  parts.push(`<details class="scenario"><summary>Scenario (every value, defaults included)</summary><pre class="story">${escapeHtml(scenarioToYaml({ ...s, seed: result.seed }))}</pre></details>`);
   parts.push('<h2>Verdicts</h2>');
   parts.push('<table class="verdicts"><thead><tr><th>variant</th><th>lock + guard</th><th>verdict</th><th>oversold</th><th>double holders</th><th>lock lost</th><th>stuck</th><th>orders</th><th>orders/s</th><th>p99</th></tr></thead><tbody>');
   for (const run of result.runs) {
