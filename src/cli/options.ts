@@ -1,4 +1,5 @@
 /** Parsers for command-line values; a bad value is an InvalidArgumentError (exit 2). */
+import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError } from 'commander';
 import { parseSeedSpec, parseShard } from '../scenario/seeds.js';
@@ -48,3 +49,12 @@ export const collectList = (value: string, previous: string[]): string[] => [
   ...previous,
   ...value.split(',').map((s) => s.trim()).filter((s) => s !== ''),
 ];
+
+/** Writes an output file; a path that cannot be written is the caller's mistake (exit 2). */
+export function writeOutput(file: string, text: string): void {
+  try {
+    writeFileSync(file, text);
+  } catch (err) {
+    throw new UsageError(`cannot write ${file}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}

@@ -41,6 +41,9 @@ describe('HTML reports from the CLI', () => {
     const cmpFile = join(dir, 'compare.html');
     expect(cli('compare', 'scenarios/failover.yaml', '--seeds', '3', '--jobs', '1', '--report', cmpFile).code).toBe(0);
     expect(readFileSync(cmpFile, 'utf8')).toContain('<svg class="chart"');
+    const unwritable = cli('run', 'scenarios/failover.yaml', '--variant', 'lua', '--report', join(dir, 'no-such-folder', 'r.html'));
+    expect(unwritable.code).toBe(2);
+    expect(unwritable.err).toMatch(/^lock-sim: cannot write .*r\.html: ENOENT/);
   });
 });
 

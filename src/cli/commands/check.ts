@@ -1,5 +1,5 @@
 /** `lock-sim check`: every scenario's expectations, for CI; exit 1 when one fails. */
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { ScenarioError } from '../../scenario/errors.js';
@@ -11,7 +11,7 @@ import { renderJunit } from '../../report/check-junit.js';
 import { renderCheck } from '../../report/check-text.js';
 import { colorFor } from '../color.js';
 import { EXIT_EXPECTATION_FAILED, EXIT_OK } from '../exit-codes.js';
-import { defaultJobs, parseJobs, parseSeeds, UsageError } from '../options.js';
+import { defaultJobs, parseJobs, parseSeeds, UsageError, writeOutput } from '../options.js';
 import { progressBar } from '../progress.js';
 import type { CommandContext } from './context.js';
 
@@ -80,7 +80,7 @@ export function registerCheck(program: Command, ctx: CommandContext): void {
       const text = renderCheck(checks, colorFor(ctx.io.stdoutIsTTY));
       const report = reporter === 'junit' ? renderJunit(checks) : reporter === 'json' ? JSON.stringify(checkToJson(checks), null, 2) : text;
       if (options.output) {
-        writeFileSync(options.output, `${report}\n`);
+        writeOutput(options.output, `${report}\n`);
         ctx.io.out(text);
       } else ctx.io.out(report);
       ctx.setExitCode(checks.every((c) => c.passed) ? EXIT_OK : EXIT_EXPECTATION_FAILED);

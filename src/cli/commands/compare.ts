@@ -1,5 +1,5 @@
 /** `lock-sim compare` and `lock-sim merge`: variants side by side over many seeds. */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loadScenario } from '../../scenario/load.js';
 import { compare, DEFAULT_COMPARE_SEEDS, mergeCompareResults, summarise, type CompareResult } from '../../sweep/compare.js';
@@ -8,7 +8,7 @@ import { renderCompareHtml } from '../../report/html.js';
 import { renderCompare } from '../../report/compare-text.js';
 import { colorFor } from '../color.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { collectList, defaultJobs, parseJobs, parseSeeds, parseShardOption, UsageError } from '../options.js';
+import { collectList, defaultJobs, parseJobs, parseSeeds, parseShardOption, UsageError, writeOutput } from '../options.js';
 import { progressBar } from '../progress.js';
 import type { CommandContext } from './context.js';
 import { checkVariantNames } from './run.js';
@@ -31,7 +31,7 @@ function print(result: CompareResult, options: { json?: boolean; report?: string
   const summary = summarise(result);
   ctx.io.out(options.json ? JSON.stringify(compareToJson(summary), null, 2) : renderCompare(summary, colorFor(ctx.io.stdoutIsTTY)));
   if (options.report) {
-    writeFileSync(options.report, renderCompareHtml(summary));
+    writeOutput(options.report, renderCompareHtml(summary));
     if (!options.json) ctx.io.out(`\nreport written to ${options.report}`);
   }
 }
@@ -68,7 +68,7 @@ export function registerCompare(program: Command, ctx: CommandContext): void {
         onProgress: (done, total) => progress.update(done, total),
       });
       progress.stop();
-      if (options.output) writeFileSync(options.output, `${JSON.stringify({ format: SHARD_FORMAT, ...result })}\n`);
+      if (options.output) writeOutput(options.output, `${JSON.stringify({ format: SHARD_FORMAT, ...result })}\n`);
       if (options.shard) {
         const runs = result.tally.variants[0]?.runs ?? 0;
         ctx.io.out(`shard ${options.shard.k}/${options.shard.n}: ${runs} seeds run, tally written to ${options.output}; combine the shards with lock-sim merge`);

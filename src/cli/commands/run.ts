@@ -1,5 +1,4 @@
 /** `lock-sim run`: one seed, every variant; verdicts, stories, expectations. */
-import { writeFileSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { parseDuration } from '../../scenario/values.js';
 import { renderRunHtml } from '../../report/html.js';
@@ -14,7 +13,7 @@ import { resultToJson } from '../../report/json.js';
 import { renderRun } from '../../report/text.js';
 import { colorFor } from '../color.js';
 import { EXIT_EXPECTATION_FAILED, EXIT_INTERNAL_ERROR, EXIT_OK } from '../exit-codes.js';
-import { collect, parseSeed, UsageError } from '../options.js';
+import { collect, parseSeed, UsageError, writeOutput } from '../options.js';
 import type { CommandContext } from './context.js';
 
 export function checkVariantNames(scenario: Scenario, names: readonly string[]): void {
@@ -81,7 +80,7 @@ export function registerRun(program: Command, ctx: CommandContext): void {
         }
       }
       if (options.report) {
-        writeFileSync(options.report, renderRunHtml(result, window));
+        writeOutput(options.report, renderRunHtml(result, window));
         if (!options.json) ctx.io.out(`\nreport written to ${options.report}`);
       }
       ctx.setExitCode(result.passed ? EXIT_OK : EXIT_EXPECTATION_FAILED);

@@ -1,5 +1,4 @@
 /** `lock-sim shrink`: a failing run -> a locally minimal scenario that fails the same way. */
-import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { formatMicros } from '../../engine/time.js';
 import { loadScenario } from '../../scenario/load.js';
@@ -7,7 +6,7 @@ import { scenarioToYaml } from '../../scenario/to-yaml.js';
 import { FAILURE_KINDS } from '../../shrink/failure.js';
 import { NothingToShrink, shrink, type ScenarioSize } from '../../shrink/shrink.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { parseSeed, UsageError } from '../options.js';
+import { parseSeed, UsageError, writeOutput } from '../options.js';
 import type { CommandContext } from './context.js';
 import { checkVariantNames } from './run.js';
 
@@ -56,7 +55,7 @@ export function registerShrink(program: Command, ctx: CommandContext): void {
         ...result.steps.map((s) => `  - ${s}`),
       ];
       if (options.output) {
-        writeFileSync(options.output, yaml);
+        writeOutput(options.output, yaml);
         ctx.io.out([...report, `written to ${options.output}; replay: npx lock-sim run ${options.output}`].join('\n'));
       } else {
         ctx.io.err(report.join('\n'));
