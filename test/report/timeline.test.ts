@@ -11,7 +11,7 @@ function history(entries: Array<[number, NewOperation]>): Operation[] {
 }
 const K = 'lock:stock:1';
 const S = 1_000_000;
-const req = (id: string, client: string, at: number): NewOperation => ({ process: client, type: 'invoke', f: 'request', request: id, sku: 1, qty: 1 });
+const req = (id: string, client: string): NewOperation => ({ process: client, type: 'invoke', f: 'request', request: id, sku: 1, qty: 1 });
 const acquire = (id: string, thread: string, type: 'invoke' | 'ok'): NewOperation => ({ process: thread, request: id, type, f: 'acquire', key: K, leaseMs: 2000 });
 const release = (id: string, thread: string): NewOperation => ({ process: thread, request: id, type: 'invoke', f: 'release', key: K });
 const keyState = (node: string, holder: string | null, expiresAtUs: number | null): NewOperation => ({
@@ -23,12 +23,12 @@ const fault = (fault: string, phase: 'start' | 'end' | 'event', target: string, 
 // at 3s; r2 (client-2) waits from 2.5s and gets it at 3.2s; r1 wakes at 5s, still inside.
 const ops = history([
   [0, { process: 'setup', type: 'info', f: 'setup', stock: [{ sku: 1, available: 10 }], primary: 'redis-0', lockNodes: [], quorum: 1, durationUs: 10 * S }],
-  [1 * S, req('r1', 'client-1', 1 * S)],
+  [1 * S, req('r1', 'client-1')],
   [1 * S, acquire('r1', 'client-1/w1', 'invoke')],
   [1.001 * S, keyState('redis-0', 'r1', 3 * S)],
   [1.002 * S, acquire('r1', 'client-1/w1', 'ok')],
   [1.5 * S, fault('gc-pause', 'start', 'client-1', 'stop-the-world pause of 3.5s')],
-  [2.5 * S, req('r2', 'client-2', 2.5 * S)],
+  [2.5 * S, req('r2', 'client-2')],
   [2.5 * S, acquire('r2', 'client-2/w1', 'invoke')],
   [3 * S, keyState('redis-0', null, null)],
   [3.2 * S, keyState('redis-0', 'r2', 5.2 * S)],
