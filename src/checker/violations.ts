@@ -19,3 +19,11 @@ export interface Violation {
   requests: string[];
   summary: string;
 }
+
+/**
+ * The violation that explains a run best: two holders at once if there were any (the cause
+ * behind oversells and lost updates), else the first. Timelines and stories zoom on it.
+ */
+export function focusViolation(violations: readonly Violation[]): Violation | undefined {
+  return violations.find((v) => v.kind === 'double-holder') ?? violations[0];
+}

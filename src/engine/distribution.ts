@@ -55,17 +55,21 @@ export function meanOf(d: Distribution): number {
   }
 }
 
-export function describeDistribution(d: Distribution): string {
+/**
+ * A distribution in the scenario syntax. `duration` writes each parameter: rounded for
+ * people by default, exact when a file is written back (scenario/to-yaml.ts).
+ */
+export function describeDistribution(d: Distribution, duration: (us: number) => string = formatMicros): string {
   switch (d.kind) {
     case 'constant':
-      return formatMicros(d.valueUs);
+      return duration(d.valueUs);
     case 'uniform':
-      return `uniform(${formatMicros(d.minUs)}, ${formatMicros(d.maxUs)})`;
+      return `uniform(${duration(d.minUs)}, ${duration(d.maxUs)})`;
     case 'exponential':
-      return `exp(${formatMicros(d.meanUs)})`;
+      return `exp(${duration(d.meanUs)})`;
     case 'normal':
-      return `normal(${formatMicros(d.meanUs)}, ${formatMicros(d.sdUs)})`;
+      return `normal(${duration(d.meanUs)}, ${duration(d.sdUs)})`;
     case 'lognormal':
-      return `lognormal(${formatMicros(d.medianUs)}, ${formatMicros(d.p99Us)})`;
+      return `lognormal(${duration(d.medianUs)}, ${duration(d.p99Us)})`;
   }
 }

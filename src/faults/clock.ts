@@ -8,21 +8,20 @@
 import { formatMicros } from '../engine/time.js';
 import type { FaultSpec } from '../scenario/types.js';
 import type { FaultContext } from './fault-context.js';
-import { findHost, type Host } from './hosts.js';
+import { findHost, hostName, type Host } from './hosts.js';
 
 function clockChanged(host: Host): void {
   if (host.kind === 'redis') host.node.clockChanged();
 }
 
 const clockOf = (host: Host) => (host.kind === 'client' ? host.client.clock : host.node.clock);
-const nameOf = (host: Host): string => (host.kind === 'client' ? host.client.name : host.node.name);
 
 export function injectClockJump(spec: Extract<FaultSpec, { kind: 'clock-jump' }>, ctx: FaultContext): void {
   ctx.world.sim.scheduleAt(spec.atUs, () => {
     const host = findHost(ctx.world, spec.target);
     clockOf(host).jump(spec.byUs);
     const direction = spec.byUs >= 0 ? 'forward' : 'backward';
-    ctx.record('clock-jump', 'event', nameOf(host), `clock jumps ${direction} by ${formatMicros(Math.abs(spec.byUs))}`);
+    ctx.record('clock-jump', 'event', hostName(host), `clock jumps ${direction} by ${formatMicros(Math.abs(spec.byUs))}`);
     clockChanged(host);
   });
 }
@@ -34,11 +33,11 @@ export function injectClockDrift(spec: Extract<FaultSpec, { kind: 'clock-drift' 
     const before = clock.driftPpm;
     clock.setDrift(before + spec.ppm);
     clockChanged(host);
-    ctx.record('clock-drift', 'start', nameOf(host), `clock runs ${spec.ppm > 0 ? 'fast' : 'slow'} by ${Math.abs(spec.ppm)} ppm`);
+    ctx.record('clock-drift', 'start', hostName(host), `clock runs ${spec.ppm > 0 ? 'fast' : 'slow'} by ${Math.abs(spec.ppm)} ppm`);
     ctx.healAfter(spec.durationUs, () => {
       clock.setDrift(clock.driftPpm - spec.ppm);
       clockChanged(host);
-      ctx.record('clock-drift', 'end', nameOf(host), 'clock rate back to normal (the error it gathered stays)');
+      ctx.record('clock-drift', 'end', hostName(host), 'clock rate back to normal (the error it gathered stays)');
     });
   });
 }

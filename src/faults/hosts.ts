@@ -15,6 +15,9 @@ export function findHost(world: World, name: string): Host {
   throw new Error(`unknown host ${name}`);
 }
 
+/** The host's name on the network (`primary` resolved to the node it named). */
+export const hostName = (host: Host): string => (host.kind === 'client' ? host.client.name : host.node.name);
+
 export function findNode(world: World, name: string): RedisNode {
   const host = findHost(world, name);
   if (host.kind !== 'redis') throw new Error(`${name} is not a Redis node`);

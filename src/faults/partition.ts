@@ -9,15 +9,12 @@
 import { formatMicros } from '../engine/time.js';
 import type { FaultSpec } from '../scenario/types.js';
 import type { FaultContext } from './fault-context.js';
-import { allHostNames, findHost } from './hosts.js';
+import { allHostNames, findHost, hostName } from './hosts.js';
 
 export function injectPartition(spec: Extract<FaultSpec, { kind: 'partition' }>, ctx: FaultContext): void {
   const { sim, fabric } = ctx.world;
   sim.scheduleAt(spec.atUs, () => {
-    const name = (h: string): string => {
-      const host = findHost(ctx.world, h);
-      return host.kind === 'client' ? host.client.name : host.node.name;
-    };
+    const name = (h: string): string => hostName(findHost(ctx.world, h));
     const isolate = spec.isolate.map(name);
     const others = spec.from ? spec.from.map(name) : allHostNames(ctx.world).filter((h) => !isolate.includes(h));
     const pairs: Array<[string, string]> = [];

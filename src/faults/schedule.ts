@@ -5,9 +5,21 @@
  * is drawn from the end of the previous one (a Poisson process paused while a fault is on).
  */
 import { sample } from '../engine/distribution.js';
-import type { RandomStream } from '../engine/random.js';
+import type { RandomStream, RandomStreams } from '../engine/random.js';
 import type { Micros } from '../engine/time.js';
-import type { FaultSpec, RandomFaultSpec } from '../scenario/types.js';
+import type { FaultSpec, RandomFaultSpec, Scenario } from '../scenario/types.js';
+
+/**
+ * Every fault of a run as fixed data: the scenario's fixed faults, then each random schedule
+ * drawn from its own named stream of the run's seed. The runner injects these, and the
+ * shrinker writes them out, so both see the same schedule.
+ */
+export function faultsOfRun(scenario: Scenario, random: RandomStreams): FaultSpec[] {
+  return [
+    ...scenario.faults,
+    ...scenario.randomFaults.flatMap((schedule, i) => expandRandomFaults(schedule, random.fork(`faults/random/${i}`), scenario.durationUs)),
+  ];
+}
 
 export function expandRandomFaults(spec: RandomFaultSpec, rng: RandomStream, runDurationUs: Micros): FaultSpec[] {
   const out: FaultSpec[] = [];

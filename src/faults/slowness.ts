@@ -6,13 +6,12 @@
 import { formatMicros } from '../engine/time.js';
 import type { FaultSpec } from '../scenario/types.js';
 import type { FaultContext } from './fault-context.js';
-import { findHost } from './hosts.js';
+import { findHost, hostName } from './hosts.js';
 
 export function injectNetworkDelay(spec: Extract<FaultSpec, { kind: 'network-delay' }>, ctx: FaultContext): void {
   const { sim, fabric } = ctx.world;
   sim.scheduleAt(spec.atUs, () => {
-    const host = findHost(ctx.world, spec.target);
-    const name = host.kind === 'client' ? host.client.name : host.node.name;
+    const name = hostName(findHost(ctx.world, spec.target));
     fabric.addDelay(name, spec.delayUs);
     ctx.record('network-delay', 'start', name, `every message to or from ${name} takes ${formatMicros(spec.delayUs)} longer`);
     ctx.healAfter(spec.durationUs, () => {

@@ -1,13 +1,11 @@
 /** The human report of `check`: one line per expectation, and how to replay each failure. */
 import type { ChalkInstance } from 'chalk';
-import { formatMicros } from '../engine/time.js';
-import { metricByName } from '../scenario/metrics.js';
+import { formatMetric } from '../scenario/metrics.js';
 import type { CheckedExpectation, ScenarioCheck } from '../sweep/check.js';
 
 export function formatMeasured(e: CheckedExpectation): string {
   const x = e.expectation;
-  if (x.statistic === 'p') return String(e.measured);
-  return metricByName.get(x.metric)?.isTime ? formatMicros(e.measured) : String(e.measured);
+  return x.statistic === 'p' ? String(e.measured) : formatMetric(x.metric, e.measured);
 }
 
 function describe(e: CheckedExpectation): string {

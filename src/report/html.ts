@@ -12,7 +12,8 @@ import type { CompareSummary } from '../sweep/compare.js';
 import { VERSION } from '../version.js';
 import { escapeHtml, oversoldChartSvg, timelineSvg } from './html-svg.js';
 import type { TimelineWindow } from './timeline-model.js';
-import { focusViolation, timelineOf } from './timeline-select.js';
+import { focusViolation } from '../checker/violations.js';
+import { timelineOf } from './timeline-select.js';
 import { verdictOf } from './verdict.js';
 
 const STYLE = `
@@ -74,7 +75,7 @@ export function renderRunHtml(result: ScenarioResult, window: TimelineWindow): s
       const events = model.faults.filter((f) => f.toUs === f.fromUs);
       if (events.length > 0) parts.push(`<ol class="events">${events.map((e) => `<li>${escapeHtml(`${formatMicros(e.fromUs)} ${e.fault}: ${e.detail}`)}</li>`).join('')}</ol>`);
     }
-    const first = focusViolation(run);
+    const first = focusViolation(run.violations);
     if (first) {
       const story = tellStory(first, run.history);
       parts.push(`<h3>${first === run.violations[0] ? 'First violation' : 'Two holders'}: ${escapeHtml(first.kind)}</h3>`);

@@ -4,8 +4,8 @@ import Table from 'cli-table3';
 import { tellStory } from '../checker/story.js';
 import { formatMicros } from '../engine/time.js';
 import type { ScenarioResult } from '../runner/run-scenario.js';
-import { metricByName } from '../scenario/metrics.js';
-import { focusViolation } from './timeline-select.js';
+import { formatMetric } from '../scenario/metrics.js';
+import { focusViolation } from '../checker/violations.js';
 import { brokenInvariants, verdictOf } from './verdict.js';
 
 export function renderRun(result: ScenarioResult, color: ChalkInstance): string {
@@ -43,7 +43,7 @@ export function renderRun(result: ScenarioResult, color: ChalkInstance): string 
 
   for (const run of result.runs) {
     // The story of two holders explains most; else the first violation.
-    const focus = focusViolation(run);
+    const focus = focusViolation(run.violations);
     if (!focus) continue;
     const story = tellStory(focus, run.history);
     const first = run.violations[0];
@@ -67,7 +67,7 @@ export function renderRun(result: ScenarioResult, color: ChalkInstance): string 
     for (const e of result.expectations) {
       const x = e.expectation;
       const mark = e.passed ? color.green('pass') : color.red('FAIL');
-      const measured = metricByName.get(x.metric)?.isTime ? formatMicros(e.measured) : String(e.measured);
+      const measured = formatMetric(x.metric, e.measured);
       out.push(`  ${mark}  ${x.variant}: ${x.text}  (measured ${measured})${e.passed ? '' : `  at ${x.location}`}`);
     }
     const failed = result.expectations.filter((e) => !e.passed).length;

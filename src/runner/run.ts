@@ -5,12 +5,13 @@
  * let in-flight requests drain, then judge the history alone.
  */
 import { Simulation } from '../engine/simulation.js';
-import { expandRandomFaults, injectFault, type FaultContext } from '../faults/index.js';
+import { faultsOfRun, injectFault, type FaultContext } from '../faults/index.js';
 import { HistoryRecorder } from '../history/recorder.js';
 import type { History } from '../history/operation.js';
 import { checkHistory, type RunMetrics } from '../checker/check.js';
 import type { Violation } from '../checker/violations.js';
 import type { Scenario, VariantSpec } from '../scenario/types.js';
+import { quorumOf } from '../variants/locks/redlock.js';
 import { GUARDS, LOCKS } from '../variants/registry.js';
 import { Workload } from '../workload/workload.js';
 import type { ClientHooks, ClientHost } from '../world/client-host.js';
@@ -69,28 +70,26 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
   const world = buildWorld(sim, scenario, hooks);
   for (const node of world.redis.nodes) node.observer = (n, change) => recordKeyState(recorder, n, change);
   // Clients learn the primary from the deciders; one cut off from them keeps its old view.
-  const routeClients = (): string[] => {
+  const routeClients = (): void => {
+    const primary = world.redis.primary;
     const moved: string[] = [];
     for (const client of world.clients) {
-      if (client.primaryView === world.redis.primary || world.fabric.isCut(client.name, DECIDERS)) continue;
-      client.switchPrimary(world.redis.primary);
+      if (client.primaryView === primary || world.fabric.isCut(client.name, DECIDERS)) continue;
+      client.switchPrimary(primary);
       moved.push(client.name);
     }
-    return moved;
+    if (moved.length > 0) nemesis('rediscover', 'event', primary.name, `${moved.join(', ')} now send to ${primary.name}`);
   };
   world.redis.onFailover((oldPrimary, newPrimary) => {
     const decider = scenario.redis.topology === 'cluster' ? 'the cluster' : 'sentinel';
     nemesis('failover', 'event', newPrimary.name, `${decider} promoted ${newPrimary.name} (${oldPrimary.name} unreachable)`);
     sim.schedule(scenario.redis.rediscoverUs, () => {
-      if (world.redis.primary !== newPrimary) return;
-      const moved = routeClients();
-      if (moved.length > 0) nemesis('rediscover', 'event', newPrimary.name, `${moved.join(', ')} now send to ${newPrimary.name}`);
+      if (world.redis.primary === newPrimary) routeClients();
     });
   });
   world.fabric.onChange = () => {
     world.redis.networkChanged();
-    const moved = routeClients();
-    if (moved.length > 0) nemesis('rediscover', 'event', world.redis.primary.name, `${moved.join(', ')} now send to ${world.redis.primary.name}`);
+    routeClients();
   };
 
   recorder.record({
@@ -100,7 +99,7 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
     stock: scenario.stock.map((s) => ({ ...s })),
     primary: world.redis.primary.name,
     lockNodes: world.redis.masters.map((n) => n.name),
-    quorum: world.redis.masters.length > 0 ? Math.floor(world.redis.masters.length / 2) + 1 : 1,
+    quorum: world.redis.masters.length > 0 ? quorumOf(world.redis.masters.length) : 1,
     durationUs: scenario.durationUs,
   });
 
@@ -148,11 +147,7 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
       armed.push({ client, point, fromUs, onCrash, fired: false });
     },
   };
-  const faults = [...scenario.faults];
-  scenario.randomFaults.forEach((schedule, i) => {
-    faults.push(...expandRandomFaults(schedule, sim.random.fork(`faults/random/${i}`), scenario.durationUs));
-  });
-  for (const fault of faults) injectFault(fault, ctx);
+  for (const fault of faultsOfRun(scenario, sim.random)) injectFault(fault, ctx);
 
   sim.run(scenario.durationUs);
   for (const heal of heals) heal();

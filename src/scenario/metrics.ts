@@ -1,5 +1,6 @@
 /** The metric names an `expect:` block may use, and how each is read off a run's metrics. */
 import type { RunMetrics } from '../checker/check.js';
+import { formatMicros } from '../engine/time.js';
 
 export interface MetricDefinition {
   name: string;
@@ -54,4 +55,9 @@ export const METRICS: readonly MetricDefinition[] = [
 ];
 
 export const METRIC_NAMES = METRICS.map((m) => m.name);
+
+/** A measured value for people: times with their unit, counts as they are. */
+export function formatMetric(name: string, value: number): string {
+  return metricByName.get(name)?.isTime ? formatMicros(value) : String(value);
+}
 export const metricByName = new Map(METRICS.map((m) => [m.name, m]));

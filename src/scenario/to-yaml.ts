@@ -4,7 +4,7 @@
  * text gives the same Scenario back (tested on every file in scenarios/).
  */
 import { stringify } from 'yaml';
-import type { Distribution } from '../engine/distribution.js';
+import { describeDistribution, type Distribution } from '../engine/distribution.js';
 import type { Expectation, FaultSpec, RandomFaultSpec, Scenario, VariantSpec } from './types.js';
 
 const UNITS: Array<[string, number]> = [['h', 3_600_000_000], ['m', 60_000_000], ['s', 1_000_000], ['ms', 1_000], ['us', 1]];
@@ -18,20 +18,7 @@ export function durationText(us: number): string {
   return `${sign}${a}us`;
 }
 
-export function distributionText(d: Distribution): string {
-  switch (d.kind) {
-    case 'constant':
-      return durationText(d.valueUs);
-    case 'uniform':
-      return `uniform(${durationText(d.minUs)}, ${durationText(d.maxUs)})`;
-    case 'exponential':
-      return `exp(${durationText(d.meanUs)})`;
-    case 'normal':
-      return `normal(${durationText(d.meanUs)}, ${durationText(d.sdUs)})`;
-    case 'lognormal':
-      return `lognormal(${durationText(d.medianUs)}, ${durationText(d.p99Us)})`;
-  }
-}
+export const distributionText = (d: Distribution): string => describeDistribution(d, durationText);
 
 export function rateText(perS: number): string {
   for (const [unit, factor] of [['s', 1], ['m', 60], ['h', 3600]] as const) {

@@ -7,7 +7,7 @@
  * removing any one of them makes the run pass.
  */
 import { Simulation } from '../engine/simulation.js';
-import { expandRandomFaults } from '../faults/schedule.js';
+import { faultsOfRun } from '../faults/schedule.js';
 import { runVariant } from '../runner/run.js';
 import type { Expectation, FaultSpec, Scenario } from '../scenario/types.js';
 import { failureByKind, worstFailure, type Failure } from './failure.js';
@@ -52,11 +52,9 @@ interface Candidate {
 
 const SECOND_US = 1_000_000;
 
-/** The seed-drawn faults of a run, written out; run.ts draws them from the same named streams. */
+/** The run's faults written out as data, in time order (the runner draws the same ones). */
 function materialise(s: Scenario, seed: number): FaultSpec[] {
-  const sim = new Simulation(seed);
-  const drawn = s.randomFaults.flatMap((schedule, i) => expandRandomFaults(schedule, sim.random.fork(`faults/random/${i}`), s.durationUs));
-  return [...s.faults, ...drawn].sort((a, b) => a.atUs - b.atUs);
+  return faultsOfRun(s, new Simulation(seed).random).sort((a, b) => a.atUs - b.atUs);
 }
 
 function faultEndUs(f: FaultSpec): number {

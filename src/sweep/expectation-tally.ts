@@ -35,6 +35,9 @@ export function emptyExpectationTally(expectation: Expectation, variantIndex: nu
 }
 
 const earlier = (a: SeedValue, b: SeedValue | null): boolean => b === null || a.seed < b.seed;
+/** Above `b` (or equal from a smaller seed): the new maximum. */
+const higher = (a: SeedValue, b: SeedValue | null): boolean => b === null || a.value > b.value || (a.value === b.value && a.seed < b.seed);
+const lower = (a: SeedValue, b: SeedValue | null): boolean => b === null || a.value < b.value || (a.value === b.value && a.seed < b.seed);
 
 function scaled(metric: string, value: number): number {
   return metricByName.get(metric)?.fractional ? Math.round(value * 100) : value;
@@ -56,20 +59,20 @@ export function addToExpectationTally(t: ExpectationTally, outcome: SeedOutcome)
       if (earlier(here, t.firstMatch)) t.firstMatch = here;
     } else if (earlier(here, t.firstMiss)) t.firstMiss = here;
   }
-  if (t.max === null || value > t.max.value || (value === t.max.value && here.seed < t.max.seed)) t.max = here;
-  if (t.min === null || value < t.min.value || (value === t.min.value && here.seed < t.min.seed)) t.min = here;
+  if (higher(here, t.max)) t.max = here;
+  if (lower(here, t.min)) t.min = here;
 }
 
 export function mergeExpectationTally(a: ExpectationTally, b: ExpectationTally): void {
   a.runs += b.runs;
   a.matches += b.matches;
   a.scaledSum += b.scaledSum;
-  const pickEarlier = (x: SeedValue | null, y: SeedValue | null) => (y !== null && earlier(y, x) ? y : x);
-  a.first = pickEarlier(a.first, b.first);
-  a.firstMatch = pickEarlier(a.firstMatch, b.firstMatch);
-  a.firstMiss = pickEarlier(a.firstMiss, b.firstMiss);
-  if (b.max && (a.max === null || b.max.value > a.max.value || (b.max.value === a.max.value && b.max.seed < a.max.seed))) a.max = b.max;
-  if (b.min && (a.min === null || b.min.value < a.min.value || (b.min.value === a.min.value && b.min.seed < a.min.seed))) a.min = b.min;
+  const pick = (x: SeedValue | null, y: SeedValue | null, better: typeof earlier) => (y !== null && better(y, x) ? y : x);
+  a.first = pick(a.first, b.first, earlier);
+  a.firstMatch = pick(a.firstMatch, b.firstMatch, earlier);
+  a.firstMiss = pick(a.firstMiss, b.firstMiss, earlier);
+  a.max = pick(a.max, b.max, higher);
+  a.min = pick(a.min, b.min, lower);
 }
 
 export interface ExpectationVerdict {

@@ -5,11 +5,9 @@
  * checks it: pair it with guard `fenced-write`. The counter sits on the same primary as the
  * lock, so a failover can lose increments and hand out a token again.
  */
-import { redis } from '../../world/effects.js';
 import { fencedAcquire } from '../../world/redis/scripts.js';
 import type { LockProtocol } from '../lock-protocol.js';
-import { pollUntilAcquired } from './polling.js';
-import { ACQUIRED, acquireFailure, BUSY } from './outcomes.js';
+import { pollCommand } from './polling.js';
 import { DEFAULT_LEASE_MS } from './setnx-expire.js';
 import { luaUnlock } from './token-lock.js';
 
@@ -20,17 +18,13 @@ export const fenced: LockProtocol = {
   summary: 'SET key <token> NX PX lease + INCR fencing token (one script); release = Lua compare-and-delete',
   acquire(lock, params) {
     lock.leaseMs = params.leaseMs ?? DEFAULT_LEASE_MS;
-    const leaseMs = String(lock.leaseMs);
-    return pollUntilAcquired(function* () {
-      const r = yield* redis('EVAL', fencedAcquire.lua, '2', lock.key, fenceKeyOf(lock.key), lock.token, leaseMs);
-      const failure = acquireFailure(r);
-      if (failure) return failure;
-      if (r.status === 'ok' && typeof r.reply === 'number' && r.reply > 0) {
-        lock.fence = r.reply;
-        return ACQUIRED;
-      }
-      return BUSY;
-    }, params);
+    const command = ['EVAL', fencedAcquire.lua, '2', lock.key, fenceKeyOf(lock.key), lock.token, String(lock.leaseMs)];
+    // The script answers the new fencing token, or 0 when the lock is held.
+    return pollCommand(params, command, (reply) => {
+      if (typeof reply !== 'number' || reply <= 0) return false;
+      lock.fence = reply;
+      return true;
+    });
   },
   // Release is the token lock's atomic compare-and-delete.
   release: luaUnlock.release,

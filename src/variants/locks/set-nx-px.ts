@@ -4,8 +4,8 @@
  */
 import { redis } from '../../world/effects.js';
 import type { LockProtocol } from '../lock-protocol.js';
-import { pollUntilAcquired } from './polling.js';
-import { ACQUIRED, acquireFailure, BUSY, RELEASED, releaseFailure } from './outcomes.js';
+import { pollCommand } from './polling.js';
+import { RELEASED, releaseFailure } from './outcomes.js';
 import { DEFAULT_LEASE_MS } from './setnx-expire.js';
 
 export const CONSTANT_LOCK_VALUE = 'locked';
@@ -15,11 +15,7 @@ export const setNxPx: LockProtocol = {
   summary: 'SET key "locked" NX PX lease, DEL to release (value is not a token)',
   acquire(lock, params) {
     lock.leaseMs = params.leaseMs ?? DEFAULT_LEASE_MS;
-    const leaseMs = String(lock.leaseMs);
-    return pollUntilAcquired(function* () {
-      const r = yield* redis('SET', lock.key, CONSTANT_LOCK_VALUE, 'NX', 'PX', leaseMs);
-      return acquireFailure(r) ?? (r.status === 'ok' && r.reply === 'OK' ? ACQUIRED : BUSY);
-    }, params);
+    return pollCommand(params, ['SET', lock.key, CONSTANT_LOCK_VALUE, 'NX', 'PX', String(lock.leaseMs)], (reply) => reply === 'OK');
   },
   *release(lock) {
     const r = yield* redis('DEL', lock.key);

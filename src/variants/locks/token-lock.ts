@@ -6,17 +6,13 @@
 import { redis, type EffectProgram } from '../../world/effects.js';
 import { compareAndDelete } from '../../world/redis/scripts.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol } from '../lock-protocol.js';
-import { pollUntilAcquired } from './polling.js';
-import { ACQUIRED, acquireFailure, BUSY, RELEASED, releaseFailure } from './outcomes.js';
+import { pollCommand } from './polling.js';
+import { RELEASED, releaseFailure } from './outcomes.js';
 import { DEFAULT_LEASE_MS } from './setnx-expire.js';
 
 function acquireWithToken(lock: LockHandle, params: LockParams): EffectProgram<AcquireResult> {
   lock.leaseMs = params.leaseMs ?? DEFAULT_LEASE_MS;
-  const leaseMs = String(lock.leaseMs);
-  return pollUntilAcquired(function* () {
-    const r = yield* redis('SET', lock.key, lock.token, 'NX', 'PX', leaseMs);
-    return acquireFailure(r) ?? (r.status === 'ok' && r.reply === 'OK' ? ACQUIRED : BUSY);
-  }, params);
+  return pollCommand(params, ['SET', lock.key, lock.token, 'NX', 'PX', String(lock.leaseMs)], (reply) => reply === 'OK');
 }
 
 export const tokenGetDel: LockProtocol = {
