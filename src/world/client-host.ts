@@ -157,7 +157,7 @@ export class ClientHost {
       case 'masters':
         return Math.max(1, this.masters.length);
       case 'replicas':
-        return this.primary.replicaLinks.filter((l) => !l.detached).length;
+        return this.primary.connectedReplicas();
       case 'note':
         this.hooks.note(this, thread, effect.f, effect.ok, effect.detail);
         return undefined;

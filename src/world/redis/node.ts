@@ -7,7 +7,7 @@ import type { Simulation } from '../../engine/simulation.js';
 import type { LocalClock } from '../clock.js';
 import { executeKeyspaceCommand, WRITE_COMMANDS } from './commands.js';
 import { cloneEntry, Keyspace, type KeyChange } from './keyspace.js';
-import { parseInteger, RedisErrorReply, wrongArgs, type RedisReply } from './reply.js';
+import { ERR_SYNTAX, parseInteger, RedisErrorReply, wrongArgs, type RedisReply } from './reply.js';
 import type { ReplicationLink } from './replication.js';
 import { findScript } from './scripts.js';
 
@@ -73,7 +73,33 @@ export class RedisNode {
       return reply(this.publish(args[1], args[2]));
     }
     if (name === 'EVAL' || name === 'EVALSHA') return reply(this.eval(args, tag));
+    if (name === 'INFO') return reply(this.info(args));
     reply(executeKeyspaceCommand(this.keyspace, args, tag));
+  }
+
+  /**
+   * INFO [section]: the replication section, the one lock clients read (Redisson's
+   * syncedEval takes `connected_slaves` from it for WAIT). Lines as Redis 7 prints them
+   * (`server.c` genRedisInfoString), CRLF-separated; other sections are empty here.
+   */
+  private info(args: readonly string[]): RedisReply {
+    if (args.length > 2) return ERR_SYNTAX;
+    const section = (args[1] ?? 'default').toLowerCase();
+    if (!['default', 'all', 'everything', 'replication'].includes(section)) return '';
+    const lines = ['# Replication'];
+    if (this.role === 'primary') {
+      lines.push('role:master', `connected_slaves:${this.connectedReplicas()}`, `master_repl_offset:${this.replicationOffset}`);
+    } else {
+      lines.push('role:slave', `slave_repl_offset:${this.replicationOffset}`);
+    }
+    return `${lines.join('\r\n')}\r\n`;
+  }
+
+  /** Replicas this primary counts as connected (INFO replication `connected_slaves`). */
+  connectedReplicas(): number {
+    let n = 0;
+    for (const link of this.replicaLinks) if (!link.detached) n++;
+    return n;
   }
 
   subscribe(channel: string, subscriber: Subscriber): () => void {
