@@ -24,6 +24,11 @@ interface PendingRequest extends RequestInfo {
 
 interface ClientState {
   client: ClientHost;
+  /**
+   * The client library's instance id (Redisson: ServiceManager.id = UUID.randomUUID(), one per
+   * Redisson instance): a restarted process gets a new one, so it never re-enters a lock its
+   * previous incarnation left behind.
+   */
   uuid: string;
   queue: PendingRequest[];
   idleWorkers: Signal<true>[];
@@ -47,7 +52,7 @@ export class Workload {
   ) {
     this.states = clients.map((client) => ({
       client,
-      uuid: sim.random.fork(`${client.name}/uuid`).hexId(),
+      uuid: instanceId(sim, client),
       queue: [],
       idleWorkers: [],
       serving: new Set(),
@@ -82,6 +87,7 @@ export class Workload {
   /** (Re)starts the worker threads of a client, e.g. after a restart. */
   startWorkers(client: ClientHost): void {
     const state = this.stateOf(client);
+    state.uuid = instanceId(this.sim, client);
     state.idleWorkers = [];
     for (let w = 1; w <= this.spec.workersPerClient; w++) {
       const thread: ThreadContext = {
@@ -208,4 +214,10 @@ export class Workload {
       req.done.fire(outcome);
     }
   }
+}
+
+/** A fresh instance id for each incarnation of a client process (the first keeps its stream). */
+function instanceId(sim: Simulation, client: ClientHost): string {
+  const stream = client.incarnation === 0 ? `${client.name}/uuid` : `${client.name}/uuid/${client.incarnation}`;
+  return sim.random.fork(stream).hexId();
 }
