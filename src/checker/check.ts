@@ -6,7 +6,8 @@ import type { History } from '../history/operation.js';
 import { findDoubleHolders } from './double-holders.js';
 import { checkFencing } from './fencing.js';
 import { indexHistory } from './history-index.js';
-import { checkOwnership } from './lock-ownership.js';
+import { authoritativeSegments, checkOwnership } from './lock-ownership.js';
+import { findOrphans } from './orphans.js';
 import { requestStats, type RequestStats } from './requests.js';
 import { checkStock } from './stock.js';
 import type { Violation } from './violations.js';
@@ -34,6 +35,8 @@ export interface RunMetrics {
   lockLost: number;
   foreignUnlocks: number;
   stuckLockUs: number;
+  /** Time lock keys were held by an owner none of whose requests worked under them. */
+  orphanLockUs: number;
   renewals: number;
   renewalFailures: number;
   throughputPerS: number;
@@ -53,7 +56,9 @@ export function checkHistory(ops: History): CheckResult {
   const requests = requestStats(index);
   const stock = checkStock(index);
   const holders = findDoubleHolders(index.sections);
-  const ownership = checkOwnership(index);
+  const segments = authoritativeSegments(index);
+  const ownership = checkOwnership(index, segments);
+  const orphans = findOrphans(index, segments);
   const fencing = checkFencing(index);
   let renewals = 0;
   let renewalFailures = 0;
@@ -64,6 +69,7 @@ export function checkHistory(ops: History): CheckResult {
   }
   const violations = [...stock.violations, ...ownership.violations, ...fencing.violations];
   if (holders.first) violations.push(holders.first);
+  if (orphans.first) violations.push(orphans.first);
   violations.sort((a, b) => a.timeUs - b.timeUs || (a.kind < b.kind ? -1 : 1));
   return {
     metrics: {
@@ -88,6 +94,7 @@ export function checkHistory(ops: History): CheckResult {
       lockLost: ownership.lockLost,
       foreignUnlocks: ownership.foreignUnlocks,
       stuckLockUs: ownership.stuckUs,
+      orphanLockUs: orphans.orphanUs,
       renewals,
       renewalFailures,
       throughputPerS: requests.throughputPerS,

@@ -35,6 +35,8 @@ export interface HistoryIndex {
   /** Redlock: the independent masters and the quorum ([] and 1 otherwise). */
   lockNodes: string[];
   quorum: number;
+  /** Whom the server knows as a lock's owner: the acquiring request, or its thread (Redisson). */
+  lockOwner: 'request' | 'thread';
   requests: Map<string, RequestRecord>;
   sections: CriticalSection[];
   /** Client name -> crash times, ascending. */
@@ -52,6 +54,7 @@ export function indexHistory(ops: History): HistoryIndex {
   let initialPrimary = '';
   let lockNodes: string[] = [];
   let quorum = 1;
+  let lockOwner: HistoryIndex['lockOwner'] = 'request';
   const open = new Map<string, { op: LockOp }>();
   const sections: CriticalSection[] = [];
 
@@ -80,6 +83,7 @@ export function indexHistory(ops: History): HistoryIndex {
         initialPrimary = op.primary;
         lockNodes = op.lockNodes;
         quorum = op.quorum;
+        lockOwner = op.lockOwner ?? 'request';
         break;
       case 'request':
         if (op.type === 'invoke') {
@@ -114,7 +118,7 @@ export function indexHistory(ops: History): HistoryIndex {
   }
   for (const request of [...open.keys()]) close(request, endUs, 'run-end');
   sections.sort((a, b) => a.startUs - b.startUs || (a.request < b.request ? -1 : 1));
-  return { ops, endUs, durationUs, stock, initialPrimary, lockNodes, quorum, requests, sections, crashes };
+  return { ops, endUs, durationUs, stock, initialPrimary, lockNodes, quorum, lockOwner, requests, sections, crashes };
 }
 
 export function isOp<F extends Operation['f']>(op: Operation, f: F): op is Extract<Operation, { f: F }> {

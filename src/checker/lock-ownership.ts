@@ -13,7 +13,7 @@ import type { KeyStateOp } from '../history/operation.js';
 import type { CriticalSection, HistoryIndex } from './history-index.js';
 import type { Violation } from './violations.js';
 
-interface Segment {
+export interface Segment {
   startUs: number;
   endUs: number;
   holder: string | null;
@@ -33,7 +33,7 @@ interface NodeKeyState {
 }
 
 /** Piecewise-constant authoritative holder per lock key. */
-function authoritativeSegments(index: HistoryIndex): Map<string, Segment[]> {
+export function authoritativeSegments(index: HistoryIndex): Map<string, Segment[]> {
   return index.quorum > 1 ? quorumSegments(index) : primarySegments(index);
 }
 
@@ -118,9 +118,8 @@ function primarySegments(index: HistoryIndex): Map<string, Segment[]> {
   return segments;
 }
 
-export function checkOwnership(index: HistoryIndex): OwnershipStats {
+export function checkOwnership(index: HistoryIndex, segments: ReadonlyMap<string, readonly Segment[]> = authoritativeSegments(index)): OwnershipStats {
   const stats: OwnershipStats = { lockLost: 0, foreignUnlocks: 0, stuckUs: 0, violations: [] };
-  const segments = authoritativeSegments(index);
   let firstLost: Violation | null = null;
   let firstForeign: Violation | null = null;
   let firstStuck: Violation | null = null;

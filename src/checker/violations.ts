@@ -8,7 +8,8 @@ export type ViolationKind =
   | 'foreign-unlock'
   | 'stuck-lock'
   | 'duplicate-order'
-  | 'stale-token';
+  | 'stale-token'
+  | 'orphaned-lock';
 
 export interface Violation {
   kind: ViolationKind;

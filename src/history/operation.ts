@@ -24,6 +24,12 @@ export interface SetupOp extends Base {
   lockNodes: string[];
   quorum: number;
   durationUs: number;
+  /**
+   * Whom the lock server knows as a lock's owner: each acquisition (absent or 'request': a
+   * token lock) or the thread ('thread': Redisson's "<client uuid>:<thread id>" hash field, so
+   * a thread's later request re-enters a lock its earlier request left behind).
+   */
+  lockOwner?: 'request' | 'thread';
 }
 
 /** A shopper's request, from arrival at a client to its end. */

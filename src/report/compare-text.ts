@@ -18,7 +18,7 @@ export function renderCompare(s: CompareSummary, color: ChalkInstance): string {
   out.push(`${color.bold(s.scenario)}  seeds ${s.seeds} (${s.runsPerVariant} runs per variant), ${s.file}`);
   out.push('');
   const table = new Table({
-    head: ['variant', 'P(oversell) [95% CI]', 'oversold mean/max', 'P(double holders) [95% CI]', 'stuck mean', 'orders/s', 'p99 mean', 'worst seed'],
+    head: ['variant', 'P(oversell) [95% CI]', 'oversold mean/max', 'P(double holders) [95% CI]', 'stuck / orphan mean', 'orders/s', 'p99 mean', 'worst seed'],
     style: { head: [], border: [] },
     colAligns: ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
   });
@@ -28,7 +28,7 @@ export function renderCompare(s: CompareSummary, color: ChalkInstance): string {
       probability(v.oversell),
       `${v.oversoldMean.toFixed(2)} / ${v.oversoldMax}`,
       probability(v.doubleHolders),
-      formatMicros(v.stuckMeanUs),
+      `${formatMicros(v.stuckMeanUs)} / ${formatMicros(v.orphanMeanUs)}`,
       v.throughputMean.toFixed(2),
       formatMicros(v.p99MeanUs),
       v.worst ? String(v.worst.seed) : '-',

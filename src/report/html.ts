@@ -21,7 +21,7 @@ body { font: 14px/1.45 system-ui, sans-serif; margin: 24px auto; max-width: 1000
 h1 { font-size: 22px; margin-bottom: 4px; } h2 { font-size: 18px; margin-top: 28px; } h3 { font-size: 15px; }
 table { border-collapse: collapse; margin: 8px 0; } th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: right; }
 th:first-child, td:first-child { text-align: left; } th { background: #f3f3f3; }
-.SAFE { color: #137333; font-weight: 600; } .LEAKY { color: #b06000; font-weight: 600; } .UNSAFE { color: #c5221f; font-weight: 600; }
+.SAFE { color: #137333; font-weight: 600; } .DEGRADED { color: #00639b; font-weight: 600; } .LEAKY { color: #b06000; font-weight: 600; } .UNSAFE { color: #c5221f; font-weight: 600; }
 .pass { color: #137333; } .fail { color: #c5221f; font-weight: 600; }
 .story { font-family: ui-monospace, monospace; font-size: 12px; background: #fafafa; border: 1px solid #eee; padding: 8px; white-space: pre-wrap; }
 svg text { font: 11px system-ui, sans-serif; } svg .holder { font-weight: 700; fill: #fff; } svg .lane { font-size: 12px; }
@@ -55,12 +55,12 @@ export function renderRunHtml(result: ScenarioResult, window: TimelineWindow): s
   // The scenario as it ran, every default spelled out.
   parts.push(`<details class="scenario"><summary>Scenario (every value, defaults included)</summary><pre class="story">${escapeHtml(scenarioToYaml({ ...s, seed: result.seed }))}</pre></details>`);
   parts.push('<h2>Verdicts</h2>');
-  parts.push('<table class="verdicts"><thead><tr><th>variant</th><th>lock + guard</th><th>verdict</th><th>oversold</th><th>double holders</th><th>lock lost</th><th>stuck</th><th>orders</th><th>orders/s</th><th>p99</th></tr></thead><tbody>');
+  parts.push('<table class="verdicts"><thead><tr><th>variant</th><th>lock + guard</th><th>verdict</th><th>oversold</th><th>double holders</th><th>lock lost</th><th>stuck / orphan</th><th>orders</th><th>orders/s</th><th>p99</th></tr></thead><tbody>');
   for (const run of result.runs) {
     const m = run.metrics;
     const verdict = verdictOf(m);
     parts.push(
-      `<tr><td>${escapeHtml(run.variant.name)}</td><td>${escapeHtml(`${run.variant.lock} + ${run.variant.guard}`)}</td><td class="${verdict}">${verdict}</td><td>${m.oversold}</td><td>${m.doubleHolders}${m.doubleHolders > 0 ? ` (${escapeHtml(formatMicros(m.doubleHolderUs))})` : ''}</td><td>${m.lockLost}</td><td>${escapeHtml(formatMicros(m.stuckLockUs))}</td><td>${m.orders}</td><td>${m.throughputPerS.toFixed(2)}</td><td>${escapeHtml(formatMicros(m.latencyP99Us))}</td></tr>`,
+      `<tr><td>${escapeHtml(run.variant.name)}</td><td>${escapeHtml(`${run.variant.lock} + ${run.variant.guard}`)}</td><td class="${verdict}">${verdict}</td><td>${m.oversold}</td><td>${m.doubleHolders}${m.doubleHolders > 0 ? ` (${escapeHtml(formatMicros(m.doubleHolderUs))})` : ''}</td><td>${m.lockLost}</td><td>${escapeHtml(`${formatMicros(m.stuckLockUs)} / ${formatMicros(m.orphanLockUs)}`)}</td><td>${m.orders}</td><td>${m.throughputPerS.toFixed(2)}</td><td>${escapeHtml(formatMicros(m.latencyP99Us))}</td></tr>`,
     );
   }
   parts.push('</tbody></table>');
@@ -98,10 +98,10 @@ export function renderCompareHtml(s: CompareSummary): string {
   const parts: string[] = [];
   parts.push(`<h1>${escapeHtml(s.scenario)}: compare</h1>`);
   parts.push(`<p class="meta">${escapeHtml(s.file)} &middot; seeds ${escapeHtml(s.seeds)} (${s.runsPerVariant} runs per variant) &middot; lock-sim ${VERSION}</p>`);
-  parts.push('<table class="verdicts"><thead><tr><th>variant</th><th>P(oversell) [95% CI]</th><th>oversold mean / max</th><th>P(double holders) [95% CI]</th><th>stuck mean</th><th>orders/s</th><th>p99 mean</th><th>worst seed</th></tr></thead><tbody>');
+  parts.push('<table class="verdicts"><thead><tr><th>variant</th><th>P(oversell) [95% CI]</th><th>oversold mean / max</th><th>P(double holders) [95% CI]</th><th>stuck / orphan mean</th><th>orders/s</th><th>p99 mean</th><th>worst seed</th></tr></thead><tbody>');
   for (const v of s.variants) {
     parts.push(
-      `<tr><td>${escapeHtml(v.variant)}</td><td>${pct(v.oversell.estimate)} [${pct(v.oversell.low)}, ${pct(v.oversell.high)}]</td><td>${v.oversoldMean.toFixed(2)} / ${v.oversoldMax}</td><td>${pct(v.doubleHolders.estimate)} [${pct(v.doubleHolders.low)}, ${pct(v.doubleHolders.high)}]</td><td>${escapeHtml(formatMicros(v.stuckMeanUs))}</td><td>${v.throughputMean.toFixed(2)}</td><td>${escapeHtml(formatMicros(v.p99MeanUs))}</td><td>${v.worst ? v.worst.seed : '-'}</td></tr>`,
+      `<tr><td>${escapeHtml(v.variant)}</td><td>${pct(v.oversell.estimate)} [${pct(v.oversell.low)}, ${pct(v.oversell.high)}]</td><td>${v.oversoldMean.toFixed(2)} / ${v.oversoldMax}</td><td>${pct(v.doubleHolders.estimate)} [${pct(v.doubleHolders.low)}, ${pct(v.doubleHolders.high)}]</td><td>${escapeHtml(`${formatMicros(v.stuckMeanUs)} / ${formatMicros(v.orphanMeanUs)}`)}</td><td>${v.throughputMean.toFixed(2)}</td><td>${escapeHtml(formatMicros(v.p99MeanUs))}</td><td>${v.worst ? v.worst.seed : '-'}</td></tr>`,
     );
   }
   parts.push('</tbody></table>');

@@ -6,7 +6,14 @@ import { formatMicros } from '../engine/time.js';
 import type { ScenarioResult } from '../runner/run-scenario.js';
 import { formatMetric } from '../scenario/metrics.js';
 import { focusViolation } from '../checker/violations.js';
-import { brokenInvariants, verdictOf } from './verdict.js';
+import { brokenInvariants, VERDICT_LEGEND, verdictOf, type Verdict } from './verdict.js';
+
+const PAINT: Record<Verdict, (c: ChalkInstance) => ChalkInstance> = {
+  SAFE: (c) => c.green,
+  DEGRADED: (c) => c.cyan,
+  LEAKY: (c) => c.yellow,
+  UNSAFE: (c) => c.red,
+};
 
 export function renderRun(result: ScenarioResult, color: ChalkInstance): string {
   const s = result.scenario;
@@ -14,21 +21,21 @@ export function renderRun(result: ScenarioResult, color: ChalkInstance): string 
   out.push(color.bold(`${s.name}`) + `  seed ${result.seed}, ${formatMicros(s.durationUs)} simulated${s.description ? `\n${s.description}` : ''}`);
   out.push('');
   const table = new Table({
-    head: ['variant', 'verdict', 'oversold', 'double holders', 'lock lost', 'stuck', 'orders', 'orders/s', 'p99'],
+    head: ['variant', 'verdict', 'oversold', 'double holders', 'lock lost', 'stuck / orphan', 'orders', 'orders/s', 'p99'],
     style: { head: [], border: [] },
     colAligns: ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
   });
   for (const run of result.runs) {
     const m = run.metrics;
     const verdict = verdictOf(m);
-    const paint = verdict === 'SAFE' ? color.green : verdict === 'LEAKY' ? color.yellow : color.red;
+    const paint = PAINT[verdict](color);
     table.push([
       `${run.variant.name}\n${color.dim(`${run.variant.lock}${run.variant.guard !== 'none' ? ` + ${run.variant.guard}` : ''}`)}`,
       paint(verdict),
       String(m.oversold),
       m.doubleHolders === 0 ? '0' : `${m.doubleHolders} (${formatMicros(m.doubleHolderUs)})`,
       String(m.lockLost),
-      formatMicros(m.stuckLockUs),
+      `${formatMicros(m.stuckLockUs)} / ${formatMicros(m.orphanLockUs)}`,
       String(m.orders),
       m.throughputPerS.toFixed(2),
       formatMicros(m.latencyP99Us),
@@ -39,7 +46,7 @@ export function renderRun(result: ScenarioResult, color: ChalkInstance): string 
     const also = notableCounts(run.metrics);
     if (also.length > 0) out.push(`  ${run.variant.name}: ${also.join(', ')}`);
   }
-  out.push(color.dim('SAFE: no invariant broken. LEAKY: the lock broke, the data held. UNSAFE: wrong data (oversell, lost update, negative stock, duplicate order).'));
+  out.push(color.dim(VERDICT_LEGEND));
 
   for (const run of result.runs) {
     // The story of two holders explains most; else the first violation.

@@ -1,7 +1,10 @@
 /** The one-word verdict of a run and the invariants it broke. */
 import type { RunMetrics } from '../checker/check.js';
 
-export function brokenInvariants(m: RunMetrics): string[] {
+export type Verdict = 'SAFE' | 'DEGRADED' | 'LEAKY' | 'UNSAFE';
+
+/** Safety invariants of the data and of the lock, in the order stories list them. */
+function brokenSafety(m: RunMetrics): string[] {
   const broken: string[] = [];
   if (m.oversold > 0) broken.push('oversell');
   if (m.negativeStock > 0) broken.push('negative stock');
@@ -15,11 +18,26 @@ export function brokenInvariants(m: RunMetrics): string[] {
   return broken;
 }
 
+/** Everything a run broke: the safety invariants, then availability (orphaned locks). */
+export function brokenInvariants(m: RunMetrics): string[] {
+  const broken = brokenSafety(m);
+  if (m.orphanLockUs > 0) broken.push('orphaned lock');
+  return broken;
+}
+
 /**
  * UNSAFE: the data is wrong (oversell, negative stock, lost update, duplicate order).
  * LEAKY: the lock broke (or its fencing tokens did) but the data held.
+ * DEGRADED: nothing broke, but a lock was orphaned: held on the server while none of its
+ * owner's requests worked under it (an acquire that timed out but executed, a lost unlock, a
+ * reentrant count left above zero), so requests were turned away for nothing.
  */
-export function verdictOf(m: RunMetrics): 'SAFE' | 'LEAKY' | 'UNSAFE' {
+export function verdictOf(m: RunMetrics): Verdict {
   if (m.oversold > 0 || m.negativeStock > 0 || m.lostUpdates > 0 || m.duplicateOrders > 0) return 'UNSAFE';
-  return brokenInvariants(m).length > 0 ? 'LEAKY' : 'SAFE';
+  if (brokenSafety(m).length > 0) return 'LEAKY';
+  return m.orphanLockUs > 0 ? 'DEGRADED' : 'SAFE';
 }
+
+/** The verdicts explained, for the legend under a report's table. */
+export const VERDICT_LEGEND =
+  'SAFE: no invariant broken. DEGRADED: safe, but a lock was orphaned (held with nobody working under it). LEAKY: the lock broke, the data held. UNSAFE: wrong data (oversell, lost update, negative stock, duplicate order).';

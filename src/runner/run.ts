@@ -101,6 +101,7 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
     lockNodes: world.redis.masters.map((n) => n.name),
     quorum: world.redis.masters.length > 0 ? quorumOf(world.redis.masters.length) : 1,
     durationUs: scenario.durationUs,
+    lockOwner: lock.reentrantByThread ? 'thread' : 'request',
   });
 
   workload = new Workload(

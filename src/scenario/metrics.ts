@@ -34,6 +34,7 @@ export const METRICS: readonly MetricDefinition[] = [
   def('lock-lost', 'critical sections during which the lock stopped being theirs', (m) => m.lockLost),
   def('foreign-unlocks', "unlocks that deleted another holder's lock", (m) => m.foreignUnlocks),
   def('stuck-time', 'time a lock was held by someone who could never release it', (m) => m.stuckLockUs, true),
+  def('orphan-time', 'time a lock was held on the server while none of its owner\'s requests worked under it', (m) => m.orphanLockUs, true),
   def('timeouts', 'lock commands whose outcome is unknown (timed out)', (m) => m.timeouts),
   def('lock-busy', 'requests turned away because the lock was held', (m) => m.outcomes['lock-busy']),
   def('lock-errors', 'requests that failed on a lock error or timeout', (m) => m.outcomes['lock-error']),

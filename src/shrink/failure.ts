@@ -1,7 +1,7 @@
 /** What "fails the same way" means for shrinking: the most severe broken invariant of a run. */
 import type { RunMetrics } from '../checker/check.js';
 
-/** Most severe first: wrong data, then a broken lock, then a lock nobody can take. */
+/** Most severe first: wrong data, then a broken lock, then a lock nobody can take, then a lock nobody uses. */
 export const FAILURES = [
   { kind: 'oversell', metric: 'oversold', read: (m: RunMetrics) => m.oversold },
   { kind: 'negative-stock', metric: 'negative-stock', read: (m: RunMetrics) => m.negativeStock },
@@ -12,6 +12,7 @@ export const FAILURES = [
   { kind: 'foreign-unlock', metric: 'foreign-unlocks', read: (m: RunMetrics) => m.foreignUnlocks },
   { kind: 'lock-lost', metric: 'lock-lost', read: (m: RunMetrics) => m.lockLost },
   { kind: 'stuck-lock', metric: 'stuck-time', read: (m: RunMetrics) => m.stuckLockUs },
+  { kind: 'orphaned-lock', metric: 'orphan-time', read: (m: RunMetrics) => m.orphanLockUs },
 ] as const;
 
 export type Failure = (typeof FAILURES)[number];

@@ -22,6 +22,7 @@ export interface VariantTally {
   doubleHolderRuns: number;
   doubleHoldersSum: number;
   stuckUsSum: number;
+  orphanUsSum: number;
   /** Orders per second, in hundredths. */
   throughputCentsSum: number;
   p99UsSum: number;
@@ -51,7 +52,7 @@ export interface CompareTally {
 export function emptyTally(variants: readonly string[], baseline: string | null): CompareTally {
   return {
     variants: variants.map((variant) => ({
-      variant, runs: 0, oversellRuns: 0, oversoldSum: 0, doubleHolderRuns: 0, doubleHoldersSum: 0, stuckUsSum: 0, throughputCentsSum: 0, p99UsSum: 0,
+      variant, runs: 0, oversellRuns: 0, oversoldSum: 0, doubleHolderRuns: 0, doubleHoldersSum: 0, stuckUsSum: 0, orphanUsSum: 0, throughputCentsSum: 0, p99UsSum: 0,
       oversoldHistogram: Array<number>(HISTOGRAM_BUCKETS).fill(0), worst: null,
     })),
     paired: baseline === null
@@ -80,6 +81,7 @@ function addRun(t: VariantTally, seed: number, m: RunMetrics): void {
   if (m.doubleHolders > 0) t.doubleHolderRuns++;
   t.doubleHoldersSum += m.doubleHolders;
   t.stuckUsSum += m.stuckLockUs;
+  t.orphanUsSum += m.orphanLockUs;
   t.throughputCentsSum += cents(m.throughputPerS);
   t.p99UsSum += m.latencyP99Us;
   t.oversoldHistogram[Math.min(m.oversold, HISTOGRAM_BUCKETS - 1)]++;
@@ -114,6 +116,7 @@ export function mergeTally(a: CompareTally, b: CompareTally): void {
     t.doubleHolderRuns += o.doubleHolderRuns;
     t.doubleHoldersSum += o.doubleHoldersSum;
     t.stuckUsSum += o.stuckUsSum;
+    t.orphanUsSum += o.orphanUsSum;
     t.throughputCentsSum += o.throughputCentsSum;
     t.p99UsSum += o.p99UsSum;
     o.oversoldHistogram.forEach((n, k) => (t.oversoldHistogram[k] += n));

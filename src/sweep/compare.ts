@@ -114,6 +114,7 @@ export interface VariantSummary {
   /** P(double holders > 0). */
   doubleHolders: Interval;
   stuckMeanUs: number;
+  orphanMeanUs: number;
   throughputMean: number;
   p99MeanUs: number;
   /** Runs by units oversold (0, 1, ..., 9, 10 or more). */
@@ -167,6 +168,7 @@ export function summarise(result: CompareResult): CompareSummary {
       oversoldMax: t.worst?.oversold ?? 0,
       doubleHolders: roundInterval(wilson(t.doubleHolderRuns, t.runs), 4),
       stuckMeanUs: Math.round(t.stuckUsSum / n),
+      orphanMeanUs: Math.round(t.orphanUsSum / n),
       throughputMean: round(t.throughputCentsSum / n / 100, 2),
       p99MeanUs: Math.round(t.p99UsSum / n),
       oversoldHistogram: [...t.oversoldHistogram],

@@ -52,6 +52,11 @@ export interface LockProtocol {
   readonly summary: string;
   /** No lock at all: the flow records no critical section for it. */
   readonly noop?: boolean;
+  /**
+   * The server knows the owner by thread, not by acquisition (Redisson's hash field
+   * "<client uuid>:<thread id>"): a thread re-enters a lock it already holds.
+   */
+  readonly reentrantByThread?: boolean;
   acquire(lock: LockHandle, params: LockParams): EffectProgram<AcquireResult>;
   release(lock: LockHandle, params: LockParams): EffectProgram<ReleaseResult>;
 }

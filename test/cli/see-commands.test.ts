@@ -23,8 +23,8 @@ describe('lock-sim run --timeline', () => {
   it('takes an explicit window and key, and says when there is nothing to zoom on', () => {
     const r = cli('run', 'scenarios/failover.yaml', '--variant', 'watchdog', '--timeline', '--from', '29s', '--to', '31s', '--key', 'lock:stock:10040');
     expect(r.out).toContain('timeline of lock:stock:10040, 29s to 31s');
-    const none = cli('run', 'scenarios/failover.yaml', '--variant', 'watchdog', '--timeline');
-    expect(none.out).toContain('watchdog: no violation to zoom on: give --from and --to');
+    const none = cli('run', 'scenarios/get-then-del.yaml', '--variant', 'lua-unlock', '--timeline');
+    expect(none.out).toContain('lua-unlock: no violation to zoom on: give --from and --to');
     expect(cli('run', 'scenarios/failover.yaml', '--timeline', '--from', 'soon').code).toBe(2);
     expect(cli('run', 'scenarios/failover.yaml', '--timeline', '--around', 'last-violation').code).toBe(2);
   });
@@ -61,7 +61,7 @@ describe('lock-sim shrink', () => {
   });
 
   it('refuses a passing run and unknown failures with exit 2', () => {
-    const passing = cli('shrink', 'scenarios/failover.yaml', '--seed', '6', '--variant', 'watchdog');
+    const passing = cli('shrink', 'scenarios/get-then-del.yaml', '--seed', '1', '--variant', 'lua-unlock');
     expect(passing.code).toBe(2);
     expect(passing.err).toContain('breaks no invariant');
     expect(cli('shrink', 'scenarios/failover.yaml', '--seed', '6', '--variant', 'lua', '--failure', 'meltdown').code).toBe(2);

@@ -99,6 +99,7 @@ function* acquired(lock: LockHandle, params: LockParams): EffectProgram<AcquireR
 export const redisson: LockProtocol = {
   name: 'redisson',
   summary: 'Redisson RLock: hash + reentrancy, watchdog when no lease, pub/sub waiters',
+  reentrantByThread: true,
   *acquire(lock, params) {
     lock.leaseMs = params.leaseMs ?? LOCK_WATCHDOG_TIMEOUT_MS;
     const startMs = yield* localClockMs();
