@@ -125,6 +125,41 @@ describe('orphaned holds', () => {
     expect(metrics.stuckLockUs).toBe(18_000);
   });
 
+  it('ends a holder\'s work at its client\'s crash even when the lost request is recorded later', () => {
+    const { metrics } = checkHistory(history([
+      [0, setup()],
+      [0, requestOp('invoke', 'r1')],
+      [1, lockOp('acquire', 'invoke', 'r1')],
+      [10, held('redis-0', 'r1', 20_000)],
+      [20, lockOp('acquire', 'ok', 'r1')],
+      [2_000, { process: 'nemesis', type: 'info', f: 'fault', fault: 'crash', phase: 'start', target: 'client-1', detail: 'kill -9' }],
+      [20_000, gone('redis-0', 'r1', 'expire')],
+      end,
+    ]));
+    expect(metrics.orphanLockUs).toBe(18_000);
+  });
+
+  it('tells the earliest orphan, whichever key it is on', () => {
+    const other = 'lock:stock:2';
+    const { violations } = checkHistory(history([
+      [0, setup()],
+      // r1 on lock:stock:1 is orphaned from 5_000 (its acquire timed out) ...
+      [0, requestOp('invoke', 'r1')],
+      [1, lockOp('acquire', 'invoke', 'r1')],
+      [10, held('redis-0', 'r1', 30_000)],
+      [5_000, lockOp('acquire', 'info', 'r1')],
+      [5_001, requestOp('fail', 'r1')],
+      // ... r2 on lock:stock:2, whose key appears first in the history, only from 8_000.
+      [2, { process: 'client-1', type: 'invoke', f: 'request', request: 'r2', sku: 2, qty: 1 }],
+      [3, { process: 'client-1/w2', request: 'r2', type: 'invoke', f: 'acquire', key: other }],
+      [4, { process: 'redis-0', type: 'info', f: 'key-state', node: 'redis-0', key: other, holder: 'r2', expiresAtUs: 30_000, cause: 'write', by: 'r2', previousHolder: null }],
+      [8_000, { process: 'client-1/w2', request: 'r2', type: 'info', f: 'acquire', key: other }],
+      [8_001, { process: 'client-1', type: 'fail', f: 'request', request: 'r2', sku: 2, qty: 1, outcome: 'lock-error' }],
+      end,
+    ]));
+    expect(violations.map((v) => [v.kind, v.subject, v.timeUs])).toEqual([['orphaned-lock', K, 5_000]]);
+  });
+
   describe('a lock the server knows by thread (Redisson reentrancy)', () => {
     // r1 (thread w1) left a hold behind: its unlock brought the count down to 1, not 0. r2 on
     // the same thread re-enters it at 2_000 (the holder becomes r2 on its HINCRBY) and
