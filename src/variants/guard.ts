@@ -9,7 +9,8 @@
  * - `version-cas`: `... WHERE version = <read>`; a conflict is retried a few times with
  *   backoff and jitter (seed 004 4.1 and 4.4);
  * - `for-update`: SELECT ... FOR UPDATE in a transaction that holds the row lock until the
- *   request commits (seed 004 5.1);
+ *   request commits, or rolls back when a statement in it failed (MySQL 8.0 "Locking Reads",
+ *   https://dev.mysql.com/doc/refman/8.0/en/innodb-locking-reads.html);
  * - `fenced-write`: every access carries the lock's fencing token and the storage refuses
  *   a token lower than the highest it has seen (Kleppmann; lock-semantics.md 3).
  */
@@ -28,7 +29,10 @@ export interface Guard {
   readonly summary: string;
   /** Whether deduct needs a read first (the read step is then mandatory). */
   readonly needsRead: boolean;
-  /** The read opens a transaction that holds the row lock until the request ends. */
+  /**
+   * The read opens a transaction that holds the row lock until the request ends: COMMIT
+   * before the unlock, ROLLBACK instead when a statement in it failed.
+   */
   readonly transactional: boolean;
   readonly onZeroRows: ZeroRowsMeaning;
   /** Conflicts are retried (re-read, then write again) with backoff. */
@@ -90,7 +94,7 @@ export const versionCasGuard: Guard = {
 export const forUpdateGuard: Guard = {
   ...base,
   name: 'for-update',
-  summary: 'BEGIN; SELECT ... FOR UPDATE; UPDATE available = <read - qty>; COMMIT at the end of the request',
+  summary: 'BEGIN; SELECT ... FOR UPDATE; UPDATE available = <read - qty>; COMMIT at the end of the request (ROLLBACK if a statement failed)',
   transactional: true,
   readStatement: (sku) => ({ kind: 'select-for-update', sku }),
   deductStatement(sku, qty, read) {
