@@ -120,6 +120,7 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
       uniqueOrderKey: variant.uniqueOrderKey,
       unlockAlways: variant.unlockAlways,
       conflictRetry: { retries: variant.casRetries, backoffMs: variant.casBackoffMs, jitterMs: variant.casJitterMs },
+      fenceCheck: variant.fenceCheck,
     },
     scenario.durationUs,
   );

@@ -11,14 +11,24 @@
  * - `for-update`: SELECT ... FOR UPDATE in a transaction that holds the row lock until the
  *   request commits, or rolls back when a statement in it failed (MySQL 8.0 "Locking Reads",
  *   https://dev.mysql.com/doc/refman/8.0/en/innodb-locking-reads.html);
- * - `fenced-write`: every access carries the lock's fencing token and the storage refuses
- *   a token lower than the highest it has seen (Kleppmann; lock-semantics.md 3).
+ * - `fenced-write`: writes carry the lock's fencing token and the storage refuses a token
+ *   lower than the highest it has processed (Kleppmann, "How to do distributed locking",
+ *   https://martin.kleppmann.com/2016/02/08/how-to-do-distributed-locking.html: "the
+ *   storage server remembers that it has already processed a write with a higher token
+ *   number"); with `fence-check: reads-and-writes` reads carry it too, and are checked and
+ *   raise the row's highest token like writes.
  */
 import type { DbStatement, StockRow } from '../world/database.js';
+
+/** Which statements of `fenced-write` carry the fencing token to the storage. */
+export const FENCE_CHECKS = ['writes', 'reads-and-writes'] as const;
+export type FenceCheck = (typeof FENCE_CHECKS)[number];
 
 export interface GuardContext {
   /** The fencing token of the lock held, if the lock hands them out. */
   fence: number | null;
+  /** fenced-write: which statements carry the token. */
+  fenceCheck: FenceCheck;
 }
 
 /** What zero affected rows means for this guard. */
@@ -105,9 +115,9 @@ export const forUpdateGuard: Guard = {
 export const fencedWriteGuard: Guard = {
   ...base,
   name: 'fenced-write',
-  summary: 'every read and write carries the fencing token; storage refuses tokens below the highest seen',
+  summary: 'writes (fence-check: reads-and-writes: reads too) carry the fencing token; storage refuses tokens below the highest processed',
   onZeroRows: 'fenced',
-  readStatement: (sku, ctx) => ({ kind: 'select-stock', sku, fence: ctx.fence ?? 0 }),
+  readStatement: (sku, ctx) => (ctx.fenceCheck === 'reads-and-writes' ? { kind: 'select-stock', sku, fence: ctx.fence ?? 0 } : plainRead(sku)),
   deductStatement(sku, qty, read, ctx) {
     return { kind: 'set-stock', sku, available: requireRead('fenced-write', read).available - qty, fence: ctx.fence ?? 0 };
   },

@@ -14,7 +14,7 @@
 import type { HistoryRecorder } from '../history/recorder.js';
 import type { RequestOutcome } from '../history/operation.js';
 import type { Step } from '../scenario/types.js';
-import type { Guard, GuardContext } from '../variants/guard.js';
+import type { FenceCheck, Guard, GuardContext } from '../variants/guard.js';
 import type { LockHandle, LockParams, LockProtocol } from '../variants/lock-protocol.js';
 import type { DbResult, DbStatement, StockRow } from '../world/database.js';
 import { db, random, sleep, type EffectProgram } from '../world/effects.js';
@@ -37,6 +37,8 @@ export interface FlowSettings {
   unlockAlways: boolean;
   /** How the guard retries conflicts (version-cas). */
   conflictRetry: RetryPolicy;
+  /** fenced-write: which statements carry the fencing token. */
+  fenceCheck: FenceCheck;
 }
 
 export interface RequestInfo {
@@ -77,7 +79,7 @@ export function* requestFlow(
   lock: LockHandle,
 ): EffectProgram<RequestOutcome> {
   const st = new RequestState();
-  const guardCtx: GuardContext = { fence: null };
+  const guardCtx: GuardContext = { fence: null, fenceCheck: s.fenceCheck };
   for (const step of s.steps) {
     if (st.outcome !== null && step !== 'unlock') continue;
     if (typeof step === 'object') {
