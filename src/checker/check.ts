@@ -43,6 +43,8 @@ export interface RunMetrics {
   requestsPerS: number;
   latencyP50Us: number;
   latencyP99Us: number;
+  /** Units deducted by other requests that lost updates wrote over. */
+  lostUnits: number;
 }
 
 export interface CheckResult {
@@ -101,6 +103,7 @@ export function checkHistory(ops: History): CheckResult {
       requestsPerS: requests.requestsPerS,
       latencyP50Us: requests.latencyP50Us,
       latencyP99Us: requests.latencyP99Us,
+      lostUnits: stock.lostUnits,
     },
     violations,
   };

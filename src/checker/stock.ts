@@ -2,12 +2,18 @@
  * The inventory invariants, judged from database operations in the history:
  * - oversold: units ordered beyond the initial stock of a SKU;
  * - negative stock: the lowest value a write left behind, when below zero;
- * - lost updates: read-modify-write writes computed from a value that was no longer current;
+ * - lost updates: read-modify-write writes computed from a value that was no longer current,
+ *   and the units they erased: a write computed from `basedOn` while the row held `before`
+ *   (< basedOn) wipes out the basedOn - before units deducted since its read;
  * - duplicate orders: orders committed with an order key that was already ordered;
  * - refused writes by kind: conditional deductions that found too little stock, version
  *   conflicts of optimistic CAS, and writes or reads refused for a stale fencing token.
+ * Only committed effects count: a statement recorded with a transaction id takes effect when
+ * the database's `txn` fact says that transaction committed, and never if it rolled back or
+ * never ended. Row locks keep every other write to a row out until the commit, so replaying
+ * a transaction's writes at its commit sees the same row values as at the writes.
  */
-import type { History } from '../history/operation.js';
+import type { History, OrderOp, StockWriteOp } from '../history/operation.js';
 import type { HistoryIndex } from './history-index.js';
 import type { Violation } from './violations.js';
 
@@ -16,6 +22,8 @@ export interface StockStats {
   oversold: number;
   negativeStock: number;
   lostUpdates: number;
+  /** Units deducted by others that lost updates wrote over. */
+  lostUnits: number;
   /** Conditional deductions that found too little stock (rows affected = 0). */
   refusedWrites: number;
   /** Optimistic CAS writes that found another version (rows affected = 0). */
@@ -26,88 +34,125 @@ export interface StockStats {
   violations: Violation[];
 }
 
+type Effect = StockWriteOp | OrderOp;
+
+class StockReplay {
+  readonly ordered = new Map<number, number>();
+  readonly current: Map<number, number>;
+  readonly orderKeys = new Map<string, string>();
+  firstDuplicate: Violation | null = null;
+  firstOversell: Violation | null = null;
+  firstLost: Violation | null = null;
+  firstNegative: Violation | null = null;
+
+  constructor(
+    private readonly initial: ReadonlyMap<number, number>,
+    readonly stats: StockStats,
+  ) {
+    this.current = new Map(initial);
+  }
+
+  /** A committed effect of `op`, at `timeUs` (the statement's, or its transaction's commit). */
+  apply(op: Effect, timeUs: number): void {
+    if (op.f === 'order') this.order(op, timeUs);
+    else this.write(op, timeUs);
+  }
+
+  private order(op: OrderOp, timeUs: number): void {
+    const { stats } = this;
+    const first = this.orderKeys.get(op.orderKey);
+    if (first !== undefined) {
+      stats.duplicateOrders++;
+      this.firstDuplicate ??= {
+        kind: 'duplicate-order',
+        timeUs,
+        subject: `order ${op.orderKey}`,
+        requests: [first, op.request],
+        summary: `order ${op.orderKey} was committed twice: by ${first} and again by ${op.request}`,
+      };
+    } else this.orderKeys.set(op.orderKey, op.request);
+    const total = (this.ordered.get(op.sku) ?? 0) + op.qty;
+    this.ordered.set(op.sku, total);
+    stats.unitsOrdered += op.qty;
+    const initial = this.initial.get(op.sku) ?? 0;
+    if (total > initial) {
+      this.firstOversell ??= {
+        kind: 'oversell',
+        timeUs,
+        subject: `sku ${op.sku}`,
+        requests: [op.request],
+        summary: `order ${total} of sku ${op.sku} committed by ${op.process} (${op.request}) with only ${initial} in stock`,
+      };
+    }
+  }
+
+  private write(op: StockWriteOp, timeUs: number): void {
+    const { stats } = this;
+    const before = this.current.get(op.sku) ?? 0;
+    let after = before;
+    if (op.mode === 'set' || op.mode === 'cas') {
+      if (op.basedOn !== before) {
+        stats.lostUpdates++;
+        const erased = Math.max(0, (op.basedOn ?? before) - before);
+        stats.lostUnits += erased;
+        this.firstLost ??= {
+          kind: 'lost-update',
+          timeUs,
+          subject: `sku ${op.sku}`,
+          requests: [op.request],
+          summary: `${op.process} (${op.request}) wrote available = ${op.value} computed from ${op.basedOn}, but the row held ${before}: an update was lost${erased > 0 ? ` (${erased} unit${erased === 1 ? '' : 's'} erased)` : ''}`,
+        };
+      }
+      after = op.value ?? before;
+    } else {
+      after = before - op.qty;
+    }
+    this.current.set(op.sku, after);
+    if (after < 0) {
+      stats.negativeStock = Math.max(stats.negativeStock, -after);
+      this.firstNegative ??= {
+        kind: 'negative-stock',
+        timeUs,
+        subject: `sku ${op.sku}`,
+        requests: [op.request],
+        summary: `${op.process} (${op.request}) left sku ${op.sku} at ${after}`,
+      };
+    }
+  }
+}
+
 export function checkStock(index: HistoryIndex): StockStats {
-  const ordered = new Map<number, number>();
-  const current = new Map(index.stock);
   const stats: StockStats = {
-    unitsOrdered: 0, oversold: 0, negativeStock: 0, lostUpdates: 0, refusedWrites: 0, casConflicts: 0, fenceRejections: 0, duplicateOrders: 0, violations: [],
+    unitsOrdered: 0, oversold: 0, negativeStock: 0, lostUpdates: 0, lostUnits: 0, refusedWrites: 0, casConflicts: 0, fenceRejections: 0, duplicateOrders: 0, violations: [],
   };
-  const orderKeys = new Map<string, string>();
-  let firstDuplicate: Violation | null = null;
-  let firstOversell: Violation | null = null;
-  let firstLost: Violation | null = null;
-  let firstNegative: Violation | null = null;
+  const replay = new StockReplay(index.stock, stats);
+  /** Effects of open transactions, in statement order, until their commit or rollback. */
+  const pending = new Map<number, Effect[]>();
 
   for (const op of index.ops as History) {
     if (op.f === 'read-stock' && op.type === 'fail' && op.fence !== undefined) stats.fenceRejections++;
-    if (op.type !== 'ok') continue;
-    if (op.f === 'order') {
-      const first = orderKeys.get(op.orderKey);
-      if (first !== undefined) {
-        stats.duplicateOrders++;
-        if (firstDuplicate === null) {
-          firstDuplicate = {
-            kind: 'duplicate-order',
-            timeUs: op.timeUs,
-            subject: `order ${op.orderKey}`,
-            requests: [first, op.request],
-            summary: `order ${op.orderKey} was committed twice: by ${first} and again by ${op.request}`,
-          };
-        }
-      } else orderKeys.set(op.orderKey, op.request);
-      const total = (ordered.get(op.sku) ?? 0) + op.qty;
-      ordered.set(op.sku, total);
-      stats.unitsOrdered += op.qty;
-      const initial = index.stock.get(op.sku) ?? 0;
-      if (total > initial && firstOversell === null) {
-        firstOversell = {
-          kind: 'oversell',
-          timeUs: op.timeUs,
-          subject: `sku ${op.sku}`,
-          requests: [op.request],
-          summary: `order ${total} of sku ${op.sku} committed by ${op.process} (${op.request}) with only ${initial} in stock`,
-        };
-      }
-    } else if (op.f === 'write-stock') {
-      const before = current.get(op.sku) ?? 0;
-      let after = before;
-      if (op.affected === 0) {
-        if (op.mode === 'cas') stats.casConflicts++;
-        else if (op.fence !== undefined) stats.fenceRejections++;
-        else stats.refusedWrites++;
-      } else if (op.mode === 'set' || op.mode === 'cas') {
-        if (op.basedOn !== before) {
-          stats.lostUpdates++;
-          if (firstLost === null) {
-            firstLost = {
-              kind: 'lost-update',
-              timeUs: op.timeUs,
-              subject: `sku ${op.sku}`,
-              requests: [op.request],
-              summary: `${op.process} (${op.request}) wrote available = ${op.value} computed from ${op.basedOn}, but the row held ${before}: an update was lost`,
-            };
-          }
-        }
-        after = op.value ?? before;
-      } else {
-        after = before - op.qty;
-      }
-      current.set(op.sku, after);
-      if (after < 0) {
-        stats.negativeStock = Math.max(stats.negativeStock, -after);
-        if (firstNegative === null) {
-          firstNegative = {
-            kind: 'negative-stock',
-            timeUs: op.timeUs,
-            subject: `sku ${op.sku}`,
-            requests: [op.request],
-            summary: `${op.process} (${op.request}) left sku ${op.sku} at ${after}`,
-          };
-        }
-      }
+    if (op.f === 'txn') {
+      const effects = pending.get(op.txn) ?? [];
+      pending.delete(op.txn);
+      if (op.outcome === 'commit') for (const e of effects) replay.apply(e, op.timeUs);
+      continue;
+    }
+    if (op.type !== 'ok' || (op.f !== 'order' && op.f !== 'write-stock')) continue;
+    if (op.f === 'write-stock' && op.affected === 0) {
+      // A refused write changes nothing, committed or not.
+      if (op.mode === 'cas') stats.casConflicts++;
+      else if (op.fence !== undefined) stats.fenceRejections++;
+      else stats.refusedWrites++;
+      continue;
+    }
+    if (op.txn === undefined) replay.apply(op, op.timeUs);
+    else {
+      const effects = pending.get(op.txn) ?? [];
+      effects.push(op);
+      pending.set(op.txn, effects);
     }
   }
-  for (const [sku, total] of ordered) stats.oversold += Math.max(0, total - (index.stock.get(sku) ?? 0));
-  for (const v of [firstOversell, firstLost, firstNegative, firstDuplicate]) if (v) stats.violations.push(v);
+  for (const [sku, total] of replay.ordered) stats.oversold += Math.max(0, total - (index.stock.get(sku) ?? 0));
+  for (const v of [replay.firstOversell, replay.firstLost, replay.firstNegative, replay.firstDuplicate]) if (v) stats.violations.push(v);
   return stats;
 }

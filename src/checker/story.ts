@@ -58,6 +58,11 @@ function describe(op: Operation, involved: Set<string>, subject: string, fromUs:
         : `${op.request} deducts ${op.qty} (rows affected: ${op.affected})`;
     case 'order':
       return involved.has(op.request) && op.type === 'ok' ? `${op.request} commits an order for ${op.qty}` : null;
+    case 'txn':
+      if (!involved.has(op.request)) return null;
+      return op.outcome === 'commit'
+        ? `${op.request} commits transaction ${op.txn}`
+        : `${op.request}'s transaction ${op.txn} rolls back${op.cause === 'disconnect' ? ' (its connection dropped)' : ''}`;
     case 'renew':
       return involved.has(op.request) ? `watchdog of ${op.request}: ${op.detail}` : null;
     default:

@@ -84,6 +84,8 @@ export interface StockReadOp extends Base {
   fence?: number;
   /** SELECT ... FOR UPDATE. */
   forUpdate?: boolean;
+  /** The transaction the statement ran in (absent: autocommit). */
+  txn?: number;
   detail?: string;
 }
 
@@ -104,6 +106,8 @@ export interface StockWriteOp extends Base {
   version?: number;
   fence?: number;
   affected?: number;
+  /** The transaction the statement ran in (absent: autocommit, effective at once). */
+  txn?: number;
   detail?: string;
 }
 
@@ -114,7 +118,26 @@ export interface OrderOp extends Base {
   qty: number;
   /** The shopper's order number: a resubmitted order carries the same one. */
   orderKey: string;
+  /** The transaction the insert ran in (absent: autocommit, effective at once). */
+  txn?: number;
   detail?: string;
+}
+
+/**
+ * Server-side fact: the database ended a transaction. At a commit the effects of the
+ * statements recorded with its `txn` become real; at a rollback they never happened. A
+ * transaction with no end in the history was still open when the run ended (not committed).
+ */
+export interface TxnOp extends Base {
+  f: 'txn';
+  /** The request the transaction served. */
+  request: string;
+  /** The connection's user (the client thread). */
+  owner: string;
+  txn: number;
+  outcome: 'commit' | 'rollback';
+  /** The application's COMMIT or ROLLBACK, or its connection dropped (the client died). */
+  cause: 'commit' | 'rollback' | 'disconnect';
 }
 
 /** A watchdog renewal, from the client's side. */
@@ -163,7 +186,8 @@ export type Operation =
   | OrderOp
   | RenewOp
   | KeyStateOp
-  | FaultOp;
+  | FaultOp
+  | TxnOp;
 
 export type History = readonly Operation[];
 

@@ -87,6 +87,7 @@ export function renderRun(result: ScenarioResult, color: ChalkInstance): string 
 function notableCounts(m: ScenarioResult['runs'][number]['metrics']): string[] {
   const items: Array<[string, number]> = [
     ['lost updates', m.lostUpdates],
+    ['lost units', m.lostUnits],
     ['negative stock', m.negativeStock],
     ['foreign unlocks', m.foreignUnlocks],
     ['duplicate orders', m.duplicateOrders],

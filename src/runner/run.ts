@@ -69,6 +69,9 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
 
   const world = buildWorld(sim, scenario, hooks);
   for (const node of world.redis.nodes) node.observer = (n, change) => recordKeyState(recorder, n, change);
+  world.database.onTransactionEnd = (end) => {
+    recorder.record({ process: 'database', type: 'info', f: 'txn', request: end.requestTag, owner: end.owner, txn: end.txn, outcome: end.outcome, cause: end.cause });
+  };
   // Clients learn the primary from the deciders; one cut off from them keeps its old view.
   const routeClients = (): void => {
     const primary = world.redis.primary;
@@ -118,6 +121,7 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
       uniqueOrderKey: variant.uniqueOrderKey,
       unlockAlways: variant.unlockAlways,
       conflictRetry: { retries: variant.casRetries, backoffMs: variant.casBackoffMs, jitterMs: variant.casJitterMs },
+      fenceCheck: variant.fenceCheck,
     },
     scenario.durationUs,
   );

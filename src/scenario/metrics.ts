@@ -53,6 +53,7 @@ export const METRICS: readonly MetricDefinition[] = [
   def('request-rate', 'requests answered (any outcome) per second of scenario duration', (m) => m.requestsPerS, false, true),
   def('p50', 'median request latency', (m) => m.latencyP50Us, true),
   def('p99', '99th percentile request latency', (m) => m.latencyP99Us, true),
+  def('lost-units', 'units other requests had deducted that lost updates wrote over (a write computed from b while the row held a < b erases b - a)', (m) => m.lostUnits),
 ];
 
 export const METRIC_NAMES = METRICS.map((m) => m.name);

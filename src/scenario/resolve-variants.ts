@@ -26,6 +26,9 @@ export const VARIANT_DEFAULTS = {
   casRetries: 2,
   casBackoffMs: 100,
   casJitterMs: 30,
+  // Kleppmann, "How to do distributed locking" (2016): the storage checks the token of every
+  // write and remembers the highest it has processed; reads carry none.
+  fenceCheck: 'writes' as const,
 };
 
 type RawVariant = RawScenario['variants'][string];
@@ -55,6 +58,7 @@ export const VARIANT_OPTIONS: readonly VariantOption[] = [
   { option: 'cas-retries', guards: ['version-cas'], default: '2', meaning: 'retries after a version conflict, then "system busy"' },
   { option: 'cas-backoff', guards: ['version-cas'], default: '100ms', meaning: 'first backoff, doubling with each retry' },
   { option: 'cas-jitter', guards: ['version-cas'], default: '30ms', meaning: '+- random part of the backoff' },
+  { option: 'fence-check', guards: ['fenced-write'], default: 'writes', meaning: 'which statements carry the token: writes (Kleppmann), or reads-and-writes (reads are checked and raise the highest token too)' },
 ];
 
 /** Which option belongs to which lock or guard (options not listed apply to every variant). */
@@ -109,6 +113,7 @@ export function resolveVariants(
       casRetries: v['cas-retries'] ?? VARIANT_DEFAULTS.casRetries,
       casBackoffMs: ms(v['cas-backoff'], VARIANT_DEFAULTS.casBackoffMs),
       casJitterMs: ms(v['cas-jitter'], VARIANT_DEFAULTS.casJitterMs),
+      fenceCheck: v['fence-check'] ?? VARIANT_DEFAULTS.fenceCheck,
     });
   }
   if (variants.length === 0) issue(['variants'], 'name at least one variant');

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { FAULT_KINDS } from '../faults/index.js';
+import { FENCE_CHECKS } from '../variants/guard.js';
 import { GUARD_NAMES, LOCK_NAMES } from '../variants/registry.js';
 import { didYouMean } from './suggest.js';
 import { TOPOLOGIES } from '../world/redis/deployment.js';
@@ -171,6 +172,7 @@ export const variantSchema = z.strictObject({
   'cas-retries': int(0, 100).optional(),
   'cas-backoff': duration().optional(),
   'cas-jitter': duration().optional(),
+  'fence-check': z.enum(FENCE_CHECKS).optional(),
 });
 
 export const scenarioSchema = z.strictObject({

@@ -92,6 +92,7 @@ function variantEntry(v: VariantSpec): Record<string, unknown> {
     ...(v.guard === 'version-cas'
       ? { 'cas-retries': v.casRetries, 'cas-backoff': durationText(v.casBackoffMs * 1000), 'cas-jitter': durationText(v.casJitterMs * 1000) }
       : {}),
+    ...(v.guard === 'fenced-write' ? { 'fence-check': v.fenceCheck } : {}),
   };
 }
 

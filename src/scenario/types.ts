@@ -4,6 +4,7 @@
  */
 import type { Distribution } from '../engine/distribution.js';
 import type { Micros } from '../engine/time.js';
+import type { FenceCheck } from '../variants/guard.js';
 import type { Topology } from '../world/redis/deployment.js';
 
 export const BUILTIN_STEPS = ['lock', 'check-order', 'read', 'deduct', 'order', 'unlock'] as const;
@@ -104,6 +105,8 @@ export interface VariantSpec {
   casRetries: number;
   casBackoffMs: number;
   casJitterMs: number;
+  /** fenced-write: which statements carry the fencing token. */
+  fenceCheck: FenceCheck;
 }
 
 export type Comparator = '==' | '!=' | '<' | '<=' | '>' | '>=';

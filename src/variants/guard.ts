@@ -9,15 +9,26 @@
  * - `version-cas`: `... WHERE version = <read>`; a conflict is retried a few times with
  *   backoff and jitter (seed 004 4.1 and 4.4);
  * - `for-update`: SELECT ... FOR UPDATE in a transaction that holds the row lock until the
- *   request commits (seed 004 5.1);
- * - `fenced-write`: every access carries the lock's fencing token and the storage refuses
- *   a token lower than the highest it has seen (Kleppmann; lock-semantics.md 3).
+ *   request commits, or rolls back when a statement in it failed (MySQL 8.0 "Locking Reads",
+ *   https://dev.mysql.com/doc/refman/8.0/en/innodb-locking-reads.html);
+ * - `fenced-write`: writes carry the lock's fencing token and the storage refuses a token
+ *   lower than the highest it has processed (Kleppmann, "How to do distributed locking",
+ *   https://martin.kleppmann.com/2016/02/08/how-to-do-distributed-locking.html: "the
+ *   storage server remembers that it has already processed a write with a higher token
+ *   number"); with `fence-check: reads-and-writes` reads carry it too, and are checked and
+ *   raise the row's highest token like writes.
  */
 import type { DbStatement, StockRow } from '../world/database.js';
+
+/** Which statements of `fenced-write` carry the fencing token to the storage. */
+export const FENCE_CHECKS = ['writes', 'reads-and-writes'] as const;
+export type FenceCheck = (typeof FENCE_CHECKS)[number];
 
 export interface GuardContext {
   /** The fencing token of the lock held, if the lock hands them out. */
   fence: number | null;
+  /** fenced-write: which statements carry the token. */
+  fenceCheck: FenceCheck;
 }
 
 /** What zero affected rows means for this guard. */
@@ -28,7 +39,10 @@ export interface Guard {
   readonly summary: string;
   /** Whether deduct needs a read first (the read step is then mandatory). */
   readonly needsRead: boolean;
-  /** The read opens a transaction that holds the row lock until the request ends. */
+  /**
+   * The read opens a transaction that holds the row lock until the request ends: COMMIT
+   * before the unlock, ROLLBACK instead when a statement in it failed.
+   */
   readonly transactional: boolean;
   readonly onZeroRows: ZeroRowsMeaning;
   /** Conflicts are retried (re-read, then write again) with backoff. */
@@ -90,7 +104,7 @@ export const versionCasGuard: Guard = {
 export const forUpdateGuard: Guard = {
   ...base,
   name: 'for-update',
-  summary: 'BEGIN; SELECT ... FOR UPDATE; UPDATE available = <read - qty>; COMMIT at the end of the request',
+  summary: 'BEGIN; SELECT ... FOR UPDATE; UPDATE available = <read - qty>; COMMIT at the end of the request (ROLLBACK if a statement failed)',
   transactional: true,
   readStatement: (sku) => ({ kind: 'select-for-update', sku }),
   deductStatement(sku, qty, read) {
@@ -101,9 +115,9 @@ export const forUpdateGuard: Guard = {
 export const fencedWriteGuard: Guard = {
   ...base,
   name: 'fenced-write',
-  summary: 'every read and write carries the fencing token; storage refuses tokens below the highest seen',
+  summary: 'writes (fence-check: reads-and-writes: reads too) carry the fencing token; storage refuses tokens below the highest processed',
   onZeroRows: 'fenced',
-  readStatement: (sku, ctx) => ({ kind: 'select-stock', sku, fence: ctx.fence ?? 0 }),
+  readStatement: (sku, ctx) => (ctx.fenceCheck === 'reads-and-writes' ? { kind: 'select-stock', sku, fence: ctx.fence ?? 0 } : plainRead(sku)),
   deductStatement(sku, qty, read, ctx) {
     return { kind: 'set-stock', sku, available: requireRead('fenced-write', read).available - qty, fence: ctx.fence ?? 0 };
   },

@@ -1,16 +1,22 @@
 /**
  * One shopper's request as the application serves it: the scenario's steps in order
  * (lock -> read -> risk check -> deduct -> order -> unlock, typically). A failed step skips
- * to the unlock, as a finally block would; an open transaction commits before the unlock.
- * Every step that matters to the checker is recorded in the history at the simulated
- * instant it happens.
+ * to the unlock, as a finally block would. An open transaction ends before the unlock: it
+ * commits, or rolls back when one of its statements failed (a duplicate order key, a lock
+ * wait timeout), as Spring's declarative transactions do: "the Spring Framework's transaction
+ * infrastructure code marks a transaction for rollback only in the case of runtime, unchecked
+ * exceptions" (Spring Framework reference, "Rolling Back a Declarative Transaction",
+ * https://docs.spring.io/spring-framework/reference/data-access/transaction/declarative/rolling-back.html),
+ * and its DataAccessExceptions (DuplicateKeyException, CannotAcquireLockException) are
+ * runtime exceptions. Every step that matters to the checker is recorded in the history at
+ * the simulated instant it happens, with the transaction it ran in.
  */
 import type { HistoryRecorder } from '../history/recorder.js';
 import type { RequestOutcome } from '../history/operation.js';
 import type { Step } from '../scenario/types.js';
-import type { Guard, GuardContext } from '../variants/guard.js';
+import type { FenceCheck, Guard, GuardContext } from '../variants/guard.js';
 import type { LockHandle, LockParams, LockProtocol } from '../variants/lock-protocol.js';
-import type { StockRow } from '../world/database.js';
+import type { DbResult, DbStatement, StockRow } from '../world/database.js';
 import { db, random, sleep, type EffectProgram } from '../world/effects.js';
 
 export interface RetryPolicy {
@@ -31,6 +37,8 @@ export interface FlowSettings {
   unlockAlways: boolean;
   /** How the guard retries conflicts (version-cas). */
   conflictRetry: RetryPolicy;
+  /** fenced-write: which statements carry the fencing token. */
+  fenceCheck: FenceCheck;
 }
 
 export interface RequestInfo {
@@ -51,7 +59,17 @@ class RequestState {
   read: StockRow | null = null;
   outcome: RequestOutcome | null = null;
   ordered = false;
-  inTransaction = false;
+  /** The open transaction's id (null: autocommit). */
+  txn: number | null = null;
+  /** A statement inside the open transaction failed: the application rolls it back. */
+  txnFailed = false;
+}
+
+/** A statement on the request's connection; a failure inside a transaction dooms it. */
+function* statement(st: RequestState, s: DbStatement): EffectProgram<DbResult> {
+  const r = yield* db(s);
+  if (r.kind === 'error' && st.txn !== null) st.txnFailed = true;
+  return r;
 }
 
 export function* requestFlow(
@@ -61,7 +79,7 @@ export function* requestFlow(
   lock: LockHandle,
 ): EffectProgram<RequestOutcome> {
   const st = new RequestState();
-  const guardCtx: GuardContext = { fence: null };
+  const guardCtx: GuardContext = { fence: null, fenceCheck: s.fenceCheck };
   for (const step of s.steps) {
     if (st.outcome !== null && step !== 'unlock') continue;
     if (typeof step === 'object') {
@@ -86,12 +104,12 @@ export function* requestFlow(
         yield* orderStep(s, req, thread, st);
         break;
       case 'unlock':
-        yield* commitIfOpen(st);
+        yield* endTransaction(st);
         yield* releaseStep(s, req, thread, lock, st);
         break;
     }
   }
-  yield* commitIfOpen(st);
+  yield* endTransaction(st);
   return st.outcome ?? (st.ordered ? 'ordered' : 'sold-out');
 }
 
@@ -115,24 +133,28 @@ function* acquireStep(s: FlowSettings, req: RequestInfo, thread: string, lock: L
 
 function* readStep(s: FlowSettings, req: RequestInfo, thread: string, st: RequestState, ctx: GuardContext): EffectProgram<void> {
   const { recorder } = s;
-  if (s.guard.transactional && !st.inTransaction) {
-    yield* db({ kind: 'begin' });
-    st.inTransaction = true;
+  if (s.guard.transactional && st.txn === null) {
+    const begun = yield* db({ kind: 'begin', requestTag: req.id });
+    if (begun.kind === 'begun') {
+      st.txn = begun.txn;
+      st.txnFailed = false;
+    }
   }
-  const statement = s.guard.readStatement(req.sku, ctx);
-  const fence = statement.kind === 'select-stock' ? statement.fence : undefined;
-  const forUpdate = statement.kind === 'select-for-update' ? true : undefined;
-  recorder.record({ process: thread, request: req.id, type: 'invoke', f: 'read-stock', sku: req.sku, fence, forUpdate });
-  const r = yield* db(statement);
+  const read = s.guard.readStatement(req.sku, ctx);
+  const fence = read.kind === 'select-stock' ? read.fence : undefined;
+  const forUpdate = read.kind === 'select-for-update' ? true : undefined;
+  const txn = st.txn ?? undefined;
+  recorder.record({ process: thread, request: req.id, type: 'invoke', f: 'read-stock', sku: req.sku, fence, forUpdate, txn });
+  const r = yield* statement(st, read);
   if (r.kind !== 'row') {
     const detail = r.kind === 'error' ? r.message : 'no row';
-    recorder.record({ process: thread, request: req.id, type: 'fail', f: 'read-stock', sku: req.sku, fence, forUpdate, detail });
+    recorder.record({ process: thread, request: req.id, type: 'fail', f: 'read-stock', sku: req.sku, fence, forUpdate, txn, detail });
     st.outcome = fence !== undefined && detail.startsWith('stale') ? 'fenced' : 'db-error';
     return;
   }
   st.read = r.row;
   recorder.record({
-    process: thread, request: req.id, type: 'ok', f: 'read-stock', sku: req.sku, available: r.row.available, version: r.row.version, fence, forUpdate,
+    process: thread, request: req.id, type: 'ok', f: 'read-stock', sku: req.sku, available: r.row.available, version: r.row.version, fence, forUpdate, txn,
   });
   if (r.row.available < req.qty) st.outcome = 'sold-out';
 }
@@ -144,11 +166,11 @@ function* deductStep(s: FlowSettings, req: RequestInfo, thread: string, st: Requ
     if (st.outcome !== null) return;
   }
   for (let attempt = 0; ; attempt++) {
-    const statement = guard.deductStatement(req.sku, req.qty, st.read, ctx);
-    const write = describeWrite(statement, st.read);
-    const op = { process: thread, request: req.id, f: 'write-stock' as const, sku: req.sku, qty: req.qty, ...write };
+    const deduct = guard.deductStatement(req.sku, req.qty, st.read, ctx);
+    const write = describeWrite(deduct, st.read);
+    const op = { process: thread, request: req.id, f: 'write-stock' as const, sku: req.sku, qty: req.qty, ...write, txn: st.txn ?? undefined };
     recorder.record({ ...op, type: 'invoke' });
-    const r = yield* db(statement);
+    const r = yield* statement(st, deduct);
     if (r.kind !== 'affected') {
       recorder.record({ ...op, type: 'fail', detail: r.kind === 'error' ? r.message : 'unexpected reply' });
       st.outcome = 'db-error';
@@ -186,9 +208,9 @@ function describeWrite(statement: ReturnType<Guard['deductStatement']>, read: St
 
 function* orderStep(s: FlowSettings, req: RequestInfo, thread: string, st: RequestState): EffectProgram<void> {
   const { recorder } = s;
-  const op = { process: thread, request: req.id, f: 'order' as const, sku: req.sku, qty: req.qty, orderKey: req.orderKey };
+  const op = { process: thread, request: req.id, f: 'order' as const, sku: req.sku, qty: req.qty, orderKey: req.orderKey, txn: st.txn ?? undefined };
   recorder.record({ ...op, type: 'invoke' });
-  const r = yield* db({ kind: 'insert-order', sku: req.sku, qty: req.qty, requestTag: req.id, orderKey: req.orderKey, uniqueKey: s.uniqueOrderKey });
+  const r = yield* statement(st, { kind: 'insert-order', sku: req.sku, qty: req.qty, requestTag: req.id, orderKey: req.orderKey, uniqueKey: s.uniqueOrderKey });
   if (r.kind !== 'affected') {
     const detail = r.kind === 'error' ? r.message : 'unexpected reply';
     recorder.record({ ...op, type: 'fail', detail });
@@ -201,7 +223,7 @@ function* orderStep(s: FlowSettings, req: RequestInfo, thread: string, st: Reque
 
 /** The idempotency check under the lock: has this order key been ordered already? */
 function* checkOrderStep(s: FlowSettings, req: RequestInfo, thread: string, st: RequestState): EffectProgram<void> {
-  const r = yield* db({ kind: 'count-orders', orderKey: req.orderKey });
+  const r = yield* statement(st, { kind: 'count-orders', orderKey: req.orderKey });
   if (r.kind !== 'affected') {
     st.outcome = 'db-error';
     return;
@@ -212,10 +234,13 @@ function* checkOrderStep(s: FlowSettings, req: RequestInfo, thread: string, st: 
   }
 }
 
-function* commitIfOpen(st: RequestState): EffectProgram<void> {
-  if (!st.inTransaction) return;
-  st.inTransaction = false;
-  yield* db({ kind: 'commit' });
+/** COMMIT the open transaction, or ROLLBACK when one of its statements failed. */
+function* endTransaction(st: RequestState): EffectProgram<void> {
+  if (st.txn === null) return;
+  const rollback = st.txnFailed;
+  st.txn = null;
+  st.txnFailed = false;
+  yield* db({ kind: rollback ? 'rollback' : 'commit' });
 }
 
 function* releaseStep(s: FlowSettings, req: RequestInfo, thread: string, lock: LockHandle, st: RequestState): EffectProgram<void> {

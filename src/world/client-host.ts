@@ -224,7 +224,7 @@ export class ClientHost {
 
   /**
    * A statement on a pooled connection. BEGIN pins a connection to the thread until
-   * COMMIT, so a transaction holds its connection (and its row locks) for its whole length.
+   * COMMIT or ROLLBACK, so a transaction holds its connection (and its row locks) for its whole length.
    * The statement runs in the database, outside this process: a GC pause or kill -9 of the
    * client does not stop it; only the handling of its reply waits.
    */
@@ -245,7 +245,7 @@ export class ClientHost {
       })());
       const result = (yield reply) as DbResult;
       if (statement.kind === 'begin') keep = true;
-      if (statement.kind === 'commit') keep = false;
+      if (statement.kind === 'commit' || statement.kind === 'rollback') keep = false;
       return result;
     } finally {
       thread.pinnedPool = keep ? pool : null;

@@ -5,25 +5,46 @@
  * a statement that writes a row, and SELECT ... FOR UPDATE, takes the row's exclusive lock
  * first: writes to one hot row queue behind each other, which is what makes "every request
  * goes to the database" slow. In autocommit the lock goes with the statement; inside a
- * transaction it is held until COMMIT. A lock wait longer than innodb_lock_wait_timeout
- * (50 s, the MySQL default) fails the statement.
+ * transaction it is held until COMMIT or ROLLBACK. A lock wait longer than
+ * innodb_lock_wait_timeout (50 s, the MySQL default) fails the statement.
+ *
+ * Transactions follow the MySQL 8.0 Reference Manual, "InnoDB Locking and Transaction Model"
+ * (https://dev.mysql.com/doc/refman/8.0/en/innodb-transaction-model.html):
+ * - a transaction's row changes and order inserts are visible to other connections only at
+ *   COMMIT; ROLLBACK restores the rows it changed and drops its inserts;
+ * - plain SELECTs are consistent reads: they see the last committed version of a row, plus
+ *   the reader's own changes ("Consistent Nonlocking Reads", innodb-consistent-read.html).
+ *   The model is READ COMMITTED: every read takes a fresh snapshot. MySQL's default,
+ *   REPEATABLE READ, keeps the snapshot of a transaction's first consistent read; the
+ *   request flows read a row at most once per transaction (and the transactional guard
+ *   reads with FOR UPDATE, a locking read of the latest committed version), so both levels
+ *   give the same answers here;
+ * - a lock wait timeout rolls back only the statement that waited (innodb_rollback_on_timeout
+ *   is OFF by default), and so does a duplicate-key error ("InnoDB Error Handling",
+ *   innodb-error-handling.html): the transaction stays open and the application decides;
+ * - "If a session that has autocommit disabled ends without explicitly committing the final
+ *   transaction, MySQL rolls back that transaction" ("autocommit, Commit, and Rollback",
+ *   innodb-autocommit-commit-rollback.html): a client that dies rolls back its open
+ *   transactions. A statement already executing when the connection drops still runs to its
+ *   end (the server notices the closed socket when it next talks to the client); the
+ *   rollback follows it.
+ * - an insert whose unique order key another open transaction has inserted waits for that
+ *   transaction to end ("If a duplicate-key error occurs, a shared lock on the duplicate
+ *   index record is set", "Locks Set by Different SQL Statements in InnoDB",
+ *   innodb-locks-set.html): a duplicate if it commits, inserted if it rolls back.
  */
 import { sample, type Distribution } from '../engine/distribution.js';
 import type { ProcessGenerator } from '../engine/process.js';
 import type { RandomStream } from '../engine/random.js';
 import { Signal, SignalWait, TIMED_OUT } from '../engine/signal.js';
+import { Transaction, type OrderRow, type StockRow, type TransactionEnd, type TransactionEndCause } from './db-transaction.js';
 
-export interface StockRow {
-  available: number;
-  version: number;
-  /** The highest fencing token a statement on this row has carried. */
-  maxFence: number;
-}
+export type { StockRow, TransactionEnd } from './db-transaction.js';
 
 export type DbStatement =
-  /** SELECT available, version FROM stock WHERE sku = ?  (with a token: rejected if stale) */
+  /** SELECT available, version FROM stock WHERE sku = ?  (with a token: rejected if stale, else raises the row's highest token) */
   | { kind: 'select-stock'; sku: number; fence?: number }
-  /** SELECT ... FOR UPDATE: waits for the row lock and keeps it until COMMIT. */
+  /** SELECT ... FOR UPDATE: waits for the row lock and keeps it until the transaction ends. */
   | { kind: 'select-for-update'; sku: number }
   /** UPDATE stock SET available = ? WHERE sku = ?  (read-modify-write; with a token: AND max_fence <= token) */
   | { kind: 'set-stock'; sku: number; available: number; fence?: number }
@@ -37,12 +58,16 @@ export type DbStatement =
   | { kind: 'insert-order'; sku: number; qty: number; requestTag: string; orderKey: string; uniqueKey: boolean }
   /** SELECT COUNT(*) FROM orders WHERE order_key = ?  (the idempotency check) */
   | { kind: 'count-orders'; orderKey: string }
-  | { kind: 'begin' }
-  | { kind: 'commit' };
+  /** START TRANSACTION for the request `requestTag` (the history names the transaction's request). */
+  | { kind: 'begin'; requestTag: string }
+  | { kind: 'commit' }
+  | { kind: 'rollback' };
 
 export type DbResult =
   | { kind: 'row'; row: StockRow }
   | { kind: 'affected'; rows: number }
+  /** BEGIN: the transaction's id, which the statements inside it are recorded with. */
+  | { kind: 'begun'; txn: number }
   | { kind: 'error'; message: string };
 
 export interface DatabaseParams {
@@ -52,23 +77,38 @@ export interface DatabaseParams {
 /** MySQL innodb_lock_wait_timeout default: 50 s. */
 export const LOCK_WAIT_TIMEOUT_US = 50_000_000;
 
+const LOCK_WAIT_TIMEOUT = 'Lock wait timeout exceeded; try restarting transaction';
+
 interface RowLock {
   owner: string | null;
-  waiters: Array<{ owner: string; turn: Signal<true> }>;
+  /** `turn` fires true when the lock is handed over, false when the waiter's connection dropped. */
+  waiters: Array<{ owner: string; txn: Transaction | null; turn: Signal<boolean> }>;
 }
 
 const WRITES = new Set<DbStatement['kind']>(['set-stock', 'set-stock-if-version', 'decrement', 'deduct-if-available', 'select-for-update']);
 
+/** The row a statement locks before it runs, or null. */
+const lockedRowOf = (s: DbStatement): number | null => ('sku' in s && WRITES.has(s.kind) ? s.sku : null);
+
 export class Database {
+  /** The latest version of each row, uncommitted changes of a lock holder included (InnoDB's clustered index). */
   readonly stock = new Map<number, StockRow>();
-  readonly orders: Array<{ sku: number; qty: number; requestTag: string; orderKey: string }> = [];
-  /** Order keys ever inserted (what the unique index and the idempotency check consult). */
+  /** Committed orders. */
+  readonly orders: OrderRow[] = [];
+  /** Order keys committed (what the unique index and the idempotency check consult). */
   private readonly orderKeys = new Set<string>();
+  /** Order keys inserted by a transaction still open. */
+  private readonly pendingKeys = new Map<string, Transaction>();
   private readonly rowLocks = new Map<number, RowLock>();
-  /** Owners inside a transaction, with the rows they have locked. */
-  private readonly transactions = new Map<string, Set<number>>();
+  /** Open transactions by owner. */
+  private readonly transactions = new Map<string, Transaction>();
+  /** Rows changed by an open transaction (which holds their lock). */
+  private readonly dirtyBy = new Map<number, Transaction>();
+  private nextTxnId = 1;
   /** Multiplier on statement time (db-slow fault). */
   slowFactor = 1;
+  /** Told of every COMMIT and ROLLBACK (the runner records them in the history). */
+  onTransactionEnd: ((end: TransactionEnd) => void) | null = null;
 
   constructor(
     private readonly params: DatabaseParams,
@@ -86,48 +126,115 @@ export class Database {
    */
   *execute(statement: DbStatement, owner: string): ProcessGenerator<DbResult> {
     if (statement.kind === 'begin') {
-      this.transactions.set(owner, new Set());
-      return { kind: 'affected', rows: 0 };
+      // START TRANSACTION commits a transaction still open on the connection (MySQL 8.0
+      // "Statements That Cause an Implicit Commit"); the request flows never leave one open.
+      const open = this.transactions.get(owner);
+      if (open) this.finish(open, 'commit', 'commit');
+      const txn = new Transaction(this.nextTxnId++, owner, statement.requestTag);
+      this.transactions.set(owner, txn);
+      return { kind: 'begun', txn: txn.id };
     }
-    if (statement.kind === 'commit') {
+    const txn = this.transactions.get(owner) ?? null;
+    if (txn) txn.busy = true;
+    try {
+      return yield* this.run(statement, owner, txn);
+    } finally {
+      if (txn) {
+        txn.busy = false;
+        if (txn.doomed && this.transactions.get(owner) === txn) this.finish(txn, 'rollback', 'disconnect');
+      }
+    }
+  }
+
+  private *run(statement: DbStatement, owner: string, txn: Transaction | null): ProcessGenerator<DbResult> {
+    if (statement.kind === 'commit' || statement.kind === 'rollback') {
       yield this.serviceTimeUs();
-      this.endTransaction(owner);
+      // COMMIT or ROLLBACK outside a transaction does nothing; one the server received before
+      // the connection dropped still runs.
+      if (txn && this.transactions.get(owner) === txn) this.finish(txn, statement.kind, statement.kind);
       return { kind: 'affected', rows: 0 };
     }
-    const sku = 'sku' in statement && WRITES.has(statement.kind) ? statement.sku : null;
-    const locks = sku === null ? undefined : this.rowLocks.get(sku);
-    if (locks && locks.owner !== owner) {
-      if (locks.owner !== null) {
-        const turn = new Signal<true>('row-lock');
-        const waiter = { owner, turn };
-        locks.waiters.push(waiter);
-        const r = yield new SignalWait(turn, LOCK_WAIT_TIMEOUT_US);
-        if (r === TIMED_OUT) {
-          locks.waiters = locks.waiters.filter((w) => w !== waiter);
-          return { kind: 'error', message: 'Lock wait timeout exceeded; try restarting transaction' };
-        }
-      } else locks.owner = owner;
-      this.transactions.get(owner)?.add(sku as number);
+    const sku = lockedRowOf(statement);
+    if (sku !== null) {
+      const waited = yield* this.lockRow(sku, owner, txn);
+      if (waited !== null) return waited;
     }
     yield this.serviceTimeUs();
-    const result = this.apply(statement);
-    if (locks && !this.transactions.has(owner)) this.unlockRow(sku as number);
+    if (statement.kind === 'insert-order' && statement.uniqueKey) {
+      const waited = yield* this.waitForKeyOwner(statement.orderKey, txn);
+      if (waited !== null) return waited;
+    }
+    const result = this.apply(statement, txn);
+    if (sku !== null && txn === null && this.rowLocks.get(sku)?.owner === owner) this.unlockRow(sku);
     return result;
   }
 
-  /** A client died: the database notices the dropped connections and rolls back their locks. */
-  abortOwners(prefix: string): void {
-    for (const owner of [...this.transactions.keys()]) if (owner.startsWith(prefix)) this.endTransaction(owner);
-    for (const [sku, lock] of this.rowLocks) {
-      lock.waiters = lock.waiters.filter((w) => !w.owner.startsWith(prefix));
-      if (lock.owner !== null && lock.owner.startsWith(prefix)) this.unlockRow(sku);
+  /** Takes the row's lock for `owner`, waiting in line; an error when the wait failed, else null. */
+  private *lockRow(sku: number, owner: string, txn: Transaction | null): ProcessGenerator<DbResult | null> {
+    const lock = this.rowLocks.get(sku);
+    if (!lock || lock.owner === owner) return null;
+    if (lock.owner === null) {
+      lock.owner = owner;
+      txn?.locked.add(sku);
+      return null;
+    }
+    const waiter = { owner, txn, turn: new Signal<boolean>('row-lock') };
+    lock.waiters.push(waiter);
+    const r = yield new SignalWait(waiter.turn, LOCK_WAIT_TIMEOUT_US);
+    if (r === true) return null;
+    lock.waiters = lock.waiters.filter((w) => w !== waiter);
+    // Only this statement fails; a transaction around it stays open (innodb_rollback_on_timeout OFF).
+    return { kind: 'error', message: r === TIMED_OUT ? LOCK_WAIT_TIMEOUT : 'connection closed' };
+  }
+
+  /**
+   * An insert whose unique key another open transaction inserted waits for it to end
+   * (InnoDB's shared lock on the duplicate index record); an error if that takes longer than
+   * the lock wait timeout, else null.
+   */
+  private *waitForKeyOwner(orderKey: string, txn: Transaction | null): ProcessGenerator<DbResult | null> {
+    for (;;) {
+      const holder = this.pendingKeys.get(orderKey);
+      if (!holder || holder === txn) return null;
+      const r = yield new SignalWait(holder.ended, LOCK_WAIT_TIMEOUT_US);
+      if (r === TIMED_OUT) return { kind: 'error', message: LOCK_WAIT_TIMEOUT };
     }
   }
 
-  private endTransaction(owner: string): void {
-    const rows = this.transactions.get(owner);
-    this.transactions.delete(owner);
-    if (rows) for (const sku of rows) if (this.rowLocks.get(sku)?.owner === owner) this.unlockRow(sku);
+  /**
+   * A client died: the database notices its dropped connections. Open transactions roll back
+   * (after the statement they are running, if any); lock waits of the dead connections end.
+   */
+  abortOwners(prefix: string): void {
+    for (const txn of [...this.transactions.values()]) {
+      if (!txn.owner.startsWith(prefix)) continue;
+      if (txn.busy) txn.doomed = true;
+      else this.finish(txn, 'rollback', 'disconnect');
+    }
+    for (const lock of this.rowLocks.values()) {
+      const gone = lock.waiters.filter((w) => w.owner.startsWith(prefix));
+      if (gone.length === 0) continue;
+      lock.waiters = lock.waiters.filter((w) => !w.owner.startsWith(prefix));
+      for (const w of gone) w.turn.fire(false);
+    }
+  }
+
+  /** COMMIT publishes the transaction's orders; ROLLBACK restores its rows. Either way its locks go. */
+  private finish(txn: Transaction, outcome: 'commit' | 'rollback', cause: TransactionEndCause): void {
+    if (this.transactions.get(txn.owner) === txn) this.transactions.delete(txn.owner);
+    if (outcome === 'commit') {
+      for (const order of txn.orders) this.commitOrder(order);
+    } else {
+      for (const [sku, before] of txn.undo) {
+        const row = this.stock.get(sku);
+        if (row) Object.assign(row, before);
+      }
+    }
+    for (const order of txn.orders) if (this.pendingKeys.get(order.orderKey) === txn) this.pendingKeys.delete(order.orderKey);
+    for (const sku of txn.undo.keys()) if (this.dirtyBy.get(sku) === txn) this.dirtyBy.delete(sku);
+    for (const sku of txn.locked) if (this.rowLocks.get(sku)?.owner === txn.owner) this.unlockRow(sku);
+    txn.ended.fire(true);
+    this.onTransactionEnd?.({ txn: txn.id, owner: txn.owner, requestTag: txn.requestTag, outcome, cause });
   }
 
   private unlockRow(sku: number): void {
@@ -136,7 +243,7 @@ export class Database {
     const next = lock.waiters.shift();
     lock.owner = next ? next.owner : null;
     if (next) {
-      this.transactions.get(next.owner)?.add(sku);
+      next.txn?.locked.add(sku);
       next.turn.fire(true);
     }
   }
@@ -145,15 +252,42 @@ export class Database {
     return Math.round(sample(this.params.statementTime, this.rng) * this.slowFactor);
   }
 
-  apply(s: DbStatement): DbResult {
-    if (s.kind === 'begin' || s.kind === 'commit') return { kind: 'affected', rows: 0 };
-    if (s.kind === 'count-orders') return { kind: 'affected', rows: this.orderKeys.has(s.orderKey) ? 1 : 0 };
+  private commitOrder(order: OrderRow): void {
+    this.orderKeys.add(order.orderKey);
+    this.orders.push(order);
+  }
+
+  /** What `txn` (null: autocommit) reads of a row: its own changes, else the last committed version. */
+  private visibleRow(sku: number, row: StockRow, txn: Transaction | null): StockRow {
+    const writer = this.dirtyBy.get(sku);
+    const committed = writer && writer !== txn ? writer.undo.get(sku) : undefined;
+    return { ...(committed ?? row) };
+  }
+
+  /** Before `txn` changes a row: keep its before-image for ROLLBACK and other readers. */
+  private touch(sku: number, row: StockRow, txn: Transaction | null): void {
+    if (txn === null || txn.undo.has(sku)) return;
+    txn.undo.set(sku, { ...row });
+    this.dirtyBy.set(sku, txn);
+  }
+
+  /** Applies a statement's effect at once (its locks and waits are `execute`'s business). */
+  apply(s: DbStatement, txn: Transaction | null = null): DbResult {
+    if (s.kind === 'begin' || s.kind === 'commit' || s.kind === 'rollback') return { kind: 'affected', rows: 0 };
+    if (s.kind === 'count-orders') {
+      const found = this.orderKeys.has(s.orderKey) || (txn?.hasOrderKey(s.orderKey) ?? false);
+      return { kind: 'affected', rows: found ? 1 : 0 };
+    }
     if (s.kind === 'insert-order') {
-      if (s.uniqueKey && this.orderKeys.has(s.orderKey)) {
+      if (s.uniqueKey && (this.orderKeys.has(s.orderKey) || (txn?.hasOrderKey(s.orderKey) ?? false))) {
         return { kind: 'error', message: `Duplicate entry '${s.orderKey}' for key 'uk_order_key'` };
       }
-      this.orderKeys.add(s.orderKey);
-      this.orders.push({ sku: s.sku, qty: s.qty, requestTag: s.requestTag, orderKey: s.orderKey });
+      const order = { sku: s.sku, qty: s.qty, requestTag: s.requestTag, orderKey: s.orderKey };
+      if (txn === null) this.commitOrder(order);
+      else {
+        txn.orders.push(order);
+        if (!this.pendingKeys.has(s.orderKey)) this.pendingKeys.set(s.orderKey, txn);
+      }
       return { kind: 'affected', rows: 1 };
     }
     const row = this.stock.get(s.sku);
@@ -162,30 +296,36 @@ export class Database {
       case 'select-stock':
         if (s.fence !== undefined) {
           if (s.fence < row.maxFence) return { kind: 'error', message: `stale fencing token ${s.fence} < ${row.maxFence}` };
-          row.maxFence = s.fence;
+          if (s.fence > row.maxFence) {
+            this.touch(s.sku, row, txn);
+            row.maxFence = s.fence;
+          }
         }
-        return { kind: 'row', row: { ...row } };
+        return { kind: 'row', row: this.visibleRow(s.sku, row, txn) };
       case 'select-for-update':
+        // A locking read: the latest version, which no other transaction can be changing.
         return { kind: 'row', row: { ...row } };
       case 'set-stock':
-        if (s.fence !== undefined) {
-          if (s.fence < row.maxFence) return { kind: 'affected', rows: 0 };
-          row.maxFence = s.fence;
-        }
+        if (s.fence !== undefined && s.fence < row.maxFence) return { kind: 'affected', rows: 0 };
+        this.touch(s.sku, row, txn);
+        if (s.fence !== undefined) row.maxFence = s.fence;
         row.available = s.available;
         row.version++;
         return { kind: 'affected', rows: 1 };
       case 'set-stock-if-version':
         if (row.version !== s.version) return { kind: 'affected', rows: 0 };
+        this.touch(s.sku, row, txn);
         row.available = s.available;
         row.version++;
         return { kind: 'affected', rows: 1 };
       case 'decrement':
+        this.touch(s.sku, row, txn);
         row.available -= s.qty;
         row.version++;
         return { kind: 'affected', rows: 1 };
       case 'deduct-if-available':
         if (row.available < s.qty) return { kind: 'affected', rows: 0 };
+        this.touch(s.sku, row, txn);
         row.available -= s.qty;
         row.version++;
         return { kind: 'affected', rows: 1 };

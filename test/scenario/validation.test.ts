@@ -98,6 +98,25 @@ describe('variants', () => {
   });
 });
 
+describe('fence-check', () => {
+  it('defaults to writes and accepts reads-and-writes on guard fenced-write', () => {
+    const s = parseScenario(
+      base('', '  w: { lock: fenced, guard: fenced-write }\n  rw: { lock: fenced, guard: fenced-write, fence-check: reads-and-writes }'),
+      'f.yaml',
+    );
+    expect(s.variants.map((v) => v.fenceCheck)).toEqual(['writes', 'reads-and-writes']);
+  });
+
+  it('rejects it on another guard, and an unknown value with a suggestion', () => {
+    expect(errorOf(base('', '  a: { lock: fenced, fence-check: writes }'))).toContain(
+      'variants.a.fence-check: fence-check applies to guard fenced-write, not to this variant (lock fenced, guard none)',
+    );
+    const typo = errorOf(base('', '  a: { lock: fenced, guard: fenced-write, fence-check: reads-and-write }'));
+    expect(typo).toMatch(/^f\.yaml:\d+:\d+: variants\.a\.fence-check: /);
+    expect(typo).toContain('reads-and-writes');
+  });
+});
+
 describe('redis, stock and expectations', () => {
   it('rejects replicas on a standalone server and masters outside Redlock', () => {
     const msg = errorOf(base('', undefined, 'redis: { replicas: 2, masters: 3 }'));

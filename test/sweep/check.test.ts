@@ -49,6 +49,20 @@ describe('checkScenario', () => {
     expect(replay.runs[0].metrics.doubleHolders).toBeGreaterThan(0);
   });
 
+  it('tallies lost-units over the sweep like every metric in METRICS', async () => {
+    const s = scenario('{ "mean(lost-units)": "> 0", "max(lost-units)": ">= 1", "p(lost-units > 0)": "> 0" }');
+    const c = await checkScenario(s);
+    const perSeed = Array.from({ length: 30 }, (_, i) => runScenario(s, { seed: i + 1 }).runs[0].metrics);
+    const units = perSeed.map((m) => m.lostUnits);
+    expect(c.expectations.map((e) => e.measured)).toEqual([
+      Number((units.reduce((a, b) => a + b, 0) / 30).toFixed(4)),
+      Math.max(...units),
+      Number((units.filter((u) => u > 0).length / 30).toFixed(6)),
+    ]);
+    // A lost update erases at least one unit here (every request deducts one).
+    for (const m of perSeed) expect(m.lostUnits).toBeGreaterThanOrEqual(m.lostUpdates);
+  });
+
   it('leaves statistics out of a single run', () => {
     const r = runScenario(scenario('{ "p(double-holders > 0)": "<= 0.01", orders: ">= 0" }'));
     expect(r.expectations.map((e) => e.expectation.key)).toEqual(['orders']);

@@ -35,4 +35,36 @@ describe('fenced lock', () => {
     expect(fenced.metrics.outcomes.fenced).toBeGreaterThan(0);
     expect(unchecked.metrics.lostUpdates).toBeGreaterThan(0);
   });
+
+  it('sends the token with writes only by default, and with reads too with fence-check: reads-and-writes', () => {
+    const readFences = (guard: string) =>
+      runYaml(world(guard, [])).history.flatMap((op) => (op.f === 'read-stock' && op.type === 'ok' ? [op.fence] : []));
+    expect(new Set(readFences('fenced-write'))).toEqual(new Set([undefined]));
+    const checked = readFences('fenced-write, fence-check: reads-and-writes');
+    expect(checked.length).toBeGreaterThan(20);
+    expect(checked.every((f) => typeof f === 'number' && f > 0)).toBe(true);
+  });
+
+  // Client 1 pauses at 10.5 s between its read and its write; its 5 s lease runs out and
+  // client 2 takes the lock, reads, and works 2 s before writing.
+  const pauseOf = (duration: string) => [`{ kind: gc-pause, client: 1, at: 10500ms, duration: ${duration} }`];
+
+  it('accepts a late write that lands between the next holder\'s read and write when only writes are checked: an update is lost', () => {
+    const writes = runYaml(world('fenced-write', pauseOf('6s')));
+    expect(writes.metrics.doubleHolders).toBe(1);
+    expect(writes.metrics.fenceRejections).toBe(0);
+    expect(writes.metrics).toMatchObject({ lostUpdates: 1, lostUnits: 1 });
+    // Checking reads: the next holder's read raised the row's token, so the late write is refused.
+    const reads = runYaml(world('fenced-write, fence-check: reads-and-writes', pauseOf('6s')));
+    expect(reads.metrics.fenceRejections).toBe(1);
+    expect(reads.metrics.lostUpdates).toBe(0);
+  });
+
+  it('refuses a late write that lands after the next holder\'s write, whichever statements are checked', () => {
+    for (const guard of ['fenced-write', 'fenced-write, fence-check: reads-and-writes']) {
+      const r = runYaml(world(guard, pauseOf('10s')));
+      expect(r.metrics.fenceRejections).toBe(1);
+      expect(r.metrics.lostUpdates).toBe(0);
+    }
+  });
 });
