@@ -10,6 +10,7 @@ export default defineConfig({
   test: {
     include: ['test/checker/**/*.test.ts', 'test/world/**/*.test.ts', 'test/variants/**/*.test.ts'],
     pool: 'threads',
-    testTimeout: 60_000,
+    testTimeout: 20 * 60_000,
+    hookTimeout: 20 * 60_000,
   },
 });
