@@ -69,15 +69,15 @@ const OPTION_OWNERS: Record<string, { locks?: string[]; guards?: string[] }> = O
 );
 
 const REDLOCK_VERSION_NAMES: Record<RedlockVersion, string> = {
-  spec: 'spec (the redis.io algorithm)',
-  v4: 'v4 (node-redlock 4.2.0)',
-  v5: 'v5 (node-redlock 5.0.0-beta.2)',
+  spec: 'the redis.io algorithm',
+  v4: 'node-redlock 4.2.0',
+  v5: 'node-redlock 5.0.0-beta.2',
 };
 
 /** Options one Redlock implementation has no use for, and why: an error, not silently ignored. */
 function checkRedlockVersion(v: RawVariant, version: RedlockVersion, issue: (option: string, message: string) => void): void {
-  const explicit = v['redlock-version'] !== undefined ? '' : ', the default';
-  const running = `redlock-version ${REDLOCK_VERSION_NAMES[version]}${explicit}`;
+  const implicit = v['redlock-version'] === undefined ? ', the default' : '';
+  const running = `redlock-version ${version} (${REDLOCK_VERSION_NAMES[version]}${implicit})`;
   if (version !== 'spec' && v['instance-timeout'] !== undefined) {
     issue(
       'instance-timeout',

@@ -96,6 +96,20 @@ class TcpDirection {
     this.transmit(segment, 0);
   }
 
+  /** A control segment outside the byte stream (RST): one trip, lost to a cut, never retransmitted. */
+  sendControl(deliver: () => void): void {
+    const { sim, fabric, latency, rng } = this.path;
+    const tripUs = sample(latency, rng) + fabric.delayBetween(this.from, this.to);
+    sim.scheduleAt(sim.nowUs + tripUs, () => {
+      if (!this.over() && !fabric.isCut(this.from, this.to)) deliver();
+    });
+  }
+
+  /** The sender's socket is gone: what it had not delivered is dropped. */
+  discard(): void {
+    this.queue.length = 0;
+  }
+
   private transmit(segment: Segment, retransmissions: number): void {
     const { sim, fabric, latency, rng } = this.path;
     segment.state = 'flight';
@@ -185,7 +199,7 @@ export class TcpConnection {
 
   /** A segment reached a server end that is gone: its kernel answers RST. */
   resetFromServer(): void {
-    this.sendToClient(() => this.closeClient('read ECONNRESET'));
+    this.toClient.sendControl(() => this.closeClient('read ECONNRESET'));
   }
 
   /** The client closes its end (ioredis on a connect timeout, or any close above). */
@@ -198,14 +212,15 @@ export class TcpConnection {
   /** The server's kernel gave up on a reply: the client hears of it by keepalive, or never sooner. */
   private serverGaveUp(): void {
     this.serverGone = true;
-    const { sim, fabric } = this.path;
+    this.toClient.discard();
+    const { sim } = this.path;
     const firstProbeUs = this.lastHeardUs + KEEPALIVE_TIME_US;
     for (let i = 0; i <= KEEPALIVE_PROBES; i++) {
       const atUs = firstProbeUs + i * KEEPALIVE_INTERVAL_US;
       sim.scheduleAt(atUs, () => {
         if (this.clientClosed || this.path.sim.nowUs - this.lastHeardUs < KEEPALIVE_TIME_US) return;
         if (i === KEEPALIVE_PROBES) this.closeClient('read ETIMEDOUT (keepalive)');
-        else if (!fabric.isCut(this.client, this.server)) this.resetFromServer();
+        else this.toServer.sendControl(() => this.resetFromServer());
       });
     }
   }
