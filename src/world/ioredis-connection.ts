@@ -24,7 +24,10 @@
  * killed with kill -9 just before a lock request): reconnects 50, 100, ..., 1000 ms apart;
  * the command to the dead server failed with MaxRetriesPerRequestError 10.55 s after the kill
  * and the unlock that followed 43.1 s after it (the 42nd close). A server restarted empty 2 s
- * after the kill got the waiting command at the next reconnect (2.28 s) and ran it.
+ * after the kill got the waiting command at the next reconnect (2.28 s) and ran it. Cut off
+ * for 1300 s (tcp.ts), the connection was reset after 938.7 s, then every reconnect timed
+ * out after 10 s (connect ETIMEDOUT) until the cut healed; the lock request failed 0.6 s
+ * after the heal, once its unlock went through the new connection (the model: 3.2 s after).
  */
 import type { ProcessGenerator, ProcessGroup } from '../engine/process.js';
 import type { Micros } from '../engine/time.js';
