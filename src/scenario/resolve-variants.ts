@@ -6,7 +6,7 @@
 import type { Topology } from '../world/redis/deployment.js';
 import type { ScenarioIssue } from './errors.js';
 import type { RawScenario } from './schema.js';
-import type { VariantSpec } from './types.js';
+import type { RedlockVersion, VariantSpec } from './types.js';
 
 export const VARIANT_DEFAULTS = {
   waitMs: 0, // fail fast: seed 000's tryLock returned false at once
@@ -15,7 +15,12 @@ export const VARIANT_DEFAULTS = {
   syncReplicas: true,
   // Redisson 3.14-3.43: renewal stops after one failure (lock-semantics.md 1.5)
   watchdogOnError: 'stop' as const,
-  // node-redlock v4 defaults: retryCount 10, retryDelay 200, retryJitter 100, driftFactor 0.01 (lock-semantics.md 4.1)
+  // node-redlock 4.2.0: what `npm install redlock` installs (the npm dist-tag latest; 5.x is
+  // still a beta), so what a Node service most likely runs
+  redlockVersion: 'v4' as RedlockVersion,
+  // node-redlock's defaults, the same in 4.2.0 (redlock.js `defaults`) and 5.0.0-beta.2
+  // (src/index.ts `defaultSettings`): retryCount 10, retryDelay 200, retryJitter 100,
+  // driftFactor 0.01. The spec names no figures ("a random delay"); `spec` uses these too.
   retryCount: 10,
   retryDelayMs: 200,
   retryJitterMs: 100,
@@ -50,11 +55,12 @@ export const VARIANT_OPTIONS: readonly VariantOption[] = [
   { option: 'order-key', default: 'none', meaning: '"unique": a unique index on the order number' },
   { option: 'sync-replicas', locks: ['redisson'], default: 'true', meaning: 'WAIT <replicas> 1000 after acquire and renew; give the lock back when none acknowledged' },
   { option: 'watchdog-on-error', locks: ['redisson'], default: 'stop', meaning: 'after a failed renewal: stop (3.14-3.43) or continue (3.44+)' },
-  { option: 'retry-count', locks: ['redlock'], default: '10', meaning: 'retries after a failed attempt (node-redlock v4)' },
+  { option: 'redlock-version', locks: ['redlock'], default: 'v4', meaning: 'spec (redis.io\'s algorithm: per-instance timeout), v4 (node-redlock 4.2.0: waits for every reply), v5 (node-redlock 5.0.0-beta.2: decides at a quorum, no validity check)' },
+  { option: 'retry-count', locks: ['redlock'], default: '10', meaning: 'retries after a failed attempt (node-redlock\'s default)' },
   { option: 'retry-delay', locks: ['redlock'], default: '200ms', meaning: 'pause between attempts' },
   { option: 'retry-jitter', locks: ['redlock'], default: '100ms', meaning: '+- random part of the pause' },
-  { option: 'drift-factor', locks: ['redlock'], default: '0.01', meaning: 'clock drift allowance: drift = round(factor x ttl) + 2 ms' },
-  { option: 'instance-timeout', locks: ['redlock'], default: '50ms', meaning: 'how long each master\'s reply is awaited' },
+  { option: 'drift-factor', locks: ['redlock'], default: '0.01', meaning: 'clock drift allowance: drift = round(factor x ttl) + 2 ms (spec, v4)' },
+  { option: 'instance-timeout', locks: ['redlock'], default: '50ms', meaning: 'how long each master\'s reply is awaited (spec only)' },
   { option: 'cas-retries', guards: ['version-cas'], default: '2', meaning: 'retries after a version conflict, then "system busy"' },
   { option: 'cas-backoff', guards: ['version-cas'], default: '100ms', meaning: 'first backoff, doubling with each retry' },
   { option: 'cas-jitter', guards: ['version-cas'], default: '30ms', meaning: '+- random part of the backoff' },
@@ -65,6 +71,30 @@ export const VARIANT_OPTIONS: readonly VariantOption[] = [
 const OPTION_OWNERS: Record<string, { locks?: string[]; guards?: string[] }> = Object.fromEntries(
   VARIANT_OPTIONS.filter((o) => o.locks || o.guards).map((o) => [o.option, { locks: o.locks, guards: o.guards }]),
 );
+
+const REDLOCK_VERSION_NAMES: Record<RedlockVersion, string> = {
+  spec: 'the redis.io algorithm',
+  v4: 'node-redlock 4.2.0',
+  v5: 'node-redlock 5.0.0-beta.2',
+};
+
+/** Options one Redlock implementation has no use for, and why: an error, not silently ignored. */
+function checkRedlockVersion(v: RawVariant, version: RedlockVersion, issue: (option: string, message: string) => void): void {
+  const implicit = v['redlock-version'] === undefined ? ', the default' : '';
+  const running = `redlock-version ${version} (${REDLOCK_VERSION_NAMES[version]}${implicit})`;
+  if (version !== 'spec' && v['instance-timeout'] !== undefined) {
+    issue(
+      'instance-timeout',
+      `instance-timeout applies to redlock-version spec only: ${running} waits for the masters' replies with no per-instance timeout (ioredis has no command timeout by default); set redlock-version: spec to model one`,
+    );
+  }
+  if (version === 'v5' && v['drift-factor'] !== undefined) {
+    issue(
+      'drift-factor',
+      `drift-factor does not apply to ${running}: it only sets Lock.expiration, which v5's acquire never checks (and nothing here extends the lock)`,
+    );
+  }
+}
 
 const ms = (us: number | undefined, fallback: number): number => (us === undefined ? fallback : Math.round(us / 1000));
 
@@ -94,6 +124,8 @@ export function resolveVariants(
     if (v.lock === 'redlock' && v.wait !== undefined) {
       issue(['variants', name, 'wait'], 'redlock retries by retry-count / retry-delay / retry-jitter, not by wait');
     }
+    const redlockVersion = (v['redlock-version'] as RedlockVersion | undefined) ?? VARIANT_DEFAULTS.redlockVersion;
+    if (v.lock === 'redlock') checkRedlockVersion(v, redlockVersion, (option, message) => issue(['variants', name, option], message));
     variants.push({
       name,
       lock: v.lock,
@@ -105,6 +137,7 @@ export function resolveVariants(
       unlockAlways: v['unlock-always'] ?? false,
       syncReplicas: v['sync-replicas'] ?? VARIANT_DEFAULTS.syncReplicas,
       watchdogOnError: v['watchdog-on-error'] ?? VARIANT_DEFAULTS.watchdogOnError,
+      redlockVersion,
       retryCount: v['retry-count'] ?? VARIANT_DEFAULTS.retryCount,
       retryDelayMs: ms(v['retry-delay'], VARIANT_DEFAULTS.retryDelayMs),
       retryJitterMs: ms(v['retry-jitter'], VARIANT_DEFAULTS.retryJitterMs),

@@ -10,6 +10,7 @@ import { GUARD_NAMES, LOCK_NAMES } from '../variants/registry.js';
 import { didYouMean } from './suggest.js';
 import { TOPOLOGIES } from '../world/redis/deployment.js';
 import { parseSeedSpec } from './seeds.js';
+import { REDLOCK_VERSIONS } from './types.js';
 import { parseDistribution, parseDuration, parseRate, parseSignedDuration, type Parsed } from './values.js';
 
 /**
@@ -164,6 +165,7 @@ export const variantSchema = z.strictObject({
   'unlock-always': z.boolean().optional(),
   'sync-replicas': z.boolean().optional(),
   'watchdog-on-error': z.enum(['stop', 'continue']).optional(),
+  'redlock-version': oneOf(REDLOCK_VERSIONS, 'redlock version').optional(),
   'retry-count': int(0, 1000).optional(),
   'retry-delay': duration().optional(),
   'retry-jitter': duration().optional(),

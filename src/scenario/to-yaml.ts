@@ -82,11 +82,12 @@ function variantEntry(v: VariantSpec): Record<string, unknown> {
     ...(v.lock === 'redisson' ? { 'sync-replicas': v.syncReplicas, 'watchdog-on-error': v.watchdogOnError } : {}),
     ...(v.lock === 'redlock'
       ? {
+        'redlock-version': v.redlockVersion,
         'retry-count': v.retryCount,
         'retry-delay': durationText(v.retryDelayMs * 1000),
         'retry-jitter': durationText(v.retryJitterMs * 1000),
-        'drift-factor': v.driftFactor,
-        'instance-timeout': durationText(v.instanceTimeoutMs * 1000),
+        ...(v.redlockVersion === 'v5' ? {} : { 'drift-factor': v.driftFactor }),
+        ...(v.redlockVersion === 'spec' ? { 'instance-timeout': durationText(v.instanceTimeoutMs * 1000) } : {}),
       }
       : {}),
     ...(v.guard === 'version-cas'

@@ -76,6 +76,10 @@ export interface RandomFaultSpec {
   duration: Distribution;
 }
 
+/** Which Redlock runs (variants option `redlock-version`; see variants/locks/redlock.ts). */
+export const REDLOCK_VERSIONS = ['spec', 'v4', 'v5'] as const;
+export type RedlockVersion = (typeof REDLOCK_VERSIONS)[number];
+
 export interface VariantSpec {
   name: string;
   lock: string;
@@ -95,7 +99,8 @@ export interface VariantSpec {
   syncReplicas: boolean;
   /** Redisson: after a failed renewal, stop (3.14-3.43) or keep renewing (3.44+). */
   watchdogOnError: 'stop' | 'continue';
-  /** Redlock (node-redlock v4 options). */
+  /** Redlock: which implementation, and its options (node-redlock's names). */
+  redlockVersion: RedlockVersion;
   retryCount: number;
   retryDelayMs: number;
   retryJitterMs: number;

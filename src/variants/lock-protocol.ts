@@ -17,6 +17,7 @@ export type LockParams = Pick<
   | 'retryIntervalMs'
   | 'syncReplicas'
   | 'watchdogOnError'
+  | 'redlockVersion'
   | 'retryCount'
   | 'retryDelayMs'
   | 'retryJitterMs'

@@ -14,7 +14,8 @@ import { LocalClock } from './clock.js';
 import { ConnectionPool } from './connection-pool.js';
 import type { Database, DbResult, DbStatement } from './database.js';
 import type { Dependency } from './dependency.js';
-import type { Effect, EffectProgram, NoteKind, RedisOutcome } from './effects.js';
+import type { EachOutcome, EachWait, Effect, EffectProgram, NoteKind, RedisOutcome } from './effects.js';
+import { IoredisConnection } from './ioredis-connection.js';
 import { Link, type Fabric } from './network.js';
 import type { RedisNode } from './redis/node.js';
 import type { RedisReply } from './redis/reply.js';
@@ -63,6 +64,8 @@ export class ClientHost {
   private subscriptions = new Map<string, () => void>();
   private background = new Map<number, Process<unknown>>();
   private nextHandle = 1;
+  /** ioredis connections to the masters (redis-each without a deadline), per incarnation. */
+  private ioredis = { incarnation: 0, byNode: new Map<RedisNode, IoredisConnection>() };
 
   constructor(
     readonly name: string,
@@ -194,7 +197,7 @@ export class ClientHost {
         return yield* this.redisCall(effect.command, thread.requestTag, node);
       }
       case 'redis-each':
-        return yield* this.redisEach(effect.command, thread.requestTag, effect.timeoutUs);
+        return yield* this.redisEach(effect.command, thread.requestTag, effect.wait);
       case 'db':
         return yield* this.db(effect.statement, thread);
       case 'call': {
@@ -273,17 +276,56 @@ export class ClientHost {
     return r === TIMED_OUT ? { status: 'timeout' } : { status: 'ok', reply: r as RedisReply };
   }
 
-  /** All sent at the same instant; each reply is awaited until the common deadline. */
-  private *redisEach(command: string[], tag: string, timeoutUs: number): ProcessGenerator<RedisOutcome[]> {
+  /**
+   * The same command to every master at the same instant. With a deadline, each reply is
+   * awaited until it; otherwise the commands go over this process's ioredis connections and
+   * the wait ends when every master answered, or when a quorum decided (see EachWait).
+   */
+  private *redisEach(command: string[], tag: string, wait: EachWait): ProcessGenerator<EachOutcome[]> {
     const nodes = this.masters.length > 0 ? this.masters : [this.primary];
-    const replies = nodes.map((node) => this.sendCommand(node, command, tag));
-    const deadlineUs = this.sim.nowUs + timeoutUs;
-    const outcomes: RedisOutcome[] = [];
-    for (const reply of replies) {
-      if (!reply.fired) yield new SignalWait(reply, Math.max(0, deadlineUs - this.sim.nowUs));
-      outcomes.push(reply.fired ? { status: 'ok', reply: reply.value as RedisReply } : { status: 'timeout' });
+    if (wait.until === 'deadline') {
+      const replies = nodes.map((node) => this.sendCommand(node, command, tag));
+      const deadlineUs = this.sim.nowUs + wait.timeoutUs;
+      const outcomes: RedisOutcome[] = [];
+      for (const reply of replies) {
+        if (!reply.fired) yield new SignalWait(reply, Math.max(0, deadlineUs - this.sim.nowUs));
+        outcomes.push(reply.fired ? { status: 'ok', reply: reply.value as RedisReply } : { status: 'timeout' });
+      }
+      return outcomes;
     }
-    return outcomes;
+    const outcomes: EachOutcome[] = nodes.map(() => ({ status: 'pending' }));
+    // The outcomes as they stood when the wait ended: later replies change nothing the caller sees.
+    const decided = new Signal<EachOutcome[]>('redis-each');
+    let answered = 0;
+    let votesFor = 0;
+    nodes.forEach((node, i) =>
+      this.ioredisTo(node).send(command, tag, (outcome) => {
+        if (decided.fired) return;
+        outcomes[i] = outcome;
+        answered++;
+        if (wait.until === 'quorum' && outcome.status === 'ok' && outcome.reply === wait.vote) votesFor++;
+        const against = answered - votesFor;
+        const quorumDecided = wait.until === 'quorum' && (votesFor >= wait.quorum || against >= wait.quorum);
+        if (answered === nodes.length || quorumDecided) decided.fire([...outcomes]);
+      }),
+    );
+    return (yield decided) as EachOutcome[];
+  }
+
+  /** This process's ioredis connection to `node` (node-redlock's clients), opened on first use. */
+  private ioredisTo(node: RedisNode): IoredisConnection {
+    if (this.ioredis.incarnation !== this.incarnation) {
+      // A new process after kill -9: the old one's sockets died with it.
+      for (const connection of this.ioredis.byNode.values()) connection.dispose();
+      this.ioredis = { incarnation: this.incarnation, byNode: new Map() };
+    }
+    let connection = this.ioredis.byNode.get(node);
+    if (!connection) {
+      const path = { sim: this.sim, fabric: this.fabric, latency: this.params.redisLatency, rng: this.sim.random.fork(`ioredis/${this.name}->${node.name}`) };
+      connection = new IoredisConnection(path, this.name, node, this.group);
+      this.ioredis.byNode.set(node, connection);
+    }
+    return connection;
   }
 
   private *awaitMessage(channel: string, timeoutUs: number | null): ProcessGenerator<'message' | 'timeout'> {

@@ -15,10 +15,10 @@ export type RedisTarget = 'primary' | number;
 export type Effect =
   | { kind: 'redis'; target: RedisTarget; command: string[] }
   /**
-   * The same command to every independent master at once (Redlock's multiplexing); each
-   * reply is awaited at most `timeoutUs`. Returns one outcome per master, in index order.
+   * The same command to every independent master at once (Redlock's multiplexing), awaited
+   * as `wait` says. Returns one outcome per master, in index order.
    */
-  | { kind: 'redis-each'; command: string[]; timeoutUs: number }
+  | { kind: 'redis-each'; command: string[]; wait: EachWait }
   /** How many independent masters there are (1 outside a Redlock deployment). */
   | { kind: 'masters' }
   /** How many replicas the client knows its primary to have (0 for a standalone server). */
@@ -54,6 +54,30 @@ export type RedisOutcome =
   /** No reply within the command timeout: the command may or may not have executed. */
   | { status: 'timeout' };
 
+/**
+ * How a `redis-each` waits for the masters' replies.
+ * - `deadline`: each reply at most `timeoutUs` after the sending (the Redlock spec's
+ *   per-instance timeout); a late one counts as `timeout`.
+ * - `all`: every reply, however long it takes (node-redlock 4.2.0 counts callbacks until the
+ *   last one). Commands travel over ioredis connections with its defaults: no command
+ *   timeout, offline queue, reconnects (see ioredis-connection.ts).
+ * - `quorum`: as soon as `quorum` replies equal `vote`, or `quorum` replies do not
+ *   (node-redlock 5.0.0-beta.2 `_attemptOperation`); ioredis connections as for `all`.
+ *   Masters that have not answered by then are `pending`: their late replies are dropped,
+ *   but what the command did on the server stays.
+ */
+export type EachWait =
+  | { until: 'deadline'; timeoutUs: number }
+  | { until: 'all' }
+  | { until: 'quorum'; quorum: number; vote: string | number };
+
+export type EachOutcome =
+  | RedisOutcome
+  /** The client library failed the command without a reply (ioredis MaxRetriesPerRequestError): it may or may not have run. */
+  | { status: 'error'; message: string }
+  /** No answer yet when a quorum decided. */
+  | { status: 'pending' };
+
 /** A protocol step: a generator of effects that returns T. */
 export type EffectProgram<T> = Generator<Effect, T, any>;
 
@@ -62,9 +86,9 @@ export function* redis(...command: string[]): EffectProgram<RedisOutcome> {
   return (yield { kind: 'redis', target: 'primary', command }) as RedisOutcome;
 }
 
-/** One command to each independent master in parallel (see the effect). */
-export function* redisEach(timeoutUs: number, ...command: string[]): EffectProgram<RedisOutcome[]> {
-  return (yield { kind: 'redis-each', command, timeoutUs }) as RedisOutcome[];
+/** One command to each independent master in parallel (see the effect and EachWait). */
+export function* redisEach(wait: EachWait, ...command: string[]): EffectProgram<EachOutcome[]> {
+  return (yield { kind: 'redis-each', command, wait }) as EachOutcome[];
 }
 
 export function* masterCount(): EffectProgram<number> {

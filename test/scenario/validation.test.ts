@@ -77,7 +77,7 @@ describe('variants', () => {
       'f.yaml',
     );
     const [r, w, c] = s.variants;
-    expect([r.retryCount, r.retryDelayMs, r.retryJitterMs, r.driftFactor, r.instanceTimeoutMs]).toEqual([10, 200, 100, 0.01, 50]);
+    expect([r.redlockVersion, r.retryCount, r.retryDelayMs, r.retryJitterMs, r.driftFactor, r.instanceTimeoutMs]).toEqual(['v4', 10, 200, 100, 0.01, 50]);
     expect([w.syncReplicas, w.watchdogOnError, w.waitMs]).toEqual([true, 'stop', Number.POSITIVE_INFINITY]);
     expect([c.casRetries, c.casBackoffMs, c.casJitterMs]).toEqual([2, 100, 30]);
     expect(s.redis.masters).toBe(5);
@@ -114,6 +114,40 @@ describe('fence-check', () => {
     const typo = errorOf(base('', '  a: { lock: fenced, guard: fenced-write, fence-check: reads-and-write }'));
     expect(typo).toMatch(/^f\.yaml:\d+:\d+: variants\.a\.fence-check: /);
     expect(typo).toContain('reads-and-writes');
+  });
+});
+
+describe('redlock versions', () => {
+  const independent = 'redis: { topology: independent }';
+
+  it('takes instance-timeout and drift-factor for the spec', () => {
+    const s = parseScenario(base('', '  r: { lock: redlock, redlock-version: spec, instance-timeout: 20ms, drift-factor: 0.02 }', independent), 'f.yaml');
+    expect([s.variants[0].redlockVersion, s.variants[0].instanceTimeoutMs, s.variants[0].driftFactor]).toEqual(['spec', 20, 0.02]);
+  });
+
+  it('refuses instance-timeout for node-redlock (v4, the default, and v5) and drift-factor for v5, saying why', () => {
+    const msg = errorOf(
+      base(
+        '',
+        '  a: { lock: redlock, instance-timeout: 50ms }\n  b: { lock: redlock, redlock-version: v5, instance-timeout: 50ms, drift-factor: 0.01 }\n  c: { lock: redlock, redlock-version: v4, drift-factor: 0.02 }',
+        independent,
+      ),
+    );
+    expect(msg).toContain(
+      "variants.a.instance-timeout: instance-timeout applies to redlock-version spec only: redlock-version v4 (node-redlock 4.2.0, the default) waits for the masters' replies with no per-instance timeout (ioredis has no command timeout by default); set redlock-version: spec to model one",
+    );
+    expect(msg).toContain('variants.b.instance-timeout: instance-timeout applies to redlock-version spec only: redlock-version v5 (node-redlock 5.0.0-beta.2) waits');
+    expect(msg).toContain("variants.b.drift-factor: drift-factor does not apply to redlock-version v5 (node-redlock 5.0.0-beta.2): it only sets Lock.expiration, which v5's acquire never checks");
+    expect(msg).not.toContain('variants.c');
+  });
+
+  it('names the versions for an unknown one, with a suggestion', () => {
+    expect(errorOf(base('', '  r: { lock: redlock, redlock-version: spc }', independent))).toContain(
+      'variants.r.redlock-version: unknown redlock version "spc" (did you mean "spec"?); expected one of: spec, v4, v5',
+    );
+    expect(errorOf(base('', '  r: { lock: lua-unlock, redlock-version: v5 }'))).toContain(
+      'variants.r.redlock-version: redlock-version applies to lock redlock, not to this variant (lock lua-unlock, guard none)',
+    );
   });
 });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { quorumOf } from '../../src/variants/locks/redlock.js';
 import { runYaml } from '../helpers.js';
 
-const world = (faults: string[], opts: { work?: string; lease?: string; extra?: string; latency?: string } = {}) => `
+const world = (faults: string[], opts: { work?: string; lease?: string; extra?: string; latency?: string; version?: string } = {}) => `
 name: redlock-test
 duration: 40s
 drain: 30s
@@ -15,7 +15,7 @@ redis: { topology: independent, masters: 5 }
 faults:
 ${faults.length ? faults.map((f) => `  - ${f}`).join('\n') : '  []'}
 variants:
-  v: { lock: redlock, lease: ${opts.lease ?? '10s'} ${opts.extra ?? ''} }
+  v: { lock: redlock, redlock-version: ${opts.version ?? 'spec'}, lease: ${opts.lease ?? '10s'} ${opts.extra ?? ''} }
 `;
 
 describe('redlock', () => {

@@ -39,6 +39,8 @@ export class RedisNode {
   private pausedQueue: Array<() => void> | null = null;
   private readonly subscribers = new Map<string, Set<Subscriber>>();
   private waits: WaitRequest[] = [];
+  /** Client TCP connections this process accepted (tcp.ts); kill -9 closes them all. */
+  private readonly sockets = new Set<() => void>();
 
   constructor(
     readonly name: string,
@@ -119,12 +121,31 @@ export class RedisNode {
     return set.size;
   }
 
-  /** kill -9 of the server process: no more replies, subscriptions and blocked WAITs are gone. */
+  /**
+   * A client's TCP handshake reaches this server: refused (false) when no process listens;
+   * otherwise `onClose` runs when this process dies, whose kernel then closes the socket.
+   * A sleeping server (DEBUG SLEEP) still accepts: the kernel completes the handshake.
+   */
+  acceptConnection(onClose: () => void): boolean {
+    if (!this.up) return false;
+    this.sockets.add(onClose);
+    return true;
+  }
+
+  /** A client closed its end: forget the socket. */
+  forgetConnection(onClose: () => void): void {
+    this.sockets.delete(onClose);
+  }
+
+  /** kill -9 of the server process: no more replies, subscriptions, blocked WAITs and client sockets are gone. */
   crash(): void {
     this.up = false;
     this.pausedQueue = null;
     this.subscribers.clear();
     this.waits = [];
+    const sockets = [...this.sockets];
+    this.sockets.clear();
+    for (const close of sockets) close();
   }
 
   get paused(): boolean {
