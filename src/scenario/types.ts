@@ -147,7 +147,12 @@ export interface Scenario {
     topology: Topology;
     replicas: number;
     masters: number;
+    /** Time a change waits in the primary's output buffer: lost if the primary dies. */
+    replicationBacklog: Distribution;
+    /** Network propagation of a change once on the wire: delivered even if the primary dies. */
     replicationLag: Distribution;
+    /** repl-timeout: how long a primary keeps listing a replica it does not hear from. */
+    replTimeoutUs: Micros;
     downAfterUs: Micros;
     nodeTimeoutUs: Micros;
     promotionUs: Micros;

@@ -114,3 +114,32 @@ describe('redis, stock and expectations', () => {
     expect(s.expectations.map((e) => [e.comparator, e.value])).toEqual([['>', 0], ['<=', 5e6]]);
   });
 });
+
+describe('replication settings', () => {
+  const sentinel = (redis: string, network = '') => base(network, undefined, `redis: { topology: sentinel, replicas: 1${redis} }`);
+
+  it('defaults: 35-90 us in the primary\'s buffer (measured), the wire as the clients\' network, repl-timeout 60 s', () => {
+    const s = parseScenario(sentinel(''), 'f.yaml');
+    expect(s.redis.replicationBacklog).toEqual({ kind: 'uniform', minUs: 35, maxUs: 90 });
+    expect(s.redis.replicationLag).toEqual(s.network.redisLatency);
+    expect(s.redis.replTimeoutUs).toBe(60_000_000);
+    const lan = parseScenario(sentinel('', 'network: { redis-latency: 2ms }'), 'f.yaml');
+    expect(lan.redis.replicationLag).toEqual({ kind: 'constant', valueUs: 2000 });
+  });
+
+  it('takes each part and repl-timeout as given', () => {
+    const s = parseScenario(sentinel(', replication-backlog: 50ms, replication-lag: "uniform(1ms, 20ms)", repl-timeout: 10s'), 'f.yaml');
+    expect([s.redis.replicationBacklog, s.redis.replicationLag, s.redis.replTimeoutUs]).toEqual([
+      { kind: 'constant', valueUs: 50_000 },
+      { kind: 'uniform', minUs: 1_000, maxUs: 20_000 },
+      10_000_000,
+    ]);
+  });
+
+  it('rejects a negative backlog and a repl-timeout that is not whole seconds', () => {
+    expect(errorOf(sentinel(', replication-backlog: -5ms'))).toContain('redis.replication-backlog: expected a duration (5ms) or a distribution');
+    expect(errorOf(sentinel(', repl-timeout: 1500ms'))).toContain('redis.repl-timeout: repl-timeout is whole seconds, at least 1s; found 1.5s');
+    expect(errorOf(sentinel(', repl-timeout: 0s'))).toContain('redis.repl-timeout: repl-timeout is whole seconds, at least 1s; found 0s');
+    expect(errorOf(sentinel(', replication-backlgo: 5ms'))).toContain('unknown field "replication-backlgo" (did you mean "replication-backlog"?)');
+  });
+});
