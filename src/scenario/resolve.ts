@@ -10,7 +10,7 @@ import { didYouMean } from './suggest.js';
 import { resolveFaults } from './resolve-faults.js';
 import { resolveVariants } from './resolve-variants.js';
 import { resolveExpectations } from './resolve-expectations.js';
-import { BUILTIN_STEPS, type Scenario, type Step } from './types.js';
+import { BUILTIN_STEPS, type Arrival, type Scenario, type Step } from './types.js';
 
 export const DEFAULTS = {
   seed: 1,
@@ -68,8 +68,9 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
     }
   });
 
-  if (w.arrival !== undefined && w.users !== undefined) issue(['workload'], 'give either arrival (open loop) or users (closed loop), not both');
-  if (w.arrival === undefined && w.users === undefined) issue(['workload'], 'missing arrival (e.g. "200/s") or users (closed loop)');
+  const loads = [w.arrival, w.users, w.requests].filter((x) => x !== undefined).length;
+  if (loads > 1) issue(['workload'], 'give one of arrival (open loop), users (closed loop) or requests (a script), not several');
+  if (loads === 0) issue(['workload'], 'missing arrival (e.g. "200/s"), users (closed loop) or requests (a script)');
   if (w.arrival !== undefined && w.arrival * (raw.duration / 1e6) > MAX_EXPECTED_REQUESTS) {
     issue(['workload', 'arrival'], `${w.arrival}/s for ${raw.duration / 1e6}s is over ${MAX_EXPECTED_REQUESTS} requests; shorten the run or lower the rate`);
   }
@@ -105,6 +106,12 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
     skus.add(row.sku);
   });
 
+  w.requests?.forEach((r, i) => {
+    if (r.at >= raw.duration) issue(['workload', 'requests', i, 'at'], `${r.at / 1e6}s is not within the run (duration ${raw.duration / 1e6}s)`);
+    if (!skus.has(r.sku)) issue(['workload', 'requests', i, 'sku'], `no sku ${r.sku} in stock`);
+    if ((r.client ?? 1) > clients) issue(['workload', 'requests', i, 'client'], `no client ${r.client} (the workload has ${clients})`);
+  });
+
   const redis = raw.redis ?? {};
   const replTimeoutUs = redis['repl-timeout'] ?? DEFAULTS.replTimeoutUs;
   // redis.conf takes whole seconds, at least 1 (redis 7.0.15 config.c createIntConfig "repl-timeout").
@@ -126,10 +133,7 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
       clients,
       workersPerClient: w.workers ?? DEFAULTS.workersPerClient,
       poolPerClient: w.pool ?? DEFAULTS.poolPerClient,
-      arrival:
-        w.arrival !== undefined
-          ? { kind: 'open', ratePerS: w.arrival }
-          : { kind: 'closed', users: w.users as number, think: w.think ?? constant(0) },
+      arrival: arrivalOf(w),
       qty: w.qty ?? DEFAULTS.qty,
       steps,
       queueLimit: w['queue-limit'] ?? DEFAULTS.queueLimit,
@@ -163,4 +167,14 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
     expectations,
   };
   return { scenario, issues };
+}
+
+function arrivalOf(w: RawScenario['workload']): Arrival {
+  if (w.arrival !== undefined) return { kind: 'open', ratePerS: w.arrival };
+  if (w.requests !== undefined) {
+    const requests = w.requests.map((r) => ({ atUs: r.at, sku: r.sku, client: r.client ?? 1 }));
+    // In time order; requests at the same instant keep the order they were written in.
+    return { kind: 'script', requests: requests.sort((a, b) => a.atUs - b.atUs) };
+  }
+  return { kind: 'closed', users: w.users as number, think: w.think ?? constant(0) };
 }

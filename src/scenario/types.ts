@@ -13,7 +13,16 @@ export type Step = BuiltinStep | { call: string };
 
 export type Arrival =
   | { kind: 'open'; ratePerS: number }
-  | { kind: 'closed'; users: number; think: Distribution };
+  | { kind: 'closed'; users: number; think: Distribution }
+  /** Requests at fixed instants, in time order (a scenario about one lock at one instant). */
+  | { kind: 'script'; requests: ScriptedRequest[] };
+
+export interface ScriptedRequest {
+  atUs: Micros;
+  sku: number;
+  /** 1-based client number. */
+  client: number;
+}
 
 export interface WorkloadSpec {
   clients: number;

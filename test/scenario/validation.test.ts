@@ -115,6 +115,46 @@ describe('redis, stock and expectations', () => {
   });
 });
 
+describe('scripted requests (workload.requests)', () => {
+  const script = (requests: string, extra = '') => `name: t
+duration: 60s
+stock: { sku: 1, available: 10, count: 2 }
+workload: { clients: 2, ${extra}requests: ${requests} }
+variants:
+  v: { lock: lua-unlock, lease: 5s }
+`;
+
+  it('accepts requests at fixed instants, in time order, from client 1 unless told', () => {
+    const s = parseScenario(script('[{ at: 10.2s, sku: 2, client: 2 }, { at: 10s, sku: 1 }, { at: 10.2s, sku: 1 }]'), 'f.yaml');
+    expect(s.workload.arrival).toEqual({
+      kind: 'script',
+      requests: [
+        { atUs: 10_000_000, sku: 1, client: 1 },
+        { atUs: 10_200_000, sku: 2, client: 2 },
+        { atUs: 10_200_000, sku: 1, client: 1 },
+      ],
+    });
+  });
+
+  it('rejects times outside the run, SKUs not in stock and clients that do not exist', () => {
+    const msg = errorOf(script('[{ at: 60s, sku: 1 }, { at: 1s, sku: 3 }, { at: 1s, sku: 1, client: 3 }, { at: 59999ms, sku: 2, client: 2 }]'));
+    expect(msg).toContain('f.yaml:4:42: workload.requests[0].at: 60s is not within the run (duration 60s)');
+    expect(msg).toContain('workload.requests[1].sku: no sku 3 in stock');
+    expect(msg).toContain('workload.requests[2].client: no client 3 (the workload has 2)');
+    expect(msg).not.toContain('requests[3]');
+    expect(errorOf(script('[{ at: -1s, sku: 1 }]'))).toContain('workload.requests[0].at: a duration cannot be negative, found "-1s"');
+  });
+
+  it('takes exactly one of arrival, users and requests, and at most 1000 requests', () => {
+    expect(errorOf(script('[{ at: 1s, sku: 1 }]', 'arrival: 10/s, '))).toContain('workload: give one of arrival (open loop), users (closed loop) or requests (a script), not several');
+    expect(errorOf(script('[{ at: 1s, sku: 1 }]').replace(', requests: [{ at: 1s, sku: 1 }]', ''))).toContain('workload: missing arrival (e.g. "200/s"), users (closed loop) or requests (a script)');
+    const many = `[${Array.from({ length: 1001 }, () => '{ at: 1s, sku: 1 }').join(', ')}]`;
+    expect(errorOf(script(many))).toContain('workload.requests: expected at most 1000 entries');
+    expect(errorOf(script('[]'))).toContain('workload.requests: expected at least 1 entries');
+    expect(errorOf(script('[{ at: 1s, sku: 1, clinet: 2 }]'))).toContain('workload.requests[0].clinet: unknown field "clinet" (did you mean "client"?)');
+  });
+});
+
 describe('replication settings', () => {
   const sentinel = (redis: string, network = '') => base(network, undefined, `redis: { topology: sentinel, replicas: 1${redis} }`);
 

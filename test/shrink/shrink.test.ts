@@ -65,6 +65,30 @@ variants:
     expect(runScenario(parseScenario(scenarioToYaml(result.minimal), 'min.yaml')).passed).toBe(false);
   });
 
+  it('keeps the scripted requests a smaller scenario can still run, and only those', () => {
+    const s = parseScenario(
+      `name: script
+duration: 30s
+stock: { sku: 1, available: 10, count: 3 }
+workload:
+  clients: 2
+  workers: 1
+  requests: [{ at: 1s, sku: 1 }, { at: 3s, sku: 1, client: 2 }, { at: 5s, sku: 2, client: 2 }, { at: 20s, sku: 3 }]
+  steps: [lock, read, work, deduct, order, unlock]
+dependencies: { work: 4s }
+variants:
+  v: { lock: lua-unlock, lease: 1s }
+`,
+      'script.yaml',
+    );
+    const result = shrink(s, { seed: 1, variant: 'v' });
+    const minimal = parseScenario(scenarioToYaml(result.minimal), 'min.yaml');
+    expect(runScenario(minimal).passed).toBe(false);
+    // A shorter run and one SKU leave the two requests that overlap on sku 1.
+    expect(minimal.workload.arrival).toEqual({ kind: 'script', requests: [{ atUs: 1e6, sku: 1, client: 1 }, { atUs: 3e6, sku: 1, client: 2 }] });
+    expect(minimal.workload.clients).toBe(2);
+  });
+
   it('refuses a run that breaks nothing', () => {
     expect(() => shrink(loadScenario('scenarios/failover.yaml'), { seed: 6, variant: 'watchdog' })).toThrow(NothingToShrink);
   });
