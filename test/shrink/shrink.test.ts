@@ -89,6 +89,17 @@ variants:
     expect(minimal.workload.clients).toBe(2);
   });
 
+  it('shrinks failover-lag-race.yaml and moves its script with the fault', () => {
+    const result = shrink(loadScenario('scenarios/failover-lag-race.yaml'), { seed: 1, variant: 'lua' });
+    const minimal = parseScenario(scenarioToYaml(result.minimal), 'min.yaml');
+    expect(runScenario(minimal).passed).toBe(false);
+    const script = minimal.workload.arrival.kind === 'script' ? minimal.workload.arrival.requests : [];
+    // Both requests stay (the second holder needs the first), still 49 ms + 1 ms before the kill.
+    expect(script.map((r) => [r.client, r.sku])).toEqual([[1, 1], [2, 1]]);
+    const crashUs = minimal.faults.find((f) => f.kind === 'primary-crash')?.atUs ?? 0;
+    expect(crashUs - script[0].atUs).toBe(10_049_000 - 9_999_000);
+  });
+
   it('refuses a run that breaks nothing', () => {
     expect(() => shrink(loadScenario('scenarios/failover.yaml'), { seed: 6, variant: 'watchdog' })).toThrow(NothingToShrink);
   });
