@@ -131,12 +131,12 @@ export class RedisDeployment {
     if (node !== this.primary && node.role === 'primary' && this.params.topology !== 'independent') {
       this.demote(node);
     } else if (node === this.primary) {
+      node.replicationOffset = 0;
       for (const link of node.replicaLinks) {
         if (link.detached) continue;
         link.replica.demoteToReplicaOf(node);
-        link.ackedOffset = 0;
+        link.resynced(0);
       }
-      node.replicationOffset = 0;
     } else if (node.role === 'replica' && this.primary.up && this.params.topology !== 'independent') {
       this.demote(node);
     }

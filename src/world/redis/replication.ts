@@ -75,7 +75,9 @@ export class ReplicationLink {
   private lastLeaveUs = 0;
   private lastDeliveryUs = 0;
   /** Bumped when the primary dies: acknowledgements addressed to the dead process are void. */
-  private generation = 0;
+  private primaryEpoch = 0;
+  /** Bumped by a full resync: what was on the wire before it came on the old connection. */
+  private syncEpoch = 0;
 
   constructor(
     private readonly sim: Simulation,
@@ -139,7 +141,17 @@ export class ReplicationLink {
   primaryDied(): void {
     this.drain();
     this.buffer = [];
-    this.generation++;
+    this.primaryEpoch++;
+  }
+
+  /**
+   * The replica reconnected with a full resync (the caller copied the dataset): changes
+   * still on the old connection arrived before it and are covered by the copy.
+   */
+  resynced(offset: number): void {
+    this.buffer = [];
+    this.syncEpoch++;
+    this.ackedOffset = offset;
   }
 
   /** Moves the changes whose buffer time is over onto the wire, in order. */
@@ -154,17 +166,18 @@ export class ReplicationLink {
   private send(p: Pending): void {
     const at = Math.max(this.lastDeliveryUs, this.sim.nowUs + sample(this.timing.lag, this.rng));
     this.lastDeliveryUs = at;
-    const generation = this.generation;
+    const primaryEpoch = this.primaryEpoch;
+    const syncEpoch = this.syncEpoch;
     this.sim.scheduleAt(at, () => {
-      if (this.detached || !this.replica.up) return;
+      if (this.detached || !this.replica.up || syncEpoch !== this.syncEpoch) return;
       // A sleeping replica (DEBUG SLEEP) reads its socket when it wakes.
       this.replica.whenAwake(() => {
-        if (this.detached || this.replica.role !== 'replica' || !this.replica.up) return;
+        if (this.detached || this.replica.role !== 'replica' || !this.replica.up || syncEpoch !== this.syncEpoch) return;
         this.replica.applyReplicated(p.key, p.entry, p.offset);
         // The acknowledgement travels back over the same kind of path.
         const ackAt = this.sim.nowUs + sample(this.timing.lag, this.rng);
         this.sim.scheduleAt(ackAt, () => {
-          if (generation !== this.generation || !this.primary.up || this.primary.role !== 'primary') return;
+          if (primaryEpoch !== this.primaryEpoch || syncEpoch !== this.syncEpoch || !this.primary.up || this.primary.role !== 'primary') return;
           if (p.offset > this.ackedOffset) this.ackedOffset = p.offset;
           this.primary.onReplicaAck();
         });

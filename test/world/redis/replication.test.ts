@@ -128,6 +128,22 @@ describe('replication delay in two parts', () => {
     expect(run(40 * MS)).toEqual({ beforeWaking: false, afterWaking: false });
   });
 
+  it('a change on the wire when the primary restarts empty does not land on top of the resync; without the restart it lands', () => {
+    const run = (restart: boolean) => {
+      const { sim, redis, node } = deployment({ lag: constant(20 * MS) });
+      ask(node('redis-0'), 'SET', 'k', 'v');
+      // At 60 ms the change is on the wire (it left at 50 ms, lands at 70 ms).
+      sim.scheduleAt(60 * MS, () => {
+        redis.crash(node('redis-0'));
+        if (restart) redis.restart(node('redis-0'), false);
+      });
+      sim.run(1 * S);
+      return has(node('redis-1'), 'k');
+    };
+    expect(run(true)).toBe(false);
+    expect(run(false)).toBe(true);
+  });
+
   it('a replica that restarts empty gets a full resync: what was written before and while it was down', () => {
     const { sim, redis, node } = deployment();
     ask(node('redis-0'), 'SET', 'before', 'v');
