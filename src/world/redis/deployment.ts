@@ -209,7 +209,10 @@ export class RedisDeployment {
    * replica still receives it in its socket buffer and applies it when it wakes. The primary
    * stops hearing from a replica that is cut off, asleep, dead or gone to another primary,
    * and sees its connection close (the replica leaves the list at once) when the replica
-   * died or left and the path between them works; otherwise only repl-timeout removes it.
+   * died (the kernel closes a killed process's sockets) or left (redis 7.0.15 `replication.c`
+   * replicationSetMaster frees the old master's connection) and the path between them works
+   * (`networking.c` readQueryFromClient: "Client closed connection"); otherwise only
+   * repl-timeout removes it.
    */
   private refreshLinks(): void {
     for (const node of this.nodes) {

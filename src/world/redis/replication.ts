@@ -16,9 +16,11 @@
  *   (Linux net/ipv4/tcp.c __tcp_close: "We FIN if the application ate all the data";
  *   socket(7): "When the socket is closed as part of exit(2), it always lingers in the
  *   background"). Measured on redis-server 7.0.15 on loopback: a SET sitting in the
- *   replica's socket buffer when the primary was SIGKILLed was applied by the replica; a
- *   SET behind 59 MB still in the primary's output buffer (CLIENT LIST omem) was not, while
- *   the ~4 MB in the kernel's buffers arrived.
+ *   replica's socket buffer (the replica in DEBUG SLEEP, `ss` Recv-Q 56 bytes) when the
+ *   primary was SIGKILLed was applied by the replica when it woke; a SET behind 59 MB still
+ *   in the primary's output buffer (CLIENT LIST omem) was not, while the ~4 MB in the
+ *   kernel's buffers arrived. A sleeping replica (DEBUG SLEEP: `debug.c` nanosleep blocks
+ *   the event loop) reads what reached its socket when it wakes.
  *
  * What the primary believes about the replica (INFO replication `connected_slaves`, WAIT,
  * min-replicas-to-write) is kept here too: the replica stays in the primary's list until its
