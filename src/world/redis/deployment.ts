@@ -132,8 +132,12 @@ export class RedisDeployment {
       this.demote(node);
     } else if (node === this.primary) {
       node.replicationOffset = 0;
-      for (const link of node.replicaLinks) {
-        if (link.detached) continue;
+      for (const link of [...node.replicaLinks]) {
+        if (link.detached || !link.replica.up) continue;
+        if (link.closed) {
+          this.demote(link.replica); // it had let go of the replica: a new connection
+          continue;
+        }
         link.replica.demoteToReplicaOf(node);
         link.resynced(0);
       }

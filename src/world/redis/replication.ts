@@ -65,7 +65,7 @@ export class ReplicationLink {
    * acknowledge every second (REPLCONF ACK), so a connected replica's lag is taken as 0.
    */
   silentSinceUs: Micros | null = null;
-  /** The primary has seen this replica's connection close (the replica died or left it). */
+  /** The primary has seen this replica's connection close (the replica died or left it); final. */
   closed = false;
   /**
    * The replica now follows someone else (it was promoted, or re-pointed by a failover)
@@ -104,7 +104,8 @@ export class ReplicationLink {
   }
 
   ship(key: string, entry: Entry | undefined, offset: number): void {
-    if (this.detached) return;
+    // A replica the primary has let go of gets nothing more (it resyncs when it comes back).
+    if (this.detached || this.closed) return;
     const now = this.sim.nowUs;
     const leaveAtUs = Math.max(this.lastLeaveUs, now + sample(this.timing.backlog, this.backlogRng));
     this.lastLeaveUs = leaveAtUs;

@@ -144,6 +144,20 @@ describe('replication delay in two parts', () => {
     expect(run(false)).toBe(true);
   });
 
+  it('a replica that came back while the primary was down resyncs when the primary returns', () => {
+    const { sim, redis, node } = deployment();
+    ask(node('redis-0'), 'SET', 'before', 'v');
+    sim.scheduleAt(1 * S, () => redis.crash(node('redis-1')));
+    sim.scheduleAt(2 * S, () => redis.crash(node('redis-0')));
+    sim.scheduleAt(2500 * MS, () => redis.restart(node('redis-1'), false));
+    sim.scheduleAt(2700 * MS, () => redis.restart(node('redis-0'), true));
+    sim.scheduleAt(3 * S, () => ask(node('redis-0'), 'SET', 'after', 'v'));
+    sim.run(4 * S);
+    expect(redis.primary.name).toBe('redis-0'); // back before Sentinel could act
+    expect(['before', 'after'].map((k) => has(node('redis-1'), k))).toEqual([true, true]);
+    expect(connectedSlaves(node('redis-0'))).toBe('connected_slaves:1');
+  });
+
   it('a replica that restarts empty gets a full resync: what was written before and while it was down', () => {
     const { sim, redis, node } = deployment();
     ask(node('redis-0'), 'SET', 'before', 'v');
