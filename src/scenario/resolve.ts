@@ -10,7 +10,7 @@ import { didYouMean } from './suggest.js';
 import { resolveFaults } from './resolve-faults.js';
 import { resolveVariants } from './resolve-variants.js';
 import { resolveExpectations } from './resolve-expectations.js';
-import { BUILTIN_STEPS, type Scenario, type Step } from './types.js';
+import { BUILTIN_STEPS, type Arrival, type Scenario, type Step } from './types.js';
 
 export const DEFAULTS = {
   seed: 1,
@@ -25,7 +25,15 @@ export const DEFAULTS = {
   redisLatency: { kind: 'uniform', minUs: 200, maxUs: 1_000 } as Distribution,
   commandTimeoutUs: 3_000_000, // Redisson BaseConfig timeout = 3000 ms (lock-semantics.md 1.1)
   replicas: 1,
-  replicationLag: { kind: 'uniform', minUs: 1_000, maxUs: 20_000 } as Distribution,
+  // How long a change waits in the primary's process before it is written to the replica's
+  // socket (`replication-backlog`). Measured on redis-server 7.0.15 on loopback (2-core
+  // machine under other load; tcpdump on lo, 2,997 SETs 3 ms apart, one replica): from the
+  // SET packet reaching the primary to the replication packet leaving it, p10 36 us,
+  // median 55 us, p90 91 us. The part the network adds (`replication-lag`) defaults to the
+  // clients' network.redis-latency; on loopback it measured p10 30 us, median 58 us,
+  // p90 111 us (replication packet out to the replica's keyspace notification out).
+  replicationBacklog: { kind: 'uniform', minUs: 35, maxUs: 90 } as Distribution,
+  replTimeoutUs: 60_000_000, // repl-timeout default 60 s (redis.conf; redis 7.0.15 config.c)
   downAfterUs: 30_000_000, // sentinel.conf down-after-milliseconds default (lock-semantics.md 5.4)
   nodeTimeoutUs: 15_000_000, // cluster-node-timeout default (lock-semantics.md 5.5)
   minReplicasMaxLagUs: 10_000_000, // min-replicas-max-lag default (lock-semantics.md 5.3)
@@ -60,8 +68,9 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
     }
   });
 
-  if (w.arrival !== undefined && w.users !== undefined) issue(['workload'], 'give either arrival (open loop) or users (closed loop), not both');
-  if (w.arrival === undefined && w.users === undefined) issue(['workload'], 'missing arrival (e.g. "200/s") or users (closed loop)');
+  const loads = [w.arrival, w.users, w.requests].filter((x) => x !== undefined).length;
+  if (loads > 1) issue(['workload'], 'give one of arrival (open loop), users (closed loop) or requests (a script), not several');
+  if (loads === 0) issue(['workload'], 'missing arrival (e.g. "200/s"), users (closed loop) or requests (a script)');
   if (w.arrival !== undefined && w.arrival * (raw.duration / 1e6) > MAX_EXPECTED_REQUESTS) {
     issue(['workload', 'arrival'], `${w.arrival}/s for ${raw.duration / 1e6}s is over ${MAX_EXPECTED_REQUESTS} requests; shorten the run or lower the rate`);
   }
@@ -97,7 +106,16 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
     skus.add(row.sku);
   });
 
+  w.requests?.forEach((r, i) => {
+    if (r.at >= raw.duration) issue(['workload', 'requests', i, 'at'], `${r.at / 1e6}s is not within the run (duration ${raw.duration / 1e6}s)`);
+    if (!skus.has(r.sku)) issue(['workload', 'requests', i, 'sku'], `no sku ${r.sku} in stock`);
+    if ((r.client ?? 1) > clients) issue(['workload', 'requests', i, 'client'], `no client ${r.client} (the workload has ${clients})`);
+  });
+
   const redis = raw.redis ?? {};
+  const replTimeoutUs = redis['repl-timeout'] ?? DEFAULTS.replTimeoutUs;
+  // redis.conf takes whole seconds, at least 1 (redis 7.0.15 config.c createIntConfig "repl-timeout").
+  if (replTimeoutUs < 1_000_000 || replTimeoutUs % 1_000_000 !== 0) issue(['redis', 'repl-timeout'], `repl-timeout is whole seconds, at least 1s; found ${replTimeoutUs / 1e6}s`);
   if (topology === 'standalone' && redis.replicas !== undefined) issue(['redis', 'replicas'], 'a standalone Redis has no replicas; use topology: sentinel or cluster');
   if (topology !== 'independent' && redis.masters !== undefined) issue(['redis', 'masters'], 'masters applies to topology: independent (Redlock)');
   if ((topology === 'sentinel' || topology === 'cluster') && replicas === 0) issue(['redis', 'replicas'], `${topology} needs at least one replica to fail over to`);
@@ -115,10 +133,7 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
       clients,
       workersPerClient: w.workers ?? DEFAULTS.workersPerClient,
       poolPerClient: w.pool ?? DEFAULTS.poolPerClient,
-      arrival:
-        w.arrival !== undefined
-          ? { kind: 'open', ratePerS: w.arrival }
-          : { kind: 'closed', users: w.users as number, think: w.think ?? constant(0) },
+      arrival: arrivalOf(w),
       qty: w.qty ?? DEFAULTS.qty,
       steps,
       queueLimit: w['queue-limit'] ?? DEFAULTS.queueLimit,
@@ -134,7 +149,10 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
       topology,
       replicas: topology === 'sentinel' || topology === 'cluster' ? replicas : 0,
       masters: topology === 'independent' ? masters : 1,
-      replicationLag: redis['replication-lag'] ?? DEFAULTS.replicationLag,
+      replicationBacklog: redis['replication-backlog'] ?? DEFAULTS.replicationBacklog,
+      // The replicas sit on the clients' network unless told otherwise.
+      replicationLag: redis['replication-lag'] ?? raw.network?.['redis-latency'] ?? DEFAULTS.redisLatency,
+      replTimeoutUs,
       downAfterUs: redis['down-after'] ?? DEFAULTS.downAfterUs,
       nodeTimeoutUs: redis['node-timeout'] ?? DEFAULTS.nodeTimeoutUs,
       promotionUs: redis.promotion ?? (topology === 'cluster' ? 0 : DEFAULTS.promotionUs),
@@ -149,4 +167,14 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
     expectations,
   };
   return { scenario, issues };
+}
+
+function arrivalOf(w: RawScenario['workload']): Arrival {
+  if (w.arrival !== undefined) return { kind: 'open', ratePerS: w.arrival };
+  if (w.requests !== undefined) {
+    const requests = w.requests.map((r) => ({ atUs: r.at, sku: r.sku, client: r.client ?? 1 }));
+    // In time order; requests at the same instant keep the order they were written in.
+    return { kind: 'script', requests: requests.sort((a, b) => a.atUs - b.atUs) };
+  }
+  return { kind: 'closed', users: w.users as number, think: w.think ?? constant(0) };
 }

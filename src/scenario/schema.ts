@@ -61,6 +61,9 @@ function oneOf(names: readonly string[], what: string) {
 
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 
+/** `workload.requests`: a script is written by hand; more than this is a generated load (use arrival). */
+export const MAX_SCRIPTED_REQUESTS = 1_000;
+
 /** One SKU, or with `count` that many consecutive SKUs with the same stock each. */
 const stockRow = z.strictObject({
   sku: int(0, Number.MAX_SAFE_INTEGER).optional(),
@@ -198,6 +201,7 @@ export const scenarioSchema = z.strictObject({
     'queue-limit': int(0, 10_000_000).optional(),
     resubmit: z.number().min(0).max(1).optional(),
     'resubmit-after': distribution().optional(),
+    requests: z.array(z.strictObject({ at: duration(), sku: int(0, Number.MAX_SAFE_INTEGER), client: clientRef.optional() })).min(1).max(MAX_SCRIPTED_REQUESTS).optional(),
   }),
   dependencies: z.record(z.string(), distribution()).optional(),
   network: z
@@ -208,7 +212,9 @@ export const scenarioSchema = z.strictObject({
       topology: z.enum(TOPOLOGIES).optional(),
       replicas: int(0, 16).optional(),
       masters: int(1, 15).optional(),
+      'replication-backlog': distribution().optional(),
       'replication-lag': distribution().optional(),
+      'repl-timeout': duration().optional(),
       'down-after': duration().optional(),
       'node-timeout': duration().optional(),
       'min-replicas-to-write': int(0, 16).optional(),

@@ -5,7 +5,7 @@
  */
 import { stringify } from 'yaml';
 import { describeDistribution, type Distribution } from '../engine/distribution.js';
-import type { Expectation, FaultSpec, RandomFaultSpec, Scenario, VariantSpec } from './types.js';
+import type { Arrival, Expectation, FaultSpec, RandomFaultSpec, Scenario, VariantSpec } from './types.js';
 
 const UNITS: Array<[string, number]> = [['h', 3_600_000_000], ['m', 60_000_000], ['s', 1_000_000], ['ms', 1_000], ['us', 1]];
 
@@ -97,6 +97,17 @@ function variantEntry(v: VariantSpec): Record<string, unknown> {
   };
 }
 
+function arrivalEntry(a: Arrival): Record<string, unknown> {
+  switch (a.kind) {
+    case 'open':
+      return { arrival: rateText(a.ratePerS) };
+    case 'closed':
+      return { users: a.users, think: distributionText(a.think) };
+    case 'script':
+      return { requests: a.requests.map((r) => ({ at: durationText(r.atUs), sku: r.sku, client: r.client })) };
+  }
+}
+
 type Written = string | number;
 
 function expectBlock(expectations: readonly Expectation[]): Record<string, Record<string, Written | Written[]>> {
@@ -125,7 +136,7 @@ export function scenarioToObject(s: Scenario): Record<string, unknown> {
       clients: w.clients,
       workers: w.workersPerClient,
       pool: w.poolPerClient,
-      ...(w.arrival.kind === 'open' ? { arrival: rateText(w.arrival.ratePerS) } : { users: w.arrival.users, think: distributionText(w.arrival.think) }),
+      ...arrivalEntry(w.arrival),
       qty: w.qty,
       'queue-limit': w.queueLimit,
       resubmit: w.resubmitProbability,
@@ -138,7 +149,9 @@ export function scenarioToObject(s: Scenario): Record<string, unknown> {
       topology: r.topology,
       ...(r.topology === 'sentinel' || r.topology === 'cluster' ? { replicas: r.replicas } : {}),
       ...(r.topology === 'independent' ? { masters: r.masters } : {}),
+      'replication-backlog': distributionText(r.replicationBacklog),
       'replication-lag': distributionText(r.replicationLag),
+      'repl-timeout': durationText(r.replTimeoutUs),
       'down-after': durationText(r.downAfterUs),
       'node-timeout': durationText(r.nodeTimeoutUs),
       promotion: durationText(r.promotionUs),

@@ -14,7 +14,16 @@ export type Step = BuiltinStep | { call: string };
 
 export type Arrival =
   | { kind: 'open'; ratePerS: number }
-  | { kind: 'closed'; users: number; think: Distribution };
+  | { kind: 'closed'; users: number; think: Distribution }
+  /** Requests at fixed instants, in time order (a scenario about one lock at one instant). */
+  | { kind: 'script'; requests: ScriptedRequest[] };
+
+export interface ScriptedRequest {
+  atUs: Micros;
+  sku: number;
+  /** 1-based client number. */
+  client: number;
+}
 
 export interface WorkloadSpec {
   clients: number;
@@ -155,7 +164,12 @@ export interface Scenario {
     topology: Topology;
     replicas: number;
     masters: number;
+    /** Time a change waits in the primary's output buffer: lost if the primary dies. */
+    replicationBacklog: Distribution;
+    /** Network propagation of a change once on the wire: delivered even if the primary dies. */
     replicationLag: Distribution;
+    /** repl-timeout: how long a primary keeps listing a replica it does not hear from. */
+    replTimeoutUs: Micros;
     downAfterUs: Micros;
     nodeTimeoutUs: Micros;
     promotionUs: Micros;

@@ -77,11 +77,41 @@ function namesClientBeyond(f: FaultSpec, clients: number): boolean {
   return false;
 }
 
+/** A scenario with the script shifted `shiftUs` earlier (requests that would fall before 0 dropped). */
+function scriptEarlier(s: Scenario, shiftUs: number): Scenario {
+  const a = s.workload.arrival;
+  if (a.kind !== 'script') return s;
+  const requests = a.requests.filter((r) => r.atUs >= shiftUs).map((r) => ({ ...r, atUs: r.atUs - shiftUs }));
+  return { ...s, workload: { ...s.workload, arrival: { kind: 'script', requests } } };
+}
+
+/**
+ * A candidate with a script keeps only the requests it can still run (within the run, of a
+ * SKU in stock, from a client it has), so that the scenario it writes loads again; null
+ * when none is left (a run without requests cannot fail). Shrink does not cut the script
+ * itself: it is short and written by hand.
+ */
+function fitScript(s: Scenario): Scenario | null {
+  const a = s.workload.arrival;
+  if (a.kind !== 'script') return s;
+  const skus = new Set(s.stock.map((r) => r.sku));
+  const requests = a.requests.filter((r) => r.atUs < s.durationUs && skus.has(r.sku) && r.client <= s.workload.clients);
+  if (requests.length === 0) return null;
+  return requests.length === a.requests.length ? s : { ...s, workload: { ...s.workload, arrival: { kind: 'script', requests } } };
+}
+
+function* candidates(s: Scenario, failingAtUs: number, failingSku: number | null, fromFault: number): Generator<Candidate & { removedFault?: number }> {
+  for (const c of allCandidates(s, failingAtUs, failingSku, fromFault)) {
+    const fitted = fitScript(c.scenario);
+    if (fitted) yield { ...c, scenario: fitted };
+  }
+}
+
 /**
  * Smaller scenarios to try, the biggest cuts first. Fault removals start at `fromFault`:
  * faults before it were needed a moment ago (a final pass from 0 confirms they still are).
  */
-function* candidates(s: Scenario, failingAtUs: number, failingSku: number | null, fromFault: number): Generator<Candidate & { removedFault?: number }> {
+function* allCandidates(s: Scenario, failingAtUs: number, failingSku: number | null, fromFault: number): Generator<Candidate & { removedFault?: number }> {
   const w = s.workload;
   // A fault fewer.
   for (let i = fromFault; i < s.faults.length; i++) {
@@ -97,7 +127,7 @@ function* candidates(s: Scenario, failingAtUs: number, failingSku: number | null
     const shiftUs = Math.floor((firstFaultUs - 5 * SECOND_US) / SECOND_US) * SECOND_US;
     yield {
       what: `moved every fault ${shiftUs / SECOND_US}s earlier`,
-      scenario: { ...s, faults: s.faults.map((f) => ({ ...f, atUs: f.atUs - shiftUs })), durationUs: s.durationUs - shiftUs },
+      scenario: scriptEarlier({ ...s, faults: s.faults.map((f) => ({ ...f, atUs: f.atUs - shiftUs })), durationUs: s.durationUs - shiftUs }, shiftUs),
     };
   }
   // Only the SKU that failed.

@@ -1,7 +1,7 @@
 /**
  * Load on the clients: open-loop arrivals (a Poisson stream per client, the flash-sale crowd
- * that does not wait for answers) or closed-loop users (each waits for its answer, thinks,
- * and asks again). Each client queues requests for its worker threads; a worker runs the
+ * that does not wait for answers), closed-loop users (each waits for its answer, thinks,
+ * and asks again), or a script of requests at fixed instants (one lock at one instant). Each client queues requests for its worker threads; a worker runs the
  * request flow. Arrivals and users live outside the clients' process groups: a GC pause
  * stops the workers, not the shoppers.
  */
@@ -76,10 +76,16 @@ export class Workload {
       for (const state of this.states) {
         this.sim.spawn(`${state.client.name}/arrivals`, this.openArrivals(state, perClientRate));
       }
-    } else {
+    } else if (arrival.kind === 'closed') {
       for (let u = 0; u < arrival.users; u++) {
         const state = this.states[u % this.states.length];
         this.sim.spawn(`user-${u + 1}`, this.closedUser(state, u + 1));
+      }
+    } else {
+      // Draws nothing: the script says when, where and which SKU.
+      for (const r of arrival.requests) {
+        const state = this.states[r.client - 1];
+        this.sim.scheduleAt(r.atUs, () => this.submit(state, null, r.sku));
       }
     }
   }
@@ -143,8 +149,8 @@ export class Workload {
     }
   }
 
-  private submit(state: ClientState, copyOf: { sku: number; orderKey: string } | null = null): PendingRequest {
-    const sku = copyOf ? copyOf.sku : this.skus[this.skuRng.int(0, this.skus.length - 1)];
+  private submit(state: ClientState, copyOf: { sku: number; orderKey: string } | null = null, scriptedSku: number | null = null): PendingRequest {
+    const sku = copyOf ? copyOf.sku : (scriptedSku ?? this.skus[this.skuRng.int(0, this.skus.length - 1)]);
     const n = this.nextRequest++;
     const req: PendingRequest = {
       id: `r${n}`,

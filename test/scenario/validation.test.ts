@@ -167,3 +167,72 @@ describe('redis, stock and expectations', () => {
     expect(s.expectations.map((e) => [e.comparator, e.value])).toEqual([['>', 0], ['<=', 5e6]]);
   });
 });
+
+describe('scripted requests (workload.requests)', () => {
+  const script = (requests: string, extra = '') => `name: t
+duration: 60s
+stock: { sku: 1, available: 10, count: 2 }
+workload: { clients: 2, ${extra}requests: ${requests} }
+variants:
+  v: { lock: lua-unlock, lease: 5s }
+`;
+
+  it('accepts requests at fixed instants, in time order, from client 1 unless told', () => {
+    const s = parseScenario(script('[{ at: 10.2s, sku: 2, client: 2 }, { at: 10s, sku: 1 }, { at: 10.2s, sku: 1 }]'), 'f.yaml');
+    expect(s.workload.arrival).toEqual({
+      kind: 'script',
+      requests: [
+        { atUs: 10_000_000, sku: 1, client: 1 },
+        { atUs: 10_200_000, sku: 2, client: 2 },
+        { atUs: 10_200_000, sku: 1, client: 1 },
+      ],
+    });
+  });
+
+  it('rejects times outside the run, SKUs not in stock and clients that do not exist', () => {
+    const msg = errorOf(script('[{ at: 60s, sku: 1 }, { at: 1s, sku: 3 }, { at: 1s, sku: 1, client: 3 }, { at: 59999ms, sku: 2, client: 2 }]'));
+    expect(msg).toContain('f.yaml:4:42: workload.requests[0].at: 60s is not within the run (duration 60s)');
+    expect(msg).toContain('workload.requests[1].sku: no sku 3 in stock');
+    expect(msg).toContain('workload.requests[2].client: no client 3 (the workload has 2)');
+    expect(msg).not.toContain('requests[3]');
+    expect(errorOf(script('[{ at: -1s, sku: 1 }]'))).toContain('workload.requests[0].at: a duration cannot be negative, found "-1s"');
+  });
+
+  it('takes exactly one of arrival, users and requests, and at most 1000 requests', () => {
+    expect(errorOf(script('[{ at: 1s, sku: 1 }]', 'arrival: 10/s, '))).toContain('workload: give one of arrival (open loop), users (closed loop) or requests (a script), not several');
+    expect(errorOf(script('[{ at: 1s, sku: 1 }]').replace(', requests: [{ at: 1s, sku: 1 }]', ''))).toContain('workload: missing arrival (e.g. "200/s"), users (closed loop) or requests (a script)');
+    const many = `[${Array.from({ length: 1001 }, () => '{ at: 1s, sku: 1 }').join(', ')}]`;
+    expect(errorOf(script(many))).toContain('workload.requests: expected at most 1000 entries');
+    expect(errorOf(script('[]'))).toContain('workload.requests: expected at least 1 entries');
+    expect(errorOf(script('[{ at: 1s, sku: 1, clinet: 2 }]'))).toContain('workload.requests[0].clinet: unknown field "clinet" (did you mean "client"?)');
+  });
+});
+
+describe('replication settings', () => {
+  const sentinel = (redis: string, network = '') => base(network, undefined, `redis: { topology: sentinel, replicas: 1${redis} }`);
+
+  it('defaults: 35-90 us in the primary\'s buffer (measured), the wire as the clients\' network, repl-timeout 60 s', () => {
+    const s = parseScenario(sentinel(''), 'f.yaml');
+    expect(s.redis.replicationBacklog).toEqual({ kind: 'uniform', minUs: 35, maxUs: 90 });
+    expect(s.redis.replicationLag).toEqual(s.network.redisLatency);
+    expect(s.redis.replTimeoutUs).toBe(60_000_000);
+    const lan = parseScenario(sentinel('', 'network: { redis-latency: 2ms }'), 'f.yaml');
+    expect(lan.redis.replicationLag).toEqual({ kind: 'constant', valueUs: 2000 });
+  });
+
+  it('takes each part and repl-timeout as given', () => {
+    const s = parseScenario(sentinel(', replication-backlog: 50ms, replication-lag: "uniform(1ms, 20ms)", repl-timeout: 10s'), 'f.yaml');
+    expect([s.redis.replicationBacklog, s.redis.replicationLag, s.redis.replTimeoutUs]).toEqual([
+      { kind: 'constant', valueUs: 50_000 },
+      { kind: 'uniform', minUs: 1_000, maxUs: 20_000 },
+      10_000_000,
+    ]);
+  });
+
+  it('rejects a negative backlog and a repl-timeout that is not whole seconds', () => {
+    expect(errorOf(sentinel(', replication-backlog: -5ms'))).toContain('redis.replication-backlog: expected a duration (5ms) or a distribution');
+    expect(errorOf(sentinel(', repl-timeout: 1500ms'))).toContain('redis.repl-timeout: repl-timeout is whole seconds, at least 1s; found 1.5s');
+    expect(errorOf(sentinel(', repl-timeout: 0s'))).toContain('redis.repl-timeout: repl-timeout is whole seconds, at least 1s; found 0s');
+    expect(errorOf(sentinel(', replication-backlgo: 5ms'))).toContain('unknown field "replication-backlgo" (did you mean "replication-backlog"?)');
+  });
+});

@@ -65,6 +65,41 @@ variants:
     expect(runScenario(parseScenario(scenarioToYaml(result.minimal), 'min.yaml')).passed).toBe(false);
   });
 
+  it('keeps the scripted requests a smaller scenario can still run, and only those', () => {
+    const s = parseScenario(
+      `name: script
+duration: 30s
+stock: { sku: 1, available: 10, count: 3 }
+workload:
+  clients: 2
+  workers: 1
+  requests: [{ at: 1s, sku: 1 }, { at: 3s, sku: 1, client: 2 }, { at: 5s, sku: 2, client: 2 }, { at: 20s, sku: 3 }]
+  steps: [lock, read, work, deduct, order, unlock]
+dependencies: { work: 4s }
+variants:
+  v: { lock: lua-unlock, lease: 1s }
+`,
+      'script.yaml',
+    );
+    const result = shrink(s, { seed: 1, variant: 'v' });
+    const minimal = parseScenario(scenarioToYaml(result.minimal), 'min.yaml');
+    expect(runScenario(minimal).passed).toBe(false);
+    // A shorter run and one SKU leave the two requests that overlap on sku 1.
+    expect(minimal.workload.arrival).toEqual({ kind: 'script', requests: [{ atUs: 1e6, sku: 1, client: 1 }, { atUs: 3e6, sku: 1, client: 2 }] });
+    expect(minimal.workload.clients).toBe(2);
+  });
+
+  it('shrinks failover-lag-race.yaml and moves its script with the fault', () => {
+    const result = shrink(loadScenario('scenarios/failover-lag-race.yaml'), { seed: 1, variant: 'lua' });
+    const minimal = parseScenario(scenarioToYaml(result.minimal), 'min.yaml');
+    expect(runScenario(minimal).passed).toBe(false);
+    const script = minimal.workload.arrival.kind === 'script' ? minimal.workload.arrival.requests : [];
+    // Both requests stay (the second holder needs the first), still 49 ms + 1 ms before the kill.
+    expect(script.map((r) => [r.client, r.sku])).toEqual([[1, 1], [2, 1]]);
+    const crashUs = minimal.faults.find((f) => f.kind === 'primary-crash')?.atUs ?? 0;
+    expect(crashUs - script[0].atUs).toBe(10_049_000 - 9_999_000);
+  });
+
   it('refuses a run that breaks nothing', () => {
     expect(() => shrink(loadScenario('scenarios/get-then-del.yaml'), { seed: 1, variant: 'lua-unlock' })).toThrow(NothingToShrink);
   });

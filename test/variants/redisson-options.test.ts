@@ -43,6 +43,44 @@ variants:
   });
 });
 
+describe('redisson sync-replicas on a partitioned old primary', () => {
+  // redis-0 and client-1 are cut off from everyone at 10 s; Sentinel promotes a replica, and
+  // client-1 keeps locking on redis-0, which still lists both replicas until repl-timeout.
+  const world = (replTimeout: string) => `
+name: old-primary-wait
+duration: 100s
+drain: 10s
+stock: { sku: 1, available: 100000 }
+workload: { clients: 2, workers: 1, users: 2, think: 500ms, steps: [lock, read, deduct, order, unlock] }
+redis: { topology: sentinel, replicas: 2, down-after: 1s, repl-timeout: ${replTimeout} }
+faults:
+  - { kind: partition, at: 10s, duration: 80s, isolate: [redis-0, client-1] }
+variants:
+  v: { lock: redisson }
+`;
+  const client1 = (replTimeout: string) => {
+    const r = runYaml(world(replTimeout));
+    const acquires = r.history.flatMap((op) => (op.f === 'acquire' && op.process.startsWith('client-1') && op.timeUs > 10e6 && op.timeUs < 90e6 ? [op] : []));
+    return {
+      firstOkS: (acquires.find((op) => op.type === 'ok')?.timeUs ?? 0) / 1e6,
+      refusals: acquires.filter((op) => op.type === 'fail' && op.detail === 'None of slaves were synced; lock given back').length,
+    };
+  };
+
+  it('WAIT finds no acknowledgement and the lock is given back until repl-timeout (60 s) drops the replicas', () => {
+    const { firstOkS, refusals } = client1('60s');
+    expect(refusals).toBeGreaterThan(20);
+    expect(firstOkS).toBeGreaterThan(70);
+  });
+
+  it('with repl-timeout 10s the old primary counts no replica from 20 s on, and Redisson grants unsynced locks there', () => {
+    const { firstOkS, refusals } = client1('10s');
+    expect(refusals).toBeGreaterThan(0);
+    expect(firstOkS).toBeGreaterThan(20);
+    expect(firstOkS).toBeLessThan(22);
+  });
+});
+
 describe('redisson watchdog-on-error', () => {
   // One long critical section; the only Redis node sleeps 5 s (> the 3 s command timeout)
   // exactly when the first renewal (10 s after acquiring) is sent.

@@ -7,7 +7,8 @@
  *   and a master cut off from the majority refuses writes once node-timeout has passed;
  * - `independent`: N masters that know nothing of each other (Redlock's deployment).
  * Optional `min-replicas-to-write` makes a primary refuse writes when fewer replicas are
- * in contact within `min-replicas-max-lag` (redis.conf; lock-semantics.md 5.3).
+ * in contact within `min-replicas-max-lag` (redis.conf; lock-semantics.md 5.3), counting
+ * only replicas still in its list (redis 7.0.15 `replication.c` refreshGoodSlavesCount).
  * The deciders of failover (the sentinels, the majority of cluster masters) are the host
  * `DECIDERS` on the network fabric, so a partition can cut a primary off from them.
  */
@@ -17,7 +18,7 @@ import type { Micros } from '../../engine/time.js';
 import { LocalClock } from '../clock.js';
 import type { Fabric } from '../network.js';
 import { RedisNode } from './node.js';
-import { ReplicationLink } from './replication.js';
+import { ReplicationLink, type ReplicationTiming } from './replication.js';
 import { Sentinel } from './sentinel.js';
 
 export type Topology = 'standalone' | 'sentinel' | 'cluster' | 'independent';
@@ -31,7 +32,12 @@ export interface DeploymentParams {
   replicas: number;
   /** Number of independent masters (topology `independent`). */
   masters: number;
+  /** Time a change waits in the primary's output buffer (lost if the primary dies). */
+  replicationBacklog: Distribution;
+  /** Network propagation of a change once written to the socket (delivered regardless). */
   replicationLag: Distribution;
+  /** repl-timeout: a silent replica stays in the primary's list this long. */
+  replTimeoutUs: Micros;
   downAfterUs: Micros;
   nodeTimeoutUs: Micros;
   promotionUs: Micros;
@@ -54,11 +60,14 @@ export class RedisDeployment {
   /** Cluster: since when each node has been cut off from the majority. */
   private readonly cutOffSinceUs = new Map<RedisNode, number>();
 
+  private readonly timing: ReplicationTiming;
+
   constructor(
     private readonly sim: Simulation,
     private readonly params: DeploymentParams,
     private readonly fabric: Fabric,
   ) {
+    this.timing = { backlog: params.replicationBacklog, lag: params.replicationLag, replTimeoutUs: params.replTimeoutUs };
     const count =
       params.topology === 'standalone' ? 1 : params.topology === 'independent' ? params.masters : 1 + params.replicas;
     for (let i = 0; i < count; i++) {
@@ -99,28 +108,41 @@ export class RedisDeployment {
     return node.up && !node.paused && !this.fabric.isCut(DECIDERS, node.name);
   }
 
-  /** kill -9 of a node; a crashed primary is noticed by the failover deciders. */
+  /**
+   * kill -9 of a node; a crashed primary is noticed by the failover deciders. A primary's
+   * changes still in its output buffer die with it; a replica's connection closes.
+   */
   crash(node: RedisNode): void {
-    for (const link of node.replicaLinks) link.dropBacklog();
+    for (const link of node.replicaLinks) link.primaryDied();
     node.crash();
     if (node === this.primary) this.sentinel?.primaryUnreachable();
+    this.refreshLinks();
   }
 
   /**
    * Restarts a crashed node. A former primary that was failed over comes back as a replica;
    * a primary that restarts empty is copied by its replicas (a full resync empties them).
+   * A replica comes back with a full resync from the primary, once there is one: it has no
+   * replication id to continue from (redis 7.0.15 `server.c` loadDataFromDisk restores one
+   * only from an RDB file, which neither persistence mode here writes at kill -9).
    */
   restart(node: RedisNode, keepData: boolean): void {
     node.restart(keepData);
     if (node !== this.primary && node.role === 'primary' && this.params.topology !== 'independent') {
       this.demote(node);
     } else if (node === this.primary) {
-      for (const link of node.replicaLinks) {
-        if (link.detached) continue;
-        link.replica.demoteToReplicaOf(node);
-        link.ackedOffset = 0;
-      }
       node.replicationOffset = 0;
+      for (const link of [...node.replicaLinks]) {
+        if (link.detached || !link.replica.up) continue;
+        if (link.closed) {
+          this.demote(link.replica); // it had let go of the replica: a new connection
+          continue;
+        }
+        link.replica.demoteToReplicaOf(node);
+        link.resynced(0);
+      }
+    } else if (node.role === 'replica' && this.primary.up && this.params.topology !== 'independent') {
+      this.demote(node);
     }
     this.refreshLinks();
   }
@@ -167,25 +189,46 @@ export class RedisDeployment {
     }
   }
 
+  /**
+   * The node follows the current primary from now on, with a full resync: it discards its
+   * dataset, copies the primary's and stands at the primary's offset. A connection it had to
+   * this primary before is gone (a new one replaces it in the primary's list).
+   */
   private demote(node: RedisNode): void {
+    const primary = this.primary;
     node.replicaLinks.length = 0;
-    node.demoteToReplicaOf(this.primary);
-    this.attachReplica(node, this.primary);
+    node.demoteToReplicaOf(primary);
+    node.replicationOffset = primary.replicationOffset;
+    const stale = primary.replicaLinks.filter((l) => l.replica === node);
+    for (const link of stale) {
+      link.detach();
+      primary.replicaLinks.splice(primary.replicaLinks.indexOf(link), 1);
+    }
+    this.attachReplica(node, primary).ackedOffset = primary.replicationOffset;
   }
 
-  /** Replication flows unless a fault stalls it, a partition cuts it, or an end sleeps. */
+  /**
+   * What every link does now. The stream stays in the primary's output buffer while a fault
+   * stalls it, the primary sleeps, the path is cut or the replica is dead; a sleeping
+   * replica still receives it in its socket buffer and applies it when it wakes. The primary
+   * stops hearing from a replica that is cut off, asleep, dead or gone to another primary,
+   * and sees its connection close (the replica leaves the list at once) when the replica
+   * died (the kernel closes a killed process's sockets) or left (redis 7.0.15 `replication.c`
+   * replicationSetMaster frees the old master's connection) and the path between them works
+   * (`networking.c` readQueryFromClient: "Client closed connection"); otherwise only
+   * repl-timeout removes it.
+   */
   private refreshLinks(): void {
     for (const node of this.nodes) {
       if (node.role !== 'primary') continue;
       for (const link of node.replicaLinks) {
+        const replica = link.replica;
+        const cut = this.fabric.isCut(node.name, replica.name);
+        const gone = link.detached || !replica.up;
+        link.setSilent(cut || gone || replica.paused);
+        if (gone && !cut) link.closed = true;
         if (link.detached) continue;
-        const held =
-          node === this.stalledPrimary ||
-          this.fabric.isCut(node.name, link.replica.name) ||
-          node.paused ||
-          link.replica.paused ||
-          !link.replica.up;
-        link.setStalled(held);
+        link.setHeld(node === this.stalledPrimary || cut || node.paused || !replica.up);
       }
     }
   }
@@ -201,24 +244,26 @@ export class RedisDeployment {
     if (this.params.minReplicasToWrite > 0) {
       let good = 0;
       for (const link of node.replicaLinks) {
-        if (link.silentSinceUs === null || now - link.silentSinceUs <= this.params.minReplicasMaxLagUs) good++;
+        if (link.listed && link.silenceUs <= this.params.minReplicasMaxLagUs) good++;
       }
       if (good < this.params.minReplicasToWrite) return 'NOREPLICAS Not enough good replicas to write.';
     }
     return null;
   }
 
-  private attachReplica(replica: RedisNode, primary: RedisNode): void {
+  private attachReplica(replica: RedisNode, primary: RedisNode): ReplicationLink {
     replica.role = 'replica';
     replica.keyspace.deletesExpiredKeys = false;
     const link = new ReplicationLink(
       this.sim,
       primary,
       replica,
-      this.params.replicationLag,
+      this.timing,
       this.sim.random.fork(`replication/${primary.name}->${replica.name}`),
+      this.sim.random.fork(`replication-backlog/${primary.name}->${replica.name}`),
     );
     primary.replicaLinks.push(link);
+    return link;
   }
 
   private failover(oldPrimary: RedisNode, newPrimary: RedisNode): void {
@@ -228,8 +273,7 @@ export class RedisDeployment {
     this.primary = newPrimary;
     for (const other of this.nodes) {
       if (other === newPrimary || other === oldPrimary || !other.up) continue;
-      other.demoteToReplicaOf(newPrimary);
-      this.attachReplica(other, newPrimary);
+      this.demote(other);
     }
     this.refreshLinks();
     for (const listener of this.failoverListeners) listener(oldPrimary, newPrimary);

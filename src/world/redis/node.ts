@@ -97,10 +97,16 @@ export class RedisNode {
     return `${lines.join('\r\n')}\r\n`;
   }
 
-  /** Replicas this primary counts as connected (INFO replication `connected_slaves`). */
+  /**
+   * Replicas this primary counts as connected (INFO replication `connected_slaves`, the
+   * length of its replica list: redis 7.0.15 `server.c` genRedisInfoString). A replica
+   * leaves the list when its connection closes or after `repl-timeout` without a word from
+   * it, so one that is partitioned away or re-pointed by a failover this primary cannot hear
+   * about still counts until then.
+   */
   connectedReplicas(): number {
     let n = 0;
-    for (const link of this.replicaLinks) if (!link.detached) n++;
+    for (const link of this.replicaLinks) if (link.listed) n++;
     return n;
   }
 
@@ -208,6 +214,12 @@ export class RedisNode {
     this.replicationOffset = 0;
   }
 
+  /** Runs `fn` now, or when a DEBUG SLEEP ends (in arrival order with queued commands). */
+  whenAwake(fn: () => void): void {
+    if (this.pausedQueue !== null) this.pausedQueue.push(fn);
+    else fn();
+  }
+
   /** @internal the replication stream delivered one key state. */
   applyReplicated(key: string, entry: ReturnType<Keyspace['rawGet']>, offset: number): void {
     if (!this.up || this.role !== 'replica') return;
@@ -227,9 +239,10 @@ export class RedisNode {
     this.waits = this.waits.filter((w) => !w.done);
   }
 
+  /** Listed replicas that acknowledged `offset` (redis 7.0.15 replicationCountAcksByOffset). */
   private ackedReplicas(offset: number): number {
     let n = 0;
-    for (const link of this.replicaLinks) if (!link.detached && link.ackedOffset >= offset) n++;
+    for (const link of this.replicaLinks) if (link.listed && link.ackedOffset >= offset) n++;
     return n;
   }
 
