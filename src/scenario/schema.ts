@@ -59,6 +59,17 @@ function oneOf(names: readonly string[], what: string) {
 
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 
+/** A field that no longer exists: any value is an error that names what replaced it. */
+const removed = (message: string) =>
+  z
+    .any()
+    .transform((_v, ctx) => {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    })
+    .meta({ not: {}, description: message })
+    .optional();
+
 /** One SKU, or with `count` that many consecutive SKUs with the same stock each. */
 const stockRow = z.strictObject({
   sku: int(0, Number.MAX_SAFE_INTEGER).optional(),
@@ -209,8 +220,11 @@ export const scenarioSchema = z.strictObject({
       'node-timeout': duration().optional(),
       'min-replicas-to-write': int(0, 16).optional(),
       'min-replicas-max-lag': duration().optional(),
-      promotion: duration().optional(),
-      rediscover: duration().optional(),
+      rediscover: distribution().optional(),
+      sentinels: int(1, 15).optional(),
+      quorum: int(1, 15).optional(),
+      'failover-timeout': duration().optional(),
+      promotion: removed("no longer an option: the promotion follows Sentinel's own phases (down-after, sentinels, quorum) or the Cluster's election; to delay clients after the switch, use rediscover"),
     })
     .optional(),
   database: z.strictObject({ 'statement-time': distribution().optional() }).optional(),
