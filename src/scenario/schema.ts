@@ -184,6 +184,25 @@ export const variantSchema = z.strictObject({
   'cas-jitter': duration().optional(),
 });
 
+/** The `redis:` section, without the fields that no longer exist (`lock-sim list` shows these). */
+export const redisFields = {
+  topology: z.enum(TOPOLOGIES).optional(),
+  replicas: int(0, 16).optional(),
+  masters: int(1, 15).optional(),
+  'replication-lag': distribution().optional(),
+  'down-after': duration().optional(),
+  'node-timeout': duration().optional(),
+  'min-replicas-to-write': int(0, 16).optional(),
+  'min-replicas-max-lag': duration().optional(),
+  rediscover: distribution().optional(),
+  sentinels: int(1, 15).optional(),
+  quorum: int(1, 15).optional(),
+  'failover-timeout': duration().optional(),
+};
+const removedRedisFields = {
+  promotion: removed("no longer an option: the promotion follows Sentinel's own phases (down-after, sentinels, quorum) or the Cluster's election; to delay clients after the switch, use rediscover"),
+};
+
 export const scenarioSchema = z.strictObject({
   name: z.string().min(1),
   description: z.string().optional(),
@@ -212,19 +231,8 @@ export const scenarioSchema = z.strictObject({
     .optional(),
   redis: z
     .strictObject({
-      topology: z.enum(TOPOLOGIES).optional(),
-      replicas: int(0, 16).optional(),
-      masters: int(1, 15).optional(),
-      'replication-lag': distribution().optional(),
-      'down-after': duration().optional(),
-      'node-timeout': duration().optional(),
-      'min-replicas-to-write': int(0, 16).optional(),
-      'min-replicas-max-lag': duration().optional(),
-      rediscover: distribution().optional(),
-      sentinels: int(1, 15).optional(),
-      quorum: int(1, 15).optional(),
-      'failover-timeout': duration().optional(),
-      promotion: removed("no longer an option: the promotion follows Sentinel's own phases (down-after, sentinels, quorum) or the Cluster's election; to delay clients after the switch, use rediscover"),
+      ...redisFields,
+      ...removedRedisFields,
     })
     .optional(),
   database: z.strictObject({ 'statement-time': distribution().optional() }).optional(),
