@@ -37,7 +37,7 @@ import type { RandomStream, RandomStreams } from '../../engine/random.js';
 import type { Simulation } from '../../engine/simulation.js';
 import { formatMicros, type Micros } from '../../engine/time.js';
 import { Link, type Fabric } from '../network.js';
-import { timerGapUs, type PhaseListener, type RedisControl } from './failover.js';
+import { SkippableTimer, timerGapUs, type PhaseListener, type RedisControl } from './failover.js';
 import type { RedisNode } from './node.js';
 
 const MS = 1000;
@@ -69,6 +69,8 @@ export interface ClusterParams {
   replicas: number;
   /** One-way latency on the cluster bus. */
   latency: Distribution;
+  /** Run every cron, even idle ones (tests: the outcome is the same). */
+  everyCron?: boolean;
   /** The fabric host of the other shards' nodes (the majority side). */
   othersHost: string;
 }
@@ -107,6 +109,9 @@ type Message =
 /** One node of the cluster bus: its own flags, epochs and view of every other node. */
 class BusNode {
   iteration = 0;
+  /** clusterCron's timer; `firstIteration` is where its counter stood at time 0. */
+  timer!: SkippableTimer;
+  firstIteration = 0;
   currentEpoch = 0;
   configEpoch = 0;
   lastVoteEpoch = 0;
@@ -190,9 +195,23 @@ export class ClusterFailover {
           votedTimeUs: -Infinity,
         });
       }
-      a.iteration = a.rng.int(0, CLUSTER_RANDOM_PING_EVERY - 1);
-      sim.schedule(a.rng.int(0, CLUSTER_CRON_PERIOD_MS * MS - 1), () => this.cron(a));
+      a.firstIteration = a.rng.int(0, CLUSTER_RANDOM_PING_EVERY - 1);
+      const timerRng = random.fork(`cluster/${a.name}/timer`);
+      a.timer = new SkippableTimer(
+        sim,
+        timerRng.int(0, CLUSTER_CRON_PERIOD_MS * MS - 1),
+        () => timerGapUs(CLUSTER_CRON_PERIOD_MS, timerRng),
+        (index) => this.cron(a, a.firstIteration + index),
+        () => this.nextDueUs(a),
+        params.everyCron === true,
+      );
     }
+    for (const a of this.nodes) a.timer.plan();
+  }
+
+  /** A node slept, woke, restarted or the network changed: every node re-plans its cron. */
+  changed(): void {
+    for (const b of this.nodes) b.timer.plan();
   }
 
   /** kill -9 of one of our nodes: every connection to it closes. */
@@ -201,6 +220,7 @@ export class ClusterFailover {
     if (!dead) return;
     for (const b of this.nodes) if (b !== dead) (b.peers.get(dead) as PeerState).linkUp = false;
     for (const s of dead.peers.values()) s.linkUp = false;
+    this.changed();
   }
 
   /** Whether this node's cluster state is fail (it answers CLUSTERDOWN). */
@@ -230,8 +250,12 @@ export class ClusterFailover {
       this.links.set(key, link);
     }
     link.send(() => {
-      if (to.redis) to.redis.admin(() => this.receive(to, message));
-      else this.receive(to, message);
+      const deliver = (): void => {
+        this.receive(to, message);
+        to.timer.plan();
+      };
+      if (to.redis) to.redis.admin(deliver);
+      else deliver();
     });
   }
 
@@ -326,13 +350,34 @@ export class ClusterFailover {
 
   // ---------------------------------------------------------------- the cron
 
+  /**
+   * The earliest time a cron of this node would do something: its every-10th random PING, a
+   * PING due by the node-timeout / 2 rule, a PFAIL, a link to remake or a connect that would
+   * now succeed; every cron while its cluster state is fail or its master is FAIL.
+   */
+  private nextDueUs(b: BusNode): number {
+    if (!b.serving) return Infinity;
+    const now = this.now;
+    if (!b.clusterOk || (b.masterOf && !b.isMaster && (b.peers.get(b.masterOf) as PeerState).fail)) return now;
+    const nt = this.params.nodeTimeoutUs;
+    let due = b.timer.firstRunWhere((i) => (b.firstIteration + i) % CLUSTER_RANDOM_PING_EVERY === 0);
+    for (const [node, s] of b.peers) {
+      if (!s.linkUp && this.reachable(b, node)) return now;
+      if (s.pingSentUs === null) due = Math.min(due, s.pongReceivedUs + nt / 2 + 1);
+      else {
+        if (s.linkUp) due = Math.min(due, Math.max(s.linkSinceUs + nt, s.pingSentUs + nt / 2, s.dataReceivedUs + nt / 2) + 1);
+        if (!s.pfail && !s.fail) due = Math.min(due, Math.max(s.pingSentUs, s.dataReceivedUs) + nt + 1);
+      }
+    }
+    return due;
+  }
+
   /** clusterCron, every 100 ms on every node that is up and awake. */
-  private cron(b: BusNode): void {
-    this.sim.schedule(timerGapUs(CLUSTER_CRON_PERIOD_MS, b.rng), () => this.cron(b));
+  private cron(b: BusNode, iteration: number): void {
     if (!b.serving) return;
     const now = this.now;
     const { nodeTimeoutUs } = this.params;
-    b.iteration++;
+    b.iteration = iteration;
     // clusterNodeCronHandleReconnect: a missing link is connected again, asynchronously; a
     // PING is queued on it once connected (keeping an older unanswered ping_sent). A connect
     // that fails (a dead node) only fails after this cron, in which the link counts.

@@ -51,6 +51,8 @@ export interface DeploymentParams {
   /** min-replicas-to-write (0: off, the Redis default). */
   minReplicasToWrite: number;
   minReplicasMaxLagUs: Micros;
+  /** Run the deciders' timers at every tick, even idle ones (tests: the outcome is the same). */
+  everyDeciderTick?: boolean;
 }
 
 export type FailoverListener = (oldPrimary: RedisNode, newPrimary: RedisNode) => void;
@@ -101,6 +103,7 @@ export class RedisDeployment implements RedisControl {
           downAfterUs: params.downAfterUs,
           failoverTimeoutUs: params.failoverTimeoutUs,
           latency: params.deciderLatency,
+          everyTick: params.everyDeciderTick,
         },
         this,
         fabric,
@@ -115,7 +118,14 @@ export class RedisDeployment implements RedisControl {
     } else if (params.topology === 'cluster') {
       const cluster = new ClusterFailover(
         sim,
-        { nodeTimeoutUs: params.nodeTimeoutUs, masters: params.masters, replicas: params.replicas, latency: params.deciderLatency, othersHost: DECIDERS },
+        {
+          nodeTimeoutUs: params.nodeTimeoutUs,
+          masters: params.masters,
+          replicas: params.replicas,
+          latency: params.deciderLatency,
+          othersHost: DECIDERS,
+          everyCron: params.everyDeciderTick,
+        },
         this,
         fabric,
         sim.random,
@@ -171,6 +181,7 @@ export class RedisDeployment implements RedisControl {
   restart(node: RedisNode, keepData: boolean): void {
     node.restart(keepData);
     this.newRunId(node);
+    this.cluster?.changed();
     if (node === this.primary) {
       for (const link of node.replicaLinks) {
         if (link.detached) continue;
@@ -189,6 +200,7 @@ export class RedisDeployment implements RedisControl {
     } else {
       node.resume();
     }
+    this.cluster?.changed();
     this.refreshLinks();
   }
 
@@ -201,6 +213,7 @@ export class RedisDeployment implements RedisControl {
   /** The fabric changed (a partition started or healed). */
   networkChanged(): void {
     this.refreshLinks();
+    this.cluster?.changed();
   }
 
   // ---------------------------------------------------------------- RedisControl

@@ -38,7 +38,7 @@ import type { RandomStream, RandomStreams } from '../../engine/random.js';
 import type { Simulation } from '../../engine/simulation.js';
 import { formatMicros, type Micros } from '../../engine/time.js';
 import { Link, type Fabric } from '../network.js';
-import { timerGapUs, type NodeSnapshot, type PhaseListener, type RedisControl } from './failover.js';
+import { SkippableTimer, timerGapUs, type NodeSnapshot, type PhaseListener, type RedisControl } from './failover.js';
 import type { RedisNode } from './node.js';
 import { InstanceView, MasterView, type PeerView } from './sentinel-view.js';
 
@@ -68,6 +68,11 @@ export interface SentinelParams {
   failoverTimeoutUs: Micros;
   /** One-way latency between a Sentinel and a Redis node or another Sentinel. */
   latency: Distribution;
+  /**
+   * Run every timer tick, even those with nothing to do (for tests: the default skips them,
+   * which changes no outcome, only the number of simulated events).
+   */
+  everyTick?: boolean;
 }
 
 interface HelloContent {
@@ -156,6 +161,8 @@ export class SentinelProcess {
   currentEpoch = 0;
   private peers: Peer[] = [];
   private readonly rng: RandomStream;
+  /** sentinelTimer, with its own stream for the gaps between ticks. */
+  private readonly timer: SkippableTimer;
   private readonly links = new Map<RedisNode, { out: Link; back: Link }>();
 
   constructor(
@@ -165,13 +172,21 @@ export class SentinelProcess {
     private readonly random: RandomStreams,
   ) {
     this.rng = random.fork(`sentinel/${id}`);
-    const sim = group.sim;
+    const timerRng = random.fork(`sentinel/${id}/timer`);
+    this.timer = new SkippableTimer(
+      group.sim,
+      timerRng.int(0, SENTINEL_PING_PERIOD_US / CONFIG_DEFAULT_HZ - 1),
+      // serverCron returns 1000 / hz, with hz = 10 + rand() % 10 redrawn after each tick.
+      () => timerGapUs(Math.floor(1000 / (CONFIG_DEFAULT_HZ + timerRng.int(0, CONFIG_DEFAULT_HZ - 1))), timerRng),
+      () => this.tick(),
+      () => this.nextDueUs(),
+      group.params.everyTick === true,
+    );
     // At time 0 the Sentinels have been running for a while: connected, the last PING and
     // INFO at a random point of their period, the timer at a random phase.
     this.master = new MasterView(initialPrimary, 0);
     this.master.replicas = group.control.nodes.filter((n) => n !== initialPrimary).map((n) => new InstanceView(n, 'replica', 0));
     for (const view of [this.master, ...this.master.replicas]) this.steadyState(view);
-    sim.schedule(this.rng.int(0, SENTINEL_PING_PERIOD_US / CONFIG_DEFAULT_HZ - 1), () => this.tick());
   }
 
   /** @internal the other Sentinels (they know each other from the start). */
@@ -184,6 +199,7 @@ export class SentinelProcess {
       back: new Link('sentinel', 'sentinel', sim, fabric, params.latency, random.fork(`sentinel/${process.id}->${this.id}`)),
       lastHello: null,
     }));
+    this.plan();
   }
 
   /** @internal the node died: each open connection to it sees its FIN after the one-way latency. */
@@ -192,7 +208,9 @@ export class SentinelProcess {
       if (view.node !== node || !view.connected) continue;
       const generation = view.generation;
       this.linkTo(node).back.send(() => {
-        if (view.generation === generation) view.close();
+        if (view.generation !== generation) return;
+        view.close();
+        this.plan();
       });
     }
   }
@@ -223,7 +241,49 @@ export class SentinelProcess {
 
   // ---------------------------------------------------------------- the timer
 
-  /** sentinelTimer -> sentinelHandleDictOfRedisInstances, then the next tick at 10-19 Hz. */
+  /**
+   * Plans the next tick that has something to do (failover.ts SkippableTimer): a tick where
+   * nothing is due changes nothing, so it is skipped. Called after anything that changes this
+   * Sentinel's state between ticks.
+   */
+  private plan(): void {
+    this.timer.plan();
+  }
+
+  /**
+   * The earliest time a tick would change something, as sentinelTimer's checks read: busy
+   * (every tick) while the master is SDOWN or ODOWN or a failover runs.
+   */
+  private nextDueUs(): number {
+    const m = this.master;
+    const now = this.group.sim.nowUs;
+    if (m.sdown || m.odown || m.failoverState !== 'none') return now;
+    const { downAfterUs } = this.group.params;
+    const pingPeriod = Math.min(downAfterUs, SENTINEL_PING_PERIOD_US);
+    let due = Infinity;
+    for (const v of this.views()) {
+      if (!v.connected) due = Math.min(due, v.lastReconnUs + SENTINEL_PING_PERIOD_US);
+      else {
+        const infoPeriod = v !== m && v.linkDownMs !== 0 ? SENTINEL_FAST_INFO_PERIOD_US : SENTINEL_INFO_PERIOD_US;
+        due = Math.min(due, v.infoRefreshUs === null ? now : v.infoRefreshUs + infoPeriod + 1);
+        due = Math.min(due, Math.max(v.lastPongUs + pingPeriod, v.lastPingUs + pingPeriod / 2) + 1);
+      }
+      if (!v.sdown) {
+        if (v.actPingUs !== null) due = Math.min(due, v.actPingUs + downAfterUs + 1);
+        else if (!v.connected) due = Math.min(due, v.lastAvailUs + downAfterUs + 1);
+        if (v === m && v.roleReported === 'replica') due = Math.min(due, v.roleReportedUs + downAfterUs + 2 * SENTINEL_INFO_PERIOD_US + 1);
+      } else if (v.actPingUs === null && v.connected) due = now; // answered again: -sdown
+    }
+    for (const peer of this.peers) {
+      const v = peer.view;
+      if (v.masterDown || v.leader !== null) due = Math.min(due, v.lastMasterDownReplyUs + 5 * SENTINEL_ASK_PERIOD_US + 1);
+      // The hello period runs whether or not there is news to tell (a repeat is not sent).
+      due = Math.min(due, v.lastHelloUs + SENTINEL_PUBLISH_PERIOD_US + 1);
+    }
+    return due;
+  }
+
+  /** sentinelTimer -> sentinelHandleDictOfRedisInstances. */
   private tick(): void {
     const now = this.now;
     const m = this.master;
@@ -243,8 +303,6 @@ export class SentinelProcess {
     }
     for (const peer of this.peers) this.sendHelloIfDue(peer, now);
     if (m.failoverState === 'update-config') this.switchToPromotedReplica(now);
-    const hz = CONFIG_DEFAULT_HZ + this.rng.int(0, CONFIG_DEFAULT_HZ - 1);
-    this.group.sim.schedule(timerGapUs(Math.floor(1000 / hz), this.rng), () => this.tick());
   }
 
   // ---------------------------------------------------------------- links to Redis nodes
@@ -271,7 +329,9 @@ export class SentinelProcess {
         if (!onReply) return;
         const snapshot = this.group.control.snapshot(view.node);
         link.back.send(() => {
-          if (view.generation === generation && view.connected) onReply(snapshot);
+          if (view.generation !== generation || !view.connected) return;
+          onReply(snapshot);
+          this.plan();
         });
       });
     });
@@ -395,6 +455,7 @@ export class SentinelProcess {
     if (m.node !== node) return { isDown: false, leader: null, leaderEpoch: 0 };
     if (runId === '*') return { isDown: m.sdown, leader: null, leaderEpoch: 0 };
     const vote = this.voteLeader(reqEpoch, runId);
+    this.plan();
     return { isDown: m.sdown, leader: vote.leader, leaderEpoch: vote.leaderEpoch };
   }
 
@@ -406,6 +467,7 @@ export class SentinelProcess {
       v.leader = reply.leader;
       v.leaderEpoch = reply.leaderEpoch;
     }
+    this.plan();
   }
 
   // ---------------------------------------------------------------- leader election
@@ -707,13 +769,20 @@ export class SentinelProcess {
     return promoted && (m.failoverState === 'reconf-slaves' || m.failoverState === 'update-config') ? promoted.node : m.node;
   }
 
+  private hello(): HelloContent {
+    return { epoch: this.currentEpoch, master: this.currentMasterAddress(), configEpoch: this.master.configEpoch };
+  }
+
+  private sameHello(a: HelloContent | null, b: HelloContent): boolean {
+    return a !== null && a.epoch === b.epoch && a.master === b.master && a.configEpoch === b.configEpoch;
+  }
+
   /** The hello to another Sentinel, every SENTINEL_PUBLISH_PERIOD or at once when forced. */
   private sendHelloIfDue(peer: Peer, now: number): void {
     if (now - peer.view.lastHelloUs <= SENTINEL_PUBLISH_PERIOD_US) return;
     peer.view.lastHelloUs = now;
-    const hello: HelloContent = { epoch: this.currentEpoch, master: this.currentMasterAddress(), configEpoch: this.master.configEpoch };
-    const last = peer.lastHello;
-    if (last && last.epoch === hello.epoch && last.master === hello.master && last.configEpoch === hello.configEpoch) return;
+    const hello = this.hello();
+    if (this.sameHello(peer.lastHello, hello)) return;
     peer.lastHello = hello;
     peer.out.send(() => peer.process.receiveHello(hello));
   }
@@ -722,12 +791,15 @@ export class SentinelProcess {
   receiveHello(hello: HelloContent): void {
     if (hello.epoch > this.currentEpoch) this.currentEpoch = hello.epoch;
     const m = this.master;
-    if (m.configEpoch >= hello.configEpoch) return;
-    m.configEpoch = hello.configEpoch;
-    if (hello.master === m.node) return;
-    // +config-update-from, +switch-master
-    this.group.switched(hello.master, hello.configEpoch);
-    this.resetMasterAndChangeAddress(hello.master, this.now);
+    if (m.configEpoch < hello.configEpoch) {
+      m.configEpoch = hello.configEpoch;
+      if (hello.master !== m.node) {
+        // +config-update-from, +switch-master
+        this.group.switched(hello.master, hello.configEpoch);
+        this.resetMasterAndChangeAddress(hello.master, this.now);
+      }
+    }
+    this.plan();
   }
 }
 

@@ -12,6 +12,10 @@
 import { describe, expect, it } from 'vitest';
 import { runYaml } from '../../helpers.js';
 import type { RunResult } from '../../../src/runner/run.js';
+import { constant } from '../../../src/engine/distribution.js';
+import { Simulation } from '../../../src/engine/simulation.js';
+import { Fabric } from '../../../src/world/network.js';
+import { RedisDeployment, type DeploymentParams } from '../../../src/world/redis/deployment.js';
 
 const KILL_AT_S = 30;
 const world = (opts: { faults: string[]; duration?: string; seed?: number }) => `
@@ -101,5 +105,62 @@ describe('a master partitioned away with a client', () => {
     const r = runYaml(world({ faults: ['{ kind: partition, at: 20s, duration: 5s, isolate: [redis-0, client-1] }'] }));
     expect(clusterDown(r)).toEqual([]);
     expect(at(r, 'failover')).toEqual([]);
+  });
+});
+
+describe('idle cluster crons', () => {
+  it('are skipped without changing anything: the same phases at the same microseconds as running every cron', () => {
+    const params = (everyCron: boolean): DeploymentParams => ({
+      topology: 'cluster',
+      replicas: 2,
+      masters: 3,
+      replicationLag: constant(1000),
+      downAfterUs: 30_000_000,
+      nodeTimeoutUs: 5_000_000,
+      sentinels: 3,
+      quorum: 2,
+      failoverTimeoutUs: 180_000_000,
+      deciderLatency: constant(300),
+      minReplicasToWrite: 0,
+      minReplicasMaxLagUs: 10_000_000,
+      everyDeciderTick: everyCron,
+    });
+    const cut = [['redis-0', 'sentinel'], ['redis-0', 'redis-1'], ['redis-0', 'redis-2']] as Array<[string, string]>;
+    const scripts: Array<[string, (redis: RedisDeployment, fabric: Fabric, sim: Simulation) => void]> = [
+      ['kill', (redis, _f, sim) => sim.scheduleAt(10_000_000, () => redis.crash(redis.primary))],
+      ['sleep', (redis, _f, sim) => {
+        const node = redis.primary;
+        sim.scheduleAt(10_000_000, () => redis.setPaused(node, true));
+        sim.scheduleAt(25_000_000, () => redis.setPaused(node, false));
+      }],
+      ['partition', (_r, fabric, sim) => {
+        sim.scheduleAt(10_000_000, () => fabric.cut(cut));
+        sim.scheduleAt(25_000_000, () => fabric.heal(cut));
+      }],
+    ];
+    for (const [name, script] of scripts) {
+      for (let seed = 1; seed <= 3; seed++) {
+        const log = (everyCron: boolean): string[] => {
+          const sim = new Simulation(seed);
+          const fabric = new Fabric();
+          const redis = new RedisDeployment(sim, params(everyCron), fabric);
+          fabric.onChange = () => redis.networkChanged();
+          const out: string[] = [];
+          redis.onPhase((phase, target, detail) => out.push(`${sim.nowUs} ${phase} ${target.name} ${detail}`));
+          redis.onFailover((_o, n) => out.push(`${sim.nowUs} failover ${n.name}`));
+          const write = (): void => {
+            redis.primary.execute(['SET', 'k', String(sim.nowUs)], 'w', (reply) => out.push(`${sim.nowUs} ${String(reply)}`));
+            sim.schedule(100_000, write);
+          };
+          write();
+          script(redis, fabric, sim);
+          sim.run(40_000_000);
+          return out;
+        };
+        const every = log(true);
+        expect(every.filter((l) => l.includes('failover')).length, `${name} seed ${seed}`).toBeGreaterThan(0);
+        expect(log(false), `${name} seed ${seed}`).toEqual(every);
+      }
+    }
   });
 });
