@@ -4,10 +4,10 @@
  *
  * Measured: Redis 7.0.15 (Debian 12 packages), loopback, three masters with one replica
  * each (redis-cli --cluster create --cluster-replicas 1), cluster-node-timeout 15000, kill -9
- * of one master 12-17 s after the cluster came up, CLUSTER NODES polled on every other node
- * every few ms, 24 kills: FAIL (first node to show it) 17984 / 19404.5 / 23142 ms after the
- * kill (min / median / max; quartiles 18735 and 20676), 2235 ms (median) after the first
- * other master showed PFAIL; the replica ROLE master 521 / 855 / 1238 ms after FAIL.
+ * of one master 12-60 s after the cluster came up, CLUSTER NODES polled on every other node
+ * every few ms, 44 kills: FAIL (first node to show it) 17186 / 19326.5 / 23142 ms after the
+ * kill (min / median / max; quartiles 18567 and 20676), 2218 ms (median) after the first
+ * other master showed PFAIL (fail?); the replica ROLE master 521 / 895.5 / 1238 ms after FAIL.
  */
 import { describe, expect, it } from 'vitest';
 import { runYaml } from '../../helpers.js';
@@ -47,17 +47,17 @@ describe('PFAIL -> FAIL by gossip, then the replica election (3 masters x 1 repl
     return { pfail: at(r, 'pfail')[0] - KILL_AT_S, fail: at(r, 'fail')[0] - KILL_AT_S, promotion: at(r, 'failover')[0] - KILL_AT_S };
   });
 
-  it('marks the master FAIL about 19.4 s after the kill: the quartiles within a second of the measured ones', () => {
+  it('marks the master FAIL about 19.3 s after the kill: the quartiles within a second of the measured ones', () => {
     const fail = runs.map((r) => r.fail);
     expect(Math.min(...fail)).toBeGreaterThan(15);
-    expect(Math.abs(quantile(fail, 0.25) - 18.735)).toBeLessThan(1);
-    expect(Math.abs(quantile(fail, 0.5) - 19.4045)).toBeLessThan(1);
+    expect(Math.abs(quantile(fail, 0.25) - 18.567)).toBeLessThan(1);
+    expect(Math.abs(quantile(fail, 0.5) - 19.3265)).toBeLessThan(1);
     expect(Math.abs(quantile(fail, 0.75) - 20.676)).toBeLessThan(1);
   });
 
   it('takes seconds of gossip from the first PFAIL to FAIL (median 2.2 s measured), not node-timeout alone', () => {
     const gossip = runs.map((r) => r.fail - r.pfail);
-    expect(Math.abs(quantile(gossip, 0.5) - 2.235)).toBeLessThan(0.5);
+    expect(Math.abs(quantile(gossip, 0.5) - 2.218)).toBeLessThan(0.5);
     expect(Math.min(...runs.map((r) => r.pfail))).toBeGreaterThan(15);
   });
 

@@ -170,7 +170,7 @@ describe('a second, spurious failover right after the switch', () => {
   // at the switch, but only reconnects a second after its last (failed) reconnect to the old
   // one. When that lands past down-after, the new primary is SDOWN for a tick, and the other
   // Sentinels' replies about the old primary, younger than 5 s, make it ODOWN at once.
-  // Real Redis 7.0.15, down-after 1 s: 2 of 29 failovers went on to +try-failover.
+  // Real Redis 7.0.15, down-after 1 s: 2 of 40 failovers went on to +try-failover.
   const secondFailovers = (downAfter: string): number => {
     let n = 0;
     for (let seed = 1; seed <= 100; seed++) {
