@@ -32,9 +32,13 @@ export const DEFAULTS = {
   masters: 5, // "In our examples we set N=5" (the Redlock spec, lock-semantics.md 2)
   clusterMasters: 3, // "a minimal cluster that works as expected must contain at least three master nodes" (https://redis.io/docs/latest/operate/oss_and_stack/management/scaling/)
   resubmitAfter: { kind: 'uniform', minUs: 100_000, maxUs: 2_000_000 } as Distribution,
-  // Clients act on Sentinel's +switch-master when it comes (ioredis' failoverDetector
-  // subscribes to it); a client that polls Sentinel instead (Redisson's scanInterval, 1 s)
-  // is `rediscover: uniform(0ms, 1s)`.
+  // Clients follow the switch when Sentinel announces it: ioredis 5 with failoverDetector
+  // subscribes to +switch-master on the Sentinels (built/connectors/SentinelConnector/
+  // FailoverDetector.js); without it, it asks get-master-addr-by-name on each reconnect,
+  // retrying min(attempt x 50 ms, 2 s) apart (built/redis/RedisOptions.js retryStrategy).
+  // Redisson asks get-master-addr-by-name every scanInterval, 1000 ms by default, after the
+  // previous check (SentinelConnectionManager.scheduleChangeCheck, SentinelServersConfig
+  // scanInterval): `rediscover: uniform(0ms, 1s)`.
   rediscover: constant(0),
   sentinels: 3, // the smallest robust deployment (https://redis.io/docs/latest/operate/oss_and_stack/management/sentinel/, "Example 2: basic setup with three boxes")
   failoverTimeoutUs: 180_000_000, // sentinel.conf failover-timeout default (redis 7.0.15 src/sentinel.c sentinel_default_failover_timeout)

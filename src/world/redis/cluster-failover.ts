@@ -1,6 +1,8 @@
 /**
  * Redis Cluster failure detection and replica failover, node by node on the cluster bus
- * (redis 7.0.15 src/cluster.c; the same code is cluster_legacy.c from 7.2 on). The
+ * (redis 7.0.15 src/cluster.c; 7.2.4 times it the same, its one change here being a hidden
+ * cluster-ping-interval that defaults to node-timeout / 2; 7.4 moved this code to
+ * src/cluster_legacy.c). The
  * scenario's shard (redis-0 and its replicas) is one of `masters` shards; the other masters
  * and their replicas (as many as ours) only exist on the bus, on the deciders' side of the
  * network.
