@@ -98,7 +98,7 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
   };
   world.redis.onFailover((oldPrimary, newPrimary) => {
     const decider = scenario.redis.topology === 'cluster' ? 'the cluster' : 'sentinel';
-    nemesis('failover', 'event', newPrimary.name, `${decider} promoted ${newPrimary.name} (${oldPrimary.name} unreachable)`);
+    nemesis('failover', 'event', newPrimary.name, `${decider} promoted ${newPrimary.name} in place of ${oldPrimary.name}`);
   });
   world.redis.onPhase((phase, target, detail) => nemesis(phase, 'event', target.name, detail));
   world.redis.onSwitch(() => rerouteClients());
