@@ -4,7 +4,7 @@
  */
 import { FAULT_KINDS, FAULT_SUMMARIES } from '../faults/index.js';
 import { VARIANT_OPTIONS, type VariantOption } from '../scenario/resolve-variants.js';
-import { faultSchemas } from '../scenario/schema.js';
+import { faultSchemas, redisFields } from '../scenario/schema.js';
 import { METRICS } from '../scenario/metrics.js';
 import { GUARDS, LOCKS } from '../variants/registry.js';
 import { TOPOLOGIES } from '../world/redis/deployment.js';
@@ -16,6 +16,8 @@ export interface Catalogue {
   variantOptions: VariantOption[];
   faults: Array<{ kind: string; summary: string; fields: string[] }>;
   topologies: string[];
+  /** The fields of `redis:`. */
+  redisFields: string[];
   metrics: Array<{ name: string; description: string; time: boolean }>;
 }
 
@@ -30,6 +32,7 @@ export function catalogue(): Catalogue {
       fields: Object.keys(faultSchemas[kind].shape).filter((f) => f !== 'kind'),
     })),
     topologies: [...TOPOLOGIES],
+    redisFields: Object.keys(redisFields),
     metrics: METRICS.map((m) => ({ name: m.name, description: m.description, time: m.isTime })),
   };
 }
@@ -52,6 +55,7 @@ export function renderCatalogue(c: Catalogue): string {
   out.push('', 'faults (every fault: at: <time>; windowed ones also rate: <n/m> with a duration distribution)');
   for (const f of c.faults) out.push(`  ${f.kind.padEnd(14)} ${f.summary}`, `      fields: ${f.fields.join(', ')}`);
   out.push('', `redis topologies: ${c.topologies.join(', ')}`);
+  out.push(`redis fields: ${c.redisFields.join(', ')}`);
   out.push('', 'metrics for expect: (p(...), mean(...), max(...), min(...) over sweeps)');
   for (const m of c.metrics) out.push(`  ${m.name.padEnd(24)} ${m.description}${m.time ? ' (a time)' : ''}`);
   return out.join('\n');

@@ -38,9 +38,18 @@ export const DEFAULTS = {
   nodeTimeoutUs: 15_000_000, // cluster-node-timeout default (lock-semantics.md 5.5)
   minReplicasMaxLagUs: 10_000_000, // min-replicas-max-lag default (lock-semantics.md 5.3)
   masters: 5, // "In our examples we set N=5" (the Redlock spec, lock-semantics.md 2)
+  clusterMasters: 3, // "a minimal cluster that works as expected must contain at least three master nodes" (https://redis.io/docs/latest/operate/oss_and_stack/management/scaling/)
   resubmitAfter: { kind: 'uniform', minUs: 100_000, maxUs: 2_000_000 } as Distribution,
-  promotionUs: 200_000,
-  rediscoverUs: 1_000_000,
+  // Clients follow the switch when Sentinel announces it: ioredis 5 with failoverDetector
+  // subscribes to +switch-master on the Sentinels (built/connectors/SentinelConnector/
+  // FailoverDetector.js); without it, it asks get-master-addr-by-name on each reconnect,
+  // retrying min(attempt x 50 ms, 2 s) apart (built/redis/RedisOptions.js retryStrategy).
+  // Redisson asks get-master-addr-by-name every scanInterval, 1000 ms by default, after the
+  // previous check (SentinelConnectionManager.scheduleChangeCheck, SentinelServersConfig
+  // scanInterval): `rediscover: uniform(0ms, 1s)`.
+  rediscover: constant(0),
+  sentinels: 3, // the smallest robust deployment (https://redis.io/docs/latest/operate/oss_and_stack/management/sentinel/, "Example 2: basic setup with three boxes")
+  failoverTimeoutUs: 180_000_000, // sentinel.conf failover-timeout default (redis 7.0.15 src/sentinel.c sentinel_default_failover_timeout)
   statementTime: { kind: 'uniform', minUs: 1_000, maxUs: 3_000 } as Distribution,
 };
 
@@ -76,7 +85,7 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
   }
 
   const topology = raw.redis?.topology ?? 'standalone';
-  const masters = raw.redis?.masters ?? DEFAULTS.masters;
+  const masters = raw.redis?.masters ?? (topology === 'cluster' ? DEFAULTS.clusterMasters : DEFAULTS.masters);
   const replicas = raw.redis?.replicas ?? DEFAULTS.replicas;
   const redisNodes = topology === 'standalone' ? 1 : topology === 'independent' ? masters : 1 + replicas;
   const { faults, randomFaults } = resolveFaults(
@@ -117,8 +126,19 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
   // redis.conf takes whole seconds, at least 1 (redis 7.0.15 config.c createIntConfig "repl-timeout").
   if (replTimeoutUs < 1_000_000 || replTimeoutUs % 1_000_000 !== 0) issue(['redis', 'repl-timeout'], `repl-timeout is whole seconds, at least 1s; found ${replTimeoutUs / 1e6}s`);
   if (topology === 'standalone' && redis.replicas !== undefined) issue(['redis', 'replicas'], 'a standalone Redis has no replicas; use topology: sentinel or cluster');
-  if (topology !== 'independent' && redis.masters !== undefined) issue(['redis', 'masters'], 'masters applies to topology: independent (Redlock)');
+  if (topology !== 'independent' && topology !== 'cluster' && redis.masters !== undefined) issue(['redis', 'masters'], 'masters applies to topology: independent (Redlock) or cluster (masters in the cluster)');
+  if (topology === 'cluster' && masters < 3) issue(['redis', 'masters'], `a Redis Cluster has at least 3 masters (redis-cli --cluster create refuses fewer), found ${masters}`);
   if ((topology === 'sentinel' || topology === 'cluster') && replicas === 0) issue(['redis', 'replicas'], `${topology} needs at least one replica to fail over to`);
+  const sentinels = redis.sentinels ?? DEFAULTS.sentinels;
+  // The majority by default: the quorum Sentinel's documentation uses with three Sentinels.
+  const quorum = redis.quorum ?? Math.floor(sentinels / 2) + 1;
+  for (const field of ['sentinels', 'quorum', 'failover-timeout'] as const) {
+    if (topology !== 'sentinel' && redis[field] !== undefined) issue(['redis', field], `${field} applies to topology: sentinel`);
+  }
+  for (const field of ['down-after', 'failover-timeout'] as const) {
+    if (redis[field] === 0) issue(['redis', field], `${field} must be longer than 0 (Sentinel refuses 0)`);
+  }
+  if (topology === 'sentinel' && quorum > sentinels) issue(['redis', 'quorum'], `quorum ${quorum} is more than the ${sentinels} Sentinels: no failover could ever start`);
   if (issues.length > 0) return { scenario: null, issues };
   const scenario: Scenario = {
     name: raw.name,
@@ -148,15 +168,17 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
     redis: {
       topology,
       replicas: topology === 'sentinel' || topology === 'cluster' ? replicas : 0,
-      masters: topology === 'independent' ? masters : 1,
+      masters: topology === 'independent' || topology === 'cluster' ? masters : 1,
       replicationBacklog: redis['replication-backlog'] ?? DEFAULTS.replicationBacklog,
       // The replicas sit on the clients' network unless told otherwise.
       replicationLag: redis['replication-lag'] ?? raw.network?.['redis-latency'] ?? DEFAULTS.redisLatency,
       replTimeoutUs,
       downAfterUs: redis['down-after'] ?? DEFAULTS.downAfterUs,
       nodeTimeoutUs: redis['node-timeout'] ?? DEFAULTS.nodeTimeoutUs,
-      promotionUs: redis.promotion ?? (topology === 'cluster' ? 0 : DEFAULTS.promotionUs),
-      rediscoverUs: redis.rediscover ?? DEFAULTS.rediscoverUs,
+      rediscover: redis.rediscover ?? DEFAULTS.rediscover,
+      sentinels,
+      quorum,
+      failoverTimeoutUs: redis['failover-timeout'] ?? DEFAULTS.failoverTimeoutUs,
       minReplicasToWrite: redis['min-replicas-to-write'] ?? 0,
       minReplicasMaxLagUs: redis['min-replicas-max-lag'] ?? DEFAULTS.minReplicasMaxLagUs,
     },

@@ -64,6 +64,17 @@ const int = (min: number, max: number) => z.number().int().min(min).max(max);
 /** `workload.requests`: a script is written by hand; more than this is a generated load (use arrival). */
 export const MAX_SCRIPTED_REQUESTS = 1_000;
 
+/** A field that no longer exists: any value is an error that names what replaced it. */
+const removed = (message: string) =>
+  z
+    .any()
+    .transform((_v, ctx) => {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    })
+    .meta({ not: {}, description: message })
+    .optional();
+
 /** One SKU, or with `count` that many consecutive SKUs with the same stock each. */
 const stockRow = z.strictObject({
   sku: int(0, Number.MAX_SAFE_INTEGER).optional(),
@@ -180,6 +191,27 @@ export const variantSchema = z.strictObject({
   'fence-check': z.enum(FENCE_CHECKS).optional(),
 });
 
+/** The `redis:` section, without the fields that no longer exist (`lock-sim list` shows these). */
+export const redisFields = {
+  topology: z.enum(TOPOLOGIES).optional(),
+  replicas: int(0, 16).optional(),
+  masters: int(1, 15).optional(),
+  'replication-backlog': distribution().optional(),
+  'replication-lag': distribution().optional(),
+  'repl-timeout': duration().optional(),
+  'down-after': duration().optional(),
+  'node-timeout': duration().optional(),
+  'min-replicas-to-write': int(0, 16).optional(),
+  'min-replicas-max-lag': duration().optional(),
+  rediscover: distribution().optional(),
+  sentinels: int(1, 15).optional(),
+  quorum: int(1, 15).optional(),
+  'failover-timeout': duration().optional(),
+};
+const removedRedisFields = {
+  promotion: removed("no longer an option: the promotion follows Sentinel's own phases (down-after, sentinels, quorum) or the Cluster's election; to delay clients after the switch, use rediscover"),
+};
+
 export const scenarioSchema = z.strictObject({
   name: z.string().min(1),
   description: z.string().optional(),
@@ -209,18 +241,8 @@ export const scenarioSchema = z.strictObject({
     .optional(),
   redis: z
     .strictObject({
-      topology: z.enum(TOPOLOGIES).optional(),
-      replicas: int(0, 16).optional(),
-      masters: int(1, 15).optional(),
-      'replication-backlog': distribution().optional(),
-      'replication-lag': distribution().optional(),
-      'repl-timeout': duration().optional(),
-      'down-after': duration().optional(),
-      'node-timeout': duration().optional(),
-      'min-replicas-to-write': int(0, 16).optional(),
-      'min-replicas-max-lag': duration().optional(),
-      promotion: duration().optional(),
-      rediscover: duration().optional(),
+      ...redisFields,
+      ...removedRedisFields,
     })
     .optional(),
   database: z.strictObject({ 'statement-time': distribution().optional() }).optional(),

@@ -172,8 +172,12 @@ export interface Scenario {
     replTimeoutUs: Micros;
     downAfterUs: Micros;
     nodeTimeoutUs: Micros;
-    promotionUs: Micros;
-    rediscoverUs: Micros;
+    /** Extra time a client takes to act on a switch the deciders announce (drawn per client). */
+    rediscover: Distribution;
+    /** Sentinel: how many Sentinels, how many must agree the primary is down, failover-timeout. */
+    sentinels: number;
+    quorum: number;
+    failoverTimeoutUs: Micros;
     minReplicasToWrite: number;
     minReplicasMaxLagUs: Micros;
   };

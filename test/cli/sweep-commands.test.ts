@@ -139,6 +139,8 @@ describe('lock-sim list, schema and run --check-determinism', () => {
     }
     const j = JSON.parse(cli('list', '--json').out);
     expect(j.faults.find((f: { kind: string }) => f.kind === 'partition').fields).toEqual(['at', 'rate', 'duration', 'isolate', 'from']);
+    expect(j.redisFields).toEqual(expect.arrayContaining(['sentinels', 'quorum', 'failover-timeout', 'rediscover', 'masters']));
+    expect(j.redisFields).not.toContain('promotion');
   });
 
   it('prints a JSON Schema', () => {

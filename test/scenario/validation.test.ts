@@ -155,7 +155,38 @@ describe('redis, stock and expectations', () => {
   it('rejects replicas on a standalone server and masters outside Redlock', () => {
     const msg = errorOf(base('', undefined, 'redis: { replicas: 2, masters: 3 }'));
     expect(msg).toContain('redis.replicas: a standalone Redis has no replicas');
-    expect(msg).toContain('redis.masters: masters applies to topology: independent (Redlock)');
+    expect(msg).toContain('redis.masters: masters applies to topology: independent (Redlock) or cluster (masters in the cluster)');
+  });
+
+  it('takes the Sentinel fields, with defaults from sentinel.conf', () => {
+    const s = parseScenario(base('', undefined, 'redis: { topology: sentinel, replicas: 1 }'), 'f.yaml');
+    expect([s.redis.sentinels, s.redis.quorum, s.redis.failoverTimeoutUs]).toEqual([3, 2, 180e6]);
+    expect(s.redis.rediscover).toEqual({ kind: 'constant', valueUs: 0 });
+    const t = parseScenario(base('', undefined, 'redis: { topology: sentinel, sentinels: 5, quorum: 4, failover-timeout: 30s, rediscover: "uniform(0ms, 1s)" }'), 'f.yaml');
+    expect([t.redis.sentinels, t.redis.quorum, t.redis.failoverTimeoutUs]).toEqual([5, 4, 30e6]);
+    expect(t.redis.rediscover).toEqual({ kind: 'uniform', minUs: 0, maxUs: 1e6 });
+    expect(parseScenario(base('', undefined, 'redis: { topology: sentinel, sentinels: 4 }'), 'f.yaml').redis.quorum).toBe(3);
+  });
+
+  it('rejects Sentinel fields that cannot work, and those of another topology', () => {
+    const msg = errorOf(base('', undefined, 'redis: { topology: sentinel, sentinels: 3, quorum: 4, down-after: 0 }'));
+    expect(msg).toContain('redis.quorum: quorum 4 is more than the 3 Sentinels: no failover could ever start');
+    expect(msg).toContain('redis.down-after: down-after must be longer than 0');
+    expect(errorOf(base('', undefined, 'redis: { topology: cluster, quorum: 2 }'))).toContain('redis.quorum: quorum applies to topology: sentinel');
+    expect(errorOf(base('', undefined, 'redis: { topology: sentinel, sentinels: 0 }'))).toContain('redis.sentinels');
+    expect(errorOf(base('', undefined, 'redis: { topology: sentinel, sentinels: 16 }'))).toContain('redis.sentinels');
+  });
+
+  it('names what replaced the promotion field', () => {
+    expect(errorOf(base('', undefined, 'redis: { topology: sentinel, promotion: 200ms }'))).toContain(
+      "f.yaml:5:41: redis.promotion: no longer an option: the promotion follows Sentinel's own phases (down-after, sentinels, quorum) or the Cluster's election; to delay clients after the switch, use rediscover",
+    );
+  });
+
+  it('takes masters for a Cluster (3 by default), never fewer than 3', () => {
+    expect(parseScenario(base('', undefined, 'redis: { topology: cluster }'), 'f.yaml').redis.masters).toBe(3);
+    expect(parseScenario(base('', undefined, 'redis: { topology: cluster, masters: 5 }'), 'f.yaml').redis.masters).toBe(5);
+    expect(errorOf(base('', undefined, 'redis: { topology: cluster, masters: 2 }'))).toContain('redis.masters: a Redis Cluster has at least 3 masters');
   });
 
   it('expands a SKU range and accepts a list of comparisons as a range', () => {

@@ -2,24 +2,32 @@
  * The Redis side of a scenario: the nodes, who is primary, replication links and failover.
  * Topologies:
  * - `standalone`: one node;
- * - `sentinel`: a primary, N replicas, asynchronous replication, Sentinel failover;
- * - `cluster`: the same shard as Redis Cluster runs it: failover after cluster-node-timeout,
- *   and a master cut off from the majority refuses writes once node-timeout has passed;
+ * - `sentinel`: a primary, N replicas, asynchronous replication, Sentinel failover
+ *   (sentinel.ts: N Sentinel processes with their own timers and connections);
+ * - `cluster`: the same shard as Redis Cluster runs it, one of `masters` shards: failover
+ *   after the masters agree by gossip that the master failed (cluster-failover.ts), and a
+ *   master cut off from the majority refuses writes once it sees the others unreachable;
  * - `independent`: N masters that know nothing of each other (Redlock's deployment).
  * Optional `min-replicas-to-write` makes a primary refuse writes when fewer replicas are
  * in contact within `min-replicas-max-lag` (redis.conf; lock-semantics.md 5.3), counting
  * only replicas still in its list (redis 7.0.15 `replication.c` refreshGoodSlavesCount).
  * The deciders of failover (the sentinels, the majority of cluster masters) are the host
  * `DECIDERS` on the network fabric, so a partition can cut a primary off from them.
+ *
+ * `primary` is the node the deciders last promoted (the authoritative one, which the
+ * checker follows); `announced` is the one the deciders tell clients about (Sentinel's
+ * get-master-addr-by-name, which changes at +switch-master, after the promotion).
  */
 import type { Distribution } from '../../engine/distribution.js';
 import type { Simulation } from '../../engine/simulation.js';
 import type { Micros } from '../../engine/time.js';
 import { LocalClock } from '../clock.js';
 import type { Fabric } from '../network.js';
+import { ClusterFailover } from './cluster-failover.js';
+import type { NodeSnapshot, PhaseListener, RedisControl } from './failover.js';
 import { RedisNode } from './node.js';
 import { ReplicationLink, type ReplicationTiming } from './replication.js';
-import { Sentinel } from './sentinel.js';
+import { Sentinels } from './sentinel.js';
 
 export type Topology = 'standalone' | 'sentinel' | 'cluster' | 'independent';
 export const TOPOLOGIES: readonly Topology[] = ['standalone', 'sentinel', 'cluster', 'independent'];
@@ -30,7 +38,7 @@ export const DECIDERS = 'sentinel';
 export interface DeploymentParams {
   topology: Topology;
   replicas: number;
-  /** Number of independent masters (topology `independent`). */
+  /** Number of independent masters (topology `independent`), or of masters in the cluster. */
   masters: number;
   /** Time a change waits in the primary's output buffer (lost if the primary dies). */
   replicationBacklog: Distribution;
@@ -40,26 +48,39 @@ export interface DeploymentParams {
   replTimeoutUs: Micros;
   downAfterUs: Micros;
   nodeTimeoutUs: Micros;
-  promotionUs: Micros;
+  /** Sentinels watching the primary, and how many must agree it is down (topology `sentinel`). */
+  sentinels: number;
+  quorum: number;
+  failoverTimeoutUs: Micros;
+  /** One-way latency between the deciders and the nodes. */
+  deciderLatency: Distribution;
   /** min-replicas-to-write (0: off, the Redis default). */
   minReplicasToWrite: number;
   minReplicasMaxLagUs: Micros;
+  /** Run the deciders' timers at every tick, even idle ones (tests: the outcome is the same). */
+  everyDeciderTick?: boolean;
 }
 
 export type FailoverListener = (oldPrimary: RedisNode, newPrimary: RedisNode) => void;
 
-export class RedisDeployment {
+export class RedisDeployment implements RedisControl {
   readonly nodes: RedisNode[] = [];
+  /** The authoritative primary: the last one promoted. */
   primary: RedisNode;
-  readonly sentinel: Sentinel | null;
+  readonly sentinels: Sentinels | null = null;
+  readonly cluster: ClusterFailover | null = null;
   /** Independent masters, by index (topology `independent`); empty otherwise. */
   readonly masters: RedisNode[];
   private readonly failoverListeners: FailoverListener[] = [];
+  private readonly switchListeners: FailoverListener[] = [];
+  private readonly phaseListeners: PhaseListener[] = [];
   /** The primary whose outgoing stream a fault holds (a new primary's stream is not held). */
   private stalledPrimary: RedisNode | null = null;
-  /** Cluster: since when each node has been cut off from the majority. */
-  private readonly cutOffSinceUs = new Map<RedisNode, number>();
-
+  /** Which node each replica follows (REPLICAOF), and since when its link to it is down. */
+  private readonly upstream = new Map<RedisNode, RedisNode>();
+  private readonly linkDownSinceUs = new Map<RedisNode, number>();
+  /** run_id of each node's current process (redis server.c: random, new at every start). */
+  private readonly runIds = new Map<RedisNode, string>();
   private readonly timing: ReplicationTiming;
 
   constructor(
@@ -74,75 +95,121 @@ export class RedisDeployment {
       const node = new RedisNode(`redis-${i}`, sim, new LocalClock(sim));
       node.writeRefusal = () => this.writeRefusal(node);
       this.nodes.push(node);
+      this.newRunId(node);
     }
     this.primary = this.nodes[0];
     this.masters = params.topology === 'independent' ? [...this.nodes] : [];
     if (params.topology === 'sentinel' || params.topology === 'cluster') {
       for (const replica of this.nodes.slice(1)) this.attachReplica(replica, this.primary);
-      this.sentinel = new Sentinel(
+    }
+    if (params.topology === 'sentinel') {
+      const sentinels = new Sentinels(
         sim,
         {
-          flavour: params.topology,
-          detectUs: params.topology === 'sentinel' ? params.downAfterUs : params.nodeTimeoutUs,
-          promotionUs: params.promotionUs,
+          count: params.sentinels,
+          quorum: params.quorum,
+          downAfterUs: params.downAfterUs,
+          failoverTimeoutUs: params.failoverTimeoutUs,
+          latency: params.deciderLatency,
+          everyTick: params.everyDeciderTick,
         },
-        sim.random.fork('sentinel'),
-        () => this.primary,
-        () => this.nodes.filter((n) => n !== this.primary),
-        (n) => this.answers(n),
+        this,
+        fabric,
+        this.primary,
+        sim.random,
       );
-      this.sentinel.onFailover = (o, n) => this.failover(o, n);
-    } else this.sentinel = null;
+      sentinels.onPhase = (phase, target, detail) => this.phase(phase, target, detail);
+      sentinels.onSwitch = (primary, previous) => {
+        for (const listener of this.switchListeners) listener(previous, primary);
+      };
+      this.sentinels = sentinels;
+    } else if (params.topology === 'cluster') {
+      const cluster = new ClusterFailover(
+        sim,
+        {
+          nodeTimeoutUs: params.nodeTimeoutUs,
+          masters: params.masters,
+          replicas: params.replicas,
+          latency: params.deciderLatency,
+          othersHost: DECIDERS,
+          everyCron: params.everyDeciderTick,
+        },
+        this,
+        fabric,
+        sim.random,
+      );
+      cluster.onPhase = (phase, target, detail) => this.phase(phase, target, detail);
+      this.cluster = cluster;
+    }
   }
 
+  /** Promotions: the authoritative primary changed. */
   onFailover(listener: FailoverListener): void {
     this.failoverListeners.push(listener);
+  }
+
+  /**
+   * The deciders announce a new primary to clients: Sentinel's +switch-master; in a Cluster
+   * the promoted replica's own announcement, at the promotion.
+   */
+  onSwitch(listener: FailoverListener): void {
+    if (this.sentinels) this.switchListeners.push(listener);
+    else this.failoverListeners.push(listener);
+  }
+
+  /** Steps of failure detection and failover (sdown, odown, elected-leader, switch-master, ...). */
+  onPhase(listener: PhaseListener): void {
+    this.phaseListeners.push(listener);
+  }
+
+  /** The primary the deciders tell clients about. */
+  get announced(): RedisNode {
+    return this.sentinels ? this.sentinels.announced : this.primary;
   }
 
   node(name: string): RedisNode | undefined {
     return this.nodes.find((n) => n.name === name);
   }
 
-  /** Whether the failover deciders get answers from this node. */
-  answers(node: RedisNode): boolean {
-    return node.up && !node.paused && !this.fabric.isCut(DECIDERS, node.name);
-  }
-
   /**
-   * kill -9 of a node; a crashed primary is noticed by the failover deciders. A primary's
-   * changes still in its output buffer die with it; a replica's connection closes.
+   * kill -9 of a node; the deciders see its connections close. A primary's changes still in
+   * its output buffer die with it; a replica's connection closes.
    */
   crash(node: RedisNode): void {
     for (const link of node.replicaLinks) link.primaryDied();
     node.crash();
-    if (node === this.primary) this.sentinel?.primaryUnreachable();
+    this.sentinels?.nodeCrashed(node);
+    this.cluster?.nodeCrashed(node);
     this.refreshLinks();
   }
 
   /**
-   * Restarts a crashed node. A former primary that was failed over comes back as a replica;
-   * a primary that restarts empty is copied by its replicas (a full resync empties them).
-   * A replica comes back with a full resync from the primary, once there is one: it has no
+   * Restarts a crashed node, with a new run id. A primary that restarts empty is copied by
+   * its replicas (a full resync empties them). A former primary that was failed over comes
+   * back believing it is a primary: Sentinel turns it into a replica once it sees it again
+   * (+convert-to-slave); a Cluster node as soon as the bus tells it the newer configuration.
+   * A replica comes back with a full resync from its primary, once that one is up: it has no
    * replication id to continue from (redis 7.0.15 `server.c` loadDataFromDisk restores one
    * only from an RDB file, which neither persistence mode here writes at kill -9).
    */
   restart(node: RedisNode, keepData: boolean): void {
     node.restart(keepData);
-    if (node !== this.primary && node.role === 'primary' && this.params.topology !== 'independent') {
-      this.demote(node);
-    } else if (node === this.primary) {
+    this.newRunId(node);
+    this.cluster?.changed();
+    const upstream = this.upstream.get(node);
+    if (node === this.primary) {
       node.replicationOffset = 0;
       for (const link of [...node.replicaLinks]) {
         if (link.detached || !link.replica.up) continue;
         if (link.closed) {
-          this.demote(link.replica); // it had let go of the replica: a new connection
+          this.resync(link.replica, node); // it had let go of the replica: a new connection
           continue;
         }
         link.replica.demoteToReplicaOf(node);
         link.resynced(0);
       }
-    } else if (node.role === 'replica' && this.primary.up && this.params.topology !== 'independent') {
-      this.demote(node);
+    } else if (node.role === 'replica' && upstream?.up && this.params.topology !== 'independent') {
+      this.resync(node, upstream);
     }
     this.refreshLinks();
   }
@@ -151,11 +218,10 @@ export class RedisDeployment {
   setPaused(node: RedisNode, paused: boolean): void {
     if (paused) {
       node.pause();
-      if (node === this.primary) this.sentinel?.primaryUnreachable();
     } else {
       node.resume();
-      this.reconcile();
     }
+    this.cluster?.changed();
     this.refreshLinks();
   }
 
@@ -167,35 +233,56 @@ export class RedisDeployment {
 
   /** The fabric changed (a partition started or healed). */
   networkChanged(): void {
-    const now = this.sim.nowUs;
-    for (const node of this.nodes) {
-      const cut = this.fabric.isCut(DECIDERS, node.name);
-      if (cut && !this.cutOffSinceUs.has(node)) this.cutOffSinceUs.set(node, now);
-      if (!cut) this.cutOffSinceUs.delete(node);
-    }
-    if (!this.answers(this.primary)) this.sentinel?.primaryUnreachable();
-    this.reconcile();
     this.refreshLinks();
+    this.cluster?.changed();
   }
 
-  /**
-   * A node that still believes it is primary after a failover is told to follow the new
-   * one as soon as the deciders can reach it again; it discards what it accepted meanwhile.
-   */
-  private reconcile(): void {
-    if (this.params.topology === 'independent') return;
-    for (const node of this.nodes) {
-      if (node !== this.primary && node.role === 'primary' && this.answers(node)) this.demote(node);
-    }
+  // ---------------------------------------------------------------- RedisControl
+
+  snapshot(node: RedisNode): NodeSnapshot {
+    const upstream = node.role === 'replica' ? (this.upstream.get(node) ?? null) : null;
+    return {
+      role: node.role,
+      offset: node.replicationOffset,
+      upstream,
+      linkDownSinceUs: upstream ? (this.linkDownSinceUs.get(node) ?? null) : null,
+      runId: this.runIds.get(node) as string,
+    };
   }
 
+  /** REPLICAOF NO ONE: the node keeps its data and serves writes; it is the authoritative primary. */
+  promote(node: RedisNode): void {
+    if (node.role === 'primary') return;
+    const oldPrimary = this.primary;
+    // Its former primary is not told (it is down, asleep or cut off): the link goes quiet.
+    const from = this.upstream.get(node);
+    if (from) for (const link of from.replicaLinks) if (link.replica === node) link.detach();
+    this.upstream.delete(node);
+    node.promote();
+    this.primary = node;
+    this.refreshLinks();
+    for (const listener of this.failoverListeners) listener(oldPrimary, node);
+  }
+
+  /** REPLICAOF <primary>: the node drops its dataset and copies the primary's. */
+  follow(node: RedisNode, primary: RedisNode): void {
+    if (node === primary || (node.role === 'replica' && this.upstream.get(node) === primary)) return;
+    const wasPrimary = node.role === 'primary';
+    const from = this.upstream.get(node);
+    if (from) for (const link of from.replicaLinks) if (link.replica === node) link.detach();
+    this.resync(node, primary);
+    this.refreshLinks();
+    if (wasPrimary) this.phase('convert-to-slave', node, `${node.name} is told to follow ${primary.name} and drops what it accepted on its own`);
+  }
+
+  // ---------------------------------------------------------------- internals
+
   /**
-   * The node follows the current primary from now on, with a full resync: it discards its
-   * dataset, copies the primary's and stands at the primary's offset. A connection it had to
-   * this primary before is gone (a new one replaces it in the primary's list).
+   * The node follows `primary` from now on, with a full resync: it discards its dataset,
+   * copies the primary's and stands at the primary's offset. A connection it had to this
+   * primary before is gone (a new one replaces it in the primary's list).
    */
-  private demote(node: RedisNode): void {
-    const primary = this.primary;
+  private resync(node: RedisNode, primary: RedisNode): void {
     node.replicaLinks.length = 0;
     node.demoteToReplicaOf(primary);
     node.replicationOffset = primary.replicationOffset;
@@ -205,6 +292,17 @@ export class RedisDeployment {
       primary.replicaLinks.splice(primary.replicaLinks.indexOf(link), 1);
     }
     this.attachReplica(node, primary).ackedOffset = primary.replicationOffset;
+  }
+
+  private phase(phase: string, target: RedisNode, detail: string): void {
+    for (const listener of this.phaseListeners) listener(phase, target, detail);
+  }
+
+  private newRunId(node: RedisNode): void {
+    const rng = this.sim.random.fork('redis/run-ids');
+    let id = '';
+    for (let i = 0; i < 5; i++) id += rng.int(0, 0xffffffff).toString(16).padStart(8, '0');
+    this.runIds.set(node, id);
   }
 
   /**
@@ -231,16 +329,21 @@ export class RedisDeployment {
         link.setHeld(node === this.stalledPrimary || cut || node.paused || !replica.up);
       }
     }
+    this.refreshLinkDown();
+  }
+
+  /** A replica's link to its primary is down while the primary is dead or cut off from it. */
+  private refreshLinkDown(): void {
+    const now = this.sim.nowUs;
+    for (const [replica, primary] of this.upstream) {
+      const down = !primary.up || this.fabric.isCut(primary.name, replica.name);
+      if (down && !this.linkDownSinceUs.has(replica)) this.linkDownSinceUs.set(replica, now);
+      if (!down) this.linkDownSinceUs.delete(replica);
+    }
   }
 
   private writeRefusal(node: RedisNode): string | null {
-    const now = this.sim.nowUs;
-    if (this.params.topology === 'cluster') {
-      const since = this.cutOffSinceUs.get(node);
-      if (since !== undefined && now - since >= this.params.nodeTimeoutUs) {
-        return 'CLUSTERDOWN The cluster is down';
-      }
-    }
+    if (this.cluster?.refusesWrites(node)) return 'CLUSTERDOWN The cluster is down';
     if (this.params.minReplicasToWrite > 0) {
       let good = 0;
       for (const link of node.replicaLinks) {
@@ -254,6 +357,8 @@ export class RedisDeployment {
   private attachReplica(replica: RedisNode, primary: RedisNode): ReplicationLink {
     replica.role = 'replica';
     replica.keyspace.deletesExpiredKeys = false;
+    this.upstream.set(replica, primary);
+    this.linkDownSinceUs.delete(replica);
     const link = new ReplicationLink(
       this.sim,
       primary,
@@ -264,18 +369,5 @@ export class RedisDeployment {
     );
     primary.replicaLinks.push(link);
     return link;
-  }
-
-  private failover(oldPrimary: RedisNode, newPrimary: RedisNode): void {
-    // The old primary is not told (it is down, asleep or cut off); its replicas go quiet.
-    for (const link of oldPrimary.replicaLinks) link.detach();
-    newPrimary.promote();
-    this.primary = newPrimary;
-    for (const other of this.nodes) {
-      if (other === newPrimary || other === oldPrimary || !other.up) continue;
-      this.demote(other);
-    }
-    this.refreshLinks();
-    for (const listener of this.failoverListeners) listener(oldPrimary, newPrimary);
   }
 }

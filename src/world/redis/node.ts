@@ -80,6 +80,19 @@ export class RedisNode {
   }
 
   /**
+   * An administrative command whose effect the deployment applies (REPLICAOF from Sentinel):
+   * it runs in order with the others, when a sleeping node wakes, and never on a dead one.
+   */
+  admin(run: () => void): void {
+    if (!this.up) return;
+    if (this.pausedQueue !== null) {
+      this.pausedQueue.push(() => this.admin(run));
+      return;
+    }
+    run();
+  }
+
+  /**
    * INFO [section]: the replication section, the one lock clients read (Redisson's
    * syncedEval takes `connected_slaves` from it for WAIT). Lines as Redis 7 prints them
    * (`server.c` genRedisInfoString), CRLF-separated; other sections are empty here.

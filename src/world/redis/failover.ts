@@ -1,0 +1,108 @@
+/**
+ * What the failover deciders (the Sentinels, or the masters of a Redis Cluster) see of the
+ * Redis nodes and what they may do to them, and what they report back. The deployment
+ * implements `RedisControl`; the deciders never touch a node's role themselves.
+ */
+import type { RandomStream } from '../../engine/random.js';
+import type { Simulation } from '../../engine/simulation.js';
+import type { RedisNode } from './node.js';
+
+/**
+ * The gap between two runs of a Redis timer (serverCron, which runs sentinelTimer and
+ * clusterCron) that returns `periodMs`: the next run is set from the end of this one
+ * (redis 7.0.15 src/ae.c processTimeEvents: `te->when = now + retval * 1000`) and
+ * epoll_wait's timeout is rounded up to a whole millisecond (src/ae_epoll.c aeApiPoll), so
+ * each gap is the period plus up to a millisecond.
+ */
+export function timerGapUs(periodMs: number, rng: RandomStream): number {
+  return periodMs * 1000 + rng.int(0, 999);
+}
+
+/** What `INFO replication` tells a decider about a node, read when the node runs the command. */
+export interface NodeSnapshot {
+  role: 'primary' | 'replica';
+  /** master_repl_offset of a primary, slave_repl_offset of a replica. */
+  offset: number;
+  /** The node a replica follows (master_host / master_port); null for a primary. */
+  upstream: RedisNode | null;
+  /** Since when a replica's link to its primary has been down (null: up). */
+  linkDownSinceUs: number | null;
+  /** run_id: 40 hex characters, new at every start of the process. */
+  runId: string;
+}
+
+export interface RedisControl {
+  readonly nodes: readonly RedisNode[];
+  snapshot(node: RedisNode): NodeSnapshot;
+  /** REPLICAOF NO ONE ran on `node`: it is a primary from now on. */
+  promote(node: RedisNode): void;
+  /** REPLICAOF <primary> ran on `node`: it drops its data and copies `primary`. */
+  follow(node: RedisNode, primary: RedisNode): void;
+}
+
+/** A step of failure detection or failover, for the history (`sdown`, `odown`, `pfail`, `fail`, ...). */
+export type PhaseListener = (phase: string, target: RedisNode, detail: string) => void;
+
+/**
+ * A Redis timer (serverCron) whose idle runs are skipped. The runs' times are drawn in
+ * order from the timer's own stream whether a run happens or not, so the runs that do happen
+ * fall exactly where they would have; `dueUs` says when the next run has anything to do
+ * (the caller's view of its own state), and `plan()` is called again whenever that state
+ * changes between runs. `everyRun` runs them all (tests compare the two).
+ */
+export class SkippableTimer {
+  /** Run times drawn and not yet reached, with their index (runs since the start). */
+  private readonly upcoming: Array<{ atUs: number; index: number }> = [];
+  private lastDrawn: { atUs: number; index: number };
+  private scheduledUs = Infinity;
+  private token = 0;
+
+  constructor(
+    private readonly sim: Simulation,
+    firstUs: number,
+    private readonly gapUs: () => number,
+    private readonly run: (index: number) => void,
+    private readonly dueUs: () => number,
+    private readonly everyRun: boolean,
+  ) {
+    this.lastDrawn = { atUs: firstUs, index: 0 };
+    this.upcoming.push(this.lastDrawn);
+  }
+
+  /** Schedules the first run at or after the due time (now when every run is kept). */
+  plan(): void {
+    const now = this.sim.nowUs;
+    const due = this.everyRun ? now : Math.max(now, this.dueUs());
+    if (due === Infinity) return;
+    while (this.upcoming.length > 0 && this.upcoming[0].atUs < now) this.upcoming.shift();
+    while (this.lastDrawn.atUs < due) this.draw();
+    const next = this.upcoming.find((t) => t.atUs >= due) as { atUs: number; index: number };
+    if (next.atUs >= this.scheduledUs && this.scheduledUs >= now) return;
+    this.scheduledUs = next.atUs;
+    const token = ++this.token;
+    this.sim.scheduleAt(next.atUs, () => {
+      if (token !== this.token) return;
+      this.scheduledUs = Infinity;
+      while (this.upcoming.length > 0 && this.upcoming[0].atUs < next.atUs) this.upcoming.shift();
+      this.upcoming.shift();
+      if (this.upcoming.length === 0) this.draw();
+      this.run(next.index);
+      this.plan();
+    });
+  }
+
+  /** The time of the first run from now on whose index satisfies `test` (drawing ahead). */
+  firstRunWhere(test: (index: number) => boolean): number {
+    const now = this.sim.nowUs;
+    for (let i = 0; ; i++) {
+      if (i >= this.upcoming.length) this.draw();
+      const t = this.upcoming[i];
+      if (t.atUs >= now && test(t.index)) return t.atUs;
+    }
+  }
+
+  private draw(): void {
+    this.lastDrawn = { atUs: this.lastDrawn.atUs + this.gapUs(), index: this.lastDrawn.index + 1 };
+    this.upcoming.push(this.lastDrawn);
+  }
+}
