@@ -63,6 +63,10 @@ export class ClientHost {
   private subscriptions = new Map<string, () => void>();
   private background = new Map<number, Process<unknown>>();
   private nextHandle = 1;
+  /** The process's own state (effect `client-state`); a crash starts a fresh process without it. */
+  private statics = new Map<string, unknown>();
+  /** Client-wide random streams by name (effect `random` with a stream). */
+  private readonly streams = new Map<string, RandomStream>();
 
   constructor(
     readonly name: string,
@@ -112,6 +116,7 @@ export class ClientHost {
     this.subscriptions.clear();
     this.latches.clear();
     this.background.clear();
+    this.statics.clear();
   }
 
   /** A fresh process after a crash; the caller starts its workers again. */
@@ -153,13 +158,26 @@ export class ClientHost {
       case 'clock':
         return this.clock.nowMs();
       case 'random':
-        return thread.rng.next();
+        return effect.stream === undefined ? thread.rng.next() : this.stream(effect.stream).next();
+      case 'command-timeout':
+        return this.params.commandTimeoutUs;
+      case 'client-state': {
+        let state = this.statics.get(effect.name);
+        if (state === undefined) {
+          state = effect.create();
+          this.statics.set(effect.name, state);
+        }
+        return state;
+      }
+      case 'redis-send':
+        this.sendCommand(this.primary, effect.command, thread.requestTag);
+        return undefined;
       case 'masters':
         return Math.max(1, this.masters.length);
       case 'replicas':
         return this.primary.connectedReplicas();
       case 'note':
-        this.hooks.note(this, thread, effect.f, effect.ok, effect.detail);
+        this.hooks.note(this, effect.request === undefined ? thread : { ...thread, requestTag: effect.request }, effect.f, effect.ok, effect.detail);
         return undefined;
       case 'unsubscribe': {
         const latch = this.latches.get(effect.channel);
@@ -171,7 +189,8 @@ export class ClientHost {
       }
       case 'spawn': {
         const handle = this.nextHandle++;
-        const child: ThreadContext = { ...thread, name: `${thread.name}/${effect.name}` };
+        const name = effect.detached ? `${this.name}/${effect.name}` : `${thread.name}/${effect.name}`;
+        const child: ThreadContext = effect.detached ? { name, rng: thread.rng, requestTag: name } : { ...thread, name };
         const p = this.sim.spawn(child.name, this.run(effect.program(), child), this.group);
         this.background.set(handle, p);
         return handle;
@@ -191,8 +210,10 @@ export class ClientHost {
       case 'redis': {
         const node = effect.target === 'primary' ? this.primary : this.masters[effect.target];
         if (!node) throw new Error(`no Redis master ${effect.target}`);
-        return yield* this.redisCall(effect.command, thread.requestTag, node);
+        return yield* this.redisCall(effect.command, thread.requestTag, node, effect.timeoutUs ?? this.params.commandTimeoutUs);
       }
+      case 'redis-pipeline':
+        return yield* this.redisPipeline(effect.commands, thread.requestTag, effect.timeoutUs);
       case 'redis-each':
         return yield* this.redisEach(effect.command, thread.requestTag, effect.timeoutUs);
       case 'db':
@@ -206,7 +227,7 @@ export class ClientHost {
       case 'subscribe': {
         if (!this.subscriptions.has(effect.channel)) this.subscribeAtNode(effect.channel);
         // SUBSCRIBE is confirmed after a round trip to the node.
-        yield* this.redisCall(['PING'], thread.requestTag, this.primary);
+        yield* this.redisCall(['PING'], thread.requestTag, this.primary, this.params.commandTimeoutUs);
         return undefined;
       }
       case 'await-message':
@@ -267,23 +288,42 @@ export class ClientHost {
     return reply;
   }
 
-  private *redisCall(command: string[], tag: string, node: RedisNode): ProcessGenerator<RedisOutcome> {
+  private *redisCall(command: string[], tag: string, node: RedisNode, timeoutUs: number): ProcessGenerator<RedisOutcome> {
     const reply = this.sendCommand(node, command, tag);
-    const r = yield new SignalWait(reply, this.params.commandTimeoutUs);
+    const r = yield new SignalWait(reply, timeoutUs);
     return r === TIMED_OUT ? { status: 'timeout' } : { status: 'ok', reply: r as RedisReply };
   }
 
-  /** All sent at the same instant; each reply is awaited until the common deadline. */
-  private *redisEach(command: string[], tag: string, timeoutUs: number): ProcessGenerator<RedisOutcome[]> {
-    const nodes = this.masters.length > 0 ? this.masters : [this.primary];
-    const replies = nodes.map((node) => this.sendCommand(node, command, tag));
-    const deadlineUs = this.sim.nowUs + timeoutUs;
+  /** Written in order on one connection; the link keeps that order to the server and back. */
+  private *redisPipeline(commands: string[][], tag: string, timeoutUs: number): ProcessGenerator<RedisOutcome[]> {
+    const replies = commands.map((command) => this.sendCommand(this.primary, command, tag));
+    return yield* this.awaitAll(replies, this.sim.nowUs + timeoutUs);
+  }
+
+  /** Each reply awaited until a common deadline. */
+  private *awaitAll(replies: Signal<RedisReply>[], deadlineUs: number): ProcessGenerator<RedisOutcome[]> {
     const outcomes: RedisOutcome[] = [];
     for (const reply of replies) {
       if (!reply.fired) yield new SignalWait(reply, Math.max(0, deadlineUs - this.sim.nowUs));
       outcomes.push(reply.fired ? { status: 'ok', reply: reply.value as RedisReply } : { status: 'timeout' });
     }
     return outcomes;
+  }
+
+  /** All sent at the same instant; each reply is awaited until the common deadline. */
+  private *redisEach(command: string[], tag: string, timeoutUs: number): ProcessGenerator<RedisOutcome[]> {
+    const nodes = this.masters.length > 0 ? this.masters : [this.primary];
+    const replies = nodes.map((node) => this.sendCommand(node, command, tag));
+    return yield* this.awaitAll(replies, this.sim.nowUs + timeoutUs);
+  }
+
+  private stream(name: string): RandomStream {
+    let stream = this.streams.get(name);
+    if (!stream) {
+      stream = this.sim.random.fork(`${this.name}/${name}`);
+      this.streams.set(name, stream);
+    }
+    return stream;
   }
 
   private *awaitMessage(channel: string, timeoutUs: number | null): ProcessGenerator<'message' | 'timeout'> {
