@@ -14,7 +14,7 @@ import { LocalClock } from './clock.js';
 import { ConnectionPool } from './connection-pool.js';
 import type { Database, DbResult, DbStatement } from './database.js';
 import type { Dependency } from './dependency.js';
-import type { Effect, EffectProgram, NoteKind, RedisOutcome } from './effects.js';
+import type { Effect, EffectProgram, NoteKind, RedisOutcome, RedisSetup } from './effects.js';
 import { Link, type Fabric } from './network.js';
 import type { RedisNode } from './redis/node.js';
 import type { RedisReply } from './redis/reply.js';
@@ -26,6 +26,8 @@ export interface ClientParams {
   poolSize: number;
   commandTimeoutUs: Micros;
   redisLatency: Distribution;
+  /** Redis is a primary with replicas (Sentinel, Cluster) rather than single servers. */
+  replicated: boolean;
 }
 
 /** What a running thread carries: its name in the history, its random stream, its request. */
@@ -67,6 +69,7 @@ export class ClientHost {
   private statics = new Map<string, unknown>();
   /** Client-wide random streams by name (effect `random` with a stream). */
   private readonly streams = new Map<string, RandomStream>();
+  private readonly setup: RedisSetup;
 
   constructor(
     readonly name: string,
@@ -84,6 +87,7 @@ export class ClientHost {
     this.pool = new ConnectionPool(params.poolSize);
     this.clock = new LocalClock(sim);
     this.primary = initialPrimary;
+    this.setup = { commandTimeoutUs: params.commandTimeoutUs, replicated: params.replicated };
   }
 
   get primaryView(): RedisNode {
@@ -159,8 +163,10 @@ export class ClientHost {
         return this.clock.nowMs();
       case 'random':
         return effect.stream === undefined ? thread.rng.next() : this.stream(effect.stream).next();
-      case 'command-timeout':
-        return this.params.commandTimeoutUs;
+      case 'redis-setup':
+        return this.setup;
+      case 'current-request':
+        return thread.requestTag;
       case 'client-state': {
         let state = this.statics.get(effect.name);
         if (state === undefined) {

@@ -23,8 +23,10 @@ export type Effect =
   | { kind: 'redis-pipeline'; commands: string[][]; timeoutUs: number }
   /** A command whose reply nobody waits for (fire and forget); returns at once. */
   | { kind: 'redis-send'; command: string[] }
-  /** The client's command timeout (`network.command-timeout`), in microseconds. */
-  | { kind: 'command-timeout' }
+  /** How the client is configured to reach Redis (see RedisSetup). */
+  | { kind: 'redis-setup' }
+  /** The request the calling thread serves (how the history names it). */
+  | { kind: 'current-request' }
   /**
    * The same command to every independent master at once (Redlock's multiplexing); each
    * reply is awaited at most `timeoutUs`. Returns one outcome per master, in index order.
@@ -104,8 +106,20 @@ export function* redisSend(...command: string[]): EffectProgram<void> {
   yield { kind: 'redis-send', command };
 }
 
-export function* commandTimeoutUs(): EffectProgram<number> {
-  return (yield { kind: 'command-timeout' }) as number;
+/** What a Redis client library is configured with. */
+export interface RedisSetup {
+  /** The command timeout (`network.command-timeout`), in microseconds. */
+  commandTimeoutUs: number;
+  /** Configured with replicas behind a primary (Sentinel, Cluster), not a single server. */
+  replicated: boolean;
+}
+
+export function* currentRequest(): EffectProgram<string> {
+  return (yield { kind: 'current-request' }) as string;
+}
+
+export function* redisSetup(): EffectProgram<RedisSetup> {
+  return (yield { kind: 'redis-setup' }) as RedisSetup;
 }
 
 /** One command to each independent master in parallel (see the effect). */
