@@ -13,7 +13,7 @@ import { isErrorReply } from '../../world/redis/reply.js';
 import { redissonAcquire, redissonUnlock, redissonUnlockLatch } from '../../world/redis/scripts.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../lock-protocol.js';
 import { ACQUIRED, BUSY, RELEASED } from './outcomes.js';
-import { recognisedNoSync, rerunOnNoSync, retryDelayMs, syncedEval, type Outcome, type RedissonConfig } from './redisson/executor.js';
+import { recognisedNoSync, rerunOnNoSync, retryDelayMs, syncedEval, syncState, type Outcome, type RedissonConfig } from './redisson/executor.js';
 import { cancelRenewal, LOCK_WATCHDOG_TIMEOUT_MS, scheduleRenewal } from './redisson/renewal.js';
 import { behaviourOf } from './redisson/versions.js';
 
@@ -33,6 +33,7 @@ function* configOf(params: LockParams): EffectProgram<RedissonConfig> {
     retryDelay: params.commandRetryIntervalMs === null ? b.retryDelay : { kind: 'constant', ms: params.commandRetryIntervalMs },
     checkSyncedSlaves: params.syncReplicas,
     watchdogOnError: params.watchdogOnError,
+    sync: yield* syncState(),
   };
 }
 
@@ -67,7 +68,7 @@ function* unlockInner(config: RedissonConfig, lock: LockHandle, requestId: strin
 function* tryAcquireOnce(config: RedissonConfig, lock: LockHandle, params: LockParams, request: string): EffectProgram<AcquireResult | number> {
   let givenBack = false;
   let giveBacks = 0;
-  const r = yield* rerunOnNoSync(config, config.b.retryAcquireOnNoSync, function* () {
+  const run = function* (): EffectProgram<Outcome> {
     const out = yield* syncedEval(config, ['EVAL', redissonAcquire.lua, '1', lock.key, String(lock.leaseMs), lock.threadOwner], lockRetried(config));
     givenBack = false;
     if (out.kind === 'no-sync' && config.b.giveBackOnNoSync && recognisedNoSync(config, out)) {
@@ -76,7 +77,8 @@ function* tryAcquireOnce(config: RedissonConfig, lock: LockHandle, params: LockP
       givenBack = back.kind === 'no-sync' || (back.kind === 'reply' && !isErrorReply(back.reply));
     }
     return out;
-  });
+  };
+  const r = config.b.retryAcquireOnNoSync ? yield* rerunOnNoSync(config, run) : yield* run();
   switch (r.kind) {
     case 'timeout':
       return { acquired: false, reason: 'timeout', detail: `no reply after ${r.sends} sends (RedisResponseTimeoutException)` };
@@ -127,7 +129,7 @@ export const redisson: LockProtocol = {
   *release(lock, params) {
     const config = yield* configOf(params);
     let runs = 0;
-    const r = yield* rerunOnNoSync(config, config.b.retryUnlockOnNoSync, function* () {
+    const run = function* (): EffectProgram<Outcome> {
       // A new request id per run, until 3.52.0 keeps the first (and so finds its own latch).
       const id = config.b.unlockKeepsRequestId ? `${lock.token}:unlock` : `${lock.token}:unlock-${++runs}`;
       const out = yield* unlockInner(config, lock, id);
@@ -136,8 +138,8 @@ export const redisson: LockProtocol = {
         yield* cancelRenewal(config, lock.key, lock.threadOwner);
       }
       return out;
-    });
-    return releaseResult(r);
+    };
+    return releaseResult(config.b.retryUnlockOnNoSync ? yield* rerunOnNoSync(config, run) : yield* run());
   },
 };
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../../src/scenario/load.js';
 import { redisson } from '../../../src/variants/locks/redisson.js';
-import { send, syncedEval, type RedissonConfig } from '../../../src/variants/locks/redisson/executor.js';
+import { send, syncedEval, SyncState, type RedissonConfig } from '../../../src/variants/locks/redisson/executor.js';
 import { behaviourOf } from '../../../src/variants/locks/redisson/versions.js';
 import type { LockHandle } from '../../../src/variants/lock-protocol.js';
 import { RedisErrorReply, type RedisReply } from '../../../src/world/redis/reply.js';
@@ -22,6 +22,8 @@ const config = (version: string, replicated: boolean, over: Partial<RedissonConf
     checkSyncedSlaves: true,
     watchdogOnError: b.watchdogOnError,
     setup: { commandTimeoutUs: 3_000_000, replicated },
+    // One client: the probe verdict and the cached replica count live as long as this config.
+    sync: new SyncState(),
     ...over,
   };
 };

@@ -10,16 +10,7 @@
  * - ServiceManager.execute (3.21.0+): the whole operation runs again after a "no replica
  *   synced" error it recognises.
  */
-import {
-  clientState,
-  random,
-  redisPipeline,
-  redisWithin,
-  replicaCount,
-  sleep,
-  type EffectProgram,
-  type RedisSetup,
-} from '../../../world/effects.js';
+import { clientState, random, replicaCount, sleep, type EffectProgram, type RedisOutcome, type RedisSetup } from '../../../world/effects.js';
 import { isErrorReply, type RedisReply } from '../../../world/redis/reply.js';
 import type { DelayStrategy, RedissonBehaviour } from './versions.js';
 
@@ -40,6 +31,8 @@ export interface RedissonConfig {
   /** What the watchdog does after a failed renewal (watchdog-on-error). */
   watchdogOnError: 'stop' | 'continue';
   setup: RedisSetup;
+  /** This client's WAIT state (syncState()). */
+  sync: SyncState;
 }
 
 /** What the caller of a command sees. */
@@ -74,41 +67,46 @@ export function* send(
   commands: string[][],
   options: { retry: boolean; timeoutUs: number },
 ): EffectProgram<{ replies: RedisReply[] } | { timeout: number }> {
+  if (commands.length === 1) {
+    const r = yield* plain(config, commands[0], options.retry, options.timeoutUs);
+    return r.kind === 'reply' ? { replies: [r.reply] } : { timeout: r.kind === 'timeout' ? r.sends : 0 };
+  }
   const replies: Array<RedisReply | undefined> = commands.map(() => undefined);
-  let pending = commands.map((_, i) => i);
+  let pending = commands;
+  let indices = commands.map((_, i) => i);
   for (let attempt = 0; ; attempt++) {
-    if (commands.length === 1) {
-      const r = yield* redisWithin(options.timeoutUs, ...commands[0]);
-      if (r.status === 'ok') replies[0] = r.reply;
-    } else {
-      const outcomes = yield* redisPipeline(options.timeoutUs, pending.map((i) => commands[i]));
-      outcomes.forEach((r, j) => {
-        if (r.status === 'ok') replies[pending[j]] = r.reply;
-      });
-    }
+    const outcomes = (yield { kind: 'redis-pipeline', commands: pending, timeoutUs: options.timeoutUs }) as RedisOutcome[];
+    outcomes.forEach((r, j) => {
+      if (r.status === 'ok') replies[indices[j]] = r.reply;
+    });
     if (replies.every((r) => r !== undefined)) return { replies: replies as RedisReply[] };
-    pending = commands.flatMap((c, i) => (replies[i] === undefined || c[0] === 'WAIT' ? [i] : []));
+    indices = commands.flatMap((c, i) => (replies[i] === undefined || c[0] === 'WAIT' ? [i] : []));
+    pending = indices.map((i) => commands[i]);
     if (!options.retry || attempt >= config.retryAttempts) return { timeout: attempt + 1 };
     // Before 3.15.2 the re-send went out at the response timeout itself (redisson#3494).
-    if (config.b.waitBeforeResend) yield* sleep((yield* retryDelayMs(config, attempt)) * 1000);
+    if (config.b.waitBeforeResend) yield { kind: 'sleep', us: (yield* retryDelayMs(config, attempt)) * 1000 };
   }
 }
 
-/** A single command through RedisExecutor. */
-export function* plain(config: RedissonConfig, command: string[], retry: boolean): EffectProgram<Outcome> {
-  const r = yield* send(config, [command], { retry, timeoutUs: config.setup.commandTimeoutUs });
-  return 'timeout' in r ? { kind: 'timeout', sends: r.timeout } : { kind: 'reply', reply: r.replies[0] };
+/** A single command through RedisExecutor (the loop of `send`, for one command). */
+export function* plain(config: RedissonConfig, command: string[], retry: boolean, timeoutUs = config.setup.commandTimeoutUs): EffectProgram<Outcome> {
+  for (let attempt = 0; ; attempt++) {
+    const r = (yield { kind: 'redis', target: 'primary', command, timeoutUs }) as RedisOutcome;
+    if (r.status === 'ok') return { kind: 'reply', reply: r.reply };
+    if (!retry || attempt >= config.retryAttempts) return { kind: 'timeout', sends: attempt + 1 };
+    if (config.b.waitBeforeResend) yield { kind: 'sleep', us: (yield* retryDelayMs(config, attempt)) * 1000 };
+  }
 }
 
 /** Per client: the WAIT probe's verdict (3.26.1+) and the cached replica count (3.27.0+). */
-class SyncState {
+export class SyncState {
   /** null: not probed yet. */
   waitSupported: boolean | null = null;
   /** MasterSlaveEntry.availableSlaves: -1 until INFO has been read. */
   cachedReplicas = -1;
 }
 
-const syncState = (): EffectProgram<SyncState> => clientState('redisson/sync', () => new SyncState());
+export const syncState = (): EffectProgram<SyncState> => clientState('redisson/sync', () => new SyncState());
 
 /** `connected_slaves` from an INFO reply (0 when absent, as `getOrDefault("connected_slaves", "0")`). */
 function connectedSlaves(reply: RedisReply): number {
@@ -174,7 +172,7 @@ export function* syncedEval(config: RedissonConfig, script: string[], retry: boo
   const { b, setup } = config;
   // A single server (isSingleConfig) never waits for replicas.
   if (!setup.replicated || b.replicaCount === 'none') return yield* plain(config, script, retry);
-  const state = yield* syncState();
+  const state = config.sync;
   const probe = yield* probeWait(config, state);
   if (probe !== true) return probe === false ? yield* plain(config, script, true) : probe;
   const n = yield* replicasToWaitFor(config, state);
@@ -211,10 +209,10 @@ export const recognisedNoSync = (config: RedissonConfig, r: Outcome): boolean =>
  * retryAttempts times, retryInterval apart (3.21.0-3.47.x) or retryDelay.calcDelay(n) for
  * the n-th re-run (3.48.0+).
  */
-export function* rerunOnNoSync(config: RedissonConfig, enabled: boolean, op: (run: number) => EffectProgram<Outcome>): EffectProgram<Outcome> {
+export function* rerunOnNoSync(config: RedissonConfig, op: (run: number) => EffectProgram<Outcome>): EffectProgram<Outcome> {
   for (let run = 0; ; run++) {
     const r = yield* op(run);
-    if (!enabled || !recognisedNoSync(config, r) || run >= config.retryAttempts) return r;
+    if (!recognisedNoSync(config, r) || run >= config.retryAttempts) return r;
     yield* sleep((yield* retryDelayMs(config, run + 1)) * 1000);
   }
 }
