@@ -8,7 +8,7 @@
  * (redisson/executor.ts): re-sent after a response timeout, followed by WAIT when Redis has
  * replicas, the whole acquire or unlock run again after a recognised "no replica synced".
  */
-import { awaitMessage, currentRequest, localClockMs, redisSend, redisSetup, subscribe, unsubscribe, type EffectProgram } from '../../world/effects.js';
+import { awaitMessage, clientState, currentRequest, localClockMs, redisSend, redisSetup, subscribe, unsubscribe, type EffectProgram } from '../../world/effects.js';
 import { isErrorReply } from '../../world/redis/reply.js';
 import { redissonAcquire, redissonUnlock, redissonUnlockLatch } from '../../world/redis/scripts.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../lock-protocol.js';
@@ -22,10 +22,13 @@ const UNLOCK_MESSAGE = '0';
 
 export const channelOf = (key: string): string => `redisson_lock__channel:{${key}}`;
 
-/** The settings of this variant's Redisson client. */
+/** The settings of this variant's Redisson client, made once per client process. */
 function* configOf(params: LockParams): EffectProgram<RedissonConfig> {
+  const made = yield* clientState('redisson/config', () => new Map<LockParams, RedissonConfig>());
+  const known = made.get(params);
+  if (known) return known;
   const b = behaviourOf(params.redissonVersion);
-  return {
+  const config: RedissonConfig = {
     b,
     setup: yield* redisSetup(),
     retryAttempts: params.commandRetries ?? b.retryAttempts,
@@ -35,6 +38,8 @@ function* configOf(params: LockParams): EffectProgram<RedissonConfig> {
     watchdogOnError: params.watchdogOnError,
     sync: yield* syncState(),
   };
+  made.set(params, config);
+  return config;
 }
 
 /** Acquire and unlock are not re-sent on a single server from 3.37.0 (syncedEvalNoRetry). */
