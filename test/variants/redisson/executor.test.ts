@@ -200,3 +200,43 @@ variants:
     expect(now.sent.filter((s) => s.startsWith('EVAL lock:stock:1 | WAIT'))).toHaveLength(10);
   });
 });
+
+describe('unlock run again after "None of slaves were synced" (its script had run)', () => {
+  const params = (version: string) =>
+    parseScenario(`name: t
+duration: 1s
+stock: { sku: 1, available: 1 }
+workload: { arrival: 1/s }
+redis: { topology: sentinel }
+variants:
+  v: { lock: redisson, redisson-version: "${version}" }
+`, 't.yaml').variants[0];
+
+  /** A primary holding the lock, with latches; the first unlock's WAIT answers 0, later ones 1. */
+  const release = (version: string) => {
+    let held = true;
+    let waits = 0;
+    const latches = new Map<string, number>();
+    const d = new Driver((c) => {
+      if (c[0] === 'WAIT') return c[1] === '0' ? 0 : ++waits === 1 ? 0 : 1;
+      if (c[0] === 'WAITAOF') return [0, 0];
+      if (c[0] === 'INFO') return info(1);
+      if (c[0] === 'DEL') return 1;
+      const latch = c[5];
+      if (latches.has(latch)) return latches.get(latch) ?? null;
+      if (!held) return null;
+      held = false;
+      latches.set(latch, 1);
+      return 1;
+    }, { replicated: true, random: 0 });
+    return d.run(redisson.release({ key: 'lock:stock:1', token: 'uuid:r1', threadOwner: 'uuid:57', leaseMs: 30_000, fence: null }, params(version)));
+  };
+
+  it('3.47.0-3.51.0: the re-run carries a new request id, finds no lock and no latch: IllegalMonitorStateException', () => {
+    expect(release('3.47.0')).toEqual({ released: false, reason: 'not-held', detail: 'IllegalMonitorStateException: not locked by current thread' });
+  });
+
+  it('3.52.0+: the re-run keeps its request id and reads the first run\'s result from its latch', () => {
+    expect(release('3.52.0')).toEqual({ released: true });
+  });
+});

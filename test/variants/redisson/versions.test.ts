@@ -85,6 +85,47 @@ variants:
   });
 });
 
+describe('the renewal entry a failed renewal leaves until its holder unlocks', () => {
+  // Two threads of one client want the same lock, each for 60 s. r1 (1 s) loses its renewal;
+  // its lease runs out and r2 (waiting in the same client) takes the lock at about 40 s,
+  // while r1's entry, without a timer, is still in the client's renewal map.
+  const world = (version: string, fault: string) => `
+name: t
+duration: 45s
+drain: 150s
+stock: { sku: 1, available: 10 }
+workload: { clients: 1, workers: 2, users: 2, think: 1s, steps: [lock, read, work, deduct, order, unlock] }
+dependencies: { work: 60s }
+faults:
+  - ${fault}
+variants:
+  v: { lock: redisson, redisson-version: "${version}", wait: 100s }
+`;
+  const renewedR2 = (version: string, fault: string) => {
+    const r = runYaml(world(version, fault));
+    return { renewals: r.history.filter((o) => o.f === 'renew' && o.type === 'ok' && requestOf(o) === 'r2').length, lockLost: r.metrics.lockLost };
+  };
+  const CUT = '{ kind: partition, at: 10s, duration: 30s, isolate: [client-1], from: [redis-0] }';
+  const PAUSE = '{ kind: gc-pause, client: 1, at: 5s, duration: 35s }';
+
+  it('a renewal error before 3.14.0: r2 joins the entry and gets no watchdog', () => {
+    expect(renewedR2('3.13.6', CUT)).toEqual({ renewals: 0, lockLost: 2 });
+  });
+
+  it('a renewal error from 3.14.0 removes the entry: r2 gets its own watchdog', () => {
+    expect(renewedR2('3.14.0', CUT)).toMatchObject({ lockLost: 1 });
+    expect(renewedR2('3.14.0', CUT).renewals).toBeGreaterThan(4);
+  });
+
+  it('a renewal that finds the lock gone, before 3.16.1: r2 gets no watchdog', () => {
+    expect(renewedR2('3.16.0', PAUSE)).toEqual({ renewals: 0, lockLost: 2 });
+  });
+
+  it('from 3.16.1 that renewal removes the entry: r2 gets its own watchdog', () => {
+    expect(renewedR2('3.16.1', PAUSE).renewals).toBeGreaterThan(4);
+  });
+});
+
 describe('watchdog-on-error', () => {
   // One 70 s critical section from 2 s; the only Redis node sleeps 20 s from just before the
   // first renewal (12 s): every re-send waits in its queue, and all of them run when it wakes.
