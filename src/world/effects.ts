@@ -91,16 +91,6 @@ export function* redis(...command: string[]): EffectProgram<RedisOutcome> {
   return (yield { kind: 'redis', target: 'primary', command }) as RedisOutcome;
 }
 
-/** One command, its reply awaited at most `timeoutUs`. */
-export function* redisWithin(timeoutUs: number, ...command: string[]): EffectProgram<RedisOutcome> {
-  return (yield { kind: 'redis', target: 'primary', command, timeoutUs }) as RedisOutcome;
-}
-
-/** Commands pipelined on one connection (see the effect). */
-export function* redisPipeline(timeoutUs: number, commands: string[][]): EffectProgram<RedisOutcome[]> {
-  return (yield { kind: 'redis-pipeline', commands, timeoutUs }) as RedisOutcome[];
-}
-
 /** Fire and forget. */
 export function* redisSend(...command: string[]): EffectProgram<void> {
   yield { kind: 'redis-send', command };
