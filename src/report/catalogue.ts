@@ -7,6 +7,7 @@ import { VARIANT_OPTIONS, type VariantOption } from '../scenario/resolve-variant
 import { faultSchemas, redisFields } from '../scenario/schema.js';
 import { METRICS } from '../scenario/metrics.js';
 import { GUARDS, LOCKS } from '../variants/registry.js';
+import { BASELINE_SOURCE, BASELINE_VERSION, BASELINE_WHAT, DEFAULT_REDISSON_VERSION, REDISSON_CHANGES, REDISSON_VERSIONS } from '../variants/locks/redisson/versions.js';
 import { TOPOLOGIES } from '../world/redis/deployment.js';
 
 export interface Catalogue {
@@ -19,6 +20,12 @@ export interface Catalogue {
   /** The fields of `redis:`. */
   redisFields: string[];
   metrics: Array<{ name: string; description: string; time: boolean }>;
+  /** What each Redisson version changes (redisson-version), oldest first. */
+  redisson: {
+    default: string;
+    versions: string[];
+    changes: Array<{ since: string; what: string[]; source: string }>;
+  };
 }
 
 export function catalogue(): Catalogue {
@@ -34,6 +41,14 @@ export function catalogue(): Catalogue {
     topologies: [...TOPOLOGIES],
     redisFields: Object.keys(redisFields),
     metrics: METRICS.map((m) => ({ name: m.name, description: m.description, time: m.isTime })),
+    redisson: {
+      default: DEFAULT_REDISSON_VERSION,
+      versions: [...REDISSON_VERSIONS],
+      changes: [
+        { since: BASELINE_VERSION, what: [...BASELINE_WHAT], source: BASELINE_SOURCE },
+        ...REDISSON_CHANGES.map((c) => ({ since: c.since, what: [c.what], source: c.source })),
+      ],
+    },
   };
 }
 
@@ -58,5 +73,10 @@ export function renderCatalogue(c: Catalogue): string {
   out.push(`redis fields: ${c.redisFields.join(', ')}`);
   out.push('', 'metrics for expect: (p(...), mean(...), max(...), min(...) over sweeps)');
   for (const m of c.metrics) out.push(`  ${m.name.padEnd(24)} ${m.description}${m.time ? ' (a time)' : ''}`);
+  const v = c.redisson;
+  out.push('', `redisson versions (redisson-version: ${v.versions[0]} to ${v.versions[v.versions.length - 1]}, default ${v.default}); each keeps what the ones before it changed`);
+  for (const change of v.changes) {
+    out.push(`  ${change.since.padEnd(8)} ${change.what[0]}`, ...change.what.slice(1).map((w) => `           ${w}`), `           source: ${change.source}`);
+  }
   return out.join('\n');
 }

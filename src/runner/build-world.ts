@@ -46,6 +46,7 @@ export function buildWorld(sim: Simulation, scenario: Scenario, hooks: ClientHoo
           poolSize: scenario.workload.poolPerClient,
           commandTimeoutUs: scenario.network.commandTimeoutUs,
           redisLatency: scenario.network.redisLatency,
+          replicated: r.topology === 'sentinel' || r.topology === 'cluster',
         },
         redis.primary,
         redis.masters,

@@ -3,6 +3,7 @@
  * options checked against the lock and guard they belong to, so a Redlock option on a
  * Redisson variant is an error rather than silently ignored.
  */
+import { behaviourOf, DEFAULT_REDISSON_VERSION } from '../variants/locks/redisson/versions.js';
 import type { Topology } from '../world/redis/deployment.js';
 import type { ScenarioIssue } from './errors.js';
 import type { RawScenario } from './schema.js';
@@ -11,10 +12,10 @@ import type { RedlockVersion, VariantSpec } from './types.js';
 export const VARIANT_DEFAULTS = {
   waitMs: 0, // fail fast: seed 000's tryLock returned false at once
   retryIntervalMs: 50,
-  // Redisson: checkLockSyncedSlaves = true since 3.17.0 (lock-semantics.md 1.1, 1.9)
+  // Redisson: checkLockSyncedSlaves = true since 3.17.0 (config/Config.java @ redisson-3.17.0)
   syncReplicas: true,
-  // Redisson 3.14-3.43: renewal stops after one failure (lock-semantics.md 1.5)
-  watchdogOnError: 'stop' as const,
+  // Redisson: the newest release; watchdog-on-error and the retry settings follow from it
+  redissonVersion: DEFAULT_REDISSON_VERSION,
   // node-redlock 4.2.0: what `npm install redlock` installs (the npm dist-tag latest; 5.x is
   // still a beta), so what a Node service most likely runs
   redlockVersion: 'v4' as RedlockVersion,
@@ -53,8 +54,11 @@ export const VARIANT_OPTIONS: readonly VariantOption[] = [
   { option: 'retry-interval', default: '50ms', meaning: 'pause between attempts of polling locks' },
   { option: 'unlock-always', default: 'false', meaning: 'unlock in a finally block even when the lock was never acquired' },
   { option: 'order-key', default: 'none', meaning: '"unique": a unique index on the order number' },
-  { option: 'sync-replicas', locks: ['redisson'], default: 'true', meaning: 'WAIT <replicas> 1000 after acquire and renew; give the lock back when none acknowledged' },
-  { option: 'watchdog-on-error', locks: ['redisson'], default: 'stop', meaning: 'after a failed renewal: stop (3.14-3.43) or continue (3.44+)' },
+  { option: 'redisson-version', locks: ['redisson'], default: DEFAULT_REDISSON_VERSION, meaning: 'the Redisson release modelled (3.11.0 and later, or a minor line such as "3.25"); see the version table below' },
+  { option: 'sync-replicas', locks: ['redisson'], default: 'true', meaning: 'checkLockSyncedSlaves (3.17.0+): whether a WAIT after a lock command that no replica acknowledged fails it (WAIT is sent either way)' },
+  { option: 'watchdog-on-error', locks: ['redisson'], default: 'by version: stop before 3.44, continue from 3.44', meaning: 'after a failed renewal: stop, or keep renewing; stop is refused from 3.44 (one timer renews every lock)' },
+  { option: 'command-retries', locks: ['redisson'], default: 'by version: 3, 4 from 3.48.0', meaning: 'retryAttempts: re-sends of a command that got no reply within network.command-timeout' },
+  { option: 'command-retry-interval', locks: ['redisson'], default: 'by version: 1500ms, EqualJitterDelay(1s, 2s) from 3.48.0', meaning: 'retryInterval: a constant pause before each re-send (before 3.15.2 a re-send went out at once)' },
   { option: 'redlock-version', locks: ['redlock'], default: 'v4', meaning: 'spec (redis.io\'s algorithm: per-instance timeout), v4 (node-redlock 4.2.0: waits for every reply), v5 (node-redlock 5.0.0-beta.2: decides at a quorum, no validity check)' },
   { option: 'retry-count', locks: ['redlock'], default: '10', meaning: 'retries after a failed attempt (node-redlock\'s default)' },
   { option: 'retry-delay', locks: ['redlock'], default: '200ms', meaning: 'pause between attempts' },
@@ -121,6 +125,14 @@ export function resolveVariants(
     if (guard === 'fenced-write' && v.lock !== 'fenced') {
       issue(['variants', name, 'guard'], 'fenced-write needs a lock that hands out fencing tokens: lock: fenced');
     }
+    const redissonVersion = v['redisson-version'] ?? VARIANT_DEFAULTS.redissonVersion;
+    const redisson = behaviourOf(redissonVersion);
+    if (v.lock === 'redisson' && v['sync-replicas'] !== undefined && !redisson.hasCheckLockSyncedSlaves) {
+      issue(['variants', name, 'sync-replicas'], `sync-replicas is checkLockSyncedSlaves, which Redisson has from 3.17.0; ${redissonVersion} ${redisson.replicaCount === 'none' ? 'sends no WAIT at all' : 'sends WAIT and cannot be told to ignore it'}`);
+    }
+    if (v.lock === 'redisson' && v['watchdog-on-error'] === 'stop' && redisson.renewal === 'shared') {
+      issue(['variants', name, 'watchdog-on-error'], `Redisson ${redissonVersion} renews every lock of a client from one timer that always goes on after an error; "stop" exists before 3.44.0 (set redisson-version)`);
+    }
     if (v.lock === 'redlock' && v.wait !== undefined) {
       issue(['variants', name, 'wait'], 'redlock retries by retry-count / retry-delay / retry-jitter, not by wait');
     }
@@ -136,7 +148,10 @@ export function resolveVariants(
       uniqueOrderKey: v['order-key'] === 'unique',
       unlockAlways: v['unlock-always'] ?? false,
       syncReplicas: v['sync-replicas'] ?? VARIANT_DEFAULTS.syncReplicas,
-      watchdogOnError: v['watchdog-on-error'] ?? VARIANT_DEFAULTS.watchdogOnError,
+      watchdogOnError: v['watchdog-on-error'] ?? redisson.watchdogOnError,
+      redissonVersion,
+      commandRetries: v['command-retries'] ?? null,
+      commandRetryIntervalMs: v['command-retry-interval'] === undefined ? null : ms(v['command-retry-interval'], 0),
       redlockVersion,
       retryCount: v['retry-count'] ?? VARIANT_DEFAULTS.retryCount,
       retryDelayMs: ms(v['retry-delay'], VARIANT_DEFAULTS.retryDelayMs),

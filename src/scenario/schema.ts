@@ -9,6 +9,7 @@ import { FENCE_CHECKS } from '../variants/guard.js';
 import { GUARD_NAMES, LOCK_NAMES } from '../variants/registry.js';
 import { didYouMean } from './suggest.js';
 import { TOPOLOGIES } from '../world/redis/deployment.js';
+import { parseRedissonVersion } from './redisson-version.js';
 import { parseSeedSpec } from './seeds.js';
 import { REDLOCK_VERSIONS } from './types.js';
 import { parseDistribution, parseDuration, parseRate, parseSignedDuration, type Parsed } from './values.js';
@@ -180,6 +181,9 @@ export const variantSchema = z.strictObject({
   'sync-replicas': z.boolean().optional(),
   'watchdog-on-error': z.enum(['stop', 'continue']).optional(),
   'redlock-version': oneOf(REDLOCK_VERSIONS, 'redlock version').optional(),
+  'redisson-version': parsedBy(parseRedissonVersion, { type: 'string', description: 'a Redisson release from 3.11.0 ("3.25.0"), or a minor line ("3.25": its last release)' }).optional(),
+  'command-retries': int(0, 100).optional(),
+  'command-retry-interval': duration().optional(),
   'retry-count': int(0, 1000).optional(),
   'retry-delay': duration().optional(),
   'retry-jitter': duration().optional(),

@@ -5,6 +5,7 @@
  */
 import { stringify } from 'yaml';
 import { describeDistribution, type Distribution } from '../engine/distribution.js';
+import { behaviourOf } from '../variants/locks/redisson/versions.js';
 import type { Arrival, Expectation, FaultSpec, RandomFaultSpec, Scenario, VariantSpec } from './types.js';
 
 const UNITS: Array<[string, number]> = [['h', 3_600_000_000], ['m', 60_000_000], ['s', 1_000_000], ['ms', 1_000], ['us', 1]];
@@ -70,6 +71,16 @@ function faultEntry(f: FaultSpec, timing: Record<string, unknown>, duration?: st
 const fixedFault = (f: FaultSpec) => faultEntry(f, { at: durationText(f.atUs) });
 const randomFault = (r: RandomFaultSpec) => faultEntry(r.template, { rate: rateText(r.ratePerS) }, distributionText(r.duration));
 
+function redissonEntry(v: VariantSpec): Record<string, unknown> {
+  return {
+    'redisson-version': v.redissonVersion,
+    ...(behaviourOf(v.redissonVersion).hasCheckLockSyncedSlaves ? { 'sync-replicas': v.syncReplicas } : {}),
+    'watchdog-on-error': v.watchdogOnError,
+    ...(v.commandRetries === null ? {} : { 'command-retries': v.commandRetries }),
+    ...(v.commandRetryIntervalMs === null ? {} : { 'command-retry-interval': durationText(v.commandRetryIntervalMs * 1000) }),
+  };
+}
+
 function variantEntry(v: VariantSpec): Record<string, unknown> {
   return {
     lock: v.lock,
@@ -79,7 +90,7 @@ function variantEntry(v: VariantSpec): Record<string, unknown> {
     'retry-interval': durationText(v.retryIntervalMs * 1000),
     'unlock-always': v.unlockAlways,
     'order-key': v.uniqueOrderKey ? 'unique' : 'none',
-    ...(v.lock === 'redisson' ? { 'sync-replicas': v.syncReplicas, 'watchdog-on-error': v.watchdogOnError } : {}),
+    ...(v.lock === 'redisson' ? redissonEntry(v) : {}),
     ...(v.lock === 'redlock'
       ? {
         'redlock-version': v.redlockVersion,

@@ -106,10 +106,17 @@ export interface VariantSpec {
   uniqueOrderKey: boolean;
   /** Redisson: WAIT for replicas after acquire and renew (checkLockSyncedSlaves). */
   syncReplicas: boolean;
-  /** Redisson: after a failed renewal, stop (3.14-3.43) or keep renewing (3.44+). */
+  /** Redisson: after a failed renewal, stop (before 3.44) or keep renewing (3.44+). */
   watchdogOnError: 'stop' | 'continue';
+  /** Redisson: the released version whose behaviour is modelled (variants/locks/redisson/versions.ts). */
+  redissonVersion: string;
+  /** Redisson: retryAttempts (null: the version's default). */
+  commandRetries: number | null;
+  /** Redisson: retryInterval in ms, a constant delay between re-sends (null: the version's delay). */
+  commandRetryIntervalMs: number | null;
   /** Redlock: which implementation, and its options (node-redlock's names). */
   redlockVersion: RedlockVersion;
+  /** Redlock options (node-redlock's names). */
   retryCount: number;
   retryDelayMs: number;
   retryJitterMs: number;

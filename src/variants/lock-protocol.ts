@@ -18,6 +18,9 @@ export type LockParams = Pick<
   | 'syncReplicas'
   | 'watchdogOnError'
   | 'redlockVersion'
+  | 'redissonVersion'
+  | 'commandRetries'
+  | 'commandRetryIntervalMs'
   | 'retryCount'
   | 'retryDelayMs'
   | 'retryJitterMs'
@@ -34,15 +37,14 @@ export interface LockHandle {
   threadOwner: string;
   /** The lease actually requested, filled by acquire (null: none). */
   leaseMs: number | null;
-  /** Background renewal thread, if any. */
-  watchdog: number | null;
   /** The fencing token handed out with this acquisition (locks that mint them). */
   fence: number | null;
 }
 
 export type AcquireResult =
   | { acquired: true }
-  | { acquired: false; reason: 'busy' | 'error' | 'timeout'; detail: string };
+  /** `unknown`: an error after the lock may have been taken (it is recorded as info, like a timeout). */
+  | { acquired: false; reason: 'busy' | 'error' | 'timeout' | 'unknown'; detail: string };
 
 export type ReleaseResult =
   | { released: true }

@@ -126,7 +126,7 @@ function* acquireStep(s: FlowSettings, req: RequestInfo, thread: string, lock: L
     return;
   }
   // A timed-out acquire may have taken the lock after all: its outcome is unknown.
-  const type = r.reason === 'timeout' ? 'info' : 'fail';
+  const type = r.reason === 'timeout' || r.reason === 'unknown' ? 'info' : 'fail';
   recorder.record({ process: thread, request: req.id, type, f: 'acquire', key: lock.key, detail: r.detail });
   st.outcome = r.reason === 'busy' ? 'lock-busy' : 'lock-error';
 }

@@ -202,7 +202,6 @@ export class Workload {
         token: `${state.uuid}:${req.id}`,
         threadOwner,
         leaseMs: null,
-        watchdog: null,
         fence: null,
       };
       const outcome = yield* client.run(requestFlow(this.flow, req, thread.name, lockHandle), thread);

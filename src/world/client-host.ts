@@ -14,7 +14,7 @@ import { LocalClock } from './clock.js';
 import { ConnectionPool } from './connection-pool.js';
 import type { Database, DbResult, DbStatement } from './database.js';
 import type { Dependency } from './dependency.js';
-import type { EachOutcome, EachWait, Effect, EffectProgram, NoteKind, RedisOutcome } from './effects.js';
+import type { EachOutcome, EachWait, Effect, EffectProgram, NoteKind, RedisOutcome, RedisSetup } from './effects.js';
 import { IoredisConnection } from './ioredis-connection.js';
 import { Link, type Fabric } from './network.js';
 import type { RedisNode } from './redis/node.js';
@@ -27,6 +27,8 @@ export interface ClientParams {
   poolSize: number;
   commandTimeoutUs: Micros;
   redisLatency: Distribution;
+  /** Redis is a primary with replicas (Sentinel, Cluster) rather than single servers. */
+  replicated: boolean;
 }
 
 /** What a running thread carries: its name in the history, its random stream, its request. */
@@ -66,6 +68,11 @@ export class ClientHost {
   private nextHandle = 1;
   /** ioredis connections to the masters (redis-each without a deadline), per incarnation. */
   private ioredis = { incarnation: 0, byNode: new Map<RedisNode, IoredisConnection>() };
+  /** The process's own state (effect `client-state`); a crash starts a fresh process without it. */
+  private statics = new Map<string, unknown>();
+  /** Client-wide random streams by name (effect `random` with a stream). */
+  private readonly streams = new Map<string, RandomStream>();
+  private readonly setup: RedisSetup;
 
   constructor(
     readonly name: string,
@@ -83,6 +90,7 @@ export class ClientHost {
     this.pool = new ConnectionPool(params.poolSize);
     this.clock = new LocalClock(sim);
     this.primary = initialPrimary;
+    this.setup = { commandTimeoutUs: params.commandTimeoutUs, replicated: params.replicated };
   }
 
   get primaryView(): RedisNode {
@@ -115,6 +123,7 @@ export class ClientHost {
     this.subscriptions.clear();
     this.latches.clear();
     this.background.clear();
+    this.statics.clear();
   }
 
   /** A fresh process after a crash; the caller starts its workers again. */
@@ -156,13 +165,28 @@ export class ClientHost {
       case 'clock':
         return this.clock.nowMs();
       case 'random':
-        return thread.rng.next();
+        return effect.stream === undefined ? thread.rng.next() : this.stream(effect.stream).next();
+      case 'redis-setup':
+        return this.setup;
+      case 'current-request':
+        return thread.requestTag;
+      case 'client-state': {
+        let state = this.statics.get(effect.name);
+        if (state === undefined) {
+          state = effect.create();
+          this.statics.set(effect.name, state);
+        }
+        return state;
+      }
+      case 'redis-send':
+        this.sendCommand(this.primary, effect.command, thread.requestTag);
+        return undefined;
       case 'masters':
         return Math.max(1, this.masters.length);
       case 'replicas':
         return this.primary.connectedReplicas();
       case 'note':
-        this.hooks.note(this, thread, effect.f, effect.ok, effect.detail);
+        this.hooks.note(this, effect.request === undefined ? thread : { ...thread, requestTag: effect.request }, effect.f, effect.ok, effect.detail);
         return undefined;
       case 'unsubscribe': {
         const latch = this.latches.get(effect.channel);
@@ -174,7 +198,8 @@ export class ClientHost {
       }
       case 'spawn': {
         const handle = this.nextHandle++;
-        const child: ThreadContext = { ...thread, name: `${thread.name}/${effect.name}` };
+        const name = effect.detached ? `${this.name}/${effect.name}` : `${thread.name}/${effect.name}`;
+        const child: ThreadContext = effect.detached ? { name, rng: thread.rng, requestTag: name } : { ...thread, name };
         const p = this.sim.spawn(child.name, this.run(effect.program(), child), this.group);
         this.background.set(handle, p);
         return handle;
@@ -194,8 +219,10 @@ export class ClientHost {
       case 'redis': {
         const node = effect.target === 'primary' ? this.primary : this.masters[effect.target];
         if (!node) throw new Error(`no Redis master ${effect.target}`);
-        return yield* this.redisCall(effect.command, thread.requestTag, node);
+        return yield* this.redisCall(effect.command, thread.requestTag, node, effect.timeoutUs ?? this.params.commandTimeoutUs);
       }
+      case 'redis-pipeline':
+        return yield* this.redisPipeline(effect.commands, thread.requestTag, effect.timeoutUs);
       case 'redis-each':
         return yield* this.redisEach(effect.command, thread.requestTag, effect.wait);
       case 'db':
@@ -209,7 +236,7 @@ export class ClientHost {
       case 'subscribe': {
         if (!this.subscriptions.has(effect.channel)) this.subscribeAtNode(effect.channel);
         // SUBSCRIBE is confirmed after a round trip to the node.
-        yield* this.redisCall(['PING'], thread.requestTag, this.primary);
+        yield* this.redisCall(['PING'], thread.requestTag, this.primary, this.params.commandTimeoutUs);
         return undefined;
       }
       case 'await-message':
@@ -270,10 +297,26 @@ export class ClientHost {
     return reply;
   }
 
-  private *redisCall(command: string[], tag: string, node: RedisNode): ProcessGenerator<RedisOutcome> {
+  private *redisCall(command: string[], tag: string, node: RedisNode, timeoutUs: number): ProcessGenerator<RedisOutcome> {
     const reply = this.sendCommand(node, command, tag);
-    const r = yield new SignalWait(reply, this.params.commandTimeoutUs);
+    const r = yield new SignalWait(reply, timeoutUs);
     return r === TIMED_OUT ? { status: 'timeout' } : { status: 'ok', reply: r as RedisReply };
+  }
+
+  /** Written in order on one connection; the link keeps that order to the server and back. */
+  private *redisPipeline(commands: string[][], tag: string, timeoutUs: number): ProcessGenerator<RedisOutcome[]> {
+    const replies = commands.map((command) => this.sendCommand(this.primary, command, tag));
+    return yield* this.awaitAll(replies, this.sim.nowUs + timeoutUs);
+  }
+
+  /** Each reply awaited until a common deadline. */
+  private *awaitAll(replies: Signal<RedisReply>[], deadlineUs: number): ProcessGenerator<RedisOutcome[]> {
+    const outcomes: RedisOutcome[] = [];
+    for (const reply of replies) {
+      if (!reply.fired) yield new SignalWait(reply, Math.max(0, deadlineUs - this.sim.nowUs));
+      outcomes.push(reply.fired ? { status: 'ok', reply: reply.value as RedisReply } : { status: 'timeout' });
+    }
+    return outcomes;
   }
 
   /**
@@ -285,13 +328,7 @@ export class ClientHost {
     const nodes = this.masters.length > 0 ? this.masters : [this.primary];
     if (wait.until === 'deadline') {
       const replies = nodes.map((node) => this.sendCommand(node, command, tag));
-      const deadlineUs = this.sim.nowUs + wait.timeoutUs;
-      const outcomes: RedisOutcome[] = [];
-      for (const reply of replies) {
-        if (!reply.fired) yield new SignalWait(reply, Math.max(0, deadlineUs - this.sim.nowUs));
-        outcomes.push(reply.fired ? { status: 'ok', reply: reply.value as RedisReply } : { status: 'timeout' });
-      }
-      return outcomes;
+      return yield* this.awaitAll(replies, this.sim.nowUs + wait.timeoutUs);
     }
     const outcomes: EachOutcome[] = nodes.map(() => ({ status: 'pending' }));
     // The outcomes as they stood when the wait ended: later replies change nothing the caller sees.
@@ -326,6 +363,15 @@ export class ClientHost {
       this.ioredis.byNode.set(node, connection);
     }
     return connection;
+  }
+
+  private stream(name: string): RandomStream {
+    let stream = this.streams.get(name);
+    if (!stream) {
+      stream = this.sim.random.fork(`${this.name}/${name}`);
+      this.streams.set(name, stream);
+    }
+    return stream;
   }
 
   private *awaitMessage(channel: string, timeoutUs: number | null): ProcessGenerator<'message' | 'timeout'> {

@@ -13,7 +13,20 @@ import type { DbResult, DbStatement } from './database.js';
 export type RedisTarget = 'primary' | number;
 
 export type Effect =
-  | { kind: 'redis'; target: RedisTarget; command: string[] }
+  /** One command; the reply is awaited `timeoutUs` (default: the client's command timeout). */
+  | { kind: 'redis'; target: RedisTarget; command: string[]; timeoutUs?: number }
+  /**
+   * Commands written back to back on the primary's connection (a pipeline, as a Redisson
+   * batch sends them): they reach the server in order; each reply is awaited until one
+   * common deadline, `timeoutUs` after sending. Returns one outcome per command, in order.
+   */
+  | { kind: 'redis-pipeline'; commands: string[][]; timeoutUs: number }
+  /** A command whose reply nobody waits for (fire and forget); returns at once. */
+  | { kind: 'redis-send'; command: string[] }
+  /** How the client is configured to reach Redis (see RedisSetup). */
+  | { kind: 'redis-setup' }
+  /** The request the calling thread serves (how the history names it). */
+  | { kind: 'current-request' }
   /**
    * The same command to every independent master at once (Redlock's multiplexing), awaited
    * as `wait` says. Returns one outcome per master, in index order.
@@ -28,8 +41,11 @@ export type Effect =
   | { kind: 'sleep'; us: number }
   /** The client's local clock, in milliseconds. */
   | { kind: 'clock' }
-  /** A uniform number in [0, 1) from the calling thread's seeded stream. */
-  | { kind: 'random' }
+  /**
+   * A uniform number in [0, 1) from the calling thread's seeded stream, or, with `stream`,
+   * from this client's stream of that name (a new source of draws that shifts no other).
+   */
+  | { kind: 'random'; stream?: string }
   /** SUBSCRIBE: returns once the subscription is confirmed (a round trip). */
   | { kind: 'subscribe'; channel: string }
   | { kind: 'unsubscribe'; channel: string }
@@ -39,13 +55,26 @@ export type Effect =
    * Semaphore in Redisson's RedissonLockEntry.
    */
   | { kind: 'await-message'; channel: string; timeoutUs: number | null }
-  /** Runs `program` as a background thread of the same client (a watchdog); returns a handle. */
-  | { kind: 'spawn'; name: string; program: () => EffectProgram<void> }
+  /**
+   * Runs `program` as a background thread of the same client (a watchdog); returns a handle.
+   * `detached`: a thread of the client itself rather than of the calling thread (named
+   * `<client>/<name>`, writing under that name), as a timer shared by every lock of a client.
+   */
+  | { kind: 'spawn'; name: string; program: () => EffectProgram<void>; detached?: boolean }
   | { kind: 'cancel'; handle: number }
   /** A named point where a crash fault may strike (e.g. between SETNX and EXPIRE). */
   | { kind: 'crash-point'; point: string }
-  /** Something the history should show (watchdog renewals, lock loss noticed). */
-  | { kind: 'note'; f: NoteKind; ok: boolean; detail: string };
+  /**
+   * State that lives in the client process itself, one object per `name` (a library's static
+   * maps: Redisson's renewal registry, its cached replica count). `create` makes it on first
+   * use; a crash (a new process) starts from nothing again.
+   */
+  | { kind: 'client-state'; name: string; create: () => unknown }
+  /**
+   * Something the history should show (watchdog renewals, lock loss noticed), on behalf of
+   * `request` (default: the calling thread's request).
+   */
+  | { kind: 'note'; f: NoteKind; ok: boolean; detail: string; request?: string };
 
 export type NoteKind = 'renew';
 
@@ -86,6 +115,27 @@ export function* redis(...command: string[]): EffectProgram<RedisOutcome> {
   return (yield { kind: 'redis', target: 'primary', command }) as RedisOutcome;
 }
 
+/** Fire and forget. */
+export function* redisSend(...command: string[]): EffectProgram<void> {
+  yield { kind: 'redis-send', command };
+}
+
+/** What a Redis client library is configured with. */
+export interface RedisSetup {
+  /** The command timeout (`network.command-timeout`), in microseconds. */
+  commandTimeoutUs: number;
+  /** Configured with replicas behind a primary (Sentinel, Cluster), not a single server. */
+  replicated: boolean;
+}
+
+export function* currentRequest(): EffectProgram<string> {
+  return (yield { kind: 'current-request' }) as string;
+}
+
+export function* redisSetup(): EffectProgram<RedisSetup> {
+  return (yield { kind: 'redis-setup' }) as RedisSetup;
+}
+
 /** One command to each independent master in parallel (see the effect and EachWait). */
 export function* redisEach(wait: EachWait, ...command: string[]): EffectProgram<EachOutcome[]> {
   return (yield { kind: 'redis-each', command, wait }) as EachOutcome[];
@@ -111,8 +161,8 @@ export function* localClockMs(): EffectProgram<number> {
   return (yield { kind: 'clock' }) as number;
 }
 
-export function* random(): EffectProgram<number> {
-  return (yield { kind: 'random' }) as number;
+export function* random(stream?: string): EffectProgram<number> {
+  return (yield stream === undefined ? { kind: 'random' } : { kind: 'random', stream }) as number;
 }
 
 export function* awaitMessage(channel: string, timeoutUs: number | null): EffectProgram<'message' | 'timeout'> {
@@ -127,8 +177,12 @@ export function* unsubscribe(channel: string): EffectProgram<void> {
   yield { kind: 'unsubscribe', channel };
 }
 
-export function* spawn(name: string, program: () => EffectProgram<void>): EffectProgram<number> {
-  return (yield { kind: 'spawn', name, program }) as number;
+export function* spawn(name: string, program: () => EffectProgram<void>, detached = false): EffectProgram<number> {
+  return (yield detached ? { kind: 'spawn', name, program, detached } : { kind: 'spawn', name, program }) as number;
+}
+
+export function* clientState<T>(name: string, create: () => T): EffectProgram<T> {
+  return (yield { kind: 'client-state', name, create }) as T;
 }
 
 export function* cancel(handle: number): EffectProgram<void> {
@@ -139,6 +193,6 @@ export function* crashPoint(point: string): EffectProgram<void> {
   yield { kind: 'crash-point', point };
 }
 
-export function* note(f: NoteKind, ok: boolean, detail: string): EffectProgram<void> {
-  yield { kind: 'note', f, ok, detail };
+export function* note(f: NoteKind, ok: boolean, detail: string, request?: string): EffectProgram<void> {
+  yield request === undefined ? { kind: 'note', f, ok, detail } : { kind: 'note', f, ok, detail, request };
 }

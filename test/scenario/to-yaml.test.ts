@@ -14,6 +14,22 @@ describe('scenarioToYaml', () => {
     expect(placeless(again)).toEqual(placeless(original));
   });
 
+  it('round-trips every Redisson option, and leaves out sync-replicas where the version has none', () => {
+    const original = parseScenario(`name: r
+duration: 10s
+stock: { sku: 1, available: 1 }
+workload: { arrival: 1/s }
+redis: { topology: sentinel }
+variants:
+  a: { lock: redisson, redisson-version: "3.25", command-retries: 0, command-retry-interval: 250ms, sync-replicas: false }
+  b: { lock: redisson, redisson-version: "3.12.4", watchdog-on-error: continue }
+`, 'r.yaml');
+    const text = scenarioToYaml(original, []);
+    expect(placeless(parseScenario(text, 'again.yaml'))).toEqual(placeless(original));
+    expect(text).toContain('redisson-version: 3.25.2');
+    expect(text.match(/sync-replicas/g)).toHaveLength(1);
+  });
+
   it('writes durations and rates exactly, in the largest unit that fits', () => {
     expect([durationText(2_000_000), durationText(1_500_000), durationText(1_234), durationText(120_000_000), durationText(-5_000_000)]).toEqual(['2s', '1500ms', '1234us', '2m', '-5s']);
     expect([rateText(40), rateText(2 / 60), rateText(1 / 3600), rateText(0.3)]).toEqual(['40/s', '2/m', '1/h', '18/m']);

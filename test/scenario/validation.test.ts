@@ -78,7 +78,7 @@ describe('variants', () => {
     );
     const [r, w, c] = s.variants;
     expect([r.redlockVersion, r.retryCount, r.retryDelayMs, r.retryJitterMs, r.driftFactor, r.instanceTimeoutMs]).toEqual(['v4', 10, 200, 100, 0.01, 50]);
-    expect([w.syncReplicas, w.watchdogOnError, w.waitMs]).toEqual([true, 'stop', Number.POSITIVE_INFINITY]);
+    expect([w.syncReplicas, w.watchdogOnError, w.waitMs, w.redissonVersion]).toEqual([true, 'continue', Number.POSITIVE_INFINITY, '4.7.0']);
     expect([c.casRetries, c.casBackoffMs, c.casJitterMs]).toEqual([2, 100, 30]);
     expect(s.redis.masters).toBe(5);
   });
@@ -265,5 +265,33 @@ describe('replication settings', () => {
     expect(errorOf(sentinel(', repl-timeout: 1500ms'))).toContain('redis.repl-timeout: repl-timeout is whole seconds, at least 1s; found 1.5s');
     expect(errorOf(sentinel(', repl-timeout: 0s'))).toContain('redis.repl-timeout: repl-timeout is whole seconds, at least 1s; found 0s');
     expect(errorOf(sentinel(', replication-backlgo: 5ms'))).toContain('unknown field "replication-backlgo" (did you mean "replication-backlog"?)');
+  });
+});
+
+describe('redisson versions and options', () => {
+  const variant = (options: string) => base('', `  v: { lock: redisson${options} }`);
+
+  it('takes a released version or a minor line (its last release), and fills the version\'s defaults', () => {
+    const at = (options: string) => parseScenario(variant(options), 'f.yaml').variants[0];
+    expect(at('')).toMatchObject({ redissonVersion: '4.7.0', watchdogOnError: 'continue', syncReplicas: true, commandRetries: null, commandRetryIntervalMs: null });
+    expect(at(', redisson-version: "3.25"')).toMatchObject({ redissonVersion: '3.25.2', watchdogOnError: 'stop' });
+    expect(at(', redisson-version: 3.43.0, command-retries: 0, command-retry-interval: 200ms')).toMatchObject({ redissonVersion: '3.43.0', commandRetries: 0, commandRetryIntervalMs: 200 });
+  });
+
+  it('rejects unknown versions with a did-you-mean, and bare numbers (3.10 would read as 3.1)', () => {
+    expect(errorOf(variant(', redisson-version: 3.47.1'))).toContain('f.yaml:8:42: variants.v.redisson-version: unknown Redisson version "3.47.1" (did you mean "3.47.0"?); known: released versions 3.11.0 to 4.7.0, or a minor line such as "3.25"');
+    expect(errorOf(variant(', redisson-version: 3.25'))).toContain('variants.v.redisson-version: write the version in quotes ("3.25.0"): YAML reads 3.25 as a number');
+    expect(errorOf(variant(', redisson-version: "2.15.2"'))).toContain('unknown Redisson version "2.15.2"');
+  });
+
+  it('refuses what the version does not have: checkLockSyncedSlaves before 3.17.0, a stopping watchdog from 3.44.0', () => {
+    expect(errorOf(variant(', redisson-version: 3.16.6, sync-replicas: false'))).toContain(
+      'variants.v.sync-replicas: sync-replicas is checkLockSyncedSlaves, which Redisson has from 3.17.0; 3.16.6 sends WAIT and cannot be told to ignore it',
+    );
+    expect(errorOf(variant(', redisson-version: 3.12.4, sync-replicas: true'))).toContain('3.12.4 sends no WAIT at all');
+    expect(errorOf(variant(', watchdog-on-error: stop'))).toContain(
+      'variants.v.watchdog-on-error: Redisson 4.7.0 renews every lock of a client from one timer that always goes on after an error; "stop" exists before 3.44.0 (set redisson-version)',
+    );
+    expect(errorOf(base('', '  v: { lock: lua-unlock, redisson-version: 3.43.0, command-retries: 2 }'))).toContain('variants.v.command-retries: command-retries applies to lock redisson');
   });
 });

@@ -1,112 +1,120 @@
 /**
- * Redisson RLock (reference/lock-semantics.md section 1): a hash at the lock key with field
- * "<client uuid>:<thread id>" counting re-entries. Without a lease the lock is taken for
- * lockWatchdogTimeout = 30 000 ms and a watchdog renews it every 30 000 / 3 = 10 000 ms
- * (3.x design: one timer per lock, re-armed after each successful renewal). After a failed
- * renewal it stops for good (3.14-3.43, `watchdog-on-error: stop`) or keeps going (3.44+,
- * `continue`). A given lease disables the watchdog (3.17.1+: leaseTime > 0). Waiters
- * subscribe to redisson_lock__channel:{name} and sleep on a latch until an unlock message
- * or the holder's PTTL, whichever comes first.
- * With replicas, acquire and renew are followed by WAIT <replicas> 1000 (syncedEval,
- * checkLockSyncedSlaves, 1.9): only when no replica at all acknowledged does the acquire
- * unlock and fail (3.17.5+ / 3.20.0+ handleNoSync). A standalone server skips WAIT.
+ * Redisson RLock, version by version (redisson/versions.ts). A hash at the lock key with the
+ * field "<client uuid>:<thread id>" counting re-entries (RedissonLock.tryLockInnerAsync).
+ * Without a lease the lock is taken for lockWatchdogTimeout = 30 s and the watchdog renews
+ * it (redisson/renewal.ts); a given lease turns the watchdog off. Waiters subscribe to
+ * redisson_lock__channel:{name} and sleep on a latch until an unlock message or the
+ * holder's PTTL, whichever comes first. Every command goes through Redisson's executor
+ * (redisson/executor.ts): re-sent after a response timeout, followed by WAIT when Redis has
+ * replicas, the whole acquire or unlock run again after a recognised "no replica synced".
  */
-import {
-  awaitMessage,
-  cancel,
-  localClockMs,
-  note,
-  redis,
-  replicaCount,
-  sleep,
-  spawn,
-  subscribe,
-  unsubscribe,
-  type EffectProgram,
-} from '../../world/effects.js';
+import { awaitMessage, clientState, currentRequest, localClockMs, redisSend, redisSetup, subscribe, unsubscribe, type EffectProgram } from '../../world/effects.js';
 import { isErrorReply } from '../../world/redis/reply.js';
-import { redissonAcquire, redissonRenew, redissonUnlock } from '../../world/redis/scripts.js';
-import type { AcquireResult, LockHandle, LockParams, LockProtocol } from '../lock-protocol.js';
-import { ACQUIRED, acquireFailure, BUSY, RELEASED, releaseFailure } from './outcomes.js';
+import { redissonAcquire, redissonUnlock, redissonUnlockLatch } from '../../world/redis/scripts.js';
+import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../lock-protocol.js';
+import { ACQUIRED, BUSY, RELEASED } from './outcomes.js';
+import { recognisedNoSync, rerunOnNoSync, retryDelayMs, syncedEval, syncState, type Outcome, type RedissonConfig } from './redisson/executor.js';
+import { cancelRenewal, LOCK_WATCHDOG_TIMEOUT_MS, scheduleRenewal } from './redisson/renewal.js';
+import { behaviourOf } from './redisson/versions.js';
 
-/** Config.lockWatchdogTimeout (lock-semantics.md 1.1). */
-export const LOCK_WATCHDOG_TIMEOUT_MS = 30_000;
 /** LockPubSub.UNLOCK_MESSAGE. */
 const UNLOCK_MESSAGE = '0';
-/** slavesSyncTimeout default: 1000 ms (lock-semantics.md 1.1). */
-export const SLAVES_SYNC_TIMEOUT_MS = 1_000;
-
-/**
- * WAIT after a lock script, as syncedEval does. Returns an error text when no replica
- * acknowledged (or WAIT itself failed), null when synced or when there is nothing to wait for.
- */
-function* syncReplicas(params: LockParams): EffectProgram<string | null> {
-  if (!params.syncReplicas) return null;
-  const replicas = yield* replicaCount();
-  if (replicas === 0) return null;
-  const r = yield* redis('WAIT', String(replicas), String(SLAVES_SYNC_TIMEOUT_MS));
-  if (r.status === 'timeout') return 'WAIT timed out';
-  if (isErrorReply(r.reply)) return r.reply.message;
-  return r.reply === 0 ? 'None of slaves were synced' : null;
-}
 
 export const channelOf = (key: string): string => `redisson_lock__channel:{${key}}`;
 
-function* tryAcquireOnce(lock: LockHandle): EffectProgram<AcquireResult | number> {
-  const r = yield* redis('EVAL', redissonAcquire.lua, '1', lock.key, String(lock.leaseMs), lock.threadOwner);
-  const failure = acquireFailure(r);
-  if (failure) return failure;
-  if (r.status === 'ok' && r.reply === null) return ACQUIRED;
-  // Otherwise the script returned the holder's PTTL: how long a waiter may sleep at most.
-  return r.status === 'ok' && typeof r.reply === 'number' ? r.reply : -1;
+/** The settings of this variant's Redisson client, made once per client process. */
+function* configOf(params: LockParams): EffectProgram<RedissonConfig> {
+  const made = yield* clientState('redisson/config', () => new Map<LockParams, RedissonConfig>());
+  const known = made.get(params);
+  if (known) return known;
+  const b = behaviourOf(params.redissonVersion);
+  const config: RedissonConfig = {
+    b,
+    setup: yield* redisSetup(),
+    retryAttempts: params.commandRetries ?? b.retryAttempts,
+    // BaseConfig.setRetryInterval sets a ConstantDelay (3.48+), as retryInterval always was.
+    retryDelay: params.commandRetryIntervalMs === null ? b.retryDelay : { kind: 'constant', ms: params.commandRetryIntervalMs },
+    checkSyncedSlaves: params.syncReplicas,
+    watchdogOnError: params.watchdogOnError,
+    sync: yield* syncState(),
+  };
+  made.set(params, config);
+  return config;
 }
 
-function* watchdog(lock: LockHandle, params: LockParams): EffectProgram<void> {
-  const lease = String(LOCK_WATCHDOG_TIMEOUT_MS);
-  for (;;) {
-    yield* sleep((LOCK_WATCHDOG_TIMEOUT_MS / 3) * 1000);
-    const r = yield* redis('EVAL', redissonRenew.lua, '1', lock.key, lease, lock.threadOwner);
-    const reply = r.status === 'ok' ? r.reply : null;
-    const error =
-      r.status === 'timeout' ? 'renewal timed out' : isErrorReply(reply) ? reply.message : reply === 1 ? yield* syncReplicas(params) : null;
-    if (error !== null) {
-      // "Can't update lock expiration": 3.14-3.43 stop for good, 3.44+ try again next tick.
-      const stops = params.watchdogOnError === 'stop';
-      yield* note('renew', false, `${error}; watchdog ${stops ? 'stops' : 'keeps renewing'}`);
-      if (stops) return;
-      continue;
-    }
-    if (reply !== 1) {
-      yield* note('renew', false, 'lock no longer ours; watchdog stops (the thread is not told)');
-      return;
-    }
-    yield* note('renew', true, `renewed to ${LOCK_WATCHDOG_TIMEOUT_MS}ms`);
+/** Acquire and unlock are not re-sent on a single server from 3.37.0 (syncedEvalNoRetry). */
+const lockRetried = (config: RedissonConfig): boolean => !(config.b.lockNoRetryOnSingleServer && !config.setup.replicated);
+
+/**
+ * unlockInnerAsync: the unlock script; from 3.24.0 with a latch named by `requestId`,
+ * deleted after the reply without waiting for the answer (thenApply ... writeAsync DEL).
+ */
+function* unlockInner(config: RedissonConfig, lock: LockHandle, requestId: string): EffectProgram<Outcome> {
+  const channel = channelOf(lock.key);
+  const lease = String(lock.leaseMs);
+  if (!config.b.unlockLatch) {
+    return yield* syncedEval(config, ['EVAL', redissonUnlock.lua, '2', lock.key, channel, UNLOCK_MESSAGE, lease, lock.threadOwner], lockRetried(config));
   }
+  const latch = `redisson_unlock_latch:{${lock.key}}:${requestId}`;
+  // (timeout + the delay before the last re-send) x retryAttempts: as long as re-sends may come.
+  const timeoutMs = config.setup.commandTimeoutUs / 1000;
+  const latchMs = (timeoutMs + (yield* retryDelayMs(config, config.retryAttempts))) * config.retryAttempts;
+  const px = config.b.latchAtLeastOneMs ? Math.max(latchMs, 1) : latchMs;
+  const script = ['EVAL', redissonUnlockLatch.lua, '3', lock.key, channel, latch, UNLOCK_MESSAGE, lease, lock.threadOwner, 'PUBLISH', String(px)];
+  const r = yield* syncedEval(config, script, lockRetried(config));
+  if (r.kind === 'reply' && !isErrorReply(r.reply)) yield* redisSend('DEL', latch);
+  return r;
 }
 
-/** After the acquire script said yes: sync replicas (or give the lock back), then the watchdog. */
-function* acquired(lock: LockHandle, params: LockParams): EffectProgram<AcquireResult> {
-  const syncError = yield* syncReplicas(params);
-  if (syncError !== null) {
-    // handleNoSync (3.20.0+): unlock the lock just taken, and the acquisition fails.
-    yield* redis('EVAL', redissonUnlock.lua, '2', lock.key, channelOf(lock.key), UNLOCK_MESSAGE, String(lock.leaseMs), lock.threadOwner);
-    return { acquired: false, reason: 'error', detail: `${syncError}; lock given back` };
+/**
+ * tryAcquireAsync once: the script (via ServiceManager.execute's re-runs), handleNoSync's
+ * give-back, and the watchdog on success. Returns the result, or the holder's PTTL.
+ */
+function* tryAcquireOnce(config: RedissonConfig, lock: LockHandle, params: LockParams, request: string): EffectProgram<AcquireResult | number> {
+  let givenBack = false;
+  let giveBacks = 0;
+  const run = function* (): EffectProgram<Outcome> {
+    const out = yield* syncedEval(config, ['EVAL', redissonAcquire.lua, '1', lock.key, String(lock.leaseMs), lock.threadOwner], lockRetried(config));
+    givenBack = false;
+    if (out.kind === 'no-sync' && config.b.giveBackOnNoSync && recognisedNoSync(config, out)) {
+      // handleNoSync: unlock what was just taken, then fail with the original error.
+      const back = yield* unlockInner(config, lock, `${lock.token}:give-back-${++giveBacks}`);
+      givenBack = back.kind === 'no-sync' || (back.kind === 'reply' && !isErrorReply(back.reply));
+    }
+    return out;
+  };
+  const r = config.b.retryAcquireOnNoSync ? yield* rerunOnNoSync(config, run) : yield* run();
+  switch (r.kind) {
+    case 'timeout':
+      return { acquired: false, reason: 'timeout', detail: `no reply after ${r.sends} sends (RedisResponseTimeoutException)` };
+    case 'no-sync':
+      if (r.reply !== null) return { acquired: false, reason: 'error', detail: r.message };
+      // The script took the lock; unless given back it stays held, and nobody renews it.
+      return givenBack
+        ? { acquired: false, reason: 'error', detail: `${r.message}; lock given back` }
+        : { acquired: false, reason: 'unknown', detail: `${r.message}; the lock taken stays held` };
+    case 'reply':
+      if (isErrorReply(r.reply)) return { acquired: false, reason: 'error', detail: r.reply.message };
+      if (r.reply === null) {
+        if (params.leaseMs === null) yield* scheduleRenewal(config, lock.key, lock.threadOwner, request);
+        return ACQUIRED;
+      }
+      // Otherwise the script returned the holder's PTTL: how long a waiter may sleep at most.
+      return typeof r.reply === 'number' ? r.reply : -1;
   }
-  if (params.leaseMs === null) lock.watchdog = yield* spawn('watchdog', () => watchdog(lock, params));
-  return ACQUIRED;
 }
 
 export const redisson: LockProtocol = {
   name: 'redisson',
-  summary: 'Redisson RLock: hash + reentrancy, watchdog when no lease, pub/sub waiters',
+  summary: 'Redisson RLock by version: hash + reentrancy, watchdog when no lease, pub/sub waiters, command re-sends, WAIT for replicas',
   reentrantByThread: true,
   *acquire(lock, params) {
+    const config = yield* configOf(params);
     lock.leaseMs = params.leaseMs ?? LOCK_WATCHDOG_TIMEOUT_MS;
+    const request = yield* currentRequest();
     const startMs = yield* localClockMs();
-    const first = yield* tryAcquireOnce(lock);
-    if (typeof first !== 'number') {
-      return first.acquired ? yield* acquired(lock, params) : first;
-    }
+    const first = yield* tryAcquireOnce(config, lock, params, request);
+    if (typeof first !== 'number') return first;
     if (params.waitMs <= 0) return BUSY;
     const channel = channelOf(lock.key);
     yield* subscribe(channel);
@@ -114,10 +122,8 @@ export const redisson: LockProtocol = {
       for (;;) {
         const remainingMs = params.waitMs - ((yield* localClockMs()) - startMs);
         if (remainingMs <= 0) return BUSY;
-        const attempt = yield* tryAcquireOnce(lock);
-        if (typeof attempt !== 'number') {
-          return attempt.acquired ? yield* acquired(lock, params) : attempt;
-        }
+        const attempt = yield* tryAcquireOnce(config, lock, params, request);
+        if (typeof attempt !== 'number') return attempt;
         // A key without TTL (ttl < 0) gives no bound: wait for an unlock message or the budget.
         const sleepMs = attempt >= 0 ? Math.min(attempt, remainingMs) : remainingMs;
         yield* awaitMessage(channel, Math.max(1, sleepMs) * 1000);
@@ -126,25 +132,28 @@ export const redisson: LockProtocol = {
       yield* unsubscribe(channel);
     }
   },
-  *release(lock) {
-    const r = yield* redis(
-      'EVAL',
-      redissonUnlock.lua,
-      '2',
-      lock.key,
-      channelOf(lock.key),
-      UNLOCK_MESSAGE,
-      String(lock.leaseMs),
-      lock.threadOwner,
-    );
-    // cancelExpirationRenewal runs after the reply in every case, errors included.
-    if (lock.watchdog !== null) yield* cancel(lock.watchdog);
-    lock.watchdog = null;
-    const failure = releaseFailure(r);
-    if (failure) return failure;
-    if (r.status === 'ok' && r.reply === null) {
-      return { released: false, reason: 'not-held', detail: 'IllegalMonitorStateException: not locked by current thread' };
-    }
-    return RELEASED;
+  *release(lock, params) {
+    const config = yield* configOf(params);
+    let runs = 0;
+    const run = function* (): EffectProgram<Outcome> {
+      // A new request id per run, until 3.52.0 keeps the first (and so finds its own latch).
+      const id = config.b.unlockKeepsRequestId ? `${lock.token}:unlock` : `${lock.token}:unlock-${++runs}`;
+      const out = yield* unlockInner(config, lock, id);
+      // cancelExpirationRenewal after the reply, errors included; before 3.12.1 not after a nil.
+      if (config.b.unlockAlwaysCancelsRenewal || !(out.kind === 'reply' && out.reply === null)) {
+        yield* cancelRenewal(config, lock.key, lock.threadOwner);
+      }
+      return out;
+    };
+    return releaseResult(config.b.retryUnlockOnNoSync ? yield* rerunOnNoSync(config, run) : yield* run());
   },
 };
+
+function releaseResult(r: Outcome): ReleaseResult {
+  if (r.kind === 'timeout') return { released: false, reason: 'timeout', detail: `no reply after ${r.sends} sends (RedisResponseTimeoutException)` };
+  if (r.kind === 'no-sync') return { released: false, reason: 'error', detail: r.message };
+  if (isErrorReply(r.reply)) return { released: false, reason: 'error', detail: r.reply.message };
+  if (r.reply === null) return { released: false, reason: 'not-held', detail: 'IllegalMonitorStateException: not locked by current thread' };
+  // 0: still held by this thread's other entries (the key keeps its TTL); 1: released.
+  return RELEASED;
+}

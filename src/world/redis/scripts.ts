@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { executeKeyspaceCommand } from './commands.js';
 import type { Keyspace } from './keyspace.js';
-import { RedisErrorReply, type RedisReply } from './reply.js';
+import { isErrorReply, RedisErrorReply, type RedisReply } from './reply.js';
 
 export interface ScriptContext {
   keyspace: Keyspace;
@@ -23,6 +23,7 @@ export interface ScriptContext {
 export interface BuiltinScript {
   name: string;
   lua: string;
+  /** How many keys the script takes (-1: any number). */
   numKeys: number;
   native(ctx: ScriptContext, keys: readonly string[], argv: readonly string[]): RedisReply;
 }
@@ -119,6 +120,55 @@ return nil;`,
 };
 
 /**
+ * Redisson unlock with an idempotency latch (RedissonLock.unlockInnerAsync, redisson-3.24.0
+ * to HEAD, redisson#4871): a unique request id names a latch key that records this unlock's
+ * result for `timeout` ms, so a re-sent unlock whose first copy already ran answers that
+ * result instead of "not the holder". KEYS = [lock, channel, latch], ARGV = [unlock message,
+ * lease ms, "<uuid>:<thread>", publish command, latch ms]. nil = not the holder, 0 = still
+ * held (reentrant), 1 = released; a latch that exists answers its stored 0 or 1.
+ */
+export const redissonUnlockLatch: BuiltinScript = {
+  name: 'redisson-unlock-latch',
+  numKeys: 3,
+  lua: `local val = redis.call('get', KEYS[3]); if val ~= false then return tonumber(val);end; if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then return nil;end; local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1); if (counter > 0) then redis.call('pexpire', KEYS[1], ARGV[2]); redis.call('set', KEYS[3], 0, 'px', ARGV[5]); return 0; else redis.call('del', KEYS[1]); redis.call(ARGV[4], KEYS[2], ARGV[1]); redis.call('set', KEYS[3], 1, 'px', ARGV[5]); return 1; end; `,
+  native(ctx, keys, argv) {
+    const latch = call(ctx, 'GET', keys[2]);
+    if (typeof latch === 'string') return Math.trunc(Number(latch));
+    if (call(ctx, 'HEXISTS', keys[0], argv[2]) === 0) return null;
+    const counter = call(ctx, 'HINCRBY', keys[0], argv[2], '-1') as number;
+    // A Lua error (an invalid latch PX) aborts the script after the writes before it, as Redis does.
+    if (counter > 0) {
+      call(ctx, 'PEXPIRE', keys[0], argv[1]);
+      const set = call(ctx, 'SET', keys[2], '0', 'PX', argv[4]);
+      return isErrorReply(set) ? set : 0;
+    }
+    call(ctx, 'DEL', keys[0]);
+    if (argv[3].toUpperCase() !== 'PUBLISH') return new RedisErrorReply(`ERR lock-sim scripts publish with PUBLISH only, found ${argv[3]}`);
+    ctx.publish(keys[1], argv[0]);
+    const set = call(ctx, 'SET', keys[2], '1', 'PX', argv[4]);
+    return isErrorReply(set) ? set : 1;
+  },
+};
+
+/**
+ * Redisson's shared watchdog (renewal/LockTask.renew, redisson-3.44.0 to HEAD): one script
+ * renews every lock a client holds. KEYS = the locks, ARGV = [lease ms, then each key's
+ * "<uuid>:<thread>"]. Returns 1 (renewed) or 0 (not that thread's any more) per key.
+ */
+export const redissonRenewMany: BuiltinScript = {
+  name: 'redisson-renew-many',
+  numKeys: -1,
+  lua: `local result = {} for i = 1, #KEYS, 1 do if (redis.call('hexists', KEYS[i], ARGV[i + 1]) == 1) then redis.call('pexpire', KEYS[i], ARGV[1]); table.insert(result, 1); else table.insert(result, 0); end; end; return result;`,
+  native(ctx, keys, argv) {
+    return keys.map((key, i) => {
+      if (call(ctx, 'HEXISTS', key, argv[i + 1]) !== 1) return 0;
+      call(ctx, 'PEXPIRE', key, argv[0]);
+      return 1;
+    });
+  },
+};
+
+/**
  * A token lock that also mints a fencing token in the same atomic step, as Redisson's
  * RFencedLock does with INCR inside its acquire script (lock-semantics.md 1.11). KEYS =
  * [lock, token counter], ARGV = [token, lease ms]. Returns the new fencing token, or 0 when
@@ -146,6 +196,8 @@ export const BUILTIN_SCRIPTS: readonly BuiltinScript[] = [
   redissonAcquire,
   redissonRenew,
   redissonUnlock,
+  redissonUnlockLatch,
+  redissonRenewMany,
 ];
 
 export function sha1(text: string): string {
