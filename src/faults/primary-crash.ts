@@ -1,11 +1,12 @@
 /**
  * The Redis primary dies (kill -9). With Sentinel or a Cluster a replica is promoted once the
  * deciders have found it dead (world/redis/sentinel.ts, cluster-failover.ts); whatever the
- * replicas had not received is gone (seed 004 3.2). `replication-stalled-for` makes the
- * replicas miss the last stretch of writes: the stream stops that long before the crash, as
- * when the primary was already struggling. Healing restarts the old primary, empty; if it
- * was failed over it comes back believing it is primary until Sentinel (about 10 s later) or
- * the cluster bus (at once) makes it a replica of the new one.
+ * replicas had not received is gone (the failover race of redis.io's "Distributed Locks with
+ * Redis"). `replication-stalled-for` makes the replicas miss the last stretch of writes: the
+ * stream stops that long before the crash, as when the primary was already struggling.
+ * Healing restarts the old primary, empty; if it was failed over it comes back believing it
+ * is primary until Sentinel (about 10 s later) or the cluster bus (at once) makes it a
+ * replica of the new one.
  */
 import { formatMicros } from '../engine/time.js';
 import type { FaultSpec } from '../scenario/types.js';

@@ -9,7 +9,7 @@
  *   master cut off from the majority refuses writes once it sees the others unreachable;
  * - `independent`: N masters that know nothing of each other (Redlock's deployment).
  * Optional `min-replicas-to-write` makes a primary refuse writes when fewer replicas are
- * in contact within `min-replicas-max-lag` (redis.conf; lock-semantics.md 5.3), counting
+ * in contact within `min-replicas-max-lag` (redis.conf `min-replicas-to-write`), counting
  * only replicas still in its list (redis 7.0.15 `replication.c` refreshGoodSlavesCount).
  * The deciders of failover (the sentinels, the majority of cluster masters) are the host
  * `DECIDERS` on the network fabric, so a partition can cut a primary off from them.
