@@ -204,12 +204,14 @@ function stuckFrom(index: HistoryIndex, cs: CriticalSection | undefined, seg: Se
   const holder = seg.holder as string;
   const request = index.requests.get(holder);
   let from = Infinity;
-  // Its process died while the key was held.
+  // Its process died while the key was held, before its request had finished (a request the
+  // crash cut short ends there: the workload records it as lost, type info, at the crash).
   const clientName = cs?.client ?? request?.client;
   const crashTimes = clientName ? index.crashes.get(clientName) ?? [] : [];
   const since = request?.invokeUs ?? seg.startUs;
   const crash = crashTimes.find((t) => t >= since);
-  if (crash !== undefined && (cs === undefined || cs.endedBy === 'crash' || request?.end === null)) from = crash;
+  const finishedBefore = (t: number): boolean => request?.end != null && request.end.timeUs < t;
+  if (crash !== undefined && (cs === undefined || cs.endedBy === 'crash' || !finishedBefore(crash))) from = crash;
   // No TTL and the holder has left its critical section (or never entered it).
   if (!seg.hasTtl) {
     const left = cs ? cs.endUs : request?.end ? request.end.timeUs : Infinity;
