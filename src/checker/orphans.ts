@@ -55,7 +55,6 @@ export function findOrphans(index: HistoryIndex, segments: ReadonlyMap<string, r
   const stats: OrphanStats = { orphanUs: 0, first: null };
   for (const [key, list] of segments) {
     for (const seg of list) {
-      if (seg.holder === null) continue;
       const covered = windows.get(windowKey(ownerOf(seg.holder), key)) ?? [];
       let t = seg.startUs;
       for (const w of covered) {
@@ -81,7 +80,7 @@ function noteOrphan(
 ): void {
   stats.orphanUs += toUs - fromUs;
   if (stats.first !== null && stats.first.timeUs <= fromUs) return;
-  const holder = seg.holder as string;
+  const holder = seg.holder;
   const until = seg.hasTtl ? 'until its TTL ran out or someone deleted it' : 'and it has no TTL';
   stats.first = {
     kind: 'orphaned-lock',

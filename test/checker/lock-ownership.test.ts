@@ -4,7 +4,6 @@
  * stuck time. Each failure sits next to the history that must not count one.
  */
 import { describe, expect, it } from 'vitest';
-import { checkHistory } from '../../src/checker/check.js';
 import { indexHistory } from '../../src/checker/history-index.js';
 import { authoritativeSegments, checkOwnership } from '../../src/checker/lock-ownership.js';
 import { end, fault, history, K, keyState, lockOp, requestOp, section, setup, type Entry, type SetupOptions } from './histories.js';
@@ -25,6 +24,14 @@ describe('authoritative segments on a primary', () => {
       [4_000, keyState('redis-0', null, { previousHolder: 'r3', by: 'r3' })],
       [10_000, end()],
     ])).toEqual({ [K]: [[100, 1_000, 'r1', true], [2_000, 3_000, 'r2', true], [3_000, 4_000, 'r3', true]] });
+  });
+
+  it('gives no segment to a hold overwritten at the instant it was written', () => {
+    expect(segmentsOf([
+      [100, keyState('redis-0', 'r1', { expiresAtUs: 9_000 })],
+      [100, keyState('redis-0', 'r2', { expiresAtUs: 9_000, previousHolder: 'r1' })],
+      [10_000, end()],
+    ])).toEqual({ [K]: [[100, 9_000, 'r2', true]] });
   });
 
   it('holds a key without a TTL until the run\'s end', () => {
@@ -93,6 +100,28 @@ describe('authoritative segments of Redlock (a quorum of independent masters)', 
     ], redlock)).toEqual({ [K]: [[30, 40, 'r1', true], [40, 2_000, 'r1', true]] });
   });
 
+  it('ends the holder\'s hold when it drops below the quorum, while a competitor holds a minority', () => {
+    expect(segmentsOf([
+      [10, keyState('redis-0', 'r1', { expiresAtUs: 9_000 })],
+      [20, keyState('redis-1', 'r1', { expiresAtUs: 9_000 })],
+      [30, keyState('redis-2', 'r1', { expiresAtUs: 9_000 })],
+      [40, keyState('redis-3', 'r2', { expiresAtUs: 9_000 })],
+      [50, keyState('redis-4', 'r2', { expiresAtUs: 9_000 })],
+      [200, keyState('redis-0', null, { previousHolder: 'r1', by: 'r1' })],
+      [10_000, end()],
+    ], redlock)).toEqual({ [K]: [[30, 40, 'r1', true], [40, 50, 'r1', true], [50, 200, 'r1', true]] });
+  });
+
+  it('gives no segment to a hold re-judged at the instant it began', () => {
+    expect(segmentsOf([
+      [10, keyState('redis-0', 'r1', { expiresAtUs: 9_000 })],
+      [20, keyState('redis-1', 'r1', { expiresAtUs: 9_000 })],
+      [30, keyState('redis-2', 'r1', { expiresAtUs: 9_000 })],
+      [30, keyState('redis-3', 'r1', { expiresAtUs: 9_000 })],
+      [10_000, end()],
+    ], redlock)).toEqual({ [K]: [[30, 9_000, 'r1', true]] });
+  });
+
   it('does not count a master whose copy had expired, to the microsecond', () => {
     const at = (expiresAtUs: number) => segmentsOf([
       [10, keyState('redis-0', 'r1', { expiresAtUs })],
@@ -114,8 +143,9 @@ describe('authoritative segments of Redlock (a quorum of independent masters)', 
       [200, keyState('redis-2', null, { previousHolder: 'r1' })], // 2 left: none
       [300, keyState('redis-2', 'r2', { expiresAtUs: null })],
       [400, keyState('redis-2', 'r1', { expiresAtUs: null, previousHolder: 'r2' })], // back to 3
+      [500, keyState('redis-0', null, { previousHolder: 'r1' })], // gone on 3 of 5 masters: nobody holds it
       [1_000, end()],
-    ], redlock)).toEqual({ [K]: [[30, 40, 'r1', false], [40, 100, 'r1', false], [100, 200, 'r1', false], [400, 1_000, 'r1', false]] });
+    ], redlock)).toEqual({ [K]: [[30, 40, 'r1', false], [40, 100, 'r1', false], [100, 200, 'r1', false], [400, 500, 'r1', false]] });
   });
 
   it('ignores nodes that are not lock masters', () => {
@@ -139,11 +169,11 @@ describe('authoritative segments of Redlock (a quorum of independent masters)', 
 });
 
 describe('lock lost', () => {
-  /** r1's section [1_000, 5_000); its key written at 900, expiring at `expiresAtUs`. */
-  const expiring = (expiresAtUs: number): Entry[] => [
+  /** r1's section [1_000, 5_000); its key written at 900, expiring at `expiresAtUs`; r2 may take it at 5_000. */
+  const expiring = (expiresAtUs: number, handOver = false): Entry[] => [
     [900, keyState('redis-0', 'r1', { expiresAtUs })],
     ...section('r1', 1_000, 5_000),
-    [6_000, keyState('redis-0', null, { previousHolder: 'r1', by: 'r1' })],
+    ...(handOver ? [[5_000, keyState('redis-0', 'r2', { expiresAtUs: 9_000 })] as Entry] : []),
     [10_000, end()],
   ];
 
@@ -159,8 +189,32 @@ describe('lock lost', () => {
     });
   });
 
-  it('is kept when the key expires exactly as the section ends', () => {
+  it('is kept when the key expires exactly as the section ends, and the next holder takes it then', () => {
     expect(ownership(expiring(5_000)).lockLost).toBe(0);
+    expect(ownership(expiring(5_000, true)).lockLost).toBe(0);
+    expect(ownership(expiring(4_999, true)).violations.find((v) => v.kind === 'lock-lost')?.timeUs).toBe(4_999);
+  });
+
+  it('is kept by a section entered at the instant the previous holder\'s key goes and its own is written', () => {
+    const entering = (writtenAtUs: number) => ownership([
+      [500, keyState('redis-0', 'r0', { expiresAtUs: 1_000 })],
+      [writtenAtUs, keyState('redis-0', 'r1', { expiresAtUs: 9_000 })],
+      ...section('r1', 1_000, 5_000),
+      [10_000, end()],
+    ]);
+    expect(entering(1_000).lockLost).toBe(0);
+    // Its neighbour: its key lands 1 us after it entered.
+    expect(entering(1_001).violations.find((v) => v.kind === 'lock-lost')?.timeUs).toBe(1_000);
+  });
+
+  it('is not lost by a section of no length (acquired and left at one instant)', () => {
+    const at = (leftAtUs: number) => ownership([
+      ...section('r1', 1_000, leftAtUs),
+      [2_000, keyState('redis-0', 'r1', { expiresAtUs: 9_000 })], // its key lands later
+      [10_000, end()],
+    ]).lockLost;
+    expect(at(1_000)).toBe(0);
+    expect(at(1_001)).toBe(1);
   });
 
   it('is lost from the start of a section entered while the key was someone else\'s', () => {
@@ -305,6 +359,32 @@ describe('stuck time', () => {
     expect(stats.stuckUs).toBe(29_000);
   });
 
+  it('counts a SET that lands after its client died from when it lands, even one sent in the microsecond the request arrived', () => {
+    const stuck = (crashAtUs: number) => ownership([
+      [0, requestOp('invoke', 'r1')],
+      [0, lockOp('acquire', 'invoke', 'r1')],
+      [crashAtUs, crash()],
+      [10, keyState('redis-0', 'r1', { expiresAtUs: 30_000 })],
+      [50_000, end()],
+    ]).stuckUs;
+    expect(stuck(5)).toBe(30_000 - 10);
+    expect(stuck(0)).toBe(30_000 - 10);
+  });
+
+  it('does not count a crash that came after the request had given up on an acquire that took the lock', () => {
+    const stuck = (crashAtUs: number) => ownership([
+      [0, requestOp('invoke', 'r1')],
+      [1, lockOp('acquire', 'invoke', 'r1')],
+      [10, keyState('redis-0', 'r1', { expiresAtUs: 30_000 })],
+      [3_000, lockOp('acquire', 'info', 'r1')],
+      [3_001, requestOp('fail', 'r1', { outcome: 'lock-error' })],
+      [crashAtUs, crash()],
+      [50_000, end()],
+    ]).stuckUs;
+    expect(stuck(5_000)).toBe(0); // an orphan (it gave up at 3_000), not stuck
+    expect(stuck(2_000)).toBe(28_000);
+  });
+
   it('counts a crash while the unlock is in flight (it never reached the server), not one after the request ended', () => {
     const stuck = (requestEnd: Entry | null) => ownership([
       [0, requestOp('invoke', 'r1')],
@@ -363,18 +443,20 @@ describe('stuck time', () => {
 
   it('tells the stuck lock that began first, whichever key it is on, and adds up all', () => {
     const K2 = 'lock:stock:2';
-    const stats = ownership([
+    const stuck = (crash1Us: number, crash2Us: number) => ownership([
       [0, requestOp('invoke', 'r1')],
       [1, requestOp('invoke', 'r2', { client: 'client-2' })],
       [10, keyState('redis-0', 'r1', { expiresAtUs: 30_000 })],
       [11, keyState('redis-0', 'r2', { expiresAtUs: 30_000, key: K2 })],
       [20, lockOp('acquire', 'ok', 'r1', { leaseMs: 30 })],
       [21, lockOp('acquire', 'ok', 'r2', { leaseMs: 30, key: K2, thread: 'client-2/w1' })],
-      [5_000, crash('client-1')],
-      [2_000, crash('client-2')],
+      [crash1Us, crash('client-1')],
+      [crash2Us, crash('client-2')],
       [50_000, end()],
     ]);
-    expect(stats.stuckUs).toBe(25_000 + 28_000);
-    expect(stats.violations.map((v) => [v.kind, v.subject, v.timeUs])).toEqual([['stuck-lock', K2, 2_000]]);
+    const later = stuck(5_000, 2_000);
+    expect(later.stuckUs).toBe(25_000 + 28_000);
+    expect(later.violations.map((v) => [v.kind, v.subject, v.timeUs])).toEqual([['stuck-lock', K2, 2_000]]);
+    expect(stuck(2_000, 5_000).violations.map((v) => [v.kind, v.subject, v.timeUs])).toEqual([['stuck-lock', K, 2_000]]);
   });
 });
