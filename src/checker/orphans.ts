@@ -56,10 +56,8 @@ export function findOrphans(index: HistoryIndex, segments: ReadonlyMap<string, r
   for (const [key, list] of segments) {
     for (const seg of list) {
       const covered = windows.get(windowKey(ownerOf(seg.holder), key)) ?? [];
-      let t = seg.startUs;
+      let t = seg.startUs; // the hold is judged up to t
       for (const w of covered) {
-        if (t >= seg.endUs) break;
-        if (w.toUs <= t) continue;
         if (w.fromUs >= seg.endUs) break;
         if (w.fromUs > t) noteOrphan(stats, key, seg, t, w.fromUs, describe(seg.holder, t));
         t = Math.max(t, w.toUs);
@@ -121,8 +119,6 @@ function attendance(ops: History, endUs: number, threadOf: Map<string, string>):
         } else if (op.type !== 'ok') close(op.request, op.timeUs);
         break;
       case 'release':
-        if (op.type !== 'invoke') close(op.request, op.timeUs);
-        break;
       case 'request':
         if (op.type !== 'invoke') close(op.request, op.timeUs);
         break;
