@@ -18,6 +18,16 @@ describe('double holders', () => {
     expect(stats).toEqual({ episodes: 0, totalUs: 0, maxHolders: 1, first: null, firstStartUs: -1, lastStartUs: -1 });
   });
 
+  it('finds nothing at a hand-over whatever order the sections are listed in', () => {
+    expect(findDoubleHolders([cs('r2', 1_000, 2_000), cs('r1', 0, 1_000)]).episodes).toBe(0);
+    expect(findDoubleHolders([cs('r2', 999, 2_000), cs('r1', 0, 1_000)]).episodes).toBe(1);
+  });
+
+  it('tells an episode that begins at the very start of the run as the first', () => {
+    const stats = findDoubleHolders([cs('r1', 0, 100), cs('r2', 0, 100), cs('r3', 500, 700), cs('r4', 600, 700)]);
+    expect(stats).toMatchObject({ episodes: 2, totalUs: 100 + 100, firstStartUs: 0, lastStartUs: 600 });
+  });
+
   it('finds a 1 us episode when the second enters 1 us before the first leaves', () => {
     const stats = findDoubleHolders([cs('r1', 0, 1_000), cs('r2', 999, 2_000)]);
     expect(stats).toMatchObject({ episodes: 1, totalUs: 1, maxHolders: 2, firstStartUs: 999, lastStartUs: 999 });

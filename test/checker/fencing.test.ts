@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkHistory } from '../../src/checker/check.js';
 import { focusViolation, type Violation } from '../../src/checker/violations.js';
+import type { NewOperation } from '../../src/history/operation.js';
 import { end, history, lockOp, setup } from './histories.js';
 
 const token = (request: string, fence: number, key = 'lock:stock:1', type: 'ok' | 'fail' | 'info' = 'ok') =>
@@ -51,11 +52,20 @@ describe('stale fencing tokens', () => {
       [20, token('r2', 9, 'lock:stock:1', 'fail')],
       [25, token('r3', 9, 'lock:stock:1', 'info')],
       [30, lockOp('acquire', 'ok', 'r4', { leaseMs: 1000 })],
-      [40, token('r5', 6)],
-      [50, token('r6', 5)], // stale against r5's 6; r2's and r3's 9 never counted, r4's lack of one changed nothing
+      [40, token('r5', 4)], // stale against r1's 5: r4's lack of a token changed nothing
+      [50, token('r6', 6)], // not stale: r2's and r3's 9 never counted
       [60, end()],
     ]));
     expect(metrics.staleTokens).toBe(1);
+  });
+
+  it('judges the tokens clients received, not the ones their reads and writes carried to the storage', () => {
+    const write = (request: string, fence: number): NewOperation => ({
+      process: 'client-1/w1', request, type: 'ok', f: 'write-stock', sku: 1, qty: 1, mode: 'decrement', affected: 1, fence,
+    });
+    const read = (request: string, fence: number): NewOperation => ({ process: 'client-1/w1', request, type: 'ok', f: 'read-stock', sku: 1, available: 5, fence });
+    const { metrics } = checkHistory(history([[0, setup()], [10, token('r1', 5)], [20, write('r1', 5)], [30, read('r0', 3)], [40, write('r0', 3)], [50, end()]]));
+    expect(metrics.staleTokens).toBe(0);
   });
 });
 

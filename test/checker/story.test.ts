@@ -116,13 +116,14 @@ describe('tellStory', () => {
     ]);
   });
 
-  it('begins at the first operation of an involved request: key changes before it are left out', () => {
+  it('begins at the first lock or database operation of an involved request: key changes before it are left out', () => {
     const lines = story(violation(9_000, ['r1']), [
       [0, setup()],
+      [500, requestOp('invoke', 'r1')], // its arrival does not begin the story (it may have queued)
+      [600, lockOp('acquire', 'invoke', 'r0')], // nor does another request's operation
       [999, keyState('redis-0', 'r0', { expiresAtUs: null })],
       [1_000, keyState('redis-0', null, { previousHolder: 'r0', by: 'r0' })],
       [1_000, lockOp('acquire', 'invoke', 'r1')],
-      [1_500, requestOp('invoke', 'r1')], // the request's own ops do not move the beginning
       [2_000, lockOp('acquire', 'ok', 'r1')],
     ]);
     expect(lines).toEqual(['1000 redis-0: lock:stock:1 gone: r0\'s lock deleted by r0', '2000 client-1/w1: r1 acquired lock:stock:1']);
