@@ -332,6 +332,13 @@ describe('what the orphan\'s story says', () => {
       .toBe('its unlock got no reply at 1.5ms');
   });
 
+  it('tells a holder whose process died while its acquire was in flight (the SET executed)', () => {
+    const crash: Entry = [200, { process: 'nemesis', type: 'info', f: 'fault', fault: 'crash', phase: 'start', target: 'client-1', detail: 'kill -9' }];
+    // The workload records the request the crash cut short as lost at the crash.
+    expect(why(orphan([crash, [200, requestOp('info', 'r1')]]))).toBe('its process died at 200us');
+    expect(why(orphan([crash]))).toBe('its acquire at 1us never got a reply');
+  });
+
   it('tells an unlock refused, with the reason or without one, and one that got no reply', () => {
     expect(why(orphan(released('fail', 'not the owner')))).toBe('its unlock failed at 600us (not the owner)');
     expect(why(orphan(released('fail')))).toBe('its unlock failed at 600us (refused)');
