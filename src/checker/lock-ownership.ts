@@ -40,7 +40,9 @@ export function authoritativeSegments(index: HistoryIndex): Map<string, Segment[
 
 /**
  * Redlock: the lock belongs to whoever holds the key, unexpired, on at least `quorum`
- * masters; it lasts until the quorum-th latest of those deadlines or the next change.
+ * masters; it lasts until the quorum-th latest of those deadlines or the next change. (A
+ * copy that had already expired cannot make a quorum: the quorum-th latest deadline would
+ * then be past, and segments that end before they start are dropped with the empty ones.)
  */
 function quorumSegments(index: HistoryIndex): Map<string, Segment[]> {
   const states = new Map<string, Map<string, NodeKeyState>>(); // key -> node -> state
@@ -57,7 +59,7 @@ function quorumSegments(index: HistoryIndex): Map<string, Segment[]> {
     const t = op.timeUs;
     const deadlines = new Map<string, number[]>();
     for (const s of perNode.values()) {
-      if (s.holder === null || (s.expiresAtUs !== null && s.expiresAtUs <= t)) continue;
+      if (s.holder === null) continue;
       const list2 = deadlines.get(s.holder) ?? [];
       list2.push(s.expiresAtUs ?? Infinity);
       deadlines.set(s.holder, list2);
@@ -69,7 +71,12 @@ function quorumSegments(index: HistoryIndex): Map<string, Segment[]> {
       list.push({ startUs: t, endUs, holder, hasTtl: endUs !== Infinity });
     }
   }
-  for (const list of segments.values()) for (const s of list) if (s.endUs === Infinity) s.endUs = index.endUs;
+  return finish(segments, index.endUs);
+}
+
+/** Holds without a TTL last until the run's end; empty (or already expired) ones are dropped. */
+function finish(segments: Map<string, Segment[]>, runEndUs: number): Map<string, Segment[]> {
+  for (const list of segments.values()) for (const s of list) if (s.endUs === Infinity) s.endUs = runEndUs;
   for (const [key, list] of segments) segments.set(key, list.filter((s) => s.endUs > s.startUs));
   return segments;
 }
@@ -85,9 +92,7 @@ function primarySegments(index: HistoryIndex): Map<string, Segment[]> {
     const list = segments.get(key) ?? [];
     segments.set(key, list);
     if (s === undefined || s.holder === null) return;
-    const hasTtl = s.expiresAtUs !== null;
-    const endUs = hasTtl ? Math.max(t, s.expiresAtUs as number) : Infinity;
-    if (endUs > t) list.push({ startUs: t, endUs, holder: s.holder, hasTtl });
+    list.push({ startUs: t, endUs: s.expiresAtUs ?? Infinity, holder: s.holder, hasTtl: s.expiresAtUs !== null });
   };
   const closeOpen = (key: string, t: number): void => {
     const list = segments.get(key);
@@ -111,9 +116,7 @@ function primarySegments(index: HistoryIndex): Map<string, Segment[]> {
       }
     }
   }
-  for (const list of segments.values()) for (const s of list) if (s.endUs === Infinity) s.endUs = index.endUs;
-  for (const [key, list] of segments) segments.set(key, list.filter((s) => s.endUs > s.startUs));
-  return segments;
+  return finish(segments, index.endUs);
 }
 
 export function checkOwnership(index: HistoryIndex, segments: ReadonlyMap<string, readonly Segment[]> = authoritativeSegments(index)): OwnershipStats {
