@@ -98,27 +98,30 @@ describe('checkHistory: watchdog renewals and the order of violations', () => {
       [0, setup(5)],
       [10, renew('ok', 'extended')],
       [20, renew('ok', 'extended')],
+      [25, renew('ok', 'extended')],
       [30, renew('fail', 'key gone')],
       [40, renew('info', 'no reply')],
       [50, { process: 'client-1/w1', type: 'ok', f: 'acquire', request: 'r2', key: K, leaseMs: 10 }],
       [60, { process: 'setup', type: 'info', f: 'end' }],
     ]);
-    expect(checkHistory(ops).metrics).toMatchObject({ renewals: 2, renewalFailures: 2 });
+    expect(checkHistory(ops).metrics).toMatchObject({ renewals: 3, renewalFailures: 2 });
   });
 
   it('lists violations by time, and those at one instant by kind', () => {
-    // At 1000: an oversell (r2's order) and a negative stock (r2's write); at 500: a duplicate order.
-    const write = (request: string): NewOperation => ({ process: 'client-1/w1', request, type: 'ok', f: 'write-stock', sku: 1, qty: 1, mode: 'decrement', affected: 1 });
-    const order = (request: string, orderKey: string): NewOperation => ({ process: 'client-1/w1', request, type: 'ok', f: 'order', sku: 1, qty: 1, orderKey });
+    // r1 sells the only unit at 100. At 1000 r2 writes -1 computed from the 1 it read (a lost
+    // update leaving negative stock) and commits r1's order key again (a duplicate and an oversell).
     const { violations } = checkHistory(history([
       [0, setup(1)],
-      [100, write('r1')],
-      [100, order('r1', 'o-1')],
-      [500, order('r9', 'o-1')],
-      [1_000, write('r2')],
-      [1_000, order('r2', 'o-2')],
+      [100, { process: 'client-1/w1', request: 'r1', type: 'ok', f: 'write-stock', sku: 1, qty: 1, mode: 'decrement', affected: 1 }],
+      [100, { process: 'client-1/w1', request: 'r1', type: 'ok', f: 'order', sku: 1, qty: 1, orderKey: 'o-1' }],
+      [1_000, { process: 'client-1/w2', request: 'r2', type: 'ok', f: 'write-stock', sku: 1, qty: 2, mode: 'set', value: -1, basedOn: 1, affected: 1 }],
+      [1_000, { process: 'client-1/w2', request: 'r2', type: 'ok', f: 'order', sku: 1, qty: 1, orderKey: 'o-1' }],
+      [1_500, { process: 'client-1/w1', request: 'r3', type: 'ok', f: 'acquire', key: K, leaseMs: 10, fence: 1 }],
+      [1_500, { process: 'client-1/w1', request: 'r4', type: 'ok', f: 'acquire', key: K, leaseMs: 10, fence: 1 }],
       [2_000, { process: 'setup', type: 'info', f: 'end' }],
     ]));
-    expect(violations.map((v) => [v.timeUs, v.kind])).toEqual([[500, 'duplicate-order'], [500, 'oversell'], [1_000, 'negative-stock']]);
+    expect(violations.map((v) => [v.timeUs, v.kind])).toEqual([
+      [1_000, 'duplicate-order'], [1_000, 'lost-update'], [1_000, 'negative-stock'], [1_000, 'oversell'], [1_500, 'double-holder'], [1_500, 'stale-token'],
+    ]);
   });
 });

@@ -143,7 +143,8 @@ describe('authoritative segments of Redlock (a quorum of independent masters)', 
       [200, keyState('redis-2', null, { previousHolder: 'r1' })], // 2 left: none
       [300, keyState('redis-2', 'r2', { expiresAtUs: null })],
       [400, keyState('redis-2', 'r1', { expiresAtUs: null, previousHolder: 'r2' })], // back to 3
-      [500, keyState('redis-0', null, { previousHolder: 'r1' })], // gone on 3 of 5 masters: nobody holds it
+      [500, keyState('redis-0', null, { previousHolder: 'r1' })],
+      [600, keyState('redis-1', null, { previousHolder: 'r1' })], // gone on 3 of 5 masters: nobody holds it
       [1_000, end()],
     ], redlock)).toEqual({ [K]: [[30, 40, 'r1', false], [40, 100, 'r1', false], [100, 200, 'r1', false], [400, 500, 'r1', false]] });
   });
@@ -361,14 +362,14 @@ describe('stuck time', () => {
 
   it('counts a SET that lands after its client died from when it lands, even one sent in the microsecond the request arrived', () => {
     const stuck = (crashAtUs: number) => ownership([
-      [0, requestOp('invoke', 'r1')],
-      [0, lockOp('acquire', 'invoke', 'r1')],
+      [100, requestOp('invoke', 'r1')],
+      [100, lockOp('acquire', 'invoke', 'r1')],
       [crashAtUs, crash()],
-      [10, keyState('redis-0', 'r1', { expiresAtUs: 30_000 })],
+      [110, keyState('redis-0', 'r1', { expiresAtUs: 30_000 })],
       [50_000, end()],
     ]).stuckUs;
-    expect(stuck(5)).toBe(30_000 - 10);
-    expect(stuck(0)).toBe(30_000 - 10);
+    expect(stuck(105)).toBe(30_000 - 110);
+    expect(stuck(100)).toBe(30_000 - 110);
   });
 
   it('does not count a crash that came after the request had given up on an acquire that took the lock', () => {

@@ -172,9 +172,10 @@ describe('refused reads and writes', () => {
     expect(metrics).toMatchObject({ fenceRejections: 2, refusedWrites: 1, casConflicts: 0, unitsSold: 0 });
   });
 
-  it('counts reads refused for a stale token, not failed reads without one or reads that carried one', () => {
-    const { metrics } = checkHistory(history([setup(5), read('r1', 'fail', 3), read('r2', 'fail'), read('r3', 'ok', 4), end]));
-    expect(metrics.fenceRejections).toBe(1);
+  it('counts reads refused for a stale token, not failed reads without one, reads that carried one, or failed writes', () => {
+    const failedWrite = write('r5', { type: 'fail', fence: 4, affected: undefined, detail: 'Lock wait timeout exceeded' });
+    const { metrics } = checkHistory(history([setup(5), read('r1', 'fail', 3), read('r0', 'fail', 2), read('r2', 'fail'), read('r3', 'ok', 4), failedWrite, end]));
+    expect(metrics.fenceRejections).toBe(2);
   });
 
   it('changes nothing with a refused write, whatever its mode', () => {
