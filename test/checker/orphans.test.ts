@@ -339,6 +339,17 @@ describe('what the orphan\'s story says', () => {
     expect(why(orphan([crash]))).toBe('its acquire at 1us never got a reply');
   });
 
+  it('tells a holder whose process died while its unlock was in flight (it never reached the server)', () => {
+    const crash: Entry = [700, { process: 'nemesis', type: 'info', f: 'fault', fault: 'crash', phase: 'start', target: 'client-1', detail: 'kill -9' }];
+    expect(why(orphan([acquired, [500, lockOp('release', 'invoke', 'r1')], crash, [700, requestOp('info', 'r1')]]))).toBe('its process died at 700us');
+  });
+
+  it('does not take a watchdog renewal without a reply, or a transaction\'s end, for its process dying', () => {
+    const renewal: Entry = [1_000, { process: 'client-1/w1', request: 'r1', type: 'info', f: 'renew', detail: 'no reply' }];
+    const txn: Entry = [2_000, { process: 'database', type: 'info', f: 'txn', request: 'r1', owner: 'client-1/w1', txn: 3, outcome: 'rollback', cause: 'rollback' }];
+    expect(why(orphan([acquired, renewal, txn, [3_000, requestOp('fail', 'r1')]]))).toBe('it never released it');
+  });
+
   it('tells an unlock refused, with the reason or without one, and one that got no reply', () => {
     expect(why(orphan(released('fail', 'not the owner')))).toBe('its unlock failed at 600us (not the owner)');
     expect(why(orphan(released('fail')))).toBe('its unlock failed at 600us (refused)');
