@@ -39,9 +39,9 @@ export function findDoubleHolders(sections: readonly CriticalSection[]): DoubleH
         if (inside.size === 2) {
           episodeStart = p.t;
           stats.episodes++;
-          if (stats.firstStartUs < 0 || p.t < stats.firstStartUs) stats.firstStartUs = p.t;
           stats.lastStartUs = Math.max(stats.lastStartUs, p.t);
           if (stats.first === null || p.t < stats.first.timeUs) {
+            stats.firstStartUs = p.t;
             const other = [...inside].find((x) => x !== p.s) as CriticalSection;
             stats.first = {
               kind: 'double-holder',

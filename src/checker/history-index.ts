@@ -2,7 +2,7 @@
  * Indexes a history once for the checkers: requests with their client and completion,
  * critical sections, client crashes, and the end of the run.
  */
-import type { History, LockOp, Operation, RequestOp } from '../history/operation.js';
+import type { History, LockOp, RequestOp } from '../history/operation.js';
 
 export interface RequestRecord {
   id: string;
@@ -119,8 +119,4 @@ export function indexHistory(ops: History): HistoryIndex {
   for (const request of [...open.keys()]) close(request, endUs, 'run-end');
   sections.sort((a, b) => a.startUs - b.startUs || (a.request < b.request ? -1 : 1));
   return { ops, endUs, durationUs, stock, initialPrimary, lockNodes, quorum, lockOwner, requests, sections, crashes };
-}
-
-export function isOp<F extends Operation['f']>(op: Operation, f: F): op is Extract<Operation, { f: F }> {
-  return op.f === f;
 }

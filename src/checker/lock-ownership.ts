@@ -13,10 +13,11 @@ import type { KeyStateOp } from '../history/operation.js';
 import type { CriticalSection, HistoryIndex } from './history-index.js';
 import type { Violation } from './violations.js';
 
+/** A stretch of time during which one request held a lock key (none: nobody held it). */
 export interface Segment {
   startUs: number;
   endUs: number;
-  holder: string | null;
+  holder: string;
   hasTtl: boolean;
 }
 
@@ -39,7 +40,9 @@ export function authoritativeSegments(index: HistoryIndex): Map<string, Segment[
 
 /**
  * Redlock: the lock belongs to whoever holds the key, unexpired, on at least `quorum`
- * masters; it lasts until the quorum-th latest of those deadlines or the next change.
+ * masters; it lasts until the quorum-th latest of those deadlines or the next change. (A
+ * copy that had already expired cannot make a quorum: the quorum-th latest deadline would
+ * then be past, and segments that end before they start are dropped with the empty ones.)
  */
 function quorumSegments(index: HistoryIndex): Map<string, Segment[]> {
   const states = new Map<string, Map<string, NodeKeyState>>(); // key -> node -> state
@@ -56,7 +59,7 @@ function quorumSegments(index: HistoryIndex): Map<string, Segment[]> {
     const t = op.timeUs;
     const deadlines = new Map<string, number[]>();
     for (const s of perNode.values()) {
-      if (s.holder === null || (s.expiresAtUs !== null && s.expiresAtUs <= t)) continue;
+      if (s.holder === null) continue;
       const list2 = deadlines.get(s.holder) ?? [];
       list2.push(s.expiresAtUs ?? Infinity);
       deadlines.set(s.holder, list2);
@@ -68,7 +71,12 @@ function quorumSegments(index: HistoryIndex): Map<string, Segment[]> {
       list.push({ startUs: t, endUs, holder, hasTtl: endUs !== Infinity });
     }
   }
-  for (const list of segments.values()) for (const s of list) if (s.endUs === Infinity) s.endUs = index.endUs;
+  return finish(segments, index.endUs);
+}
+
+/** Holds without a TTL last until the run's end; empty (or already expired) ones are dropped. */
+function finish(segments: Map<string, Segment[]>, runEndUs: number): Map<string, Segment[]> {
+  for (const list of segments.values()) for (const s of list) if (s.endUs === Infinity) s.endUs = runEndUs;
   for (const [key, list] of segments) segments.set(key, list.filter((s) => s.endUs > s.startUs));
   return segments;
 }
@@ -79,17 +87,12 @@ function primarySegments(index: HistoryIndex): Map<string, Segment[]> {
   const segments = new Map<string, Segment[]>();
   let primary = index.initialPrimary;
 
-  const stateOf = (node: string, key: string): NodeKeyState =>
-    states.get(`${node}\u0000${key}`) ?? { holder: null, expiresAtUs: null };
-
   const emit = (key: string, t: number): void => {
-    const s = stateOf(primary, key);
+    const s = states.get(`${primary}\u0000${key}`);
     const list = segments.get(key) ?? [];
     segments.set(key, list);
-    if (s.holder === null) return;
-    const hasTtl = s.expiresAtUs !== null;
-    const endUs = hasTtl ? Math.max(t, s.expiresAtUs as number) : Infinity;
-    if (endUs > t) list.push({ startUs: t, endUs, holder: s.holder, hasTtl });
+    if (s === undefined || s.holder === null) return;
+    list.push({ startUs: t, endUs: s.expiresAtUs ?? Infinity, holder: s.holder, hasTtl: s.expiresAtUs !== null });
   };
   const closeOpen = (key: string, t: number): void => {
     const list = segments.get(key);
@@ -113,9 +116,7 @@ function primarySegments(index: HistoryIndex): Map<string, Segment[]> {
       }
     }
   }
-  for (const list of segments.values()) for (const s of list) if (s.endUs === Infinity) s.endUs = index.endUs;
-  for (const [key, list] of segments) segments.set(key, list.filter((s) => s.endUs > s.startUs));
-  return segments;
+  return finish(segments, index.endUs);
 }
 
 export function checkOwnership(index: HistoryIndex, segments: ReadonlyMap<string, readonly Segment[]> = authoritativeSegments(index)): OwnershipStats {
@@ -162,7 +163,6 @@ export function checkOwnership(index: HistoryIndex, segments: ReadonlyMap<string
   const csByRequest = new Map(index.sections.map((s) => [s.request, s]));
   for (const [key, list] of segments) {
     for (const seg of list) {
-      if (seg.holder === null) continue;
       const from = stuckFrom(index, csByRequest.get(seg.holder), seg);
       const start = Math.max(seg.startUs, from);
       if (start >= seg.endUs) continue;
@@ -186,30 +186,28 @@ function isForeignDelete(op: KeyStateOp): boolean {
   return op.previousHolder !== null && op.by !== '' && op.by !== op.previousHolder;
 }
 
+/** Segments are in time order and do not overlap. */
 function firstMomentNotHeld(cs: CriticalSection, list: readonly Segment[]): number | null {
-  let t = cs.startUs;
+  let t = cs.startUs; // the request held the key from the section's start until t
   for (const seg of list) {
-    if (seg.endUs <= t) continue;
-    if (seg.startUs >= cs.endUs) break;
-    if (seg.startUs > t) return t; // a gap: nobody held it
-    if (seg.holder !== cs.request) return Math.max(t, seg.startUs);
-    t = seg.endUs;
     if (t >= cs.endUs) return null;
+    if (seg.endUs <= t) continue;
+    if (seg.startUs > t || seg.holder !== cs.request) return t; // a gap, or someone else's
+    t = seg.endUs;
   }
   return t < cs.endUs ? t : null;
 }
 
 /** From when a holder can no longer release its lock. */
 function stuckFrom(index: HistoryIndex, cs: CriticalSection | undefined, seg: Segment): number {
-  const holder = seg.holder as string;
-  const request = index.requests.get(holder);
+  const request = index.requests.get(seg.holder);
   let from = Infinity;
-  // Its process died while the key was held.
-  const clientName = cs?.client ?? request?.client;
-  const crashTimes = clientName ? index.crashes.get(clientName) ?? [] : [];
+  // Its process died while the key was held, before its request had finished (a request the
+  // crash cut short ends there: the workload records it as lost, type info, at the crash).
   const since = request?.invokeUs ?? seg.startUs;
-  const crash = crashTimes.find((t) => t >= since);
-  if (crash !== undefined && (cs === undefined || cs.endedBy === 'crash' || request?.end === null)) from = crash;
+  const crash = index.crashes.get(cs?.client ?? request?.client ?? '')?.find((t) => t >= since);
+  const finishedBefore = (t: number): boolean => request?.end != null && request.end.timeUs < t;
+  if (crash !== undefined && !finishedBefore(crash)) from = crash;
   // No TTL and the holder has left its critical section (or never entered it).
   if (!seg.hasTtl) {
     const left = cs ? cs.endUs : request?.end ? request.end.timeUs : Infinity;

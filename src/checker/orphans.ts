@@ -36,9 +36,9 @@ interface Attendance {
 
 /** How a request stopped working under its lock, for the story. */
 interface Departure {
-  kind: 'kept' | 'acquire-unknown' | 'acquire-failed' | 'released' | 'release-unknown' | 'release-failed' | 'died';
+  kind: 'acquiring' | 'kept' | 'acquire-unknown' | 'acquire-failed' | 'released' | 'release-unknown' | 'release-failed' | 'died';
   atUs: number;
-  detail: string;
+  detail?: string;
 }
 
 export function findOrphans(index: HistoryIndex, segments: ReadonlyMap<string, readonly Segment[]>): OrphanStats {
@@ -55,12 +55,9 @@ export function findOrphans(index: HistoryIndex, segments: ReadonlyMap<string, r
   const stats: OrphanStats = { orphanUs: 0, first: null };
   for (const [key, list] of segments) {
     for (const seg of list) {
-      if (seg.holder === null) continue;
       const covered = windows.get(windowKey(ownerOf(seg.holder), key)) ?? [];
-      let t = seg.startUs;
+      let t = seg.startUs; // the hold is judged up to t
       for (const w of covered) {
-        if (t >= seg.endUs) break;
-        if (w.toUs <= t) continue;
         if (w.fromUs >= seg.endUs) break;
         if (w.fromUs > t) noteOrphan(stats, key, seg, t, w.fromUs, describe(seg.holder, t));
         t = Math.max(t, w.toUs);
@@ -81,7 +78,7 @@ function noteOrphan(
 ): void {
   stats.orphanUs += toUs - fromUs;
   if (stats.first !== null && stats.first.timeUs <= fromUs) return;
-  const holder = seg.holder as string;
+  const holder = seg.holder;
   const until = seg.hasTtl ? 'until its TTL ran out or someone deleted it' : 'and it has no TTL';
   stats.first = {
     kind: 'orphaned-lock',
@@ -122,8 +119,6 @@ function attendance(ops: History, endUs: number, threadOf: Map<string, string>):
         } else if (op.type !== 'ok') close(op.request, op.timeUs);
         break;
       case 'release':
-        if (op.type !== 'invoke') close(op.request, op.timeUs);
-        break;
       case 'request':
         if (op.type !== 'invoke') close(op.request, op.timeUs);
         break;
@@ -144,11 +139,15 @@ function attendance(ops: History, endUs: number, threadOf: Map<string, string>):
 function departuresOf(ops: History): Map<string, Departure> {
   const out = new Map<string, Departure>();
   for (const op of ops) {
-    if (op.f === 'acquire' && op.type !== 'invoke') out.set(op.request, { kind: op.type === 'ok' ? 'kept' : op.type === 'info' ? 'acquire-unknown' : 'acquire-failed', atUs: op.timeUs, detail: op.detail ?? '' });
-    else if (op.f === 'release' && op.type !== 'invoke') {
-      out.set(op.request, { kind: op.type === 'ok' ? 'released' : op.type === 'info' ? 'release-unknown' : 'release-failed', atUs: op.timeUs, detail: op.detail ?? '' });
-    } else if (op.f === 'request' && op.type === 'info' && out.get(op.request)?.kind === 'kept') {
-      out.set(op.request, { kind: 'died', atUs: op.timeUs, detail: '' });
+    if (op.f === 'acquire') {
+      const kind = op.type === 'invoke' ? 'acquiring' : op.type === 'ok' ? 'kept' : op.type === 'info' ? 'acquire-unknown' : 'acquire-failed';
+      out.set(op.request, { kind, atUs: op.timeUs, detail: op.detail });
+    } else if (op.f === 'release' && op.type !== 'invoke') {
+      out.set(op.request, { kind: op.type === 'ok' ? 'released' : op.type === 'info' ? 'release-unknown' : 'release-failed', atUs: op.timeUs, detail: op.detail });
+    } else if (op.f === 'request' && op.type === 'info') {
+      // Lost with its process while holding the lock or waiting for it (a SET that executed).
+      const kind = out.get(op.request)?.kind;
+      if (kind === 'kept' || kind === 'acquiring') out.set(op.request, { kind: 'died', atUs: op.timeUs });
     }
   }
   return out;
@@ -156,11 +155,12 @@ function departuresOf(ops: History): Map<string, Departure> {
 
 /** Why a holder no longer works under its lock, in words; `promoted`: the node promoted at that instant. */
 function departureText(d: Departure | undefined, promoted: string | undefined): string {
-  const at = d ? ` at ${formatMicros(d.atUs)}` : '';
   const copy = promoted === undefined ? '' : `; ${promoted} was promoted with a copy of the lock`;
-  switch (d?.kind) {
-    case undefined:
-      return `it never asked for it${copy}`;
+  if (d === undefined) return `it never asked for it${copy}`;
+  const at = ` at ${formatMicros(d.atUs)}`;
+  switch (d.kind) {
+    case 'acquiring':
+      return `its acquire${at} never got a reply${copy}`;
     case 'kept':
       return `it never released it${copy}`;
     case 'acquire-unknown':

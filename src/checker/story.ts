@@ -39,7 +39,7 @@ function describe(op: Operation, involved: Set<string>, subject: string, fromUs:
       return op.timeUs >= fromUs - 60_000_000 ? `${op.fault} ${op.phase}: ${op.detail}` : null;
     case 'key-state':
       if (op.key !== subject || op.timeUs < fromUs) return null;
-      if (op.holder === null) return `${op.key} gone: ${op.previousHolder ?? 'its'}'s lock ${op.cause === 'expire' ? 'expired' : op.cause === 'delete' ? `deleted by ${op.by}` : `dropped (${op.cause})`}`;
+      if (op.holder === null) return `${op.key} gone: ${op.previousHolder === null ? 'its' : `${op.previousHolder}'s`} lock ${op.cause === 'expire' ? 'expired' : op.cause === 'delete' ? `deleted by ${op.by}` : `dropped (${op.cause})`}`;
       return `${op.key} held by ${op.holder} (${op.cause}${op.expiresAtUs === null ? ', no TTL' : `, expires ${formatMicros(op.expiresAtUs)}`})`;
     case 'acquire':
       if (!involved.has(op.request) || op.type === 'invoke') return null;

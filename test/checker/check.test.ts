@@ -89,3 +89,39 @@ describe('checkHistory', () => {
     expect(metrics.doubleHolders).toBe(0);
   });
 });
+
+describe('checkHistory: watchdog renewals and the order of violations', () => {
+  const renew = (type: 'ok' | 'fail' | 'info', detail: string): NewOperation => ({ process: 'client-1/w1', request: 'r1', type, f: 'renew', detail });
+
+  it('counts successful renewals apart from failed or unanswered ones', () => {
+    const ops = history([
+      [0, setup(5)],
+      [10, renew('ok', 'extended')],
+      [20, renew('ok', 'extended')],
+      [25, renew('ok', 'extended')],
+      [30, renew('fail', 'key gone')],
+      [40, renew('info', 'no reply')],
+      [50, { process: 'client-1/w1', type: 'ok', f: 'acquire', request: 'r2', key: K, leaseMs: 10 }],
+      [60, { process: 'setup', type: 'info', f: 'end' }],
+    ]);
+    expect(checkHistory(ops).metrics).toMatchObject({ renewals: 3, renewalFailures: 2 });
+  });
+
+  it('lists violations by time, and those at one instant by kind', () => {
+    // r1 sells the only unit at 100. At 1000 r2 writes -1 computed from the 1 it read (a lost
+    // update leaving negative stock) and commits r1's order key again (a duplicate and an oversell).
+    const { violations } = checkHistory(history([
+      [0, setup(1)],
+      [100, { process: 'client-1/w1', request: 'r1', type: 'ok', f: 'write-stock', sku: 1, qty: 1, mode: 'decrement', affected: 1 }],
+      [100, { process: 'client-1/w1', request: 'r1', type: 'ok', f: 'order', sku: 1, qty: 1, orderKey: 'o-1' }],
+      [1_000, { process: 'client-1/w2', request: 'r2', type: 'ok', f: 'write-stock', sku: 1, qty: 2, mode: 'set', value: -1, basedOn: 1, affected: 1 }],
+      [1_000, { process: 'client-1/w2', request: 'r2', type: 'ok', f: 'order', sku: 1, qty: 1, orderKey: 'o-1' }],
+      [1_500, { process: 'client-1/w1', request: 'r3', type: 'ok', f: 'acquire', key: K, leaseMs: 10, fence: 1 }],
+      [1_500, { process: 'client-1/w1', request: 'r4', type: 'ok', f: 'acquire', key: K, leaseMs: 10, fence: 1 }],
+      [2_000, { process: 'setup', type: 'info', f: 'end' }],
+    ]));
+    expect(violations.map((v) => [v.timeUs, v.kind])).toEqual([
+      [1_000, 'duplicate-order'], [1_000, 'lost-update'], [1_000, 'negative-stock'], [1_000, 'oversell'], [1_500, 'double-holder'], [1_500, 'stale-token'],
+    ]);
+  });
+});

@@ -217,3 +217,193 @@ describe('orphaned holds', () => {
     expect(verdictOf(metrics)).toBe('LEAKY');
   });
 });
+
+describe('where an orphaned hold begins and ends', () => {
+  /** r1 takes the lock at 20 (its key expires at 30_000) and its request fails at 3_000 without a release. */
+  const kept = (more: Entry[] = []): Entry[] => [
+    [0, setup()],
+    [0, requestOp('invoke', 'r1')],
+    [1, lockOp('acquire', 'invoke', 'r1')],
+    [10, held('redis-0', 'r1', 30_000)],
+    [20, lockOp('acquire', 'ok', 'r1')],
+    [3_000, requestOp('fail', 'r1')],
+    ...more,
+    end,
+  ];
+
+  it('begins when the request ends without releasing, and ends with the key, though its owner comes back later', () => {
+    const { metrics } = checkHistory(history(kept([
+      // r1's thread comes back to the key with r2 at 40_000, after it expired.
+      [40_000, requestOp('invoke', 'r2')],
+      [40_001, lockOp('acquire', 'invoke', 'r2')],
+      [40_010, held('redis-0', 'r2', 90_000)],
+      [40_020, lockOp('acquire', 'ok', 'r2')],
+      [40_500, lockOp('release', 'invoke', 'r2')],
+      [40_505, gone('redis-0', 'r2')],
+      [40_510, lockOp('release', 'ok', 'r2')],
+      [40_511, requestOp('ok', 'r2')],
+    ])));
+    expect(metrics.orphanLockUs).toBe(30_000 - 3_000);
+  });
+
+  it('does not count a holder still working under its lock when the run ends', () => {
+    const { metrics } = checkHistory(history([
+      [0, setup()],
+      [0, requestOp('invoke', 'r1')],
+      [1, lockOp('acquire', 'invoke', 'r1')],
+      [10, held('redis-0', 'r1', null)],
+      [20, lockOp('acquire', 'ok', 'r1')],
+      end,
+    ]));
+    expect(metrics.orphanLockUs).toBe(0);
+  });
+
+  it('ends a holder\'s work at its own client\'s crash, not at another client\'s crash or its own GC pause', () => {
+    const at = (f: NewOperation) => checkHistory(history([
+      [0, setup()],
+      [0, requestOp('invoke', 'r1')],
+      [1, lockOp('acquire', 'invoke', 'r1')],
+      [10, held('redis-0', 'r1', 20_000)],
+      [20, lockOp('acquire', 'ok', 'r1')],
+      [2_000, f],
+      [19_000, lockOp('release', 'invoke', 'r1')],
+      [19_005, gone('redis-0', 'r1')],
+      [19_010, lockOp('release', 'ok', 'r1')],
+      [19_011, requestOp('ok', 'r1')],
+      end,
+    ])).metrics.orphanLockUs;
+    const fault = (name: string, target: string): NewOperation => ({ process: 'nemesis', type: 'info', f: 'fault', fault: name, phase: 'start', target, detail: '' });
+    expect(at(fault('crash', 'client-1'))).toBe(19_005 - 2_000);
+    expect(at(fault('crash', 'client-2'))).toBe(0);
+    expect(at(fault('pause', 'client-1'))).toBe(0);
+  });
+});
+
+describe('what the orphan\'s story says', () => {
+  /** r1's acquire (invoked at 1) leaves its key (expiring at 30_000, or without a TTL) behind after `after`. */
+  const orphan = (after: Entry[], expiresAtUs: number | null = 30_000, extra: Entry[] = []) => checkHistory(history([
+    [0, setup()],
+    [0, requestOp('invoke', 'r1')],
+    [1, lockOp('acquire', 'invoke', 'r1')],
+    [10, held('redis-0', 'r1', expiresAtUs)],
+    ...after,
+    ...extra,
+    end,
+  ])).violations.find((v) => v.kind === 'orphaned-lock');
+  const acquired: Entry = [20, lockOp('acquire', 'ok', 'r1')];
+  const released = (type: Operation['type'], detail?: string): Entry[] => [
+    acquired,
+    [500, lockOp('release', 'invoke', 'r1')],
+    [600, { ...lockOp('release', type, 'r1'), ...(detail ? { detail } : {}) } as NewOperation],
+    [601, requestOp(type === 'ok' ? 'ok' : 'fail', 'r1')],
+  ];
+
+  it('tells who held what from when, and that the key has a TTL', () => {
+    expect(orphan([[3_000, lockOp('acquire', 'info', 'r1')], [3_001, requestOp('fail', 'r1')]])).toEqual({
+      kind: 'orphaned-lock',
+      timeUs: 3_000,
+      subject: K,
+      requests: ['r1'],
+      summary: `${K} stayed held by r1 with no request of its owner working under it (its acquire got no reply at 3ms but took the lock), until its TTL ran out or someone deleted it`,
+    });
+  });
+
+  it('says when the key has no TTL', () => {
+    expect(orphan([[3_000, lockOp('acquire', 'info', 'r1')], [3_001, requestOp('fail', 'r1')]], null)?.summary)
+      .toBe(`${K} stayed held by r1 with no request of its owner working under it (its acquire got no reply at 3ms but took the lock), and it has no TTL`);
+  });
+
+  const why = (v: ReturnType<typeof orphan>): string | undefined => v?.summary.match(/working under it \((.*)\), (until|and it)/)?.[1];
+
+  it('tells a refused acquire that left the lock, with the reason or without one', () => {
+    const failed = (detail?: string) => orphan([[3_000, { ...lockOp('acquire', 'fail', 'r1'), ...(detail ? { detail } : {}) } as NewOperation], [3_001, requestOp('fail', 'r1')]]);
+    expect(why(failed('quorum not reached'))).toBe('its acquire failed at 3ms (quorum not reached) but left the lock');
+    expect(why(failed())).toBe('its acquire failed at 3ms (refused) but left the lock');
+  });
+
+  it('tells an acquire that succeeded and a request that ended without releasing', () => {
+    expect(why(orphan([acquired, [3_000, requestOp('fail', 'r1')]]))).toBe('it never released it');
+  });
+
+  it('tells a holder whose process died, not one whose request was lost after its unlock got no reply', () => {
+    const crash: Entry = [2_000, { process: 'nemesis', type: 'info', f: 'fault', fault: 'crash', phase: 'start', target: 'client-1', detail: 'kill -9' }];
+    expect(why(orphan([acquired, crash, [2_000, requestOp('info', 'r1')]]))).toBe('its process died at 2ms');
+    expect(why(orphan([acquired, [500, lockOp('release', 'invoke', 'r1')], [1_500, lockOp('release', 'info', 'r1')], crash, [2_000, requestOp('info', 'r1')]])))
+      .toBe('its unlock got no reply at 1.5ms');
+  });
+
+  it('tells a holder whose process died while its acquire was in flight (the SET executed)', () => {
+    const crash: Entry = [200, { process: 'nemesis', type: 'info', f: 'fault', fault: 'crash', phase: 'start', target: 'client-1', detail: 'kill -9' }];
+    // The workload records the request the crash cut short as lost at the crash.
+    expect(why(orphan([crash, [200, requestOp('info', 'r1')]]))).toBe('its process died at 200us');
+    expect(why(orphan([crash]))).toBe('its acquire at 1us never got a reply');
+  });
+
+  it('tells a holder whose process died while its unlock was in flight (it never reached the server)', () => {
+    const crash: Entry = [700, { process: 'nemesis', type: 'info', f: 'fault', fault: 'crash', phase: 'start', target: 'client-1', detail: 'kill -9' }];
+    expect(why(orphan([acquired, [500, lockOp('release', 'invoke', 'r1')], crash, [700, requestOp('info', 'r1')]]))).toBe('its process died at 700us');
+  });
+
+  it('does not take a watchdog renewal without a reply, or a transaction\'s end, for its process dying', () => {
+    const renewal: Entry = [1_000, { process: 'client-1/w1', request: 'r1', type: 'info', f: 'renew', detail: 'no reply' }];
+    const txn: Entry = [2_000, { process: 'database', type: 'info', f: 'txn', request: 'r1', owner: 'client-1/w1', txn: 3, outcome: 'rollback', cause: 'rollback' }];
+    expect(why(orphan([acquired, renewal, txn, [3_000, requestOp('fail', 'r1')]]))).toBe('it never released it');
+  });
+
+  it('tells an unlock refused, with the reason or without one, and one that got no reply', () => {
+    expect(why(orphan(released('fail', 'not the owner')))).toBe('its unlock failed at 600us (not the owner)');
+    expect(why(orphan(released('fail')))).toBe('its unlock failed at 600us (refused)');
+    expect(why(orphan(released('info')))).toBe('its unlock got no reply at 600us');
+  });
+
+  it('tells a holder the history never saw ask for the lock', () => {
+    const { violations, metrics } = checkHistory(history([[0, setup()], [10, held('redis-0', 'r9', 30_000)], end]));
+    expect(metrics.orphanLockUs).toBe(30_000 - 10);
+    expect(why(violations.find((v) => v.kind === 'orphaned-lock'))).toBe('it never asked for it');
+  });
+
+  it('adds the promoted replica when the orphan begins at a failover, and only then', () => {
+    const failover: NewOperation = { process: 'nemesis', type: 'info', f: 'fault', fault: 'failover', phase: 'event', target: 'redis-1', detail: 'promoted' };
+    const fault = (name: string, atUs: number): Entry => [atUs, { ...failover, fault: name }];
+    // r1's acquire times out at 3_000; its key went from redis-0 at 2_000 (a clock jump there) but
+    // stayed on the replica redis-1, which is promoted at 5_000.
+    const entries = (f: Entry): Entry[] => [
+      [0, setup()],
+      [0, requestOp('invoke', 'r1')],
+      [1, lockOp('acquire', 'invoke', 'r1')],
+      [10, held('redis-0', 'r1', 30_000)],
+      [12, held('redis-1', 'r1', 30_000, 'sync')],
+      [3_000, lockOp('acquire', 'info', 'r1')],
+      [3_001, requestOp('fail', 'r1')],
+      [2_000, gone('redis-0', 'r1', 'expire')],
+      f,
+      end,
+    ];
+    expect(why(checkHistory(history(entries(fault('failover', 5_000)))).violations[0]))
+      .toBe('its acquire got no reply at 3ms but took the lock; redis-1 was promoted with a copy of the lock');
+    // A fault at that instant that is no failover: nothing holds the key, nothing is orphaned.
+    expect(checkHistory(history(entries(fault('partition', 5_000)))).metrics.orphanLockUs).toBe(0);
+    // An orphan that begins at another fault's instant is told without a promotion.
+    const crashAtTimeout: Entry = [3_000, { process: 'nemesis', type: 'info', f: 'fault', fault: 'crash', phase: 'start', target: 'client-9', detail: '' }];
+    expect(why(checkHistory(history([...entries(fault('failover', 5_000)).filter(([, op]) => !(op.f === 'key-state' && op.holder === null)), crashAtTimeout])).violations[0]))
+      .toBe('its acquire got no reply at 3ms but took the lock');
+  });
+
+  it('tells the earliest orphan whichever key comes first', () => {
+    const other = 'lock:stock:2';
+    const on = (key: string, request: string, thread: string, timeoutUs: number): Entry[] => [
+      [0, { process: 'client-1', type: 'invoke', f: 'request', request, sku: 1, qty: 1 }],
+      [1, { process: thread, request, type: 'invoke', f: 'acquire', key }],
+      [key === K ? 10 : 11, { process: 'redis-0', type: 'info', f: 'key-state', node: 'redis-0', key, holder: request, expiresAtUs: 30_000, cause: 'write', by: request, previousHolder: null }],
+      [timeoutUs, { process: thread, request, type: 'info', f: 'acquire', key }],
+    ];
+    const first = (kTimeoutUs: number, otherTimeoutUs: number) => checkHistory(history([
+      [0, setup()],
+      ...on(K, 'r1', 'client-1/w1', kTimeoutUs),
+      ...on(other, 'r2', 'client-1/w2', otherTimeoutUs),
+      end,
+    ])).violations.map((v) => [v.kind, v.subject, v.timeUs]);
+    expect(first(5_000, 8_000)).toEqual([['orphaned-lock', K, 5_000]]);
+    expect(first(8_000, 5_000)).toEqual([['orphaned-lock', other, 5_000]]);
+  });
+});

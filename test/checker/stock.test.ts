@@ -84,3 +84,102 @@ describe('transactions', () => {
     expect(violations.find((v) => v.kind === 'duplicate-order')?.requests).toEqual(['r2', 'r1']);
   });
 });
+
+describe('what the stock violations say', () => {
+  it('tells the first oversell: the running total, who committed it and the initial stock', () => {
+    const { metrics, violations } = checkHistory(history([setup(1), order('r1'), order('r2'), order('r3'), end]));
+    expect(metrics).toMatchObject({ unitsSold: 3, oversold: 2 });
+    expect(violations).toEqual([{
+      kind: 'oversell',
+      timeUs: 2_000,
+      subject: 'sku 1',
+      requests: ['r2'],
+      summary: 'order 2 of sku 1 committed by client-1/r2 (r2) with only 1 in stock',
+    }]);
+  });
+
+  it('tells the first duplicate order: the order key, the first and the second committer', () => {
+    const { violations } = checkHistory(history([setup(5), order('r1', undefined, 'o-x'), order('r2', undefined, 'o-x'), end]));
+    expect(violations).toEqual([{
+      kind: 'duplicate-order',
+      timeUs: 2_000,
+      subject: 'order o-x',
+      requests: ['r1', 'r2'],
+      summary: 'order o-x was committed twice: by r1 and again by r2',
+    }]);
+  });
+
+  it('tells the first lost update: the write, what it was computed from, what the row held and the units erased', () => {
+    const { violations } = checkHistory(history([setup(10), decrement('r2'), set('r1', 10, 9), end]));
+    expect(violations).toEqual([{
+      kind: 'lost-update',
+      timeUs: 2_000,
+      subject: 'sku 1',
+      requests: ['r1'],
+      summary: 'client-1/r1 (r1) wrote available = 9 computed from 10, but the row held 9: an update was lost (1 unit erased)',
+    }]);
+  });
+
+  it('tells a lost update that erased nothing (computed from less than the row held) without units', () => {
+    // r2 put 2 units back; r1 writes 4 computed from the 5 it read before: nothing deducted is erased, but r2's units are.
+    const restock = { ...set('r2', 5, 7), qty: -2 } as NewOperation;
+    const { metrics, violations } = checkHistory(history([setup(5), restock, set('r1', 5, 4), end]));
+    expect(metrics).toMatchObject({ lostUpdates: 1, lostUnits: 0 });
+    expect(violations.find((v) => v.kind === 'lost-update')?.summary).toBe('client-1/r1 (r1) wrote available = 4 computed from 5, but the row held 7: an update was lost');
+  });
+
+  it('judges a CAS write like any read-modify-write: computed from a stale value, it is a lost update', () => {
+    const cas = (request: string, basedOn: number, value: number) => ({ ...set(request, basedOn, value), mode: 'cas', version: 1 }) as NewOperation;
+    const { metrics } = checkHistory(history([setup(10), decrement('r2'), cas('r1', 10, 8), end]));
+    expect(metrics).toMatchObject({ lostUpdates: 1, lostUnits: 1 });
+    // It writes the value it computed (8), not the row minus its quantity (9 - 2 = 7).
+    const after = checkHistory(history([setup(10), decrement('r2'), cas('r1', 10, 8), set('r3', 8, 7), end]));
+    expect(after.metrics).toMatchObject({ lostUpdates: 1, lostUnits: 1 });
+  });
+
+  it('counts negative stock as the lowest value a write left, and tells the first write below zero', () => {
+    const { metrics, violations } = checkHistory(history([setup(1), decrement('r1'), decrement('r2', 2), decrement('r3'), decrement('r4'), end]));
+    expect(metrics.negativeStock).toBe(4); // 1 -> 0 -> -2 -> -3 -> -4
+    expect(violations.find((v) => v.kind === 'negative-stock')).toEqual({
+      kind: 'negative-stock', timeUs: 2_000, subject: 'sku 1', requests: ['r2'], summary: 'client-1/r2 (r2) left sku 1 at -2',
+    });
+    // Its neighbour: down to exactly zero is not negative.
+    expect(checkHistory(history([setup(3), decrement('r1'), decrement('r2', 2), end])).metrics.negativeStock).toBe(0);
+  });
+
+  it('keeps the lowest value when the stock comes back up', () => {
+    const { metrics } = checkHistory(history([setup(1), decrement('r1', 4), decrement('r2', -5), decrement('r3', 2), end]));
+    expect(metrics.negativeStock).toBe(3); // 1 -> -3 -> 2 -> 0
+  });
+});
+
+describe('refused reads and writes', () => {
+  const write = (request: string, extra: Partial<Extract<NewOperation, { f: 'write-stock' }>>): NewOperation => ({
+    process: 'client-1/w1', request, type: 'ok', f: 'write-stock', sku: 1, qty: 1, mode: 'deduct', affected: 0, ...extra,
+  });
+  const read = (request: string, type: 'ok' | 'fail', fence?: number): NewOperation => ({
+    process: 'client-1/w1', request, type, f: 'read-stock', sku: 1, ...(type === 'ok' ? { available: 5 } : {}), fence,
+  });
+
+  it('counts writes refused for a stale token apart from sold-out refusals', () => {
+    const { metrics } = checkHistory(history([
+      setup(5),
+      write('r1', { fence: 3 }),
+      write('r2', { mode: 'set', value: 4, basedOn: 5, fence: 2 }),
+      write('r3', {}),
+      end,
+    ]));
+    expect(metrics).toMatchObject({ fenceRejections: 2, refusedWrites: 1, casConflicts: 0, unitsSold: 0 });
+  });
+
+  it('counts reads refused for a stale token, not failed reads without one, reads that carried one, or failed writes', () => {
+    const failedWrite = write('r5', { type: 'fail', fence: 4, affected: undefined, detail: 'Lock wait timeout exceeded' });
+    const { metrics } = checkHistory(history([setup(5), read('r1', 'fail', 3), read('r0', 'fail', 2), read('r2', 'fail'), read('r3', 'ok', 4), failedWrite, end]));
+    expect(metrics.fenceRejections).toBe(2);
+  });
+
+  it('changes nothing with a refused write, whatever its mode', () => {
+    const { metrics } = checkHistory(history([setup(1), write('r1', { mode: 'set', value: 0, basedOn: 7, fence: 1 }), decrement('r2'), end]));
+    expect(metrics).toMatchObject({ lostUpdates: 0, negativeStock: 0 });
+  });
+});
