@@ -1,6 +1,7 @@
 /**
  * Indexes a history once for the checkers: requests with their client and completion,
- * critical sections, client crashes, and the end of the run.
+ * critical sections, each request's work under its lock, client crashes, failovers, and the
+ * end of the run.
  */
 import type { History, LockOp, RequestOp } from '../history/operation.js';
 
@@ -26,6 +27,34 @@ export interface CriticalSection {
   endedBy: 'release' | 'request-end' | 'crash' | 'run-end';
 }
 
+/** How a request stopped working under its lock (for the orphan's story). */
+export type LockDeparture =
+  | 'acquiring'
+  | 'kept'
+  | 'acquire-unknown'
+  | 'acquire-failed'
+  | 'released'
+  | 'release-unknown'
+  | 'release-failed'
+  | 'died';
+
+/**
+ * A request's work under its lock: from the invocation of its acquire until the acquire
+ * failed, or its release completed (ok, refused or unknown), its request ended, or its
+ * process crashed (`toUs`); and the last thing it did with the lock (`departure`, at
+ * `departureUs`), which may come after `toUs` (an unlock-always release).
+ */
+export interface LockWork {
+  request: string;
+  thread: string;
+  key: string;
+  fromUs: number;
+  toUs: number;
+  departure: LockDeparture;
+  departureUs: number;
+  detail: string | undefined;
+}
+
 export interface HistoryIndex {
   ops: History;
   endUs: number;
@@ -41,6 +70,10 @@ export interface HistoryIndex {
   sections: CriticalSection[];
   /** Client name -> crash times, ascending. */
   crashes: Map<string, number[]>;
+  /** Every request that invoked an acquire, by request id, in order of invocation. */
+  lockWork: Map<string, LockWork>;
+  /** Instant of each failover -> the node promoted then. */
+  promotions: Map<number, string>;
 }
 
 export const clientOfThread = (thread: string): string => thread.split('/')[0];
@@ -57,6 +90,22 @@ export function indexHistory(ops: History): HistoryIndex {
   let lockOwner: HistoryIndex['lockOwner'] = 'request';
   const open = new Map<string, { op: LockOp }>();
   const sections: CriticalSection[] = [];
+  const lockWork = new Map<string, LockWork>();
+  const working = new Map<string, LockWork>(); // requests still working under their lock
+  const promotions = new Map<number, string>();
+  const stopWorking = (request: string, atUs: number): void => {
+    const w = working.get(request);
+    if (!w) return;
+    working.delete(request);
+    w.toUs = atUs;
+  };
+  const depart = (request: string, departure: LockDeparture, atUs: number, detail?: string): void => {
+    const w = lockWork.get(request);
+    if (!w) return;
+    w.departure = departure;
+    w.departureUs = atUs;
+    w.detail = detail;
+  };
 
   const close = (request: string, endUsAt: number, endedBy: CriticalSection['endedBy']): void => {
     const o = open.get(request);
@@ -94,13 +143,36 @@ export function indexHistory(ops: History): HistoryIndex {
           const r = requests.get(op.request);
           if (r) r.end = op;
           close(op.request, op.timeUs, 'request-end');
+          stopWorking(op.request, op.timeUs);
+          // Lost with its process while holding the lock or waiting for it (a SET that executed).
+          const w = lockWork.get(op.request);
+          if (op.type === 'info' && w && (w.departure === 'kept' || w.departure === 'acquiring')) depart(op.request, 'died', op.timeUs);
         }
         break;
       case 'acquire':
-        if (op.type === 'ok') open.set(op.request, { op });
+        if (op.type === 'invoke') {
+          const w: LockWork = {
+            request: op.request, thread: op.process, key: op.key, fromUs: op.timeUs, toUs: Infinity, departure: 'acquiring', departureUs: op.timeUs, detail: op.detail,
+          };
+          lockWork.set(op.request, w);
+          working.set(op.request, w);
+          break;
+        }
+        if (op.type === 'ok') {
+          open.set(op.request, { op });
+          depart(op.request, 'kept', op.timeUs, op.detail);
+        } else {
+          stopWorking(op.request, op.timeUs);
+          depart(op.request, op.type === 'info' ? 'acquire-unknown' : 'acquire-failed', op.timeUs, op.detail);
+        }
         break;
       case 'release':
-        if (op.type === 'invoke') close(op.request, op.timeUs, 'release');
+        if (op.type === 'invoke') {
+          close(op.request, op.timeUs, 'release');
+          break;
+        }
+        stopWorking(op.request, op.timeUs);
+        depart(op.request, op.type === 'ok' ? 'released' : op.type === 'info' ? 'release-unknown' : 'release-failed', op.timeUs, op.detail);
         break;
       case 'fault':
         if (op.fault === 'crash' && op.phase === 'start') {
@@ -110,13 +182,15 @@ export function indexHistory(ops: History): HistoryIndex {
           for (const [request, o] of [...open]) {
             if (clientOfThread(o.op.process) === op.target) close(request, op.timeUs, 'crash');
           }
-        }
+          for (const [request, w] of [...working]) if (clientOfThread(w.thread) === op.target) stopWorking(request, op.timeUs);
+        } else if (op.fault === 'failover') promotions.set(op.timeUs, op.target);
         break;
       default:
         break;
     }
   }
   for (const request of [...open.keys()]) close(request, endUs, 'run-end');
+  for (const w of working.values()) w.toUs = endUs;
   sections.sort((a, b) => a.startUs - b.startUs || (a.request < b.request ? -1 : 1));
-  return { ops, endUs, durationUs, stock, initialPrimary, lockNodes, quorum, lockOwner, requests, sections, crashes };
+  return { ops, endUs, durationUs, stock, initialPrimary, lockNodes, quorum, lockOwner, requests, sections, crashes, lockWork, promotions };
 }

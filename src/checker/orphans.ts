@@ -16,8 +16,7 @@
  * knows by thread (Redisson): then any request of that thread on the key counts.
  */
 import { formatMicros } from '../engine/time.js';
-import type { History } from '../history/operation.js';
-import { clientOfThread, type HistoryIndex } from './history-index.js';
+import type { HistoryIndex, LockWork } from './history-index.js';
 import type { Segment } from './lock-ownership.js';
 import type { Violation } from './violations.js';
 
@@ -28,59 +27,47 @@ export interface OrphanStats {
   first: Violation | null;
 }
 
-interface Attendance {
-  fromUs: number;
-  toUs: number;
-  request: string;
-}
-
-/** How a request stopped working under its lock, for the story. */
-interface Departure {
-  kind: 'acquiring' | 'kept' | 'acquire-unknown' | 'acquire-failed' | 'released' | 'release-unknown' | 'release-failed' | 'died';
-  atUs: number;
-  detail?: string;
-}
-
 export function findOrphans(index: HistoryIndex, segments: ReadonlyMap<string, readonly Segment[]>): OrphanStats {
-  const threadOf = new Map<string, string>();
-  const windows = attendance(index.ops, index.endUs, threadOf);
-  const departures = departuresOf(index.ops);
-  const promotions = new Map<number, string>();
-  for (const op of index.ops) if (op.f === 'fault' && op.fault === 'failover') promotions.set(op.timeUs, op.target);
-  const ownerOf = (request: string): string =>
-    index.lockOwner === 'thread' ? threadOf.get(request) ?? request : request;
+  const byThread = index.lockOwner === 'thread';
+  // owner -> key -> the owner's work under the key, in time order. Requests of one owner never
+  // overlap (a thread serves one request at a time).
+  const windows = new Map<string, Map<string, LockWork[]>>();
+  for (const w of index.lockWork.values()) {
+    const owner = byThread ? w.thread : w.request;
+    let perKey = windows.get(owner);
+    if (!perKey) windows.set(owner, (perKey = new Map()));
+    const list = perKey.get(w.key);
+    if (list) list.push(w);
+    else perKey.set(w.key, [w]);
+  }
+  const ownerOf = (request: string): string => (byThread ? index.lockWork.get(request)?.thread ?? request : request);
 
-  /** Why the holder no longer worked under its lock at `atUs`, in words. */
-  const describe = (holder: string, atUs: number): string => departureText(departures.get(holder), promotions.get(atUs));
   const stats: OrphanStats = { orphanUs: 0, first: null };
+  const note = (key: string, seg: Segment, fromUs: number, toUs: number): void => {
+    stats.orphanUs += toUs - fromUs;
+    if (stats.first === null || fromUs < stats.first.timeUs) stats.first = orphanViolation(index, key, seg, fromUs);
+  };
   for (const [key, list] of segments) {
     for (const seg of list) {
-      const covered = windows.get(windowKey(ownerOf(seg.holder), key)) ?? [];
+      const covered = windows.get(ownerOf(seg.holder))?.get(key) ?? [];
       let t = seg.startUs; // the hold is judged up to t
       for (const w of covered) {
         if (w.fromUs >= seg.endUs) break;
-        if (w.fromUs > t) noteOrphan(stats, key, seg, t, w.fromUs, describe(seg.holder, t));
+        if (w.fromUs > t) note(key, seg, t, w.fromUs);
         t = Math.max(t, w.toUs);
       }
-      if (t < seg.endUs) noteOrphan(stats, key, seg, t, seg.endUs, describe(seg.holder, t));
+      if (t < seg.endUs) note(key, seg, t, seg.endUs);
     }
   }
   return stats;
 }
 
-function noteOrphan(
-  stats: OrphanStats,
-  key: string,
-  seg: Segment,
-  fromUs: number,
-  toUs: number,
-  why: string,
-): void {
-  stats.orphanUs += toUs - fromUs;
-  if (stats.first !== null && stats.first.timeUs <= fromUs) return;
+/** The first orphan's violation, told only when it is the earliest so far. */
+function orphanViolation(index: HistoryIndex, key: string, seg: Segment, fromUs: number): Violation {
   const holder = seg.holder;
+  const why = departureText(index.lockWork.get(holder), index.promotions.get(fromUs));
   const until = seg.hasTtl ? 'until its TTL ran out or someone deleted it' : 'and it has no TTL';
-  stats.first = {
+  return {
     kind: 'orphaned-lock',
     timeUs: fromUs,
     subject: key,
@@ -89,76 +76,12 @@ function noteOrphan(
   };
 }
 
-const windowKey = (owner: string, key: string): string => `${owner}\u0000${key}`;
-
-/**
- * Per (owner, key): the stretches when some request of the owner worked under the key, in
- * time order. Requests of one owner never overlap (a thread serves one request at a time).
- */
-function attendance(ops: History, endUs: number, threadOf: Map<string, string>): Map<string, Attendance[]> {
-  const open = new Map<string, { key: string; fromUs: number; thread: string }>();
-  const windows = new Map<string, Attendance[]>();
-  const close = (request: string, atUs: number): void => {
-    const o = open.get(request);
-    if (!o) return;
-    open.delete(request);
-    // Thread-owned locks are matched by thread, token locks by request (see findOrphans).
-    for (const owner of new Set([request, o.thread])) {
-      const k = windowKey(owner, o.key);
-      const list = windows.get(k) ?? [];
-      list.push({ fromUs: o.fromUs, toUs: atUs, request });
-      windows.set(k, list);
-    }
-  };
-  for (const op of ops) {
-    switch (op.f) {
-      case 'acquire':
-        if (op.type === 'invoke') {
-          threadOf.set(op.request, op.process);
-          open.set(op.request, { key: op.key, fromUs: op.timeUs, thread: op.process });
-        } else if (op.type !== 'ok') close(op.request, op.timeUs);
-        break;
-      case 'release':
-      case 'request':
-        if (op.type !== 'invoke') close(op.request, op.timeUs);
-        break;
-      case 'fault':
-        if (op.fault === 'crash' && op.phase === 'start') {
-          for (const [request, o] of [...open]) if (clientOfThread(o.thread) === op.target) close(request, op.timeUs);
-        }
-        break;
-      default:
-        break;
-    }
-  }
-  for (const request of [...open.keys()]) close(request, endUs);
-  return windows;
-}
-
-/** The last thing each request did with its lock. */
-function departuresOf(ops: History): Map<string, Departure> {
-  const out = new Map<string, Departure>();
-  for (const op of ops) {
-    if (op.f === 'acquire') {
-      const kind = op.type === 'invoke' ? 'acquiring' : op.type === 'ok' ? 'kept' : op.type === 'info' ? 'acquire-unknown' : 'acquire-failed';
-      out.set(op.request, { kind, atUs: op.timeUs, detail: op.detail });
-    } else if (op.f === 'release' && op.type !== 'invoke') {
-      out.set(op.request, { kind: op.type === 'ok' ? 'released' : op.type === 'info' ? 'release-unknown' : 'release-failed', atUs: op.timeUs, detail: op.detail });
-    } else if (op.f === 'request' && op.type === 'info') {
-      // Lost with its process while holding the lock or waiting for it (a SET that executed).
-      const kind = out.get(op.request)?.kind;
-      if (kind === 'kept' || kind === 'acquiring') out.set(op.request, { kind: 'died', atUs: op.timeUs });
-    }
-  }
-  return out;
-}
-
 /** Why a holder no longer works under its lock, in words; `promoted`: the node promoted at that instant. */
-function departureText(d: Departure | undefined, promoted: string | undefined): string {
+function departureText(d: LockWork | undefined, promoted: string | undefined): string {
   const copy = promoted === undefined ? '' : `; ${promoted} was promoted with a copy of the lock`;
   if (d === undefined) return `it never asked for it${copy}`;
-  const at = ` at ${formatMicros(d.atUs)}`;
-  switch (d.kind) {
+  const at = ` at ${formatMicros(d.departureUs)}`;
+  switch (d.departure) {
     case 'acquiring':
       return `its acquire${at} never got a reply${copy}`;
     case 'kept':
