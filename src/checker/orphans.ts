@@ -87,7 +87,10 @@ function departureText(d: LockWork | undefined, promoted: string | undefined): s
     case 'kept':
       return `it never released it${copy}`;
     case 'acquire-unknown':
-      return `its acquire got no reply${at} but took the lock${copy}`;
+      // A timeout, or a client that could not tell (Redisson's unsynced lock left behind).
+      return d.detail && d.detail !== 'command timed out'
+        ? `its acquire ended${at} without the lock as far as it knew (${d.detail}) but took it${copy}`
+        : `its acquire got no reply${at} but took the lock${copy}`;
     case 'acquire-failed':
       return `its acquire failed${at} (${d.detail || 'refused'}) but left the lock${copy}`;
     case 'released':

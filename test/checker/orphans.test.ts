@@ -389,6 +389,25 @@ describe('what the orphan\'s story says', () => {
       .toBe('its acquire got no reply at 3ms but took the lock');
   });
 
+  it('tells an acquire that knew it failed but left its lock (Redisson 3.25-3.46 unsynced) apart from one that timed out', () => {
+    const ended = (detail: string): string => {
+      const { violations } = checkHistory(history([
+        [0, setup()],
+        [0, requestOp('invoke', 'r1')],
+        [1, lockOp('acquire', 'invoke', 'r1')],
+        [10, held('redis-0', 'r1', 30_000)],
+        [3_000, { process: 'client-1/w1', request: 'r1', type: 'info', f: 'acquire', key: K, detail }],
+        [3_001, requestOp('fail', 'r1')],
+        end,
+      ]));
+      return violations[0].summary;
+    };
+    expect(ended('None of slaves were synced; the lock taken stays held')).toContain(
+      '(its acquire ended at 3ms without the lock as far as it knew (None of slaves were synced; the lock taken stays held) but took it)',
+    );
+    expect(ended('command timed out')).toContain('(its acquire got no reply at 3ms but took the lock)');
+  });
+
   it('tells the earliest orphan whichever key comes first', () => {
     const other = 'lock:stock:2';
     const on = (key: string, request: string, thread: string, timeoutUs: number): Entry[] => [
