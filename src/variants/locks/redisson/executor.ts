@@ -12,12 +12,10 @@
  */
 import { clientState, random, replicaCount, sleep, type EffectProgram, type RedisOutcome, type RedisSetup } from '../../../world/effects.js';
 import { isErrorReply, type RedisReply } from '../../../world/redis/reply.js';
-import type { DelayStrategy, RedissonBehaviour } from './versions.js';
+import { NO_SYNC, type DelayStrategy, type RedissonBehaviour } from './versions.js';
 
 /** Config.slavesSyncTimeout: 1000 ms (fixed at 1 s before 3.22.0). */
-export const SLAVES_SYNC_TIMEOUT_MS = 1_000;
-/** The error text handleNoSync and ServiceManager.execute compare with (3.20.0-3.46.x). */
-export const NO_SYNC_TEXT = 'None of slaves were synced';
+const SLAVES_SYNC_TIMEOUT_MS = 1_000;
 
 /** One Redisson client's settings as a lock call sees them. */
 export interface RedissonConfig {
@@ -210,7 +208,7 @@ export function* syncedEval(config: RedissonConfig, script: string[], retry: boo
 
 /** Whether handleNoSync and ServiceManager.execute recognise this outcome as "no replica synced". */
 export const recognisedNoSync = (config: RedissonConfig, r: Outcome): boolean =>
-  r.kind === 'no-sync' && (config.b.noSyncMatchedByClass || r.message === NO_SYNC_TEXT);
+  r.kind === 'no-sync' && (config.b.noSyncMatchedByClass || r.message === NO_SYNC);
 
 /**
  * ServiceManager.execute: runs `op` again after a recognised no-sync error, up to
