@@ -31,11 +31,13 @@
  */
 import type { ProcessGenerator, ProcessGroup } from '../engine/process.js';
 import type { Micros } from '../engine/time.js';
+import type { EachOutcome } from './effects.js';
 import type { RedisNode } from './redis/node.js';
 import type { RedisReply } from './redis/reply.js';
 import { dialTcp, TcpConnection, type TcpPath } from './tcp.js';
 
-export type IoredisOutcome = { status: 'ok'; reply: RedisReply } | { status: 'error'; message: string };
+/** What ioredis hands a command's callback: its reply, or the error it failed the command with. */
+export type IoredisOutcome = Extract<EachOutcome, { status: 'ok' | 'error' }>;
 
 interface Command {
   args: readonly string[];
