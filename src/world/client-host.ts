@@ -70,8 +70,6 @@ export class ClientHost {
   private ioredis = { incarnation: 0, byNode: new Map<RedisNode, IoredisConnection>() };
   /** The process's own state (effect `client-state`); a crash starts a fresh process without it. */
   private statics = new Map<string, unknown>();
-  /** Client-wide random streams by name (effect `random` with a stream). */
-  private readonly streams = new Map<string, RandomStream>();
   private readonly setup: RedisSetup;
 
   constructor(
@@ -165,7 +163,8 @@ export class ClientHost {
       case 'clock':
         return this.clock.nowMs();
       case 'random':
-        return effect.stream === undefined ? thread.rng.next() : this.stream(effect.stream).next();
+        // A named stream of this client (`<client>/<stream>`); fork returns the same one each time.
+        return effect.stream === undefined ? thread.rng.next() : this.sim.random.fork(`${this.name}/${effect.stream}`).next();
       case 'redis-setup':
         return this.setup;
       case 'current-request':
@@ -199,7 +198,8 @@ export class ClientHost {
       case 'spawn': {
         const handle = this.nextHandle++;
         const name = effect.detached ? `${this.name}/${effect.name}` : `${thread.name}/${effect.name}`;
-        const child: ThreadContext = effect.detached ? { name, rng: thread.rng, requestTag: name } : { ...thread, name };
+        // A detached thread draws from a stream of its own name, not from the spawning thread's.
+        const child: ThreadContext = effect.detached ? { name, rng: this.sim.random.fork(name), requestTag: name } : { ...thread, name };
         const p = this.sim.spawn(child.name, this.run(effect.program(), child), this.group);
         this.background.set(handle, p);
         return handle;
@@ -363,15 +363,6 @@ export class ClientHost {
       this.ioredis.byNode.set(node, connection);
     }
     return connection;
-  }
-
-  private stream(name: string): RandomStream {
-    let stream = this.streams.get(name);
-    if (!stream) {
-      stream = this.sim.random.fork(`${this.name}/${name}`);
-      this.streams.set(name, stream);
-    }
-    return stream;
   }
 
   private *awaitMessage(channel: string, timeoutUs: number | null): ProcessGenerator<'message' | 'timeout'> {
