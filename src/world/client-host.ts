@@ -66,8 +66,8 @@ export class ClientHost {
   private subscriptions = new Map<string, () => void>();
   private background = new Map<number, Process<unknown>>();
   private nextHandle = 1;
-  /** ioredis connections to the masters (redis-each without a deadline), per incarnation. */
-  private ioredis = { incarnation: 0, byNode: new Map<RedisNode, IoredisConnection>() };
+  /** This process's ioredis connections to the masters (redis-each without a deadline). */
+  private readonly ioredis = new Map<RedisNode, IoredisConnection>();
   /** The process's own state (effect `client-state`); a crash starts a fresh process without it. */
   private statics = new Map<string, unknown>();
   private readonly setup: RedisSetup;
@@ -110,13 +110,16 @@ export class ClientHost {
     return this.sim.spawn(thread.name, program, this.group);
   }
 
-  /** kill -9: threads, pool, subscriptions and replies in flight are gone. */
+  /** kill -9: threads, pool, subscriptions, ioredis sockets and replies in flight are gone. */
   crash(): void {
     if (!this.up) return;
     this.up = false;
     this.incarnation++;
     this.group.kill();
     this.database.abortOwners(`${this.name}/`);
+    // Its kernel closes the sockets: what they carry to the servers still arrives.
+    for (const connection of this.ioredis.values()) connection.dispose();
+    this.ioredis.clear();
     for (const unsubscribe of this.subscriptions.values()) unsubscribe();
     this.subscriptions.clear();
     this.latches.clear();
@@ -351,16 +354,11 @@ export class ClientHost {
 
   /** This process's ioredis connection to `node` (node-redlock's clients), opened on first use. */
   private ioredisTo(node: RedisNode): IoredisConnection {
-    if (this.ioredis.incarnation !== this.incarnation) {
-      // A new process after kill -9: the old one's sockets died with it.
-      for (const connection of this.ioredis.byNode.values()) connection.dispose();
-      this.ioredis = { incarnation: this.incarnation, byNode: new Map() };
-    }
-    let connection = this.ioredis.byNode.get(node);
+    let connection = this.ioredis.get(node);
     if (!connection) {
       const path = { sim: this.sim, fabric: this.fabric, latency: this.params.redisLatency, rng: this.sim.random.fork(`ioredis/${this.name}->${node.name}`) };
       connection = new IoredisConnection(path, this.name, node, this.group);
-      this.ioredis.byNode.set(node, connection);
+      this.ioredis.set(node, connection);
     }
     return connection;
   }

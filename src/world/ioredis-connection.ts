@@ -62,6 +62,8 @@ export class IoredisConnection {
   private prevCommandQueue: Command[] | null = null;
   /** Sent while no connection was ready. */
   private offlineQueue: Command[] = [];
+  /** Abandons the handshake under way (null: none). */
+  private abandonDial: (() => void) | null = null;
 
   /**
    * Opened when the client first uses it (node-redlock's clients are made at start-up): it
@@ -91,10 +93,16 @@ export class IoredisConnection {
     else this.offlineQueue.push(command);
   }
 
-  /** The client process is gone: its kernel closes the socket; nothing more happens here. */
+  /**
+   * The client process died (kill -9): its kernel closes the socket (what was sent still
+   * reaches the server) and drops a handshake under way; nothing more happens here.
+   */
   dispose(): void {
-    this.socket?.closeClient('client process gone');
+    const socket = this.socket;
     this.socket = null;
+    this.abandonDial?.();
+    this.abandonDial = null;
+    socket?.clientProcessDied();
   }
 
   /** Registers a socket with the server process; false when none listens. */
@@ -154,13 +162,16 @@ export class IoredisConnection {
       (socket) => {
         if (settled || this.group.dead) return;
         settled = true;
+        this.abandonDial = null;
         if (socket === null) this.closeHandler(); // ECONNREFUSED: 'error', then 'close'
         else this.connectHandler(socket);
       },
     );
+    this.abandonDial = abandon;
     this.after(CONNECT_TIMEOUT_US, () => {
       if (settled) return;
       settled = true;
+      this.abandonDial = null;
       abandon();
       this.closeHandler();
     });
