@@ -29,7 +29,7 @@
  * out after 10 s (connect ETIMEDOUT) until the cut healed; the lock request failed 0.6 s
  * after the heal, once its unlock went through the new connection (the model: 3.2 s after).
  */
-import type { ProcessGenerator, ProcessGroup } from '../engine/process.js';
+import type { Process, ProcessGenerator, ProcessGroup } from '../engine/process.js';
 import type { Micros } from '../engine/time.js';
 import type { EachOutcome } from './effects.js';
 import type { RedisNode } from './redis/node.js';
@@ -149,10 +149,10 @@ export class IoredisConnection {
     for (const command of failed) command.done({ status: 'error', message });
   }
 
+  /** A handshake bounded by connectTimeout: a timer cleared when the handshake ends first. */
   private connect(): void {
     if (this.group.dead) return;
     this.status = 'connecting';
-    let settled = false;
     const abandon = dialTcp(
       this.path,
       this.client,
@@ -160,17 +160,15 @@ export class IoredisConnection {
       () => this.node.up,
       (socket) => this.register(socket),
       (socket) => {
-        if (settled || this.group.dead) return;
-        settled = true;
         this.abandonDial = null;
+        connectTimeout.kill();
+        if (this.group.dead) return;
         if (socket === null) this.closeHandler(); // ECONNREFUSED: 'error', then 'close'
         else this.connectHandler(socket);
       },
     );
     this.abandonDial = abandon;
-    this.after(CONNECT_TIMEOUT_US, () => {
-      if (settled) return;
-      settled = true;
+    const connectTimeout = this.after(CONNECT_TIMEOUT_US, () => {
       this.abandonDial = null;
       abandon();
       this.closeHandler();
@@ -203,12 +201,12 @@ export class IoredisConnection {
     for (const command of offline) this.write(socket, command);
   }
 
-  /** A timer of the client's event loop. */
-  private after(delayUs: Micros, fire: () => void): void {
+  /** A timer of the client's event loop (killing the process clears it). */
+  private after(delayUs: Micros, fire: () => void): Process<void> {
     const timer = function* (): ProcessGenerator<void> {
       yield delayUs;
       fire();
     };
-    this.path.sim.spawn(`${this.client}/ioredis->${this.node.name}`, timer(), this.group);
+    return this.path.sim.spawn(`${this.client}/ioredis->${this.node.name}`, timer(), this.group);
   }
 }

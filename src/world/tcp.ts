@@ -273,8 +273,9 @@ export function dialTcp(
   const startUs = sim.nowUs;
   let settled = false;
   const trip = (): Micros => sample(latency, rng) + fabric.delayBetween(client, server);
-  for (const offsetUs of SYN_RETRY_OFFSETS_US) {
-    sim.scheduleAt(startUs + offsetUs, () => {
+  // SYN number k; its timer arms the next one, while the handshake is still under way.
+  const syn = (k: number): void => {
+    sim.scheduleAt(startUs + SYN_RETRY_OFFSETS_US[k], () => {
       if (settled) return;
       sim.scheduleAt(sim.nowUs + trip(), () => {
         if (settled || fabric.isCut(client, server)) return;
@@ -286,8 +287,10 @@ export function dialTcp(
           onResult(connection !== null && register(connection) ? connection : null);
         });
       });
+      if (k + 1 < SYN_RETRY_OFFSETS_US.length) syn(k + 1);
     });
-  }
+  };
+  syn(0);
   return () => {
     settled = true;
   };
