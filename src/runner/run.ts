@@ -4,7 +4,6 @@
  * Stages (TigerBeetle's VOPR habit): inject faults while the load runs, heal everything,
  * let in-flight requests drain, then judge the history alone.
  */
-import { sample } from '../engine/distribution.js';
 import { Simulation } from '../engine/simulation.js';
 import { faultsOfRun, injectFault, type FaultContext } from '../faults/index.js';
 import { HistoryRecorder } from '../history/recorder.js';
@@ -17,9 +16,9 @@ import { GUARDS, LOCKS } from '../variants/registry.js';
 import { Workload } from '../workload/workload.js';
 import type { ClientHooks, ClientHost } from '../world/client-host.js';
 import type { KeyChange } from '../world/redis/keyspace.js';
-import { DECIDERS } from '../world/redis/deployment.js';
 import type { RedisNode } from '../world/redis/node.js';
 import { buildWorld } from './build-world.js';
+import { followAnnouncements } from './reroute.js';
 
 export interface RunResult {
   scenario: string;
@@ -73,41 +72,15 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
   world.database.onTransactionEnd = (end) => {
     recorder.record({ process: 'database', type: 'info', f: 'txn', request: end.requestTag, owner: end.owner, txn: end.txn, outcome: end.outcome, cause: end.cause });
   };
-  // Clients learn the primary from the deciders: each acts on an announced switch its own
-  // `rediscover` later (drawn per client); one cut off from them keeps its old view until it
-  // can ask them again.
-  const pendingReroutes = new Set<ClientHost>();
-  const rerouteClients = (): void => {
-    const groups = new Map<number, ClientHost[]>();
-    for (const client of world.clients) {
-      if (pendingReroutes.has(client) || client.primaryView === world.redis.announced || world.fabric.isCut(client.name, DECIDERS)) continue;
-      const delayUs = sample(scenario.redis.rediscover, sim.random.fork(`rediscover/${client.name}`));
-      pendingReroutes.add(client);
-      groups.set(delayUs, [...(groups.get(delayUs) ?? []), client]);
-    }
-    for (const [delayUs, clients] of groups) {
-      sim.schedule(delayUs, () => {
-        const primary = world.redis.announced;
-        const moved: string[] = [];
-        for (const client of clients) {
-          pendingReroutes.delete(client);
-          if (client.primaryView === primary || world.fabric.isCut(client.name, DECIDERS)) continue;
-          client.switchPrimary(primary);
-          moved.push(client.name);
-        }
-        if (moved.length > 0) nemesis('rediscover', 'event', primary.name, `${moved.join(', ')} now send to ${primary.name}`);
-      });
-    }
-  };
   world.redis.onFailover((oldPrimary, newPrimary) => {
     const decider = scenario.redis.topology === 'cluster' ? 'the cluster' : 'sentinel';
     nemesis('failover', 'event', newPrimary.name, `${decider} promoted ${newPrimary.name} in place of ${oldPrimary.name}`);
   });
   world.redis.onPhase((phase, target, detail) => nemesis(phase, 'event', target.name, detail));
-  world.redis.onSwitch(() => rerouteClients());
+  const reroute = followAnnouncements(world, scenario, nemesis);
   world.fabric.onChange = () => {
     world.redis.networkChanged();
-    rerouteClients();
+    reroute();
   };
 
   recorder.record({

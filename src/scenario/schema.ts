@@ -63,7 +63,7 @@ function oneOf(names: readonly string[], what: string) {
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 
 /** `workload.requests`: a script is written by hand; more than this is a generated load (use arrival). */
-export const MAX_SCRIPTED_REQUESTS = 1_000;
+const MAX_SCRIPTED_REQUESTS = 1_000;
 
 /** A field that no longer exists: any value is an error that names what replaced it. */
 const removed = (message: string) =>

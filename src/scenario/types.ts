@@ -104,7 +104,10 @@ export interface VariantSpec {
   unlockAlways: boolean;
   /** Orders carry a UNIQUE order key: a second insert of one order fails. */
   uniqueOrderKey: boolean;
-  /** Redisson: WAIT for replicas after acquire and renew (checkLockSyncedSlaves). */
+  /**
+   * Redisson: checkLockSyncedSlaves, whether a WAIT that no replica acknowledged (or fewer than
+   * asked, by version) fails the lock command. WAIT is sent either way.
+   */
   syncReplicas: boolean;
   /** Redisson: after a failed renewal, stop (before 3.44) or keep renewing (3.44+). */
   watchdogOnError: 'stop' | 'continue';

@@ -16,7 +16,7 @@ import type { RequestOutcome } from '../history/operation.js';
 import type { Step } from '../scenario/types.js';
 import type { FenceCheck, Guard, GuardContext } from '../variants/guard.js';
 import type { LockHandle, LockParams, LockProtocol } from '../variants/lock-protocol.js';
-import type { DbResult, DbStatement, StockRow } from '../world/database.js';
+import type { DbResult, StockRow } from '../world/database.js';
 import { db, random, sleep, type EffectProgram } from '../world/effects.js';
 
 export interface RetryPolicy {
@@ -65,9 +65,11 @@ class RequestState {
   txnFailed = false;
 }
 
-/** A statement on the request's connection; a failure inside a transaction dooms it. */
-function* statement(st: RequestState, s: DbStatement): EffectProgram<DbResult> {
-  const r = yield* db(s);
+/**
+ * A statement's result, noted by the request: a failure inside a transaction dooms it. A plain
+ * function around `yield* db(...)` rather than a generator of its own (the hottest path).
+ */
+function noted(st: RequestState, r: DbResult): DbResult {
   if (r.kind === 'error' && st.txn !== null) st.txnFailed = true;
   return r;
 }
@@ -145,7 +147,7 @@ function* readStep(s: FlowSettings, req: RequestInfo, thread: string, st: Reques
   const forUpdate = read.kind === 'select-for-update' ? true : undefined;
   const txn = st.txn ?? undefined;
   recorder.record({ process: thread, request: req.id, type: 'invoke', f: 'read-stock', sku: req.sku, fence, forUpdate, txn });
-  const r = yield* statement(st, read);
+  const r = noted(st, yield* db(read));
   if (r.kind !== 'row') {
     const detail = r.kind === 'error' ? r.message : 'no row';
     recorder.record({ process: thread, request: req.id, type: 'fail', f: 'read-stock', sku: req.sku, fence, forUpdate, txn, detail });
@@ -170,7 +172,7 @@ function* deductStep(s: FlowSettings, req: RequestInfo, thread: string, st: Requ
     const write = describeWrite(deduct, st.read);
     const op = { process: thread, request: req.id, f: 'write-stock' as const, sku: req.sku, qty: req.qty, ...write, txn: st.txn ?? undefined };
     recorder.record({ ...op, type: 'invoke' });
-    const r = yield* statement(st, deduct);
+    const r = noted(st, yield* db(deduct));
     if (r.kind !== 'affected') {
       recorder.record({ ...op, type: 'fail', detail: r.kind === 'error' ? r.message : 'unexpected reply' });
       st.outcome = 'db-error';
@@ -210,7 +212,7 @@ function* orderStep(s: FlowSettings, req: RequestInfo, thread: string, st: Reque
   const { recorder } = s;
   const op = { process: thread, request: req.id, f: 'order' as const, sku: req.sku, qty: req.qty, orderKey: req.orderKey, txn: st.txn ?? undefined };
   recorder.record({ ...op, type: 'invoke' });
-  const r = yield* statement(st, { kind: 'insert-order', sku: req.sku, qty: req.qty, requestTag: req.id, orderKey: req.orderKey, uniqueKey: s.uniqueOrderKey });
+  const r = noted(st, yield* db({ kind: 'insert-order', sku: req.sku, qty: req.qty, requestTag: req.id, orderKey: req.orderKey, uniqueKey: s.uniqueOrderKey }));
   if (r.kind !== 'affected') {
     const detail = r.kind === 'error' ? r.message : 'unexpected reply';
     recorder.record({ ...op, type: 'fail', detail });
@@ -223,7 +225,7 @@ function* orderStep(s: FlowSettings, req: RequestInfo, thread: string, st: Reque
 
 /** The idempotency check under the lock: has this order key been ordered already? */
 function* checkOrderStep(s: FlowSettings, req: RequestInfo, thread: string, st: RequestState): EffectProgram<void> {
-  const r = yield* statement(st, { kind: 'count-orders', orderKey: req.orderKey });
+  const r = noted(st, yield* db({ kind: 'count-orders', orderKey: req.orderKey }));
   if (r.kind !== 'affected') {
     st.outcome = 'db-error';
     return;

@@ -66,12 +66,10 @@ export class ClientHost {
   private subscriptions = new Map<string, () => void>();
   private background = new Map<number, Process<unknown>>();
   private nextHandle = 1;
-  /** ioredis connections to the masters (redis-each without a deadline), per incarnation. */
-  private ioredis = { incarnation: 0, byNode: new Map<RedisNode, IoredisConnection>() };
+  /** This process's ioredis connections to the masters (redis-each without a deadline). */
+  private readonly ioredis = new Map<RedisNode, IoredisConnection>();
   /** The process's own state (effect `client-state`); a crash starts a fresh process without it. */
   private statics = new Map<string, unknown>();
-  /** Client-wide random streams by name (effect `random` with a stream). */
-  private readonly streams = new Map<string, RandomStream>();
   private readonly setup: RedisSetup;
 
   constructor(
@@ -112,13 +110,16 @@ export class ClientHost {
     return this.sim.spawn(thread.name, program, this.group);
   }
 
-  /** kill -9: threads, pool, subscriptions and replies in flight are gone. */
+  /** kill -9: threads, pool, subscriptions, ioredis sockets and replies in flight are gone. */
   crash(): void {
     if (!this.up) return;
     this.up = false;
     this.incarnation++;
     this.group.kill();
     this.database.abortOwners(`${this.name}/`);
+    // Its kernel closes the sockets: what they carry to the servers still arrives.
+    for (const connection of this.ioredis.values()) connection.dispose();
+    this.ioredis.clear();
     for (const unsubscribe of this.subscriptions.values()) unsubscribe();
     this.subscriptions.clear();
     this.latches.clear();
@@ -165,7 +166,8 @@ export class ClientHost {
       case 'clock':
         return this.clock.nowMs();
       case 'random':
-        return effect.stream === undefined ? thread.rng.next() : this.stream(effect.stream).next();
+        // A named stream of this client (`<client>/<stream>`); fork returns the same one each time.
+        return effect.stream === undefined ? thread.rng.next() : this.sim.random.fork(`${this.name}/${effect.stream}`).next();
       case 'redis-setup':
         return this.setup;
       case 'current-request':
@@ -199,7 +201,8 @@ export class ClientHost {
       case 'spawn': {
         const handle = this.nextHandle++;
         const name = effect.detached ? `${this.name}/${effect.name}` : `${thread.name}/${effect.name}`;
-        const child: ThreadContext = effect.detached ? { name, rng: thread.rng, requestTag: name } : { ...thread, name };
+        // A detached thread draws from a stream of its own name, not from the spawning thread's.
+        const child: ThreadContext = effect.detached ? { name, rng: this.sim.random.fork(name), requestTag: name } : { ...thread, name };
         const p = this.sim.spawn(child.name, this.run(effect.program(), child), this.group);
         this.background.set(handle, p);
         return handle;
@@ -351,27 +354,13 @@ export class ClientHost {
 
   /** This process's ioredis connection to `node` (node-redlock's clients), opened on first use. */
   private ioredisTo(node: RedisNode): IoredisConnection {
-    if (this.ioredis.incarnation !== this.incarnation) {
-      // A new process after kill -9: the old one's sockets died with it.
-      for (const connection of this.ioredis.byNode.values()) connection.dispose();
-      this.ioredis = { incarnation: this.incarnation, byNode: new Map() };
-    }
-    let connection = this.ioredis.byNode.get(node);
+    let connection = this.ioredis.get(node);
     if (!connection) {
       const path = { sim: this.sim, fabric: this.fabric, latency: this.params.redisLatency, rng: this.sim.random.fork(`ioredis/${this.name}->${node.name}`) };
       connection = new IoredisConnection(path, this.name, node, this.group);
-      this.ioredis.byNode.set(node, connection);
+      this.ioredis.set(node, connection);
     }
     return connection;
-  }
-
-  private stream(name: string): RandomStream {
-    let stream = this.streams.get(name);
-    if (!stream) {
-      stream = this.sim.random.fork(`${this.name}/${name}`);
-      this.streams.set(name, stream);
-    }
-    return stream;
   }
 
   private *awaitMessage(channel: string, timeoutUs: number | null): ProcessGenerator<'message' | 'timeout'> {

@@ -29,13 +29,15 @@
  * out after 10 s (connect ETIMEDOUT) until the cut healed; the lock request failed 0.6 s
  * after the heal, once its unlock went through the new connection (the model: 3.2 s after).
  */
-import type { ProcessGenerator, ProcessGroup } from '../engine/process.js';
+import type { Process, ProcessGenerator, ProcessGroup } from '../engine/process.js';
 import type { Micros } from '../engine/time.js';
+import type { EachOutcome } from './effects.js';
 import type { RedisNode } from './redis/node.js';
 import type { RedisReply } from './redis/reply.js';
 import { dialTcp, TcpConnection, type TcpPath } from './tcp.js';
 
-export type IoredisOutcome = { status: 'ok'; reply: RedisReply } | { status: 'error'; message: string };
+/** What ioredis hands a command's callback: its reply, or the error it failed the command with. */
+export type IoredisOutcome = Extract<EachOutcome, { status: 'ok' | 'error' }>;
 
 interface Command {
   args: readonly string[];
@@ -60,6 +62,8 @@ export class IoredisConnection {
   private prevCommandQueue: Command[] | null = null;
   /** Sent while no connection was ready. */
   private offlineQueue: Command[] = [];
+  /** Abandons the handshake under way (null: none). */
+  private abandonDial: (() => void) | null = null;
 
   /**
    * Opened when the client first uses it (node-redlock's clients are made at start-up): it
@@ -89,10 +93,16 @@ export class IoredisConnection {
     else this.offlineQueue.push(command);
   }
 
-  /** The client process is gone: its kernel closes the socket; nothing more happens here. */
+  /**
+   * The client process died (kill -9): its kernel closes the socket (what was sent still
+   * reaches the server) and drops a handshake under way; nothing more happens here.
+   */
   dispose(): void {
-    this.socket?.closeClient('client process gone');
+    const socket = this.socket;
     this.socket = null;
+    this.abandonDial?.();
+    this.abandonDial = null;
+    socket?.clientProcessDied();
   }
 
   /** Registers a socket with the server process; false when none listens. */
@@ -139,10 +149,10 @@ export class IoredisConnection {
     for (const command of failed) command.done({ status: 'error', message });
   }
 
+  /** A handshake bounded by connectTimeout: a timer cleared when the handshake ends first. */
   private connect(): void {
     if (this.group.dead) return;
     this.status = 'connecting';
-    let settled = false;
     const abandon = dialTcp(
       this.path,
       this.client,
@@ -150,15 +160,16 @@ export class IoredisConnection {
       () => this.node.up,
       (socket) => this.register(socket),
       (socket) => {
-        if (settled || this.group.dead) return;
-        settled = true;
+        this.abandonDial = null;
+        connectTimeout.kill();
+        if (this.group.dead) return;
         if (socket === null) this.closeHandler(); // ECONNREFUSED: 'error', then 'close'
         else this.connectHandler(socket);
       },
     );
-    this.after(CONNECT_TIMEOUT_US, () => {
-      if (settled) return;
-      settled = true;
+    this.abandonDial = abandon;
+    const connectTimeout = this.after(CONNECT_TIMEOUT_US, () => {
+      this.abandonDial = null;
       abandon();
       this.closeHandler();
     });
@@ -190,12 +201,12 @@ export class IoredisConnection {
     for (const command of offline) this.write(socket, command);
   }
 
-  /** A timer of the client's event loop. */
-  private after(delayUs: Micros, fire: () => void): void {
+  /** A timer of the client's event loop (killing the process clears it). */
+  private after(delayUs: Micros, fire: () => void): Process<void> {
     const timer = function* (): ProcessGenerator<void> {
       yield delayUs;
       fire();
     };
-    this.path.sim.spawn(`${this.client}/ioredis->${this.node.name}`, timer(), this.group);
+    return this.path.sim.spawn(`${this.client}/ioredis->${this.node.name}`, timer(), this.group);
   }
 }

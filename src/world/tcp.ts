@@ -23,6 +23,8 @@
  *   a probe that reaches it with RST.
  * - A handshake sends SYN again after 1 s, 3 s, 7 s, ... (TCP_TIMEOUT_INIT 1 s, doubling);
  *   the caller's connect timeout bounds it.
+ * - A killed client process's kernel closes its sockets: what the process had sent still
+ *   reaches the server, FIN behind it; nothing reaches the process any more.
  * Segments keep their order: one that arrives before an earlier, lost one waits for it.
  *
  * Measured with node-redlock 4.2.0 on ioredis 4.28.5 and redis-server 7.0.15 (Linux 6.18;
@@ -80,6 +82,8 @@ export interface TcpPath {
  */
 class TcpDirection {
   private readonly queue: Segment[] = [];
+  /** Called when a delivery leaves nothing to send (set when the sender's close waits for it). */
+  onDrained: (() => void) | null = null;
 
   constructor(
     private readonly path: TcpPath,
@@ -110,6 +114,11 @@ class TcpDirection {
   /** The sender's socket is gone: what it had not delivered is dropped. */
   discard(): void {
     this.queue.length = 0;
+  }
+
+  /** Everything sent has been delivered. */
+  get drained(): boolean {
+    return this.queue.length === 0;
   }
 
   private transmit(segment: Segment, retransmissions: number): void {
@@ -150,6 +159,7 @@ class TcpDirection {
       head.sentUs = this.path.sim.nowUs;
       this.transmit(head, 0);
     }
+    if (delivered && head === undefined) this.onDrained?.();
   }
 }
 
@@ -163,6 +173,8 @@ export class TcpConnection {
   serverGone = false;
   /** The client's end is closed; nothing more is sent or delivered on this connection. */
   clientClosed = false;
+  /** The client process died: nothing reaches it any more; what it sent still goes to the server. */
+  private clientDead = false;
   onClientClose: (reason: string) => void = () => {};
   readonly toServer: TcpDirection;
   readonly toClient: TcpDirection;
@@ -174,9 +186,8 @@ export class TcpConnection {
     readonly server: string,
   ) {
     this.lastHeardUs = path.sim.nowUs;
-    const over = (): boolean => this.clientClosed;
-    this.toServer = new TcpDirection(path, client, server, over, () => this.closeClient('connect ETIMEDOUT (retransmissions exhausted)'));
-    this.toClient = new TcpDirection(path, server, client, over, () => this.serverGaveUp());
+    this.toServer = new TcpDirection(path, client, server, () => this.clientClosed, () => this.closeClient('connect ETIMEDOUT (retransmissions exhausted)'));
+    this.toClient = new TcpDirection(path, server, client, () => this.clientClosed || this.clientDead, () => this.serverGaveUp());
   }
 
   /** Sends a segment to the server; `atServer` runs where it arrives. */
@@ -211,6 +222,20 @@ export class TcpConnection {
     this.onClientClose(reason);
   }
 
+  /**
+   * kill -9 of the client process: its kernel closes the socket. What the process had sent
+   * still reaches the server, in order (the kernel keeps retransmitting it, its FIN behind
+   * it); nothing reaches the process any more. The connection is closed once that data is
+   * through (or given up on), at once when there is none.
+   */
+  clientProcessDied(): void {
+    if (this.clientClosed || this.clientDead) return;
+    this.clientDead = true;
+    const close = (): void => this.closeClient('client process gone');
+    if (this.toServer.drained) close();
+    else this.toServer.onDrained = close;
+  }
+
   /** The server's kernel gave up on a reply: the client hears of it by keepalive, or never sooner. */
   private serverGaveUp(): void {
     this.serverGone = true;
@@ -220,7 +245,7 @@ export class TcpConnection {
     for (let i = 0; i <= KEEPALIVE_PROBES; i++) {
       const atUs = firstProbeUs + i * KEEPALIVE_INTERVAL_US;
       sim.scheduleAt(atUs, () => {
-        if (this.clientClosed || this.path.sim.nowUs - this.lastHeardUs < KEEPALIVE_TIME_US) return;
+        if (this.clientClosed || this.clientDead || this.path.sim.nowUs - this.lastHeardUs < KEEPALIVE_TIME_US) return;
         if (i === KEEPALIVE_PROBES) this.closeClient('read ETIMEDOUT (keepalive)');
         else this.toServer.sendControl(() => this.resetFromServer());
       });
@@ -248,8 +273,9 @@ export function dialTcp(
   const startUs = sim.nowUs;
   let settled = false;
   const trip = (): Micros => sample(latency, rng) + fabric.delayBetween(client, server);
-  for (const offsetUs of SYN_RETRY_OFFSETS_US) {
-    sim.scheduleAt(startUs + offsetUs, () => {
+  // SYN number k; its timer arms the next one, while the handshake is still under way.
+  const syn = (k: number): void => {
+    sim.scheduleAt(startUs + SYN_RETRY_OFFSETS_US[k], () => {
       if (settled) return;
       sim.scheduleAt(sim.nowUs + trip(), () => {
         if (settled || fabric.isCut(client, server)) return;
@@ -261,8 +287,10 @@ export function dialTcp(
           onResult(connection !== null && register(connection) ? connection : null);
         });
       });
+      if (k + 1 < SYN_RETRY_OFFSETS_US.length) syn(k + 1);
     });
-  }
+  };
+  syn(0);
   return () => {
     settled = true;
   };

@@ -72,6 +72,33 @@ describe('ioredis connection', () => {
     expect(replies).toEqual([[100_000 + 6_200_000 + 2_000, { status: 'ok', reply: 'OK' }]]);
   });
 
+  it('delivers a command in flight when the client process is killed: it runs on the server, its reply reaches nobody', () => {
+    const { sim, node, group, connection, replies, send } = setup();
+    send(0, 'SET', 'k', 'v', 'NX');
+    sim.scheduleAt(500, () => {
+      group.kill();
+      connection.dispose();
+    });
+    sim.run();
+    expect(node.keyspace.rawGet('k')).toBeDefined();
+    expect(replies).toEqual([]);
+  });
+
+  it('closes the socket of a killed client once what it sent is through: a later server crash sends it nothing', () => {
+    const { sim, node, group, connection, send } = setup();
+    send(0, 'SET', 'k', 'v', 'NX');
+    sim.scheduleAt(500, () => {
+      group.kill();
+      connection.dispose();
+    });
+    sim.run(10_000);
+    const before = sim.eventCount;
+    sim.scheduleAt(20_000, () => node.crash());
+    sim.run();
+    // The crash itself, and no FIN towards the dead client.
+    expect(sim.eventCount - before).toBe(1);
+  });
+
   it('lets a GC pause of the client delay its reconnects (the timers run on its event loop)', () => {
     const { sim, node, group, replies, send } = setup();
     sim.scheduleAt(0, () => node.crash());

@@ -20,7 +20,7 @@ import { behaviourOf } from './redisson/versions.js';
 /** LockPubSub.UNLOCK_MESSAGE. */
 const UNLOCK_MESSAGE = '0';
 
-export const channelOf = (key: string): string => `redisson_lock__channel:{${key}}`;
+const channelOf = (key: string): string => `redisson_lock__channel:{${key}}`;
 
 /** The settings of this variant's Redisson client, made once per client process. */
 function* configOf(params: LockParams): EffectProgram<RedissonConfig> {

@@ -43,7 +43,7 @@ export function tally(outcomes: readonly EachOutcome[], vote: string | number): 
   return t;
 }
 
-export function describeTally(t: Tally, quorum: number): string {
+function describeTally(t: Tally, quorum: number): string {
   const pending = t.pending > 0 ? `, ${t.pending} not answered yet` : '';
   return `${t.votes} of ${t.masters} masters (quorum ${quorum}, ${t.unreachable} unreachable${pending})`;
 }

@@ -12,12 +12,10 @@
  */
 import { clientState, random, replicaCount, sleep, type EffectProgram, type RedisOutcome, type RedisSetup } from '../../../world/effects.js';
 import { isErrorReply, type RedisReply } from '../../../world/redis/reply.js';
-import type { DelayStrategy, RedissonBehaviour } from './versions.js';
+import { NO_SYNC, type DelayStrategy, type RedissonBehaviour } from './versions.js';
 
 /** Config.slavesSyncTimeout: 1000 ms (fixed at 1 s before 3.22.0). */
-export const SLAVES_SYNC_TIMEOUT_MS = 1_000;
-/** The error text handleNoSync and ServiceManager.execute compare with (3.20.0-3.46.x). */
-export const NO_SYNC_TEXT = 'None of slaves were synced';
+const SLAVES_SYNC_TIMEOUT_MS = 1_000;
 
 /** One Redisson client's settings as a lock call sees them. */
 export interface RedissonConfig {
@@ -82,9 +80,7 @@ export function* send(
     if (replies.every((r) => r !== undefined)) return { replies: replies as RedisReply[] };
     indices = commands.flatMap((c, i) => (replies[i] === undefined || c[0] === 'WAIT' ? [i] : []));
     pending = indices.map((i) => commands[i]);
-    if (!options.retry || attempt >= config.retryAttempts) return { timeout: attempt + 1 };
-    // Before 3.15.2 the re-send went out at the response timeout itself (redisson#3494).
-    if (config.b.waitBeforeResend) yield { kind: 'sleep', us: (yield* retryDelayMs(config, attempt)) * 1000 };
+    if (!(yield* resend(config, options.retry, attempt))) return { timeout: attempt + 1 };
   }
 }
 
@@ -101,9 +97,19 @@ export function* plain(
   for (let attempt = 0; ; attempt++) {
     const r = (yield { kind: 'redis', target: 'primary', command, timeoutUs }) as RedisOutcome;
     if (r.status === 'ok') return { kind: 'reply', reply: r.reply };
-    if (!retry || attempt >= config.retryAttempts) return { kind: 'timeout', sends: attempt + 1 };
-    if (config.b.waitBeforeResend) yield { kind: 'sleep', us: (yield* retryDelayMs(config, attempt)) * 1000 };
+    if (!(yield* resend(config, retry, attempt))) return { kind: 'timeout', sends: attempt + 1 };
   }
+}
+
+/**
+ * After send number `attempt` + 1 left a reply missing: false when no re-send is left, else true
+ * once the retry delay has passed. Before 3.15.2 the re-send went out at the response timeout
+ * itself (redisson#3494).
+ */
+function* resend(config: RedissonConfig, retry: boolean, attempt: number): EffectProgram<boolean> {
+  if (!retry || attempt >= config.retryAttempts) return false;
+  if (config.b.waitBeforeResend) yield { kind: 'sleep', us: (yield* retryDelayMs(config, attempt)) * 1000 };
+  return true;
 }
 
 /** Per client: the WAIT probe's verdict (3.26.1+) and the cached replica count (3.27.0+). */
@@ -210,7 +216,7 @@ export function* syncedEval(config: RedissonConfig, script: string[], retry: boo
 
 /** Whether handleNoSync and ServiceManager.execute recognise this outcome as "no replica synced". */
 export const recognisedNoSync = (config: RedissonConfig, r: Outcome): boolean =>
-  r.kind === 'no-sync' && (config.b.noSyncMatchedByClass || r.message === NO_SYNC_TEXT);
+  r.kind === 'no-sync' && (config.b.noSyncMatchedByClass || r.message === NO_SYNC);
 
 /**
  * ServiceManager.execute: runs `op` again after a recognised no-sync error, up to

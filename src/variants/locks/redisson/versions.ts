@@ -95,7 +95,11 @@ export interface RedissonChange {
   apply(b: RedissonBehaviour): void;
 }
 
-const NO_SYNC = 'None of slaves were synced';
+/**
+ * The text of the "no replica synced" error up to 3.24.x, and the text handleNoSync and
+ * ServiceManager.execute compare with (3.20.0-3.46.x).
+ */
+export const NO_SYNC = 'None of slaves were synced';
 
 /** Redisson 3.11.0 (redisson-3.11.5 read; the retry loop is in CommandAsyncService up to 3.11.2). */
 const BASELINE: RedissonBehaviour = {
@@ -324,14 +328,14 @@ export const REDISSON_VERSIONS: readonly string[] = `3.11.0 3.11.1 3.11.2 3.11.3
 /** The newest release (tag redisson-4.7.0, 2026-08-04); nothing the model reads changed in 4.x. */
 export const DEFAULT_REDISSON_VERSION = '4.7.0';
 
-export function compareVersions(a: string, b: string): number {
+function compareVersions(a: string, b: string): number {
   const pa = a.split('.').map(Number);
   const pb = b.split('.').map(Number);
   for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return (pa[i] ?? 0) - (pb[i] ?? 0);
   return 0;
 }
 
-export const atLeast = (version: string, since: string): boolean => compareVersions(version, since) >= 0;
+const atLeast = (version: string, since: string): boolean => compareVersions(version, since) >= 0;
 
 const cache = new Map<string, RedissonBehaviour>();
 
