@@ -9,6 +9,7 @@ import type { RawScenario } from './schema.js';
 import { didYouMean } from './suggest.js';
 import { resolveFaults } from './resolve-faults.js';
 import { resolveVariants } from './resolve-variants.js';
+import { redisFieldRefusal } from './redis-fields.js';
 import { resolveExpectations } from './resolve-expectations.js';
 import { BUILTIN_STEPS, type Arrival, type Scenario, type Step } from './types.js';
 
@@ -125,16 +126,15 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
   const replTimeoutUs = redis['repl-timeout'] ?? DEFAULTS.replTimeoutUs;
   // redis.conf takes whole seconds, at least 1 (redis 7.0.15 config.c createIntConfig "repl-timeout").
   if (replTimeoutUs < 1_000_000 || replTimeoutUs % 1_000_000 !== 0) issue(['redis', 'repl-timeout'], `repl-timeout is whole seconds, at least 1s; found ${replTimeoutUs / 1e6}s`);
-  if (topology === 'standalone' && redis.replicas !== undefined) issue(['redis', 'replicas'], 'a standalone Redis has no replicas; use topology: sentinel or cluster');
-  if (topology !== 'independent' && topology !== 'cluster' && redis.masters !== undefined) issue(['redis', 'masters'], 'masters applies to topology: independent (Redlock) or cluster (masters in the cluster)');
+  for (const [field, value] of Object.entries(redis)) {
+    const refusal = value === undefined ? null : redisFieldRefusal(field, topology);
+    if (refusal !== null) issue(['redis', field], refusal);
+  }
   if (topology === 'cluster' && masters < 3) issue(['redis', 'masters'], `a Redis Cluster has at least 3 masters (redis-cli --cluster create refuses fewer), found ${masters}`);
   if ((topology === 'sentinel' || topology === 'cluster') && replicas === 0) issue(['redis', 'replicas'], `${topology} needs at least one replica to fail over to`);
   const sentinels = redis.sentinels ?? DEFAULTS.sentinels;
   // The majority by default: the quorum Sentinel's documentation uses with three Sentinels.
   const quorum = redis.quorum ?? Math.floor(sentinels / 2) + 1;
-  for (const field of ['sentinels', 'quorum', 'failover-timeout'] as const) {
-    if (topology !== 'sentinel' && redis[field] !== undefined) issue(['redis', field], `${field} applies to topology: sentinel`);
-  }
   for (const field of ['down-after', 'failover-timeout'] as const) {
     if (redis[field] === 0) issue(['redis', field], `${field} must be longer than 0 (Sentinel refuses 0)`);
   }

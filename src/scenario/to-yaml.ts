@@ -5,6 +5,7 @@
  */
 import { stringify } from 'yaml';
 import { describeDistribution, type Distribution } from '../engine/distribution.js';
+import { redisFieldApplies } from './redis-fields.js';
 import { behaviourOf } from '../variants/locks/redisson/versions.js';
 import type { Arrival, Expectation, FaultSpec, RandomFaultSpec, Scenario, VariantSpec } from './types.js';
 
@@ -156,20 +157,24 @@ export function scenarioToObject(s: Scenario): Record<string, unknown> {
     },
     ...(s.dependencies.length > 0 ? { dependencies: Object.fromEntries(s.dependencies.map((d) => [d.name, distributionText(d.latency)])) } : {}),
     network: { 'redis-latency': distributionText(s.network.redisLatency), 'command-timeout': durationText(s.network.commandTimeoutUs) },
-    redis: {
-      topology: r.topology,
-      ...(r.topology === 'sentinel' || r.topology === 'cluster' ? { replicas: r.replicas } : {}),
-      ...(r.topology === 'independent' || r.topology === 'cluster' ? { masters: r.masters } : {}),
-      'replication-backlog': distributionText(r.replicationBacklog),
-      'replication-lag': distributionText(r.replicationLag),
-      'repl-timeout': durationText(r.replTimeoutUs),
-      'down-after': durationText(r.downAfterUs),
-      'node-timeout': durationText(r.nodeTimeoutUs),
-      rediscover: distributionText(r.rediscover),
-      ...(r.topology === 'sentinel' ? { sentinels: r.sentinels, quorum: r.quorum, 'failover-timeout': durationText(r.failoverTimeoutUs) } : {}),
-      'min-replicas-to-write': r.minReplicasToWrite,
-      'min-replicas-max-lag': durationText(r.minReplicasMaxLagUs),
-    },
+    redis: Object.fromEntries(
+      Object.entries({
+        topology: r.topology,
+        replicas: r.replicas,
+        masters: r.masters,
+        'replication-backlog': distributionText(r.replicationBacklog),
+        'replication-lag': distributionText(r.replicationLag),
+        'repl-timeout': durationText(r.replTimeoutUs),
+        'down-after': durationText(r.downAfterUs),
+        'node-timeout': durationText(r.nodeTimeoutUs),
+        rediscover: distributionText(r.rediscover),
+        sentinels: r.sentinels,
+        quorum: r.quorum,
+        'failover-timeout': durationText(r.failoverTimeoutUs),
+        'min-replicas-to-write': r.minReplicasToWrite,
+        'min-replicas-max-lag': durationText(r.minReplicasMaxLagUs),
+      }).filter(([field]) => redisFieldApplies(field, r.topology)),
+    ),
     database: { 'statement-time': distributionText(s.database.statementTime) },
     faults: [...s.faults.map(fixedFault), ...s.randomFaults.map(randomFault)],
     variants: Object.fromEntries(s.variants.map((v) => [v.name, variantEntry(v)])),

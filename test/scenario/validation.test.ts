@@ -158,6 +158,19 @@ describe('redis, stock and expectations', () => {
     expect(msg).toContain('redis.masters: masters applies to topology: independent (Redlock) or cluster (masters in the cluster)');
   });
 
+  it('refuses a redis field for a topology it does not apply to, and takes it where it does', () => {
+    const msg = errorOf(base('', undefined, 'redis: { topology: cluster, replicas: 1, down-after: 1s, replication-lag: 1ms }'));
+    expect(msg).toContain('redis.down-after: down-after applies to topology: sentinel, not cluster');
+    expect(msg).not.toContain('redis.replication-lag');
+    expect(errorOf(base('', undefined, 'redis: { topology: sentinel, node-timeout: 5s }'))).toContain('redis.node-timeout: node-timeout applies to topology: cluster, not sentinel');
+    expect(errorOf(base('', undefined, 'redis: { replication-backlog: 1ms, rediscover: 1s }'))).toContain(
+      'redis.replication-backlog: replication-backlog applies to topology: sentinel or cluster, not standalone',
+    );
+    const cluster = parseScenario(base('', undefined, 'redis: { topology: cluster, replicas: 1, node-timeout: 5s, replication-lag: 1ms, rediscover: 1s }'), 'f.yaml');
+    expect([cluster.redis.nodeTimeoutUs, cluster.redis.replicationLag]).toEqual([5_000_000, { kind: 'constant', valueUs: 1000 }]);
+    expect(parseScenario(base('', undefined, 'redis: { min-replicas-to-write: 1 }'), 'f.yaml').redis.minReplicasToWrite).toBe(1);
+  });
+
   it('takes the Sentinel fields, with defaults from sentinel.conf', () => {
     const s = parseScenario(base('', undefined, 'redis: { topology: sentinel, replicas: 1 }'), 'f.yaml');
     expect([s.redis.sentinels, s.redis.quorum, s.redis.failoverTimeoutUs]).toEqual([3, 2, 180e6]);
