@@ -114,6 +114,8 @@ describe('SET and its options (t_string.c parseExtendedStringArgumentsOrReply)',
     const { text } = world();
     expect(text('SET', 'k', 'v', 'EX', 'abc')).toBe(NOT_INTEGER);
     expect(text('SET', 'k', 'v', 'PX', '1.5')).toBe(NOT_INTEGER);
+    expect(text('SET', 'k', 'v', 'PX', '-0')).toBe(NOT_INTEGER);
+    expect(text('SET', 'k', 'v', 'EX', '01')).toBe(NOT_INTEGER);
     expect(text('SET', 'k', 'v', 'EX')).toBe(SYNTAX);
     expect(text('SET', 'k', 'v', 'FOO')).toBe(SYNTAX);
     // redis-cli: SET k v EX abc FOO -> syntax error (options are parsed before the number).
