@@ -7,11 +7,18 @@ import type { Simulation } from '../../engine/simulation.js';
 import type { LocalClock } from '../clock.js';
 import { executeKeyspaceCommand, WRITE_COMMANDS } from './commands.js';
 import { cloneEntry, Keyspace, type KeyChange } from './keyspace.js';
-import { ERR_SYNTAX, parseInteger, RedisErrorReply, wrongArgs, type RedisReply } from './reply.js';
+import { ERR_NOT_INTEGER, parseInteger, RedisErrorReply, wrongArgs, type RedisReply } from './reply.js';
 import type { ReplicationLink } from './replication.js';
 import { findScript } from './scripts.js';
 
 export type RedisRole = 'primary' | 'replica';
+
+/** INFO section names whose output holds the replication section (server.c genRedisInfoString). */
+const INFO_WITH_REPLICATION = new Set(['default', 'all', 'everything', 'replication']);
+
+const ERR_WAIT_ON_REPLICA = new RedisErrorReply(
+  'ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0 if a replica is configured to be writable (which is not the default) writes to replicas are just local and are not propagated.',
+);
 export type Subscriber = (channel: string, message: string) => void;
 
 interface WaitRequest {
@@ -98,9 +105,9 @@ export class RedisNode {
    * (`server.c` genRedisInfoString), CRLF-separated; other sections are empty here.
    */
   private info(args: readonly string[]): RedisReply {
-    if (args.length > 2) return ERR_SYNTAX;
-    const section = (args[1] ?? 'default').toLowerCase();
-    if (!['default', 'all', 'everything', 'replication'].includes(section)) return '';
+    // Redis 7 takes several section names (server.c genInfoSectionDict); none means "default".
+    const sections = args.length > 1 ? args.slice(1).map((a) => a.toLowerCase()) : ['default'];
+    if (!sections.some((s) => INFO_WITH_REPLICATION.has(s))) return '';
     const lines = ['# Replication'];
     if (this.role === 'primary') {
       lines.push('role:master', `connected_slaves:${this.connectedReplicas()}`, `master_repl_offset:${this.replicationOffset}`);
@@ -259,16 +266,16 @@ export class RedisNode {
     return n;
   }
 
+  /** WAIT numreplicas timeout, checked in the order of redis 7.0.15 `replication.c` waitCommand. */
   private wait(args: readonly string[], reply: (r: RedisReply) => void): void {
     if (args.length !== 3) return reply(wrongArgs('WAIT'));
+    if (this.role === 'replica') return reply(ERR_WAIT_ON_REPLICA);
     const needed = parseInteger(args[1]);
+    if (needed === null) return reply(ERR_NOT_INTEGER);
+    // timeout.c getTimeoutFromObjectOrReply.
     const timeoutMs = parseInteger(args[2]);
-    if (needed === null || timeoutMs === null || timeoutMs < 0) {
-      return reply(new RedisErrorReply('ERR timeout is negative'));
-    }
-    if (this.role === 'replica') {
-      return reply(new RedisErrorReply('ERR WAIT cannot be used with replica instances.'));
-    }
+    if (timeoutMs === null) return reply(new RedisErrorReply('ERR timeout is not an integer or out of range'));
+    if (timeoutMs < 0) return reply(new RedisErrorReply('ERR timeout is negative'));
     const targetOffset = this.replicationOffset;
     const acked = this.ackedReplicas(targetOffset);
     if (acked >= needed) return reply(acked);
@@ -289,10 +296,11 @@ export class RedisNode {
     if (args.length < 3) return wrongArgs(args[0]);
     const script = findScript(args[1], args[0].toUpperCase() === 'EVALSHA');
     if (script instanceof RedisErrorReply) return script;
+    // redis 7.0.15 eval.c evalGenericCommand.
     const numKeys = parseInteger(args[2]);
-    if (numKeys === null || numKeys < 0 || numKeys > args.length - 3) {
-      return new RedisErrorReply("ERR Number of keys can't be greater than number of args");
-    }
+    if (numKeys === null) return ERR_NOT_INTEGER;
+    if (numKeys > args.length - 3) return new RedisErrorReply("ERR Number of keys can't be greater than number of args");
+    if (numKeys < 0) return new RedisErrorReply("ERR Number of keys can't be negative");
     const keys = args.slice(3, 3 + numKeys);
     const argv = args.slice(3 + numKeys);
     return script.native({ keyspace: this.keyspace, publish: (c, m) => this.publish(c, m), tag }, keys, argv);
