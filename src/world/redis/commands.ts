@@ -108,26 +108,24 @@ function set(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
   // redis 7.0.15 t_string.c parseExtendedStringArgumentsOrReply: an expiry option excludes the
   // other three and KEEPTTL, but may be repeated (the last one counts); its number is read
   // after every option has been parsed (getExpireMillisecondsOrReply), so a syntax error wins.
-  let expireOpt: string | null = null;
-  let expireArg = '';
+  let expire: { opt: string; arg: string } | null = null;
   for (let i = 3; i < args.length; i++) {
     const opt = args[i].toUpperCase();
     if (opt === 'NX' && !xx) nx = true;
     else if (opt === 'XX' && !nx) xx = true;
-    else if (opt === 'KEEPTTL' && expireOpt === null) keepTtl = true;
-    else if (EXPIRE_OPTIONS.has(opt) && (expireOpt === null || expireOpt === opt) && !keepTtl && i + 1 < args.length) {
-      expireOpt = opt;
-      expireArg = args[++i];
+    else if (opt === 'KEEPTTL' && expire === null) keepTtl = true;
+    else if (EXPIRE_OPTIONS.has(opt) && (expire === null || expire.opt === opt) && !keepTtl && i + 1 < args.length) {
+      expire = { opt, arg: args[++i] };
     } else return ERR_SYNTAX;
   }
   let expireAtMs: number | null = null;
-  if (expireOpt !== null) {
-    const n = parseInteger(expireArg);
+  if (expire !== null) {
+    const n = parseInteger(expire.arg);
     if (n === null) return ERR_NOT_INTEGER;
     if (n <= 0) return invalidExpire('set');
-    if (expireOpt === 'EX') expireAtMs = ks.nowMs() + n * 1000;
-    else if (expireOpt === 'PX') expireAtMs = ks.nowMs() + n;
-    else if (expireOpt === 'EXAT') expireAtMs = n * 1000;
+    if (expire.opt === 'EX') expireAtMs = ks.nowMs() + n * 1000;
+    else if (expire.opt === 'PX') expireAtMs = ks.nowMs() + n;
+    else if (expire.opt === 'EXAT') expireAtMs = n * 1000;
     else expireAtMs = n;
   }
   const existing = ks.lookup(key);
@@ -146,7 +144,7 @@ function expire(ks: Keyspace, args: readonly string[], tag: string, unitMs: numb
   if (n === null) return ERR_NOT_INTEGER;
   const e = ks.lookup(args[1]);
   if (e === undefined) return 0;
-  const deadline = absolute ? n * unitMs : ks.nowMs() + n * unitMs;
+  const deadline = (absolute ? 0 : ks.nowMs()) + n * unitMs;
   // A deadline already reached deletes the key at once (Redis: "expired immediately").
   if (deadline <= ks.nowMs()) {
     ks.remove(args[1], 'delete', tag);

@@ -6,7 +6,7 @@
 import type { Simulation } from '../../engine/simulation.js';
 import type { LocalClock } from '../clock.js';
 import { executeKeyspaceCommand, WRITE_COMMANDS } from './commands.js';
-import { cloneEntry, Keyspace, type KeyChange } from './keyspace.js';
+import { cloneEntry, Keyspace, type Entry, type KeyChange } from './keyspace.js';
 import { ERR_NOT_INTEGER, parseInteger, RedisErrorReply, wrongArgs, type RedisReply } from './reply.js';
 import type { ReplicationLink } from './replication.js';
 import { findScript } from './scripts.js';
@@ -21,11 +21,11 @@ const ERR_WAIT_ON_REPLICA = new RedisErrorReply(
 );
 export type Subscriber = (channel: string, message: string) => void;
 
+/** A blocked WAIT; it is answered once, then leaves `waits`. */
 interface WaitRequest {
   targetOffset: number;
   needed: number;
   reply: (r: RedisReply) => void;
-  done: boolean;
 }
 
 export class RedisNode {
@@ -70,10 +70,11 @@ export class RedisNode {
     }
     const name = args[0].toUpperCase();
     if (name === 'WAIT') return this.wait(args, reply);
-    if (this.role === 'replica' && (WRITE_COMMANDS.has(name) || name === 'EVAL' || name === 'EVALSHA')) {
+    const writes = WRITE_COMMANDS.has(name) || name === 'EVAL' || name === 'EVALSHA';
+    if (writes && this.role === 'replica') {
       return reply(new RedisErrorReply("READONLY You can't write against a read only replica."));
     }
-    if (this.role === 'primary' && this.writeRefusal && (WRITE_COMMANDS.has(name) || name === 'EVAL' || name === 'EVALSHA')) {
+    if (writes && this.writeRefusal) {
       const refusal = this.writeRefusal();
       if (refusal !== null) return reply(new RedisErrorReply(refusal));
     }
@@ -106,8 +107,8 @@ export class RedisNode {
    */
   private info(args: readonly string[]): RedisReply {
     // Redis 7 takes several section names (server.c genInfoSectionDict); none means "default".
-    const sections = args.length > 1 ? args.slice(1).map((a) => a.toLowerCase()) : ['default'];
-    if (!sections.some((s) => INFO_WITH_REPLICATION.has(s))) return '';
+    const sections = args.slice(1);
+    if (sections.length > 0 && !sections.some((s) => INFO_WITH_REPLICATION.has(s.toLowerCase()))) return '';
     const lines = ['# Replication'];
     if (this.role === 'primary') {
       lines.push('role:master', `connected_slaves:${this.connectedReplicas()}`, `master_repl_offset:${this.replicationOffset}`);
@@ -227,10 +228,7 @@ export class RedisNode {
     this.role = 'replica';
     this.keyspace.deletesExpiredKeys = false;
     this.keyspace.clear();
-    for (const key of primary.keyspace.keys()) {
-      const entry = primary.keyspace.rawGet(key);
-      if (entry) this.keyspace.rawSet(key, cloneEntry(entry));
-    }
+    for (const key of primary.keyspace.keys()) this.keyspace.rawSet(key, cloneEntry(primary.keyspace.rawGet(key) as Entry));
     this.replicationOffset = 0;
   }
 
@@ -250,13 +248,9 @@ export class RedisNode {
   /** @internal a replica acknowledged `offset`; wake WAITs that are now satisfied. */
   onReplicaAck(): void {
     if (this.waits.length === 0) return;
-    for (const w of this.waits) {
-      if (!w.done && this.ackedReplicas(w.targetOffset) >= w.needed) {
-        w.done = true;
-        w.reply(this.ackedReplicas(w.targetOffset));
-      }
-    }
-    this.waits = this.waits.filter((w) => !w.done);
+    const answered = this.waits.filter((w) => this.ackedReplicas(w.targetOffset) >= w.needed);
+    this.waits = this.waits.filter((w) => !answered.includes(w));
+    for (const w of answered) w.reply(this.ackedReplicas(w.targetOffset));
   }
 
   /** Listed replicas that acknowledged `offset` (redis 7.0.15 replicationCountAcksByOffset). */
@@ -279,13 +273,13 @@ export class RedisNode {
     const targetOffset = this.replicationOffset;
     const acked = this.ackedReplicas(targetOffset);
     if (acked >= needed) return reply(acked);
-    const request: WaitRequest = { targetOffset, needed, reply, done: false };
+    const request: WaitRequest = { targetOffset, needed, reply };
     this.waits.push(request);
-    // WAIT with timeout 0 blocks forever.
+    // WAIT with timeout 0 blocks forever. One answered already, or dropped by a crash, is no
+    // longer in `waits`.
     if (timeoutMs > 0) {
       this.sim.schedule(timeoutMs * 1000, () => {
-        if (request.done || !this.up) return;
-        request.done = true;
+        if (!this.waits.includes(request)) return;
         this.waits = this.waits.filter((w) => w !== request);
         request.reply(this.ackedReplicas(targetOffset));
       });

@@ -345,6 +345,7 @@ describe('hashes: HSET, HGET, HINCRBY, HEXISTS, HDEL (t_hash.c)', () => {
 
   it('HSET needs field-value pairs', () => {
     const { text } = world();
+    expect(text('HSET', 'hh')).toBe("ERR wrong number of arguments for 'hset' command");
     expect(text('HSET', 'hh', 'f')).toBe("ERR wrong number of arguments for 'hset' command");
     expect(text('HSET', 'hh', 'f', '1', 'g')).toBe("ERR wrong number of arguments for 'hset' command");
     expect(text('EXISTS', 'hh')).toBe(0);
@@ -399,6 +400,15 @@ describe('hashes: HSET, HGET, HINCRBY, HEXISTS, HDEL (t_hash.c)', () => {
     expect(run('HDEL', 'nokey', 'a')).toBe(0);
   });
 
+  it('HDEL of the last field is a delete of the key by that request', () => {
+    const { as, ks } = world();
+    as('req-1', 'HSET', 'lock', 'uuid:1', '1');
+    const changes: string[] = [];
+    ks.onChange = (c) => changes.push(`${c.cause}:${c.byTag}:${c.entry === undefined ? 'gone' : 'kept'}`);
+    as('req-2', 'HDEL', 'lock', 'uuid:1');
+    expect(changes).toEqual(['delete:req-2:gone']);
+  });
+
   it('HDEL needs a field', () => {
     const { text } = world();
     expect(text('HDEL', 'hh')).toBe("ERR wrong number of arguments for 'hdel' command");
@@ -424,6 +434,7 @@ describe('hashes: HSET, HGET, HINCRBY, HEXISTS, HDEL (t_hash.c)', () => {
     expect(run('PTTL', 'lock')).toBe(30_000);
     as('req-3', 'HSET', 'lock', 'other', '1');
     expect(ks.rawGet('lock')?.holderTag).toBe('req-3');
+    expect(run('PTTL', 'lock')).toBe(30_000);
     as('req-4', 'HDEL', 'lock', 'other');
     expect(ks.rawGet('lock')?.holderTag).toBe('req-4');
     as('req-5', 'HDEL', 'lock', 'nofield');
@@ -440,6 +451,7 @@ describe('other commands', () => {
     const { text } = world();
     expect(text('foo', 'bar')).toBe("ERR unknown command 'foo', with args beginning with: 'bar' ");
     expect(text('FOO')).toBe("ERR unknown command 'FOO', with args beginning with: ");
+    expect(text('foo', 'bar', 'baz')).toBe("ERR unknown command 'foo', with args beginning with: 'bar' 'baz' ");
   });
 
   it('the write commands are the ones a replica refuses; reads are not among them', () => {

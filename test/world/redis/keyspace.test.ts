@@ -133,6 +133,8 @@ describe('writes and their reports', () => {
     expect(ks.rawGet('k')?.value).toBe('v');
     ks.rawSet('k', undefined);
     expect(ks.rawGet('k')).toBeUndefined();
+    expect(ks.keys()).toEqual([]);
+    expect(ks.size).toBe(0);
     expect(log()).toEqual(['sync k by:r1 was:-', 'sync k by: was:r1']);
     expect(changes[1].entry).toBeUndefined();
   });

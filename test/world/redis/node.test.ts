@@ -12,7 +12,7 @@ import type { KeyChange } from '../../../src/world/redis/keyspace.js';
 import { RedisNode } from '../../../src/world/redis/node.js';
 import { ReplicationLink } from '../../../src/world/redis/replication.js';
 import type { RedisReply } from '../../../src/world/redis/reply.js';
-import { compareAndDelete, redissonUnlock, sha1 } from '../../../src/world/redis/scripts.js';
+import { compareAndDelete, redissonRenewMany, redissonUnlock, sha1 } from '../../../src/world/redis/scripts.js';
 
 const MS = 1_000;
 const S = 1_000_000;
@@ -44,15 +44,15 @@ function single() {
   return { sim, node, changes };
 }
 
-/** A primary and a replica joined by a link with no buffer time and 1 ms each way. */
-function pair(replicas = 1) {
+/** A primary and its replicas joined by links with no buffer time and 1 ms (or `lagUs`) each way. */
+function pair(replicas = 1, lagUs = 1 * MS) {
   const sim = new Simulation(1);
   const primary = new RedisNode('redis-0', sim, new LocalClock(sim));
   const nodes = Array.from({ length: replicas }, (_, i) => new RedisNode(`redis-${i + 1}`, sim, new LocalClock(sim)));
   for (const replica of nodes) {
     replica.demoteToReplicaOf(primary);
     primary.replicaLinks.push(
-      new ReplicationLink(sim, primary, replica, { backlog: constant(0), lag: constant(1 * MS), replTimeoutUs: 60 * S }, sim.random.fork(`l-${replica.name}`), sim.random.fork(`b-${replica.name}`)),
+      new ReplicationLink(sim, primary, replica, { backlog: constant(0), lag: constant(lagUs), replTimeoutUs: 60 * S }, sim.random.fork(`l-${replica.name}`), sim.random.fork(`b-${replica.name}`)),
     );
   }
   return { sim, primary, replica: nodes[0], replicas: nodes };
@@ -246,6 +246,16 @@ describe('WAIT numreplicas timeout (replication.c waitCommand)', () => {
     expect(replies).toEqual([]);
   });
 
+  it('a WAIT that times out leaves the others blocked: each is answered on its own terms', () => {
+    const { sim, primary } = pair(1, 200 * MS);
+    ask(primary, 'SET', 'k', 'v');
+    const short = send(sim, primary, 'WAIT', '1', '100');
+    const long = send(sim, primary, 'WAIT', '1', '1000');
+    sim.run(5 * S);
+    expect(short).toEqual([{ atUs: 100 * MS, reply: 0 }]);
+    expect(long).toEqual([{ atUs: 400 * MS, reply: 1 }]);
+  });
+
   it('a WAIT answered by the acknowledgement is not answered again at its timeout', () => {
     const { sim, primary } = pair();
     ask(primary, 'SET', 'k', 'v');
@@ -293,6 +303,11 @@ describe('EVAL and EVALSHA of the built-in scripts (eval.c evalGenericCommand)',
     expect(text(node, 'EVALSHA', sha)).toBe("ERR wrong number of arguments for 'evalsha' command");
     expect(text(node, 'EVAL', compareAndDelete.lua)).toBe("ERR wrong number of arguments for 'eval' command");
     expect(text(node, 'EVALSHA', sha, '1', 'a')).toBe(0);
+  });
+
+  it('numkeys 0 is valid: the shared watchdog with no locks to renew answers an empty list', () => {
+    const { node } = single();
+    expect(ask(node, 'EVALSHA', sha1(redissonRenewMany.lua), '0', '30000')).toEqual([]);
   });
 
   it("a script's PUBLISH reaches the node's subscribers, and its writes are the caller's", () => {
@@ -358,9 +373,11 @@ describe('DEBUG SLEEP (pause)', () => {
     node.whenAwake(() => order.push('delivery'));
     expect(order).toEqual(['admin', 'delivery']);
     node.pause();
+    node.execute(['SET', 'k', 'v'], 'r1', () => order.push('set'));
     node.pause();
     node.resume();
     expect(node.paused).toBe(false);
+    expect(order).toEqual(['admin', 'delivery', 'set']);
     node.resume();
     expect(ask(node, 'PING')).toBe('PONG');
   });
@@ -433,12 +450,21 @@ describe('active expiry (expire.c activeExpireCycle, as an exact timer)', () => 
       node.clockChanged();
     });
     sim.run(1 * S);
-    // The lock key is reported again with its new fate; the key without a TTL is not.
-    expect(changes.filter((c) => c.cause === 'clock').map((c) => c.key)).toEqual(['k']);
+    // The lock key is reported again with its new fate, by the node itself; the key without a TTL is not.
+    expect(changes.filter((c) => c.cause === 'clock')).toEqual([
+      { key: 'k', entry: node.keyspace.rawGet('k'), cause: 'clock', byTag: '', previousHolder: 'r1' },
+    ]);
     sim.run(5 * S);
     expect(node.keyspace.rawGet('k')).toBeDefined();
     sim.run(5 * S + 1 * MS);
     expect(node.keyspace.rawGet('k')).toBeUndefined();
+  });
+
+  it('a clock change needs no observer', () => {
+    const { node } = single();
+    node.observer = null;
+    ask(node, 'SET', 'k', 'v', 'PX', '10000');
+    expect(() => node.clockChanged()).not.toThrow();
   });
 
   it('a dead node reports nothing when its clock changes', () => {
