@@ -223,6 +223,67 @@ describe('a kill -9 of the primary, phase by phase', () => {
   });
 });
 
+describe('reconfiguring the other replicas (sentinelFailoverReconfNextSlave, sentinelFailoverDetectEnd)', () => {
+  /** Every 10 ms from the kill: when the leader's failover state changed, and to what. */
+  function leaderStates(o: Partial<DeploymentParams>, afterPromotion: (w: ReturnType<typeof world>, promoted: RedisNode) => void) {
+    const w = world({ downAfterUs: 2 * S, ...o });
+    w.redis.onFailover((_old, promoted) => afterPromotion(w, promoted));
+    w.sim.scheduleAt(KILL_US, () => w.redis.crash(w.node('redis-0')));
+    const states: Array<[number, string]> = [];
+    for (let t = KILL_US; t < 60 * S; t += 10 * MS) {
+      w.sim.scheduleAt(t, () => {
+        const leaderId = w.events.find((e) => e.phase === 'elected-leader')?.detail.split(' ')[0];
+        const leader = w.redis.sentinels!.processes.find((p) => p.id === leaderId);
+        const state = leader ? `${leader.master.failoverState}@${leader.master.node.name}` : 'no leader';
+        if (states.at(-1)?.[1] !== state) states.push([t, state]);
+      });
+    }
+    w.sim.run(60 * S);
+    return { w, states };
+  }
+
+  it('the other replica reports, in its next INFO (every second during a failover), that it follows the promoted one with its link up: the leader is done', () => {
+    const { w, states } = leaderStates({}, () => {});
+    const reconf = states.find(([, s]) => s.startsWith('reconf-slaves'))!;
+    const done = states.find(([t, s]) => t > reconf[0] && s.startsWith('none'))!;
+    expect(done[1]).toBe(`none@${w.redis.primary.name}`);
+    expect(done[0] - reconf[0]).toBeLessThanOrEqual(1 * S + 3 * TICK_MAX_US + 20 * MS);
+  });
+
+  it('a replica that cannot reach the promoted one never reports its link up: the leader stops waiting at failover-timeout (5 s)', () => {
+    const { w, states } = leaderStates({ failoverTimeoutUs: 5 * S }, (w2, promoted) => {
+      const others = w2.redis.nodes.filter((n) => n !== promoted && n.name !== 'redis-0');
+      w2.fabric.cut(others.map((o) => [o.name, promoted.name] as [string, string]));
+    });
+    const reconf = states.find(([, s]) => s.startsWith('reconf-slaves'))!;
+    const done = states.find(([t, s]) => t > reconf[0] && s.startsWith('none'))!;
+    expect(done[1]).toBe(`none@${w.redis.primary.name}`);
+    expect(done[0] - reconf[0]).toBeGreaterThan(5 * S - 20 * MS);
+    expect(done[0] - reconf[0]).toBeLessThanOrEqual(5 * S + 2 * TICK_MAX_US + 20 * MS);
+  });
+
+  it('parallel-syncs 1: with three replicas the third waits for the second, and gets REPLICAOF at failover-timeout when the second never finishes', () => {
+    const { w } = leaderStates({ failoverTimeoutUs: 5 * S, replicas: 3 }, (w2, promoted) => {
+      const others = w2.redis.nodes.filter((n) => n !== promoted && n.name !== 'redis-0');
+      w2.fabric.cut(others.map((o) => [o.name, promoted.name] as [string, string]));
+    });
+    const promoted = w.first('promoted');
+    const reconf = w.follows.filter((f) => f.primary === promoted.target && f.node !== 'redis-0');
+    expect(reconf).toHaveLength(2);
+    expect(reconf[0].atUs).toBe(w.first('switch-master').atUs);
+    expect(reconf[1].atUs - reconf[0].atUs).toBeGreaterThan(5 * S - 2 * TICK_MAX_US);
+    expect(reconf[1].atUs - reconf[0].atUs).toBeLessThanOrEqual(5 * S + 2 * TICK_MAX_US);
+  });
+
+  it('with three replicas all reachable, the two others are re-pointed one after the other, each once', () => {
+    const w = killed({ replicas: 3, downAfterUs: 2 * S });
+    const promoted = w.first('promoted').target;
+    const reconf = w.follows.filter((f) => f.primary === promoted);
+    expect(reconf.map((f) => f.node).sort()).toEqual(['redis-1', 'redis-2', 'redis-3'].filter((n) => n !== promoted));
+    expect(reconf[1].atUs).toBeGreaterThan(reconf[0].atUs);
+  });
+});
+
 describe('what must not fail over', () => {
   it('a replica killed: no phase at all (only a master is taken ODOWN)', () => {
     const w = world();
