@@ -223,6 +223,44 @@ describe('a kill -9 of the primary, phase by phase', () => {
   });
 });
 
+describe('against the measured kills (40 seeds on the deployment alone; sentinel-timing.test.ts compares 300 runs with clients)', () => {
+  // One replica, down-after 1 s, quorum 2, the network's default latency uniform(200us, 1ms),
+  // as in the kills measured on Redis 7 (figures and their sources in sentinel-timing.test.ts).
+  const runs = () =>
+    Array.from({ length: 40 }, (_, i) => {
+      const w = killed({ seed: i + 1, replicas: 1, deciderLatency: { kind: 'uniform', minUs: 200, maxUs: 1000 } }, 16 * S);
+      const ms = (phase: string) => (w.first(phase).atUs - KILL_US) / MS;
+      return { sdown: ms('sdown'), odown: ms('odown'), elected: ms('elected-leader'), promoted: ms('promoted'), switched: ms('switch-master') };
+    });
+  const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+  const median = (values: number[]) => {
+    const s = sorted(values);
+    return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2;
+  };
+  /** Where the smallest and largest of n draws fall on average (see sentinel-timing.test.ts). */
+  const ends = (values: number[], n: number) => {
+    const s = sorted(values);
+    return [s[Math.floor(s.length / (n + 1))], s[Math.min(s.length - 1, Math.floor((s.length * n) / (n + 1)))]];
+  };
+
+  it('promotes the replica 1348 / 1405 / 1475 ms after the kill (min / median / max of 15 real kills), within 100 ms; announces the switch at a median 2233 ms', () => {
+    const r = runs();
+    const promoted = r.map((x) => x.promoted);
+    const [lo, hi] = ends(promoted, 15);
+    expect(Math.abs(lo - 1348)).toBeLessThanOrEqual(100);
+    expect(Math.abs(median(promoted) - 1405)).toBeLessThanOrEqual(100);
+    expect(Math.abs(hi - 1475)).toBeLessThanOrEqual(100);
+    expect(Math.abs(median(r.map((x) => x.switched)) - 2233)).toBeLessThanOrEqual(100);
+  });
+
+  it('SDOWN, ODOWN and the election at the medians of our 90 kills (1052.5, +94.5, +89 ms), within 25 ms', () => {
+    const r = runs();
+    expect(Math.abs(median(r.map((x) => x.sdown)) - 1052.5)).toBeLessThanOrEqual(25);
+    expect(Math.abs(median(r.map((x) => x.odown - x.sdown)) - 94.5)).toBeLessThanOrEqual(25);
+    expect(Math.abs(median(r.map((x) => x.elected - x.odown)) - 89)).toBeLessThanOrEqual(25);
+  });
+});
+
 describe('reconfiguring the other replicas (sentinelFailoverReconfNextSlave, sentinelFailoverDetectEnd)', () => {
   /** Every 10 ms from the kill: when the leader's failover state changed, and to what. */
   function leaderStates(o: Partial<DeploymentParams>, afterPromotion: (w: ReturnType<typeof world>, promoted: RedisNode) => void) {
