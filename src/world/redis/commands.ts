@@ -78,8 +78,18 @@ export function executeKeyspaceCommand(ks: Keyspace, args: readonly string[], ta
     case 'HDEL':
       return hdel(ks, args, tag);
     default:
-      return new RedisErrorReply(`ERR unknown command '${args[0]}'`);
+      return unknownCommand(args);
   }
+}
+
+/**
+ * redis 7.0.15 server.c processCommand: "unknown command '<name>', with args beginning with: "
+ * then each argument quoted and followed by a space (Redis stops after 128 characters of them;
+ * lock-sim's commands are far shorter).
+ */
+function unknownCommand(args: readonly string[]): RedisErrorReply {
+  const quoted = args.slice(1).map((a) => `'${a}' `).join('');
+  return new RedisErrorReply(`ERR unknown command '${args[0]}', with args beginning with: ${quoted}`);
 }
 
 function get(ks: Keyspace, args: readonly string[]): RedisReply {
@@ -95,24 +105,28 @@ function set(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
   let nx = false;
   let xx = false;
   let keepTtl = false;
-  let expireAtMs: number | null = null;
-  let expireGiven = false;
+  // redis 7.0.15 t_string.c parseExtendedStringArgumentsOrReply: an expiry option excludes the
+  // other three and KEEPTTL, but may be repeated (the last one counts); its number is read
+  // after every option has been parsed (getExpireMillisecondsOrReply), so a syntax error wins.
+  let expire: { opt: string; arg: string } | null = null;
   for (let i = 3; i < args.length; i++) {
     const opt = args[i].toUpperCase();
     if (opt === 'NX' && !xx) nx = true;
     else if (opt === 'XX' && !nx) xx = true;
-    else if (opt === 'KEEPTTL' && !expireGiven) keepTtl = true;
-    else if ((opt === 'EX' || opt === 'PX' || opt === 'EXAT' || opt === 'PXAT') && !expireGiven && !keepTtl) {
-      if (i + 1 >= args.length) return ERR_SYNTAX;
-      const n = parseInteger(args[++i]);
-      if (n === null) return ERR_NOT_INTEGER;
-      if (n <= 0) return invalidExpire('set');
-      expireGiven = true;
-      if (opt === 'EX') expireAtMs = ks.nowMs() + n * 1000;
-      else if (opt === 'PX') expireAtMs = ks.nowMs() + n;
-      else if (opt === 'EXAT') expireAtMs = n * 1000;
-      else expireAtMs = n;
+    else if (opt === 'KEEPTTL' && expire === null) keepTtl = true;
+    else if (EXPIRE_OPTIONS.has(opt) && (expire === null || expire.opt === opt) && !keepTtl && i + 1 < args.length) {
+      expire = { opt, arg: args[++i] };
     } else return ERR_SYNTAX;
+  }
+  let expireAtMs: number | null = null;
+  if (expire !== null) {
+    const n = parseInteger(expire.arg);
+    if (n === null) return ERR_NOT_INTEGER;
+    if (n <= 0) return invalidExpire('set');
+    if (expire.opt === 'EX') expireAtMs = ks.nowMs() + n * 1000;
+    else if (expire.opt === 'PX') expireAtMs = ks.nowMs() + n;
+    else if (expire.opt === 'EXAT') expireAtMs = n * 1000;
+    else expireAtMs = n;
   }
   const existing = ks.lookup(key);
   if (nx && existing !== undefined) return null;
@@ -122,13 +136,15 @@ function set(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
   return 'OK';
 }
 
+const EXPIRE_OPTIONS = new Set(['EX', 'PX', 'EXAT', 'PXAT']);
+
 function expire(ks: Keyspace, args: readonly string[], tag: string, unitMs: number, absolute: boolean): RedisReply {
   if (args.length !== 3) return wrongArgs(args[0]);
   const n = parseInteger(args[2]);
   if (n === null) return ERR_NOT_INTEGER;
   const e = ks.lookup(args[1]);
   if (e === undefined) return 0;
-  const deadline = absolute ? n * unitMs : ks.nowMs() + n * unitMs;
+  const deadline = (absolute ? 0 : ks.nowMs()) + n * unitMs;
   // A deadline already reached deletes the key at once (Redis: "expired immediately").
   if (deadline <= ks.nowMs()) {
     ks.remove(args[1], 'delete', tag);
@@ -143,7 +159,8 @@ function pttl(ks: Keyspace, args: readonly string[]): RedisReply {
   const e = ks.lookup(args[1]);
   if (e === undefined) return -2;
   if (e.expireAtMs === null) return -1;
-  return Math.max(0, e.expireAtMs - ks.nowMs());
+  // Never negative: lookup() answered a live key, so now <= deadline (db.c keyIsExpired).
+  return e.expireAtMs - ks.nowMs();
 }
 
 function incr(ks: Keyspace, args: readonly string[], tag: string): RedisReply {

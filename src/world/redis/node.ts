@@ -6,19 +6,26 @@
 import type { Simulation } from '../../engine/simulation.js';
 import type { LocalClock } from '../clock.js';
 import { executeKeyspaceCommand, WRITE_COMMANDS } from './commands.js';
-import { cloneEntry, Keyspace, type KeyChange } from './keyspace.js';
-import { ERR_SYNTAX, parseInteger, RedisErrorReply, wrongArgs, type RedisReply } from './reply.js';
+import { cloneEntry, Keyspace, type Entry, type KeyChange } from './keyspace.js';
+import { ERR_NOT_INTEGER, parseInteger, RedisErrorReply, wrongArgs, type RedisReply } from './reply.js';
 import type { ReplicationLink } from './replication.js';
 import { findScript } from './scripts.js';
 
 export type RedisRole = 'primary' | 'replica';
+
+/** INFO section names whose output holds the replication section (server.c genRedisInfoString). */
+const INFO_WITH_REPLICATION = new Set(['default', 'all', 'everything', 'replication']);
+
+const ERR_WAIT_ON_REPLICA = new RedisErrorReply(
+  'ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0 if a replica is configured to be writable (which is not the default) writes to replicas are just local and are not propagated.',
+);
 export type Subscriber = (channel: string, message: string) => void;
 
+/** A blocked WAIT; it is answered once, then leaves `waits`. */
 interface WaitRequest {
   targetOffset: number;
   needed: number;
   reply: (r: RedisReply) => void;
-  done: boolean;
 }
 
 export class RedisNode {
@@ -63,10 +70,11 @@ export class RedisNode {
     }
     const name = args[0].toUpperCase();
     if (name === 'WAIT') return this.wait(args, reply);
-    if (this.role === 'replica' && (WRITE_COMMANDS.has(name) || name === 'EVAL' || name === 'EVALSHA')) {
+    const writes = WRITE_COMMANDS.has(name) || name === 'EVAL' || name === 'EVALSHA';
+    if (writes && this.role === 'replica') {
       return reply(new RedisErrorReply("READONLY You can't write against a read only replica."));
     }
-    if (this.role === 'primary' && this.writeRefusal && (WRITE_COMMANDS.has(name) || name === 'EVAL' || name === 'EVALSHA')) {
+    if (writes && this.writeRefusal) {
       const refusal = this.writeRefusal();
       if (refusal !== null) return reply(new RedisErrorReply(refusal));
     }
@@ -98,9 +106,9 @@ export class RedisNode {
    * (`server.c` genRedisInfoString), CRLF-separated; other sections are empty here.
    */
   private info(args: readonly string[]): RedisReply {
-    if (args.length > 2) return ERR_SYNTAX;
-    const section = (args[1] ?? 'default').toLowerCase();
-    if (!['default', 'all', 'everything', 'replication'].includes(section)) return '';
+    // Redis 7 takes several section names (server.c genInfoSectionDict); none means "default".
+    const sections = args.slice(1);
+    if (sections.length > 0 && !sections.some((s) => INFO_WITH_REPLICATION.has(s.toLowerCase()))) return '';
     const lines = ['# Replication'];
     if (this.role === 'primary') {
       lines.push('role:master', `connected_slaves:${this.connectedReplicas()}`, `master_repl_offset:${this.replicationOffset}`);
@@ -220,10 +228,7 @@ export class RedisNode {
     this.role = 'replica';
     this.keyspace.deletesExpiredKeys = false;
     this.keyspace.clear();
-    for (const key of primary.keyspace.keys()) {
-      const entry = primary.keyspace.rawGet(key);
-      if (entry) this.keyspace.rawSet(key, cloneEntry(entry));
-    }
+    for (const key of primary.keyspace.keys()) this.keyspace.rawSet(key, cloneEntry(primary.keyspace.rawGet(key) as Entry));
     this.replicationOffset = 0;
   }
 
@@ -243,13 +248,9 @@ export class RedisNode {
   /** @internal a replica acknowledged `offset`; wake WAITs that are now satisfied. */
   onReplicaAck(): void {
     if (this.waits.length === 0) return;
-    for (const w of this.waits) {
-      if (!w.done && this.ackedReplicas(w.targetOffset) >= w.needed) {
-        w.done = true;
-        w.reply(this.ackedReplicas(w.targetOffset));
-      }
-    }
-    this.waits = this.waits.filter((w) => !w.done);
+    const answered = this.waits.filter((w) => this.ackedReplicas(w.targetOffset) >= w.needed);
+    this.waits = this.waits.filter((w) => !answered.includes(w));
+    for (const w of answered) w.reply(this.ackedReplicas(w.targetOffset));
   }
 
   /** Listed replicas that acknowledged `offset` (redis 7.0.15 replicationCountAcksByOffset). */
@@ -259,26 +260,26 @@ export class RedisNode {
     return n;
   }
 
+  /** WAIT numreplicas timeout, checked in the order of redis 7.0.15 `replication.c` waitCommand. */
   private wait(args: readonly string[], reply: (r: RedisReply) => void): void {
     if (args.length !== 3) return reply(wrongArgs('WAIT'));
+    if (this.role === 'replica') return reply(ERR_WAIT_ON_REPLICA);
     const needed = parseInteger(args[1]);
+    if (needed === null) return reply(ERR_NOT_INTEGER);
+    // timeout.c getTimeoutFromObjectOrReply.
     const timeoutMs = parseInteger(args[2]);
-    if (needed === null || timeoutMs === null || timeoutMs < 0) {
-      return reply(new RedisErrorReply('ERR timeout is negative'));
-    }
-    if (this.role === 'replica') {
-      return reply(new RedisErrorReply('ERR WAIT cannot be used with replica instances.'));
-    }
+    if (timeoutMs === null) return reply(new RedisErrorReply('ERR timeout is not an integer or out of range'));
+    if (timeoutMs < 0) return reply(new RedisErrorReply('ERR timeout is negative'));
     const targetOffset = this.replicationOffset;
     const acked = this.ackedReplicas(targetOffset);
     if (acked >= needed) return reply(acked);
-    const request: WaitRequest = { targetOffset, needed, reply, done: false };
+    const request: WaitRequest = { targetOffset, needed, reply };
     this.waits.push(request);
-    // WAIT with timeout 0 blocks forever.
+    // WAIT with timeout 0 blocks forever. One answered already, or dropped by a crash, is no
+    // longer in `waits`.
     if (timeoutMs > 0) {
       this.sim.schedule(timeoutMs * 1000, () => {
-        if (request.done || !this.up) return;
-        request.done = true;
+        if (!this.waits.includes(request)) return;
         this.waits = this.waits.filter((w) => w !== request);
         request.reply(this.ackedReplicas(targetOffset));
       });
@@ -289,10 +290,11 @@ export class RedisNode {
     if (args.length < 3) return wrongArgs(args[0]);
     const script = findScript(args[1], args[0].toUpperCase() === 'EVALSHA');
     if (script instanceof RedisErrorReply) return script;
+    // redis 7.0.15 eval.c evalGenericCommand.
     const numKeys = parseInteger(args[2]);
-    if (numKeys === null || numKeys < 0 || numKeys > args.length - 3) {
-      return new RedisErrorReply("ERR Number of keys can't be greater than number of args");
-    }
+    if (numKeys === null) return ERR_NOT_INTEGER;
+    if (numKeys > args.length - 3) return new RedisErrorReply("ERR Number of keys can't be greater than number of args");
+    if (numKeys < 0) return new RedisErrorReply("ERR Number of keys can't be negative");
     const keys = args.slice(3, 3 + numKeys);
     const argv = args.slice(3 + numKeys);
     return script.native({ keyspace: this.keyspace, publish: (c, m) => this.publish(c, m), tag }, keys, argv);

@@ -24,9 +24,12 @@ export function invalidExpire(command: string): RedisErrorReply {
   return new RedisErrorReply(`ERR invalid expire time in '${command.toLowerCase()}' command`);
 }
 
-/** Redis accepts only canonical decimal integers ("007" and "1.0" are errors). */
+/**
+ * Redis accepts only canonical decimal integers ("007", "-0" and "1.0" are errors: redis
+ * 7.0.15 util.c string2ll, where 0 is the one number that may start with a zero).
+ */
 export function parseInteger(s: string): number | null {
-  if (!/^-?(0|[1-9][0-9]{0,17})$/.test(s)) return null;
+  if (!/^(0|-?[1-9][0-9]{0,17})$/.test(s)) return null;
   const n = Number(s);
   return Number.isSafeInteger(n) ? n : null;
 }

@@ -23,8 +23,6 @@ export interface ScriptContext {
 export interface BuiltinScript {
   name: string;
   lua: string;
-  /** How many keys the script takes (-1: any number). */
-  numKeys: number;
   native(ctx: ScriptContext, keys: readonly string[], argv: readonly string[]): RedisReply;
 }
 
@@ -33,7 +31,6 @@ const call = (ctx: ScriptContext, ...args: string[]): RedisReply => executeKeysp
 /** The canonical safe unlock: delete only if the value is still my token. */
 export const compareAndDelete: BuiltinScript = {
   name: 'compare-and-delete',
-  numKeys: 1,
   lua: `if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('del', KEYS[1])
 else
@@ -50,7 +47,6 @@ end`,
  */
 export const redissonAcquire: BuiltinScript = {
   name: 'redisson-acquire',
-  numKeys: 1,
   lua: `if ((redis.call('exists', KEYS[1]) == 0) or (redis.call('hexists', KEYS[1], ARGV[2]) == 1)) then
   redis.call('hincrby', KEYS[1], ARGV[2], 1);
   redis.call('pexpire', KEYS[1], ARGV[1]);
@@ -70,7 +66,6 @@ return redis.call('pttl', KEYS[1]);`,
 /** Redisson watchdog renewal, 3.x design (lock-semantics.md 1.5). 1 = renewed, 0 = not mine any more. */
 export const redissonRenew: BuiltinScript = {
   name: 'redisson-renew',
-  numKeys: 1,
   lua: `if (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then
   redis.call('pexpire', KEYS[1], ARGV[1]);
   return 1;
@@ -92,7 +87,6 @@ return 0;`,
  */
 export const redissonUnlock: BuiltinScript = {
   name: 'redisson-unlock',
-  numKeys: 2,
   lua: `if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then
   return nil;
 end;
@@ -129,7 +123,6 @@ return nil;`,
  */
 export const redissonUnlockLatch: BuiltinScript = {
   name: 'redisson-unlock-latch',
-  numKeys: 3,
   lua: `local val = redis.call('get', KEYS[3]); if val ~= false then return tonumber(val);end; if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then return nil;end; local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1); if (counter > 0) then redis.call('pexpire', KEYS[1], ARGV[2]); redis.call('set', KEYS[3], 0, 'px', ARGV[5]); return 0; else redis.call('del', KEYS[1]); redis.call(ARGV[4], KEYS[2], ARGV[1]); redis.call('set', KEYS[3], 1, 'px', ARGV[5]); return 1; end; `,
   native(ctx, keys, argv) {
     const latch = call(ctx, 'GET', keys[2]);
@@ -157,7 +150,6 @@ export const redissonUnlockLatch: BuiltinScript = {
  */
 export const redissonRenewMany: BuiltinScript = {
   name: 'redisson-renew-many',
-  numKeys: -1,
   lua: `local result = {} for i = 1, #KEYS, 1 do if (redis.call('hexists', KEYS[i], ARGV[i + 1]) == 1) then redis.call('pexpire', KEYS[i], ARGV[1]); table.insert(result, 1); else table.insert(result, 0); end; end; return result;`,
   native(ctx, keys, argv) {
     return keys.map((key, i) => {
@@ -177,7 +169,6 @@ export const redissonRenewMany: BuiltinScript = {
  */
 export const fencedAcquire: BuiltinScript = {
   name: 'fenced-acquire',
-  numKeys: 2,
   lua: `if redis.call('exists', KEYS[1]) == 0 then
   redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]);
   return redis.call('incr', KEYS[2]);

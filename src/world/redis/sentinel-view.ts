@@ -50,7 +50,6 @@ export class InstanceView {
   promoted = false;
   /** SRI_RECONF_SENT / INPROG / DONE while the replicas are pointed at the promoted one. */
   reconf: 'none' | 'sent' | 'inprog' | 'done' = 'none';
-  reconfSentUs = 0;
 
   /** createSentinelRedisInstance + createInstanceLink: not connected, "pinged" now. */
   constructor(

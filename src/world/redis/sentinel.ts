@@ -51,7 +51,6 @@ export const SENTINEL_FAST_INFO_PERIOD_US = 1000 * MS;
 export const SENTINEL_ASK_PERIOD_US = 1000 * MS;
 export const SENTINEL_PUBLISH_PERIOD_US = 2000 * MS;
 export const SENTINEL_ELECTION_TIMEOUT_US = 10_000 * MS;
-export const SENTINEL_SLAVE_RECONF_TIMEOUT_US = 10_000 * MS;
 export const SENTINEL_MAX_DESYNC_MS = 1000;
 /** sentinel.conf parallel-syncs default. */
 export const SENTINEL_PARALLEL_SYNCS = 1;
@@ -627,19 +626,21 @@ export class SentinelProcess {
     }
   }
 
-  /** sentinelFailoverReconfNextSlave: REPLICAOF <promoted> to `parallel-syncs` replicas at a time. */
+  /**
+   * sentinelFailoverReconfNextSlave: REPLICAOF <promoted> to `parallel-syncs` replicas at a
+   * time. Its -slave-reconf-sent-timeout (10 s) is checked inside the loop, which never gets
+   * to a replica in RECONF_SENT while parallel-syncs is 1 (that replica is in progress and
+   * stops the loop), so it is left out here.
+   */
   private failoverReconfNextSlave(now: number): void {
     const m = this.master;
     const promoted = m.promotedReplica as InstanceView;
     let inProgress = m.replicas.filter((r) => r.reconf === 'sent' || r.reconf === 'inprog').length;
     for (const r of m.replicas) {
       if (inProgress >= SENTINEL_PARALLEL_SYNCS) break;
-      if (r.promoted || r.reconf === 'done') continue;
-      if (r.reconf === 'sent' && now - r.reconfSentUs > SENTINEL_SLAVE_RECONF_TIMEOUT_US) r.reconf = 'done';
-      if (r.reconf !== 'none' || !r.connected) continue;
+      if (r.promoted || r.reconf !== 'none' || !r.connected) continue;
       this.replicaOf(r, promoted.node);
       r.reconf = 'sent';
-      r.reconfSentUs = now;
       inProgress++;
     }
     this.failoverDetectEnd(now);

@@ -8,8 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { constant, type Distribution } from '../../../src/engine/distribution.js';
 import { Simulation } from '../../../src/engine/simulation.js';
 import { Fabric } from '../../../src/world/network.js';
+import { LocalClock } from '../../../src/world/clock.js';
 import { DECIDERS, RedisDeployment } from '../../../src/world/redis/deployment.js';
-import type { RedisNode } from '../../../src/world/redis/node.js';
+import { RedisNode } from '../../../src/world/redis/node.js';
+import { ReplicationLink } from '../../../src/world/redis/replication.js';
 import type { RedisReply } from '../../../src/world/redis/reply.js';
 
 const MS = 1_000;
@@ -293,5 +295,262 @@ describe('min-replicas-to-write counts only replicas still listed', () => {
     d.redis.stallReplication(true);
     d.sim.run(30 * S);
     expect(write(d.node('redis-0'))).toBe('OK');
+  });
+});
+
+/**
+ * One ReplicationLink on its own, driven by hand: a primary and a replica with fixed times
+ * (10 ms in the primary's buffer, 1 ms on the wire each way, repl-timeout 60 s).
+ */
+function link(o: { backlog?: Distribution; lag?: Distribution } = {}) {
+  const sim = new Simulation(1);
+  const primary = new RedisNode('redis-0', sim, new LocalClock(sim));
+  const replica = new RedisNode('redis-1', sim, new LocalClock(sim));
+  replica.demoteToReplicaOf(primary);
+  const l = new ReplicationLink(
+    sim,
+    primary,
+    replica,
+    { backlog: o.backlog ?? constant(10 * MS), lag: o.lag ?? constant(1 * MS), replTimeoutUs: 60 * S },
+    sim.random.fork('lag'),
+    sim.random.fork('backlog'),
+  );
+  primary.replicaLinks.push(l);
+  /** Times (ms) at which the replica applied each key. */
+  const applied: string[] = [];
+  replica.observer = (_n, c) => applied.push(`${c.key}@${sim.nowUs / MS}`);
+  const set = (key: string) => ask(primary, 'SET', key, 'v');
+  return { sim, primary, replica, link: l, applied, set };
+}
+
+describe('ReplicationLink: the stream', () => {
+  it('a change spends the backlog in the buffer, then the lag on the wire; the acknowledgement takes the lag back', () => {
+    const { sim, link: l, applied, set } = link();
+    set('a');
+    sim.run(10 * MS + 999);
+    expect(applied).toEqual([]);
+    sim.run(11 * MS);
+    expect(applied).toEqual(['a@11']);
+    expect(l.ackedOffset).toBe(0);
+    sim.run(12 * MS);
+    expect(l.ackedOffset).toBe(1);
+  });
+
+  it('with no buffer time a change goes on the wire at once, and still arrives in order behind earlier ones', () => {
+    const { sim, applied, set } = link({ backlog: constant(0), lag: { kind: 'uniform', minUs: 0, maxUs: 5 * MS } });
+    for (let i = 0; i < 50; i++) sim.scheduleAt(i * 100, () => set(`k${i}`));
+    sim.run(1 * S);
+    expect(applied.map((a) => a.split('@')[0])).toEqual(Array.from({ length: 50 }, (_, i) => `k${i}`));
+  });
+
+  it('a change never leaves the buffer before an earlier one, whatever its own draw', () => {
+    const { sim, applied, set } = link({ backlog: { kind: 'uniform', minUs: 0, maxUs: 20 * MS } });
+    for (let i = 0; i < 50; i++) sim.scheduleAt(i * 100, () => set(`k${i}`));
+    sim.run(1 * S);
+    expect(applied.map((a) => a.split('@')[0])).toEqual(Array.from({ length: 50 }, (_, i) => `k${i}`));
+  });
+
+  it('a held stream stays in the buffer however long, and flows in order when released', () => {
+    const { sim, link: l, applied, set } = link();
+    l.setHeld(true);
+    set('a');
+    set('b');
+    sim.run(5 * S);
+    expect(applied).toEqual([]);
+    l.setHeld(true);
+    l.setHeld(false);
+    sim.run(6 * S);
+    expect(applied).toEqual(['a@5001', 'b@5001']);
+  });
+
+  it('held without anything buffered, a new change waits too', () => {
+    const { sim, link: l, applied, set } = link({ backlog: constant(0) });
+    l.setHeld(true);
+    set('a');
+    sim.run(1 * S);
+    expect(applied).toEqual([]);
+    l.setHeld(false);
+    sim.run(2 * S);
+    expect(applied).toEqual(['a@1001']);
+  });
+
+  it('the primary dying drops what is in its buffer but delivers what is on the wire; acknowledgements then find nobody', () => {
+    const { sim, primary, link: l, applied, set } = link();
+    set('early');
+    sim.run(5 * MS);
+    set('late');
+    sim.run(10 * MS + 500);
+    l.primaryDied();
+    primary.crash();
+    sim.run(1 * S);
+    expect(applied).toEqual(['early@11']);
+    expect(l.ackedOffset).toBe(0);
+  });
+
+  it('an acknowledgement addressed to a primary that died is void even when it is back up by then', () => {
+    const run = (dies: boolean) => {
+      const { sim, primary, link: l, set } = link();
+      set('a');
+      sim.run(11 * MS + 500);
+      if (dies) {
+        l.primaryDied();
+        primary.crash();
+        primary.restart(true);
+      }
+      sim.run(1 * S);
+      return l.ackedOffset;
+    };
+    expect(run(true)).toBe(0);
+    expect(run(false)).toBe(1);
+  });
+
+  it('an acknowledgement of the old connection is void after a full resync', () => {
+    const { sim, link: l, set } = link();
+    set('a');
+    sim.run(11 * MS + 500);
+    l.resynced(0);
+    sim.run(1 * S);
+    expect(l.ackedOffset).toBe(0);
+  });
+
+  it('a change that reached a sleeping replica is dropped if, before it wakes, the link is resynced or detached, or the replica promoted', () => {
+    const run = (meanwhile: (l: ReplicationLink, replica: RedisNode) => void) => {
+      const { sim, replica, link: l, applied, set } = link();
+      replica.pause();
+      set('a');
+      sim.run(1 * S);
+      meanwhile(l, replica);
+      replica.resume();
+      return applied;
+    };
+    expect(run(() => {})).toEqual(['a@1000']);
+    expect(run((l) => l.resynced(0))).toEqual([]);
+    expect(run((l) => l.detach())).toEqual([]);
+    expect(run((_l, replica) => replica.promote())).toEqual([]);
+  });
+
+  it('a dead primary ships nothing more out of its buffer', () => {
+    const { sim, primary, applied, set } = link();
+    set('a');
+    primary.up = false;
+    sim.run(1 * S);
+    expect(applied).toEqual([]);
+  });
+
+  it('a detached link (the replica follows someone else) ships nothing, drops its buffer and lands nothing already on the wire', () => {
+    const { sim, link: l, applied, set } = link();
+    set('buffered');
+    sim.run(10 * MS + 500);
+    set('later');
+    l.detach();
+    set('after');
+    sim.run(1 * S);
+    expect(applied).toEqual([]);
+  });
+
+  it('a closed link ships nothing more', () => {
+    const { sim, link: l, applied, set } = link();
+    l.closed = true;
+    set('a');
+    sim.run(1 * S);
+    expect(applied).toEqual([]);
+  });
+
+  it('after a full resync, what was on the old connection does not land, and the acknowledged offset is the copy\'s', () => {
+    const { sim, link: l, applied, set } = link();
+    set('a');
+    sim.run(10 * MS + 500);
+    set('b');
+    l.resynced(7);
+    expect(l.ackedOffset).toBe(7);
+    sim.run(1 * S);
+    expect(applied).toEqual([]);
+    set('c');
+    sim.run(2 * S);
+    expect(applied).toEqual([`c@${1000 + 11}`]);
+  });
+
+  it('a dead replica applies nothing; a sleeping one applies what reached it when it wakes', () => {
+    const dead = link();
+    dead.set('a');
+    dead.replica.crash();
+    dead.sim.run(1 * S);
+    expect(dead.applied).toEqual([]);
+
+    const asleep = link();
+    asleep.set('a');
+    asleep.replica.pause();
+    asleep.sim.run(1 * S);
+    expect(asleep.applied).toEqual([]);
+    asleep.replica.resume();
+    expect(asleep.applied).toEqual(['a@1000']);
+  });
+
+  it('a replica promoted meanwhile does not take the old primary\'s changes', () => {
+    const { sim, replica, applied, set } = link();
+    set('a');
+    replica.promote();
+    sim.run(1 * S);
+    expect(applied).toEqual([]);
+  });
+
+  it('an acknowledgement reaching a primary that was demoted meanwhile is dropped', () => {
+    const { sim, primary, replica, link: l, set } = link();
+    set('a');
+    sim.run(11 * MS);
+    primary.demoteToReplicaOf(replica);
+    sim.run(1 * S);
+    expect(l.ackedOffset).toBe(0);
+  });
+
+  it('acknowledged offsets only grow', () => {
+    const { sim, link: l, set } = link();
+    set('a');
+    set('b');
+    sim.run(1 * S);
+    expect(l.ackedOffset).toBe(2);
+    l.resynced(5);
+    set('c');
+    sim.run(2 * S);
+    expect(l.ackedOffset).toBe(5);
+  });
+});
+
+describe('ReplicationLink: what the primary believes (replicationCron, "Disconnecting timedout replica")', () => {
+  it('a replica in contact is listed with no silence', () => {
+    const { sim, link: l } = link();
+    sim.run(100 * S);
+    expect(l.listed).toBe(true);
+    expect(l.silenceUs).toBe(0);
+  });
+
+  it('a silent replica stays listed up to repl-timeout inclusive, and leaves the list after it', () => {
+    const { sim, link: l } = link();
+    sim.run(5 * S);
+    l.setSilent(true);
+    sim.run(65 * S);
+    expect(l.silenceUs).toBe(60 * S);
+    expect(l.listed).toBe(true);
+    sim.run(65 * S + 1);
+    expect(l.listed).toBe(false);
+  });
+
+  it('silence counts from its start: staying silent does not restart it; a word from the replica ends it', () => {
+    const { sim, link: l } = link();
+    l.setSilent(true);
+    sim.run(30 * S);
+    l.setSilent(true);
+    sim.run(40 * S);
+    expect(l.silenceUs).toBe(40 * S);
+    l.setSilent(false);
+    expect(l.silenceUs).toBe(0);
+    expect(l.listed).toBe(true);
+  });
+
+  it('a closed connection takes the replica off the list at once', () => {
+    const { primary, link: l } = link();
+    l.closed = true;
+    expect(l.listed).toBe(false);
+    expect(primary.connectedReplicas()).toBe(0);
   });
 });
