@@ -8,10 +8,10 @@
  * after `npm ci` (CI, a fresh clone) every one of them is there.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = resolve('.');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -60,6 +60,12 @@ beforeAll(() => {
   installOutput = run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', join(out, tarball)], consumer);
   if (installOutput.status !== 0) throw new Error(`npm install of the tarball failed:\n${installOutput.stdout}\n${installOutput.stderr}`);
   installed = join(consumer, 'node_modules', 'lock-sim');
+});
+
+afterAll(() => {
+  // The copy's node_modules is a link to this repository's: remove the link, not what it points at.
+  if (work) rmSync(join(work, 'repo', 'node_modules'), { force: true });
+  if (work) rmSync(work, { recursive: true, force: true });
 });
 
 /** Every file under a folder, relative to it, with / separators. */
