@@ -22,24 +22,28 @@ export const BUILTIN_DIR = fileURLToPath(new URL('../../scenarios/', import.meta
 
 export interface BuiltinScenario {
   name: string;
-  /** The scenario's own `description:`. */
-  description: string;
   file: string;
 }
 
-/** Every built-in scenario, in name order. */
+/** Every built-in scenario, in name order (the folder only: nothing is parsed). */
 export function builtinScenarios(): BuiltinScenario[] {
-  let names: string[];
+  let files: string[];
   try {
-    names = readdirSync(BUILTIN_DIR).filter((f) => f.endsWith('.yaml'));
+    files = readdirSync(BUILTIN_DIR).filter((f) => f.endsWith('.yaml'));
   } catch {
     return [];
   }
-  return names.map((f) => {
-    const file = join(BUILTIN_DIR, f);
-    const data = parse(readFileSync(file, 'utf8')) as { description?: unknown } | null;
-    return { name: f.slice(0, -'.yaml'.length), description: typeof data?.description === 'string' ? data.description : '', file };
-  }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return files
+    .map((f) => ({ name: f.slice(0, -'.yaml'.length), file: join(BUILTIN_DIR, f) }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** With each scenario's own `description:` (for `lock-sim list`). */
+export function describedBuiltinScenarios(): Array<BuiltinScenario & { description: string }> {
+  return builtinScenarios().map((s) => {
+    const data = parse(readFileSync(s.file, 'utf8')) as { description?: unknown } | null;
+    return { ...s, description: typeof data?.description === 'string' ? data.description : '' };
+  });
 }
 
 export function builtinScenario(name: string): BuiltinScenario | undefined {

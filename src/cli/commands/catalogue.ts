@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { catalogue, renderCatalogue } from '../../report/catalogue.js';
 import { scenarioJsonSchema } from '../../scenario/json-schema.js';
-import { builtinScenarios } from '../builtin-scenarios.js';
+import { describedBuiltinScenarios } from '../builtin-scenarios.js';
 import { EXIT_OK } from '../exit-codes.js';
 import type { CommandContext } from './context.js';
 
@@ -13,7 +13,7 @@ export function registerCatalogue(program: Command, ctx: CommandContext): void {
     .option('--json', 'print as JSON')
     .action((options: { json?: boolean }) => {
       const c = catalogue();
-      const scenarios = builtinScenarios().map(({ name, description }) => ({ name, description }));
+      const scenarios = describedBuiltinScenarios().map(({ name, description }) => ({ name, description }));
       ctx.io.out(options.json ? JSON.stringify({ ...c, scenarios }, null, 2) : `${renderCatalogue(c)}\n\n${renderBuiltins(scenarios)}`);
       ctx.setExitCode(EXIT_OK);
     });
