@@ -1,6 +1,6 @@
 // Mutation testing (`npm run mutate`, not in CI: it takes a long while): StrykerJS mutates the
 // checker and the Redis model and runs vitest.mutate.config.ts against each mutant. Targets
-// (issue 9): a mutation score of at least 80% on src/checker and 70% on src/world/redis.
+// (the project's goal): a mutation score of at least 80% on src/checker and 70% on src/world/redis.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',

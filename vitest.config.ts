@@ -15,5 +15,7 @@ export default defineConfig({
     pool: 'threads',
     testTimeout: HANG_MS,
     hookTimeout: HANG_MS,
+    // Prints a notice when a test is skipped for a missing browser.
+    globalSetup: ['test/notices.ts'],
   },
 });

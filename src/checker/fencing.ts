@@ -1,7 +1,8 @@
 /**
  * Fencing tokens as the clients received them: a token handed out for a key must be higher
  * than every token handed out before for that key. A token that repeats or goes backwards
- * (the counter lost increments in a failover, lock-semantics.md 1.11's caveat) means the
+ * (the counter lost increments in a failover: Redisson's RFencedLock keeps it on the
+ * asynchronously replicated primary, RedissonFencedLock.java, redisson-3.19.0) means the
  * storage can no longer tell the stale holder from the current one.
  */
 import type { HistoryIndex } from './history-index.js';

@@ -9,6 +9,7 @@ import { registerCatalogue } from './commands/catalogue.js';
 import { registerCheck } from './commands/check.js';
 import { registerCompare } from './commands/compare.js';
 import type { CommandContext, Io } from './commands/context.js';
+import { registerInit } from './commands/init.js';
 import { registerRun } from './commands/run.js';
 import { registerShrink } from './commands/shrink.js';
 import { EXIT_INTERNAL_ERROR, EXIT_INVALID_INPUT, EXIT_OK } from './exit-codes.js';
@@ -27,6 +28,7 @@ export function buildProgram(ctx: CommandContext): Command {
   registerCheck(program, ctx);
   registerCatalogue(program, ctx);
   registerShrink(program, ctx);
+  registerInit(program, ctx);
   return program;
 }
 

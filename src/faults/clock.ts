@@ -2,7 +2,7 @@
  * Clock faults on a client or a Redis node. A jump steps the clock (an NTP step, an
  * operator); drift makes it run fast or slow for a while (it keeps the error it gathered).
  * A Redis node judges TTLs by its clock, so a forward jump expires locks early: Kleppmann's
- * Redlock counterexample (lock-semantics.md 3, point 5). A client measures lease validity
+ * Redlock counterexample ("How to do distributed locking", 2016: C's clock jumps forward). A client measures lease validity
  * and wait budgets by its own clock.
  */
 import { formatMicros } from '../engine/time.js';

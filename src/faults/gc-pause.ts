@@ -1,6 +1,7 @@
 /**
  * A stop-the-world GC pause of one client: workers, watchdog timers and reply handling all
- * stop; the clock does not. Replies wait in the socket buffer until it ends (seed 004 3.1).
+ * stop; the clock does not. Replies wait in the socket buffer until it ends ("No master key for data
+ * safety" 3.1: a 15 s full GC against a 10 s lease; see docs/sources.md).
  */
 import { formatMicros } from '../engine/time.js';
 import type { FaultSpec } from '../scenario/types.js';

@@ -2,7 +2,7 @@
  * A network partition: every path between the hosts in `isolate` and those in `from`
  * (default: everyone else, the failover deciders included) is cut for a while. Messages in
  * flight across the cut are lost. A primary cut off from the deciders is failed over; it
- * keeps serving the clients on its side (seed 004 3.3's split brain) unless
+ * keeps serving the clients on its side ("No master key for data safety" 3.3's split brain) unless
  * min-replicas-to-write or the cluster's node timeout makes it refuse writes. When the
  * partition heals, a deposed primary follows the new one and loses what it accepted.
  */

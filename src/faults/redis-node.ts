@@ -1,11 +1,13 @@
 /**
  * Faults of one Redis node.
  * - redis-pause: DEBUG SLEEP; the server serves nothing, commands queue and run when it
- *   wakes, and a primary that sleeps past detection is failed over (lock-semantics.md 5.6).
+ *   wakes, and a primary that sleeps past detection is failed over (redis src/debug.c
+ *   DEBUG SLEEP stops the main thread; Sentinel then sees no PING reply, sentinel.c 7.0.15).
  * - redis-restart: kill -9 and a restart `down-for` later, with the dataset (AOF with
  *   appendfsync always) or empty (no persistence, the Redis default). Redlock's argument:
  *   a master that forgets its locks lets a second client reach a quorum, unless restarts are
- *   delayed beyond the longest TTL (lock-semantics.md 2, "Crash recovery").
+ *   delayed beyond the longest TTL (redis.io "Distributed Locks with Redis", "Performance, crash recovery and
+ *   fsync").
  */
 import { formatMicros } from '../engine/time.js';
 import type { FaultSpec } from '../scenario/types.js';

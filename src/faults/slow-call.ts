@@ -1,4 +1,4 @@
-/** A dependency's latency changes for a window (seed 000: the risk check at 3-8 s for ~90 s). */
+/** A dependency's latency changes for a window ("From setnx to Redisson": the risk check at 3-8 s for ~90 s). */
 import { describeDistribution } from '../engine/distribution.js';
 import type { FaultSpec } from '../scenario/types.js';
 import type { FaultContext } from './fault-context.js';

@@ -10,7 +10,7 @@ import type { RawScenario } from './schema.js';
 import type { RedlockVersion, VariantSpec } from './types.js';
 
 export const VARIANT_DEFAULTS = {
-  waitMs: 0, // fail fast: seed 000's tryLock returned false at once
+  waitMs: 0, // fail fast: the tryLock of "From setnx to Redisson" returned false at once
   retryIntervalMs: 50,
   // Redisson: checkLockSyncedSlaves = true since 3.17.0 (config/Config.java @ redisson-3.17.0)
   syncReplicas: true,
@@ -26,9 +26,9 @@ export const VARIANT_DEFAULTS = {
   retryDelayMs: 200,
   retryJitterMs: 100,
   driftFactor: 0.01,
-  // the Redlock spec: per-instance timeout "in the ~ 5-50 milliseconds range" for a 10 s TTL (lock-semantics.md 2)
+  // the Redlock spec: per-instance timeout "in the ~ 5-50 milliseconds range" for a 10 s TTL (https://redis.io/docs/latest/develop/use/patterns/distributed-locks/)
   instanceTimeoutMs: 50,
-  // seed 004 4.4: sleep 100 ms and retry, sleep 200 ms and retry, then "system busy"; +-30 ms of jitter
+  // "No master key for data safety" 4.4: sleep 100 ms and retry, sleep 200 ms and retry, then "system busy"; +-30 ms of jitter
   casRetries: 2,
   casBackoffMs: 100,
   casJitterMs: 30,

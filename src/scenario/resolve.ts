@@ -1,7 +1,7 @@
 /**
  * Raw (validated) scenario -> fully resolved Scenario: defaults filled, cross-references
  * checked (steps name dependencies, faults name clients that exist, expectations name
- * variants and metrics). Defaults cite reference/lock-semantics.md where they come from it.
+ * variants and metrics). Each default cites its source (docs/sources.md lists them).
  */
 import { constant, type Distribution } from '../engine/distribution.js';
 import type { ScenarioIssue } from './errors.js';
@@ -16,7 +16,7 @@ import { BUILTIN_STEPS, type Arrival, type Scenario, type Step } from './types.j
 export const DEFAULTS = {
   seed: 1,
   drainUs: 60_000_000,
-  sku: 10037, // seed 000: lock:stock:10037
+  sku: 10037, // "From setnx to Redisson": lock:stock:10037
   clients: 1,
   workersPerClient: 16,
   poolPerClient: 10, // HikariCP maximumPoolSize default
@@ -24,7 +24,7 @@ export const DEFAULTS = {
   queueLimit: 1000,
   steps: ['lock', 'read', 'deduct', 'order', 'unlock'],
   redisLatency: { kind: 'uniform', minUs: 200, maxUs: 1_000 } as Distribution,
-  commandTimeoutUs: 3_000_000, // Redisson BaseConfig timeout = 3000 ms (lock-semantics.md 1.1)
+  commandTimeoutUs: 3_000_000, // Redisson BaseConfig timeout = 3000 ms (BaseConfig.java, redisson-4.7.0)
   replicas: 1,
   // How long a change waits in the primary's process before it is written to the replica's
   // socket (`replication-backlog`). Measured on redis-server 7.0.15 on loopback (2-core
@@ -35,10 +35,10 @@ export const DEFAULTS = {
   // p90 111 us (replication packet out to the replica's keyspace notification out).
   replicationBacklog: { kind: 'uniform', minUs: 35, maxUs: 90 } as Distribution,
   replTimeoutUs: 60_000_000, // repl-timeout default 60 s (redis.conf; redis 7.0.15 config.c)
-  downAfterUs: 30_000_000, // sentinel.conf down-after-milliseconds default (lock-semantics.md 5.4)
-  nodeTimeoutUs: 15_000_000, // cluster-node-timeout default (lock-semantics.md 5.5)
-  minReplicasMaxLagUs: 10_000_000, // min-replicas-max-lag default (lock-semantics.md 5.3)
-  masters: 5, // "In our examples we set N=5" (the Redlock spec, lock-semantics.md 2)
+  downAfterUs: 30_000_000, // sentinel.conf down-after-milliseconds default (redis 7.0.15 sentinel.conf)
+  nodeTimeoutUs: 15_000_000, // cluster-node-timeout default (redis 7.0.15 redis.conf)
+  minReplicasMaxLagUs: 10_000_000, // min-replicas-max-lag default (redis 7.0.15 redis.conf)
+  masters: 5, // "In our examples we set N=5" (redis.io "Distributed Locks with Redis")
   clusterMasters: 3, // "a minimal cluster that works as expected must contain at least three master nodes" (https://redis.io/docs/latest/operate/oss_and_stack/management/scaling/)
   resubmitAfter: { kind: 'uniform', minUs: 100_000, maxUs: 2_000_000 } as Distribution,
   // Clients follow the switch when Sentinel announces it: ioredis 5 with failoverDetector

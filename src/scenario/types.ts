@@ -98,7 +98,7 @@ export interface VariantSpec {
   waitMs: number;
   retryIntervalMs: number;
   /**
-   * Unlock in a finally block that also runs when the lock was never acquired (seed 001's
+   * Unlock in a finally block that also runs when the lock was never acquired ("Redis atomicity failed?"'s
    * code): a request turned away deletes whoever holds the lock.
    */
   unlockAlways: boolean;

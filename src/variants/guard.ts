@@ -2,12 +2,12 @@
  * Database write guards: what the request reads and the statement that deducts stock.
  * - `none`: read, then write back read - qty (read-modify-write: lost updates when two
  *   requests overlap);
- * - `decrement`: `available = available - qty` with no condition (seed 004 1.3: stock goes
+ * - `decrement`: `available = available - qty` with no condition ("No master key for data safety" 1.3: stock goes
  *   negative);
- * - `conditional`: `... WHERE available >= qty` (seed 000's final SQL: no oversell whatever
+ * - `conditional`: `... WHERE available >= qty` (the final SQL of "From setnx to Redisson": no oversell whatever
  *   the lock does);
  * - `version-cas`: `... WHERE version = <read>`; a conflict is retried a few times with
- *   backoff and jitter (seed 004 4.1 and 4.4);
+ *   backoff and jitter ("No master key for data safety" 4.1 and 4.4);
  * - `for-update`: SELECT ... FOR UPDATE in a transaction that holds the row lock until the
  *   request commits, or rolls back when a statement in it failed (MySQL 8.0 "Locking Reads",
  *   https://dev.mysql.com/doc/refman/8.0/en/innodb-locking-reads.html);

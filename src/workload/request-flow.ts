@@ -54,7 +54,7 @@ export const lockKeyOf = (sku: number): string => `lock:stock:${sku}`;
 /** The state one request carries through its steps. */
 class RequestState {
   holding = false;
-  /** Acquire was attempted (the finally block of seed 001 runs once it was). */
+  /** Acquire was attempted (the finally block of "Redis atomicity failed?" runs once it was). */
   attempted = false;
   read: StockRow | null = null;
   outcome: RequestOutcome | null = null;

@@ -1,5 +1,5 @@
 /**
- * A downstream service called inside the critical section (the risk check of seed 000:
+ * A downstream service called inside the critical section (the risk check of "From setnx to Redisson":
  * about 800 ms normally, 3-8 s while it misbehaved). A slow-call fault swaps its latency
  * distribution for a window.
  */

@@ -92,11 +92,9 @@ describe('lock-sim check', () => {
     expect(again.out).toContain(`FAIL  short: double-holders == 0  (measured ${measured})`);
   });
 
-  it('passes the project\'s own scenarios folder (exit 0)', () => {
-    const r = cli('check', 'scenarios/', '--jobs', '2');
-    expect(r.code).toBe(0);
-    expect(r.out).toMatch(/\d+ expectations held in \d+ scenarios/);
-  });
+  // The project's own scenarios folder passing (exit 0) is the last step of `npm test`
+  // (`lock-sim check scenarios/` after vitest), not a test here: running it twice doubled the
+  // longest part of the run for nothing.
 
   it('writes JUnit XML that parses, with the right counts and the failure text', () => {
     const out = join(dir, 'report.xml');

@@ -2,17 +2,19 @@
 import type { Command } from 'commander';
 import { catalogue, renderCatalogue } from '../../report/catalogue.js';
 import { scenarioJsonSchema } from '../../scenario/json-schema.js';
+import { describedBuiltinScenarios } from '../builtin-scenarios.js';
 import { EXIT_OK } from '../exit-codes.js';
 import type { CommandContext } from './context.js';
 
 export function registerCatalogue(program: Command, ctx: CommandContext): void {
   program
     .command('list')
-    .description('list the locks, guards and faults with their options and defaults, the topologies and the metrics')
+    .description('list the locks, guards and faults with their options and defaults, the topologies, the metrics and the built-in scenarios')
     .option('--json', 'print as JSON')
     .action((options: { json?: boolean }) => {
       const c = catalogue();
-      ctx.io.out(options.json ? JSON.stringify(c, null, 2) : renderCatalogue(c));
+      const scenarios = describedBuiltinScenarios().map(({ name, description }) => ({ name, description }));
+      ctx.io.out(options.json ? JSON.stringify({ ...c, scenarios }, null, 2) : `${renderCatalogue(c)}\n\n${renderBuiltins(scenarios)}`);
       ctx.setExitCode(EXIT_OK);
     });
 
@@ -23,4 +25,13 @@ export function registerCatalogue(program: Command, ctx: CommandContext): void {
       ctx.io.out(JSON.stringify(scenarioJsonSchema(), null, 2));
       ctx.setExitCode(EXIT_OK);
     });
+}
+
+/** The packaged scenarios, runnable by name from any folder. */
+function renderBuiltins(scenarios: ReadonlyArray<{ name: string; description: string }>): string {
+  const width = Math.max(0, ...scenarios.map((s) => s.name.length));
+  return [
+    'built-in scenarios (lock-sim run <name>; lock-sim init --from <name> copies one to edit)',
+    ...scenarios.map((s) => `  ${s.name.padEnd(width)}  ${s.description}`),
+  ].join('\n');
 }

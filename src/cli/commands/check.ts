@@ -3,7 +3,6 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { ScenarioError } from '../../scenario/errors.js';
-import { loadScenario } from '../../scenario/load.js';
 import type { Scenario } from '../../scenario/types.js';
 import { checkScenario, type ScenarioCheck } from '../../sweep/check.js';
 import { checkToJson } from '../../report/check-json.js';
@@ -13,12 +12,16 @@ import { colorFor } from '../color.js';
 import { EXIT_EXPECTATION_FAILED, EXIT_OK } from '../exit-codes.js';
 import { defaultJobs, parseJobs, parseSeeds, UsageError, writeOutput } from '../options.js';
 import { progressBar } from '../progress.js';
+import { builtinScenario, isBareName, loadScenarioArg, resolveScenarioArg } from '../builtin-scenarios.js';
 import type { CommandContext } from './context.js';
 
 const REPORTERS = ['text', 'junit', 'json'] as const;
 type Reporter = (typeof REPORTERS)[number];
 
-/** Files as given; folders searched (recursively) for .yaml / .yml, in name order. */
+/**
+ * Files as given; folders searched (recursively) for .yaml / .yml, in name order; a name
+ * that is no file but a built-in scenario stays as it is (loadScenarioArg reads it).
+ */
 export function scenarioFiles(paths: readonly string[]): string[] {
   const files: string[] = [];
   const walk = (dir: string): void => {
@@ -33,6 +36,11 @@ export function scenarioFiles(paths: readonly string[]): string[] {
     try {
       isDir = statSync(p).isDirectory();
     } catch {
+      if (builtinScenario(p)) {
+        files.push(p);
+        continue;
+      }
+      if (isBareName(p)) resolveScenarioArg(p); // throws: neither a file nor a built-in, with did-you-mean
       throw new UsageError(`${p}: no such file or folder`);
     }
     if (isDir) walk(p);
@@ -53,7 +61,7 @@ export function registerCheck(program: Command, ctx: CommandContext): void {
   program
     .command('check')
     .description("run every scenario's expect: block (CI); exit 1 when an expectation fails, with the command that replays it")
-    .argument('<paths...>', 'scenario files or folders')
+    .argument('<paths...>', 'scenario files or folders, or names of built-in scenarios (lock-sim list)')
     .option('--seeds <spec>', "seeds to run each scenario on (default: the scenario's seeds:, or its seed)", parseSeeds)
     .option('--jobs <n>', 'worker threads (default: the number of cores)', parseJobs)
     .option('--reporter <name>', `report format: ${REPORTERS.join(', ')}`, 'text')
@@ -63,7 +71,7 @@ export function registerCheck(program: Command, ctx: CommandContext): void {
         throw new UsageError(`unknown reporter "${options.reporter}"; reporters are ${REPORTERS.join(', ')}`);
       }
       const reporter = options.reporter as Reporter;
-      const scenarios = loadAll(scenarioFiles(paths));
+      const scenarios = loadAll(scenarioFiles(paths), (note) => ctx.io.err(note));
       const checks: ScenarioCheck[] = [];
       for (const scenario of scenarios) {
         const judged = new Set(scenario.expectations.map((e) => e.variant)).size;
@@ -88,12 +96,12 @@ export function registerCheck(program: Command, ctx: CommandContext): void {
 }
 
 /** Loads every file first: one bad file stops the check before anything runs, with every error. */
-function loadAll(files: readonly string[]): Scenario[] {
+function loadAll(files: readonly string[], note: (text: string) => void): Scenario[] {
   const scenarios: Scenario[] = [];
   const errors: ScenarioError[] = [];
   for (const file of files) {
     try {
-      scenarios.push(loadScenario(file));
+      scenarios.push(loadScenarioArg(file, note));
     } catch (err) {
       if (err instanceof ScenarioError) errors.push(err);
       else throw err;

@@ -1,7 +1,6 @@
 /** `lock-sim compare` and `lock-sim merge`: variants side by side over many seeds. */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { loadScenario } from '../../scenario/load.js';
 import { compare, DEFAULT_COMPARE_SEEDS, mergeCompareResults, summarise, type CompareResult } from '../../sweep/compare.js';
 import { compareToJson } from '../../report/compare-json.js';
 import { renderCompareHtml } from '../../report/html.js';
@@ -10,6 +9,7 @@ import { colorFor } from '../color.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { collectList, defaultJobs, parseJobs, parseSeeds, parseShardOption, UsageError, writeOutput } from '../options.js';
 import { progressBar } from '../progress.js';
+import { loadScenarioArg } from '../builtin-scenarios.js';
 import type { CommandContext } from './context.js';
 import { checkVariantNames } from './run.js';
 
@@ -40,7 +40,7 @@ export function registerCompare(program: Command, ctx: CommandContext): void {
   program
     .command('compare')
     .description('run variants over the same seeds; probabilities with 95% intervals, means, worst runs, paired differences')
-    .argument('<scenario>', 'scenario file (YAML)')
+    .argument('<scenario>', 'scenario file (YAML), or the name of a built-in scenario (lock-sim list)')
     .option('--variants <names>', 'comma-separated variants to compare (default: all; repeatable)', collectList, [])
     .option('--seeds <spec>', 'seeds: 1..1000, 500 (= 1..500) or 3,7,42 (default: 1..100)', parseSeeds)
     .option('--baseline <name>', 'report paired differences of the other variants against this one')
@@ -50,7 +50,7 @@ export function registerCompare(program: Command, ctx: CommandContext): void {
     .option('--output <file>', 'also write the raw tally to this file, for lock-sim merge')
     .option('--report <file>', 'also write a self-contained HTML report (table and oversold chart)')
     .action(async (file: string, options: CompareOptions) => {
-      const scenario = loadScenario(file);
+      const scenario = loadScenarioArg(file, (note) => ctx.io.err(note));
       checkVariantNames(scenario, options.variants);
       if (options.baseline !== undefined) checkVariantNames(scenario, [options.baseline]);
       if (options.baseline !== undefined && options.variants.length > 0 && !options.variants.includes(options.baseline)) {

@@ -5,7 +5,6 @@ import { renderRunHtml } from '../../report/html.js';
 import { timelineOf } from '../../report/timeline-select.js';
 import { renderTimeline } from '../../report/timeline-text.js';
 import { ScenarioError } from '../../scenario/errors.js';
-import { loadScenario } from '../../scenario/load.js';
 import type { Scenario } from '../../scenario/types.js';
 import { runScenario } from '../../runner/run-scenario.js';
 import { firstDivergence } from '../../runner/determinism.js';
@@ -14,6 +13,7 @@ import { renderRun } from '../../report/text.js';
 import { colorFor } from '../color.js';
 import { EXIT_EXPECTATION_FAILED, EXIT_INTERNAL_ERROR, EXIT_OK } from '../exit-codes.js';
 import { collect, parseSeed, UsageError, writeOutput } from '../options.js';
+import { loadScenarioArg } from '../builtin-scenarios.js';
 import type { CommandContext } from './context.js';
 
 export function checkVariantNames(scenario: Scenario, names: readonly string[]): void {
@@ -48,7 +48,7 @@ export function registerRun(program: Command, ctx: CommandContext): void {
   program
     .command('run')
     .description('run every variant of a scenario on one seed; print verdicts, stories and expectations')
-    .argument('<scenario>', 'scenario file (YAML)')
+    .argument('<scenario>', 'scenario file (YAML), or the name of a built-in scenario (lock-sim list)')
     .option('--seed <n>', "seed (default: the scenario's)", parseSeed)
     .option('--variant <name>', 'run only this variant (repeatable)', collect, [])
     .option('--json', 'print the result as JSON')
@@ -60,7 +60,7 @@ export function registerRun(program: Command, ctx: CommandContext): void {
     .option('--key <key>', 'the lock key to draw (default: the first violation\'s)')
     .option('--report <file>', 'also write a self-contained HTML report')
     .action((file: string, options: RunOptions) => {
-      const scenario = loadScenario(file);
+      const scenario = loadScenarioArg(file, (note) => ctx.io.err(note));
       checkVariantNames(scenario, options.variant);
       if (options.around !== undefined && options.around !== 'first-violation') throw new UsageError(`--around takes first-violation, found "${options.around}"`);
       if (options.checkDeterminism) return checkDeterminism(scenario, options, ctx);

@@ -1,12 +1,12 @@
 /** `lock-sim shrink`: a failing run -> a locally minimal scenario that fails the same way. */
 import type { Command } from 'commander';
 import { formatMicros } from '../../engine/time.js';
-import { loadScenario } from '../../scenario/load.js';
 import { scenarioToYaml } from '../../scenario/to-yaml.js';
 import { FAILURE_KINDS } from '../../shrink/failure.js';
 import { NothingToShrink, shrink, type ScenarioSize } from '../../shrink/shrink.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { parseSeed, UsageError, writeOutput } from '../options.js';
+import { loadScenarioArg } from '../builtin-scenarios.js';
 import type { CommandContext } from './context.js';
 import { checkVariantNames } from './run.js';
 
@@ -24,13 +24,13 @@ export function registerShrink(program: Command, ctx: CommandContext): void {
   program
     .command('shrink')
     .description('shrink a failing run to a small scenario that fails the same way (fixed fault schedule, one variant)')
-    .argument('<scenario>', 'scenario file (YAML)')
+    .argument('<scenario>', 'scenario file (YAML), or the name of a built-in scenario (lock-sim list)')
     .requiredOption('--seed <n>', 'the seed of the failing run', parseSeed)
     .requiredOption('--variant <name>', 'the variant that fails')
     .option('--failure <kind>', `which failure to keep: ${FAILURE_KINDS.join(', ')} (default: the run's most severe)`)
     .option('--output <file>', 'write the minimal scenario here (default: print it)')
     .action((file: string, options: { seed: number; variant: string; failure?: string; output?: string }) => {
-      const scenario = loadScenario(file);
+      const scenario = loadScenarioArg(file, (note) => ctx.io.err(note));
       checkVariantNames(scenario, [options.variant]);
       if (options.failure !== undefined && !FAILURE_KINDS.includes(options.failure)) {
         throw new UsageError(`unknown failure "${options.failure}"; failures are ${FAILURE_KINDS.join(', ')}`);

@@ -1,6 +1,6 @@
 /**
  * A token lock that hands out a fencing token with every acquisition (Kleppmann's fix;
- * Redisson's RFencedLock, lock-semantics.md 1.11): SET NX PX and INCR of a per-lock counter
+ * Redisson's RFencedLock, RedissonFencedLock.java since redisson-3.19.0): SET NX PX and INCR of a per-lock counter
  * in one script, release by compare-and-delete. The token is only useful if the storage
  * checks it: pair it with guard `fenced-write`. The counter sits on the same primary as the
  * lock, so a failover can lose increments and hand out a token again.

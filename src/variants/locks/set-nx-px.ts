@@ -1,5 +1,5 @@
 /**
- * One atomic SET NX PX with a constant value, released by a plain DEL (seed 001).
+ * One atomic SET NX PX with a constant value, released by a plain DEL ("Redis atomicity failed?").
  * If the lease runs out first, the DEL removes whoever holds the lock by then.
  */
 import { redis } from '../../world/effects.js';

@@ -1,7 +1,8 @@
 /**
- * SETNX then EXPIRE as two commands, DEL to release (seed 000, first version; seed 002 2.1).
+ * SETNX then EXPIRE as two commands, DEL to release ("From setnx to Redisson", first
+ * version; "Redis to Redisson in four stages", 1).
  * A crash between the two leaves a lock with no TTL that blocks everyone until someone
- * deletes it by hand (seed 000: lock:stock:10037 lived 11 days).
+ * deletes it by hand ("From setnx to Redisson": lock:stock:10037 lived 11 days).
  */
 import { crashPoint, redis } from '../../world/effects.js';
 import type { LockProtocol } from '../lock-protocol.js';

@@ -1,6 +1,6 @@
 /**
  * The two token locks share acquire (SET key <token> NX PX lease) and differ in release:
- * `token-get-del` compares with GET and deletes with DEL as two commands (seed 002's code),
+ * `token-get-del` compares with GET and deletes with DEL as two commands (the code of "Redis to Redisson in four stages"),
  * so the lock can change hands in between; `lua-unlock` does both in one atomic script.
  */
 import { redis, type EffectProgram } from '../../world/effects.js';

@@ -1,6 +1,7 @@
 /**
  * The Redis commands lock-sim's variants use, executed against one keyspace at one instant.
- * Semantics follow Redis 7 (see reference/lock-semantics.md section 5.7); the differential
+ * Semantics follow Redis 7 (db.c expireIfNeeded, t_string.c, expire.c at 7.0.15; TTLs replicated as
+ * absolute times since 7.0, redis/redis#8474); the differential
  * test in test/world/redis checks them against ioredis-mock.
  *
  * Commands that need the node beyond its keyspace (PUBLISH, WAIT, EVAL) are handled by

@@ -42,7 +42,7 @@ end`,
 };
 
 /**
- * Redisson RLock acquire (RedissonLock.tryLockInnerAsync, HEAD; lock-semantics.md 1.3).
+ * Redisson RLock acquire (RedissonLock.java tryLockInnerAsync, redisson-4.7.0).
  * ARGV[1] = lease ms, ARGV[2] = "<client uuid>:<thread id>". nil = acquired, else the PTTL.
  */
 export const redissonAcquire: BuiltinScript = {
@@ -63,7 +63,7 @@ return redis.call('pttl', KEYS[1]);`,
   },
 };
 
-/** Redisson watchdog renewal, 3.x design (lock-semantics.md 1.5). 1 = renewed, 0 = not mine any more. */
+/** Redisson watchdog renewal, 3.x design (RedissonBaseLock.java renewExpirationAsync, redisson-3.11.0 to 3.43.x). 1 = renewed, 0 = not mine any more. */
 export const redissonRenew: BuiltinScript = {
   name: 'redisson-renew',
   lua: `if (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then
@@ -81,7 +81,7 @@ return 0;`,
 };
 
 /**
- * Redisson unlock (unlockInnerAsync as in 3.11.0; lock-semantics.md 1.6). KEYS = [lock, channel],
+ * Redisson unlock (RedissonLock.java unlockInnerAsync as in redisson-3.11.0). KEYS = [lock, channel],
  * ARGV = [unlock message, lease ms, "<uuid>:<thread>"]. nil = not the holder, 0 = still held
  * (reentrant, TTL reset), 1 = released and waiters notified.
  */
@@ -162,7 +162,7 @@ export const redissonRenewMany: BuiltinScript = {
 
 /**
  * A token lock that also mints a fencing token in the same atomic step, as Redisson's
- * RFencedLock does with INCR inside its acquire script (lock-semantics.md 1.11). KEYS =
+ * RFencedLock does with INCR inside its acquire script (RedissonFencedLock.java, redisson-3.19.0). KEYS =
  * [lock, token counter], ARGV = [token, lease ms]. Returns the new fencing token, or 0 when
  * the lock is held. The counter never expires, but it lives on the same asynchronously
  * replicated primary as the lock.

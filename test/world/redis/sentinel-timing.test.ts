@@ -3,7 +3,7 @@
  * (quorum 2, down-after 1 s), the primary killed (kill -9) at a fixed time, over seeds
  * 1..300; and the share of failovers followed by a spurious second one, over seeds 1..100.
  * Statistical, so `npm run mutate` leaves this file out (vitest.mutate.config.ts). Figures:
- * - issue 9, item 2: Redis 7, 15 kills: the replica answers ROLE as master 1348 / 1405 /
+ * - an earlier measurement, Redis 7, the same setup, 15 kills: the replica answers ROLE as master 1348 / 1405 /
  *   1475 ms after the kill (min / median / max), SENTINEL get-master-addr-by-name changes
  *   2192 / 2233 / 2326 ms after; +sdown at 1021-1115 ms, +odown 60-170 ms later, the leader
  *   elected 60-130 ms after that.
