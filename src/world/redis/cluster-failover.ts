@@ -39,6 +39,7 @@ import type { RandomStream, RandomStreams } from '../../engine/random.js';
 import type { Simulation } from '../../engine/simulation.js';
 import { formatMicros, type Micros } from '../../engine/time.js';
 import { Link, type Fabric } from '../network.js';
+import { NodeConnection } from '../node-connection.js';
 import { SkippableTimer, timerGapUs, type PhaseListener, type RedisControl } from './failover.js';
 import type { RedisNode } from './node.js';
 
@@ -158,6 +159,7 @@ export class ClusterFailover {
   private readonly nodes: BusNode[] = [];
   private readonly byRedis = new Map<RedisNode, BusNode>();
   private readonly links = new Map<string, Link>();
+  private readonly connections = new Map<string, NodeConnection>();
   private readonly quorum: number;
 
   constructor(
@@ -244,21 +246,37 @@ export class ClusterFailover {
 
   // ---------------------------------------------------------------- messages
 
+  /** `to` handles the message when it arrives and is awake (never if it is dead). */
   private send(from: BusNode, to: BusNode, message: Message): void {
+    this.connection(from, to).deliver(() => {
+      this.receive(to, message);
+      to.timer.plan();
+    });
+  }
+
+  /**
+   * The bus connection `from` opened to `to`. What `to` sends back (a PONG, a vote) travels
+   * on the way back of the same pair of hosts: the link `to` -> `from`, one per direction.
+   */
+  private connection(from: BusNode, to: BusNode): NodeConnection {
+    const key = `${from.name}->${to.name}`;
+    let connection = this.connections.get(key);
+    if (!connection) {
+      connection = new NodeConnection(to.redis, this.link(from, to), this.link(to, from));
+      this.connections.set(key, connection);
+    }
+    return connection;
+  }
+
+  /** One direction between two bus nodes, with its own stream of draws. */
+  private link(from: BusNode, to: BusNode): Link {
     const key = `${from.name}->${to.name}`;
     let link = this.links.get(key);
     if (!link) {
       link = new Link(from.host, to.host, this.sim, this.fabric, this.params.latency, this.random.fork(`cluster/${key}`));
       this.links.set(key, link);
     }
-    link.send(() => {
-      const deliver = (): void => {
-        this.receive(to, message);
-        to.timer.plan();
-      };
-      if (to.redis) to.redis.admin(deliver);
-      else deliver();
-    });
+    return link;
   }
 
   private header(from: BusNode, kind: 'ping' | 'pong'): Message {

@@ -38,6 +38,7 @@ import type { RandomStream, RandomStreams } from '../../engine/random.js';
 import type { Simulation } from '../../engine/simulation.js';
 import { formatMicros, type Micros } from '../../engine/time.js';
 import { Link, type Fabric } from '../network.js';
+import { NodeConnection } from '../node-connection.js';
 import { SkippableTimer, timerGapUs, type NodeSnapshot, type PhaseListener, type RedisControl } from './failover.js';
 import type { RedisNode } from './node.js';
 import { InstanceView, MasterView, type PeerView } from './sentinel-view.js';
@@ -162,7 +163,7 @@ export class SentinelProcess {
   private readonly rng: RandomStream;
   /** sentinelTimer, with its own stream for the gaps between ticks. */
   private readonly timer: SkippableTimer;
-  private readonly links = new Map<RedisNode, { out: Link; back: Link }>();
+  private readonly connections = new Map<RedisNode, NodeConnection>();
 
   constructor(
     readonly id: string,
@@ -206,7 +207,7 @@ export class SentinelProcess {
     for (const view of this.views()) {
       if (view.node !== node || !view.connected) continue;
       const generation = view.generation;
-      this.linkTo(node).back.send(() => {
+      this.connectionTo(node).back.send(() => {
         if (view.generation !== generation) return;
         view.close();
         this.plan();
@@ -306,43 +307,39 @@ export class SentinelProcess {
 
   // ---------------------------------------------------------------- links to Redis nodes
 
-  private linkTo(node: RedisNode): { out: Link; back: Link } {
-    let link = this.links.get(node);
-    if (!link) {
+  private connectionTo(node: RedisNode): NodeConnection {
+    let connection = this.connections.get(node);
+    if (!connection) {
       const { sim, fabric, params } = this.group;
-      link = {
-        out: new Link('sentinel', node.name, sim, fabric, params.latency, this.random.fork(`sentinel/${this.id}->${node.name}`)),
-        back: new Link(node.name, 'sentinel', sim, fabric, params.latency, this.random.fork(`sentinel/${node.name}->${this.id}`)),
-      };
-      this.links.set(node, link);
+      connection = new NodeConnection(
+        node,
+        new Link('sentinel', node.name, sim, fabric, params.latency, this.random.fork(`sentinel/${this.id}->${node.name}`)),
+        new Link(node.name, 'sentinel', sim, fabric, params.latency, this.random.fork(`sentinel/${node.name}->${this.id}`)),
+      );
+      this.connections.set(node, connection);
     }
-    return link;
+    return connection;
   }
 
-  /** Sends a command on the view's connection; the reply (with the node's state when it ran it) comes back on it. */
-  private command(view: InstanceView, args: string[], onReply: ((s: NodeSnapshot) => void) | null): void {
+  /**
+   * Sends a command on the view's connection; the reply (with the node's state when it ran
+   * it) comes back on it, and is dropped if that connection closed meanwhile.
+   */
+  private command(view: InstanceView, args: string[], onReply: (s: NodeSnapshot) => void): void {
     const generation = view.generation;
-    const link = this.linkTo(view.node);
-    link.out.send(() => {
-      view.node.execute(args, this.id, () => {
-        if (!onReply) return;
-        const snapshot = this.group.control.snapshot(view.node);
-        link.back.send(() => {
-          if (view.generation !== generation || !view.connected) return;
-          onReply(snapshot);
-          this.plan();
-        });
-      });
+    const node = view.node;
+    this.connectionTo(node).command(args, this.id, () => this.group.control.snapshot(node), (snapshot) => {
+      if (view.generation !== generation || !view.connected) return;
+      onReply(snapshot);
+      this.plan();
     });
   }
 
   /** REPLICAOF: run by the node in order with its other commands; the reply is not read. */
   private replicaOf(view: InstanceView, primary: RedisNode | null): void {
     const { control } = this.group;
-    this.linkTo(view.node).out.send(() => {
-      const node = view.node;
-      node.admin(() => (primary === null ? control.promote(node) : control.follow(node, primary)));
-    });
+    const node = view.node;
+    this.connectionTo(node).deliver(() => (primary === null ? control.promote(node) : control.follow(node, primary)));
   }
 
   /** sentinelReconnectInstance: at most once per second while disconnected. */
