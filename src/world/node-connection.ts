@@ -20,10 +20,10 @@ export class NodeConnection {
     readonly back: Link,
   ) {}
 
-  /** Runs `run` on the node when the message arrives (RedisNode.admin: when it is awake, never if it is dead). */
+  /** Runs `run` on the node when the message arrives (RedisNode.whenAwake: when it is awake, never if it is dead). */
   deliver(run: () => void): void {
     const node = this.node;
-    this.out.send(node === null ? run : () => node.admin(run));
+    this.out.send(node === null ? run : () => node.whenAwake(run));
   }
 
   /**

@@ -45,24 +45,24 @@ import type { RedisNode } from './node.js';
 
 const MS = 1000;
 /** serverCron runs clusterCron every 100 ms (run_with_period(100), hz 10). */
-export const CLUSTER_CRON_PERIOD_MS = 100;
+const CLUSTER_CRON_PERIOD_MS = 100;
 /** clusterCron pings a random node every 10 iterations. */
-export const CLUSTER_RANDOM_PING_EVERY = 10;
-export const CLUSTER_RANDOM_PING_SAMPLES = 5;
+const CLUSTER_RANDOM_PING_EVERY = 10;
+const CLUSTER_RANDOM_PING_SAMPLES = 5;
 /** cluster.h CLUSTER_FAIL_REPORT_VALIDITY_MULT. */
-export const CLUSTER_FAIL_REPORT_VALIDITY_MULT = 2;
+const CLUSTER_FAIL_REPORT_VALIDITY_MULT = 2;
 /** cluster.h CLUSTER_FAIL_UNDO_TIME_MULT. */
-export const CLUSTER_FAIL_UNDO_TIME_MULT = 2;
+const CLUSTER_FAIL_UNDO_TIME_MULT = 2;
 /** clusterHandleSlaveFailover: DELAY = 500 ms + random(0..500 ms) + REPLICA_RANK * 1000 ms. */
-export const CLUSTER_ELECTION_FIXED_US = 500 * MS;
-export const CLUSTER_ELECTION_RANDOM_MS = 500;
-export const CLUSTER_ELECTION_RANK_US = 1000 * MS;
+const CLUSTER_ELECTION_FIXED_US = 500 * MS;
+const CLUSTER_ELECTION_RANDOM_MS = 500;
+const CLUSTER_ELECTION_RANK_US = 1000 * MS;
 /** cluster.h CLUSTER_MIN_REJOIN_DELAY / CLUSTER_MAX_REJOIN_DELAY. */
-export const CLUSTER_MIN_REJOIN_DELAY_US = 500 * MS;
-export const CLUSTER_MAX_REJOIN_DELAY_US = 5000 * MS;
+const CLUSTER_MIN_REJOIN_DELAY_US = 500 * MS;
+const CLUSTER_MAX_REJOIN_DELAY_US = 5000 * MS;
 /** cluster-replica-validity-factor default, and repl-ping-replica-period (10 s). */
-export const CLUSTER_REPLICA_VALIDITY_FACTOR = 10;
-export const REPL_PING_REPLICA_PERIOD_US = 10_000 * MS;
+const CLUSTER_REPLICA_VALIDITY_FACTOR = 10;
+const REPL_PING_REPLICA_PERIOD_US = 10_000 * MS;
 
 export interface ClusterParams {
   nodeTimeoutUs: Micros;
@@ -111,7 +111,6 @@ type Message =
 
 /** One node of the cluster bus: its own flags, epochs and view of every other node. */
 class BusNode {
-  iteration = 0;
   /** clusterCron's timer; `firstIteration` is where its counter stood at time 0. */
   timer!: SkippableTimer;
   firstIteration = 0;
@@ -165,7 +164,7 @@ export class ClusterFailover {
   constructor(
     private readonly sim: Simulation,
     private readonly params: ClusterParams,
-    private readonly control: RedisControl & { readonly primary: RedisNode },
+    private readonly control: RedisControl,
     private readonly fabric: Fabric,
     private readonly random: RandomStreams,
   ) {
@@ -397,7 +396,6 @@ export class ClusterFailover {
     if (!b.serving) return;
     const now = this.now;
     const { nodeTimeoutUs } = this.params;
-    b.iteration = iteration;
     // clusterNodeCronHandleReconnect: a missing link is connected again, asynchronously; a
     // PING is queued on it once connected (keeping an older unanswered ping_sent). A connect
     // that fails (a dead node) only fails after this cron, in which the link counts.
@@ -411,7 +409,7 @@ export class ClusterFailover {
         if (older !== null) s.pingSentUs = older;
       } else s.connecting = true;
     }
-    if (b.iteration % CLUSTER_RANDOM_PING_EVERY === 0) {
+    if (iteration % CLUSTER_RANDOM_PING_EVERY === 0) {
       let oldest: BusNode | null = null;
       for (let j = 0; j < CLUSTER_RANDOM_PING_SAMPLES; j++) {
         const node = this.nodes[b.rng.int(0, this.nodes.length - 1)];

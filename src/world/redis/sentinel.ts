@@ -45,18 +45,18 @@ import { InstanceView, MasterView, type PeerView } from './sentinel-view.js';
 
 // sentinel.c (7.0.15) periods, in microseconds.
 const MS = 1000;
-export const SENTINEL_PING_PERIOD_US = 1000 * MS;
-export const SENTINEL_INFO_PERIOD_US = 10_000 * MS;
+const SENTINEL_PING_PERIOD_US = 1000 * MS;
+const SENTINEL_INFO_PERIOD_US = 10_000 * MS;
 /** INFO period for replicas of a master in ODOWN or failover (sentinelSendPeriodicCommands). */
-export const SENTINEL_FAST_INFO_PERIOD_US = 1000 * MS;
-export const SENTINEL_ASK_PERIOD_US = 1000 * MS;
-export const SENTINEL_PUBLISH_PERIOD_US = 2000 * MS;
-export const SENTINEL_ELECTION_TIMEOUT_US = 10_000 * MS;
-export const SENTINEL_MAX_DESYNC_MS = 1000;
+const SENTINEL_FAST_INFO_PERIOD_US = 1000 * MS;
+const SENTINEL_ASK_PERIOD_US = 1000 * MS;
+const SENTINEL_PUBLISH_PERIOD_US = 2000 * MS;
+const SENTINEL_ELECTION_TIMEOUT_US = 10_000 * MS;
+const SENTINEL_MAX_DESYNC_MS = 1000;
 /** sentinel.conf parallel-syncs default. */
-export const SENTINEL_PARALLEL_SYNCS = 1;
+const SENTINEL_PARALLEL_SYNCS = 1;
 /** server.h CONFIG_DEFAULT_HZ; sentinelTimer sets hz = 10 + rand() % 10 after each tick. */
-export const CONFIG_DEFAULT_HZ = 10;
+const CONFIG_DEFAULT_HZ = 10;
 
 export interface SentinelParams {
   /** How many Sentinels watch the master. */
