@@ -2,8 +2,9 @@
  * A connection from a host (a client process, a Sentinel, a node of the cluster bus) to one
  * Redis node: a `Link` each way. What is sent runs on the node in the order it arrives: at
  * once, or when a sleeping node wakes (DEBUG SLEEP), never on a dead one. A command's reply
- * comes back on the other link. The one way clients, Sentinels and the cluster bus reach a
- * node, so they all meet a sleeping, dead or cut-off node alike.
+ * comes back on the other link. A client's pooled connections, the Sentinels and the cluster
+ * bus all reach nodes through it, so they meet a sleeping, dead or cut-off node alike
+ * (node-redlock's ioredis connections have a TCP model of their own: ioredis-connection.ts).
  */
 import type { Link } from './network.js';
 import type { RedisNode } from './redis/node.js';
