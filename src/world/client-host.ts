@@ -17,6 +17,7 @@ import type { Dependency } from './dependency.js';
 import type { EachOutcome, EachWait, Effect, EffectProgram, NoteKind, RedisOutcome, RedisSetup } from './effects.js';
 import { IoredisConnection } from './ioredis-connection.js';
 import { Link, type Fabric } from './network.js';
+import { NodeConnection } from './node-connection.js';
 import type { RedisNode } from './redis/node.js';
 import type { RedisReply } from './redis/reply.js';
 
@@ -61,7 +62,7 @@ export class ClientHost {
   pool: ConnectionPool;
   readonly clock: LocalClock;
   private primary: RedisNode;
-  private readonly links = new Map<RedisNode, { out: Link; back: Link }>();
+  private readonly connections = new Map<RedisNode, NodeConnection>();
   private latches = new Map<string, Latch>();
   private subscriptions = new Map<string, () => void>();
   private background = new Map<number, Process<unknown>>();
@@ -287,16 +288,11 @@ export class ClientHost {
   }
 
   private sendCommand(node: RedisNode, command: string[], tag: string): Signal<RedisReply> {
-    const link = this.linkTo(node);
     const reply = new Signal<RedisReply>('reply');
     const incarnation = this.incarnation;
-    link.out.send(() =>
-      node.execute(command, tag, (r) =>
-        link.back.send(() => {
-          if (this.incarnation === incarnation) reply.fire(r);
-        }),
-      ),
-    );
+    this.connectionTo(node).command(command, tag, (r) => r, (r) => {
+      if (this.incarnation === incarnation) reply.fire(r);
+    });
     return reply;
   }
 
@@ -390,7 +386,7 @@ export class ClientHost {
 
   private subscribeAtNode(channel: string): void {
     const node = this.primary;
-    const link = this.linkTo(node);
+    const link = this.connectionTo(node);
     const incarnation = this.incarnation;
     let unsubscribe: (() => void) | null = null;
     let cancelled = false;
@@ -412,16 +408,18 @@ export class ClientHost {
     });
   }
 
-  private linkTo(node: RedisNode): { out: Link; back: Link } {
-    let link = this.links.get(node);
-    if (!link) {
+  /** This process's connection to `node`, one stream of draws for both ways, opened on first use. */
+  private connectionTo(node: RedisNode): NodeConnection {
+    let connection = this.connections.get(node);
+    if (!connection) {
       const rng = this.sim.random.fork(`link/${this.name}<->${node.name}`);
-      link = {
-        out: new Link(this.name, node.name, this.sim, this.fabric, this.params.redisLatency, rng),
-        back: new Link(node.name, this.name, this.sim, this.fabric, this.params.redisLatency, rng),
-      };
-      this.links.set(node, link);
+      connection = new NodeConnection(
+        node,
+        new Link(this.name, node.name, this.sim, this.fabric, this.params.redisLatency, rng),
+        new Link(node.name, this.name, this.sim, this.fabric, this.params.redisLatency, rng),
+      );
+      this.connections.set(node, connection);
     }
-    return link;
+    return connection;
   }
 }

@@ -79,8 +79,6 @@ export class RedisDeployment implements RedisControl {
   /** Which node each replica follows (REPLICAOF), and since when its link to it is down. */
   private readonly upstream = new Map<RedisNode, RedisNode>();
   private readonly linkDownSinceUs = new Map<RedisNode, number>();
-  /** run_id of each node's current process (redis server.c: random, new at every start). */
-  private readonly runIds = new Map<RedisNode, string>();
   private readonly timing: ReplicationTiming;
 
   constructor(
@@ -246,7 +244,7 @@ export class RedisDeployment implements RedisControl {
       offset: node.replicationOffset,
       upstream,
       linkDownSinceUs: upstream ? (this.linkDownSinceUs.get(node) ?? null) : null,
-      runId: this.runIds.get(node) as string,
+      runId: node.runId,
     };
   }
 
@@ -302,7 +300,7 @@ export class RedisDeployment implements RedisControl {
     const rng = this.sim.random.fork('redis/run-ids');
     let id = '';
     for (let i = 0; i < 5; i++) id += rng.int(0, 0xffffffff).toString(16).padStart(8, '0');
-    this.runIds.set(node, id);
+    node.runId = id;
   }
 
   /**

@@ -32,6 +32,8 @@ export class RedisNode {
   readonly keyspace: Keyspace;
   role: RedisRole = 'primary';
   up = true;
+  /** run_id of the current process (redis server.c: random, new at every start); the deployment draws it. */
+  runId = '';
   /** For a primary: writes emitted to the replication stream. For a replica: writes applied. */
   replicationOffset = 0;
   readonly replicaLinks: ReplicationLink[] = [];
@@ -87,18 +89,6 @@ export class RedisNode {
     reply(executeKeyspaceCommand(this.keyspace, args, tag));
   }
 
-  /**
-   * An administrative command whose effect the deployment applies (REPLICAOF from Sentinel):
-   * it runs in order with the others, when a sleeping node wakes, and never on a dead one.
-   */
-  admin(run: () => void): void {
-    if (!this.up) return;
-    if (this.pausedQueue !== null) {
-      this.pausedQueue.push(() => this.admin(run));
-      return;
-    }
-    run();
-  }
 
   /**
    * INFO [section]: the replication section, the one lock clients read (Redisson's
@@ -107,8 +97,7 @@ export class RedisNode {
    */
   private info(args: readonly string[]): RedisReply {
     // Redis 7 takes several section names (server.c genInfoSectionDict); none means "default".
-    const sections = args.slice(1);
-    if (sections.length > 0 && !sections.some((s) => INFO_WITH_REPLICATION.has(s.toLowerCase()))) return '';
+    if (args.length > 1 && !args.some((s, i) => i > 0 && INFO_WITH_REPLICATION.has(s.toLowerCase()))) return '';
     const lines = ['# Replication'];
     if (this.role === 'primary') {
       lines.push('role:master', `connected_slaves:${this.connectedReplicas()}`, `master_repl_offset:${this.replicationOffset}`);
@@ -232,10 +221,18 @@ export class RedisNode {
     this.replicationOffset = 0;
   }
 
-  /** Runs `fn` now, or when a DEBUG SLEEP ends (in arrival order with queued commands). */
+  /**
+   * Runs `fn` now, or when a DEBUG SLEEP ends (in arrival order with queued commands), and
+   * never on a dead node: what reaches the process outside a client command (REPLICAOF from
+   * Sentinel, a cluster bus message, the replication stream).
+   */
   whenAwake(fn: () => void): void {
-    if (this.pausedQueue !== null) this.pausedQueue.push(fn);
-    else fn();
+    if (!this.up) return;
+    if (this.pausedQueue !== null) {
+      this.pausedQueue.push(() => this.whenAwake(fn));
+      return;
+    }
+    fn();
   }
 
   /** @internal the replication stream delivered one key state. */

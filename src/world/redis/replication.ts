@@ -72,8 +72,20 @@ export class ReplicationLink {
    * but this primary may not have been told: nothing more is shipped or applied.
    */
   detached = false;
-  /** Changes still in the primary's output buffer, oldest first. */
+  /**
+   * Changes still in the primary's output buffer, oldest first, from `head` on (an index
+   * rather than a copy of the rest at every drain: dequeuing is O(1)).
+   */
   private buffer: Pending[] = [];
+  private head = 0;
+  /**
+   * The leave time of the latest drain scheduled. Leave times only grow, so changes that
+   * leave at the same instant share that one drain. One drain per change with its own leave
+   * time stays, each scheduled when its change is written: a single drain that schedules the
+   * next would run after other events of the same instant that it runs before now (their
+   * order decides which draws of `rng` a change's lag and an acknowledgement's get).
+   */
+  private drainAtUs = -1;
   private lastLeaveUs = 0;
   private lastDeliveryUs = 0;
   /** Bumped when the primary dies: acknowledgements addressed to the dead process are void. */
@@ -110,11 +122,13 @@ export class ReplicationLink {
     const leaveAtUs = Math.max(this.lastLeaveUs, now + sample(this.timing.backlog, this.backlogRng));
     this.lastLeaveUs = leaveAtUs;
     const p: Pending = { key, entry, offset, leaveAtUs };
-    if (leaveAtUs <= now && !this.held && this.buffer.length === 0) {
+    if (leaveAtUs <= now && !this.held && this.head === this.buffer.length) {
       this.send(p);
       return;
     }
     this.buffer.push(p);
+    if (leaveAtUs === this.drainAtUs) return;
+    this.drainAtUs = leaveAtUs;
     this.sim.scheduleAt(leaveAtUs, this.drain);
   }
 
@@ -134,7 +148,7 @@ export class ReplicationLink {
   /** The replica was taken away by a failover: nothing more is shipped to it. */
   detach(): void {
     this.detached = true;
-    this.buffer = [];
+    this.clear();
   }
 
   /**
@@ -143,7 +157,7 @@ export class ReplicationLink {
    */
   primaryDied(): void {
     this.drain();
-    this.buffer = [];
+    this.clear();
     this.primaryEpoch++;
   }
 
@@ -152,7 +166,7 @@ export class ReplicationLink {
    * still on the old connection arrived before it and are covered by the copy.
    */
   resynced(offset: number): void {
-    this.buffer = [];
+    this.clear();
     this.syncEpoch++;
     this.ackedOffset = offset;
   }
@@ -161,10 +175,20 @@ export class ReplicationLink {
   private readonly drain = (): void => {
     if (this.held || this.detached || !this.primary.up) return;
     const now = this.sim.nowUs;
-    let n = 0;
-    while (n < this.buffer.length && this.buffer[n].leaveAtUs <= now) this.send(this.buffer[n++]);
-    if (n > 0) this.buffer = n === this.buffer.length ? [] : this.buffer.slice(n);
+    const buffer = this.buffer;
+    while (this.head < buffer.length && buffer[this.head].leaveAtUs <= now) this.send(buffer[this.head++]);
+    if (this.head === buffer.length) this.clear();
+    else if (this.head >= 1024 && this.head * 2 >= buffer.length) {
+      // A stream that never empties drops its sent prefix now and then (amortised O(1)).
+      this.buffer = buffer.slice(this.head);
+      this.head = 0;
+    }
   };
+
+  private clear(): void {
+    this.buffer = [];
+    this.head = 0;
+  }
 
   private send(p: Pending): void {
     const at = Math.max(this.lastDeliveryUs, this.sim.nowUs + sample(this.timing.lag, this.rng));

@@ -357,7 +357,7 @@ describe('DEBUG SLEEP (pause)', () => {
     node.pause();
     expect(node.paused).toBe(true);
     node.execute(['SET', 'k', 'a'], 'r1', (r) => order.push(`set-a:${String(r)}`));
-    node.admin(() => order.push('admin'));
+    node.whenAwake(() => order.push('admin'));
     node.execute(['GET', 'k'], 'r2', (r) => order.push(`get:${String(r)}`));
     node.whenAwake(() => order.push('delivery'));
     expect(order).toEqual([]);
@@ -369,7 +369,7 @@ describe('DEBUG SLEEP (pause)', () => {
   it('awake, it runs commands, administrative steps and deliveries at once', () => {
     const { node } = single();
     const order: string[] = [];
-    node.admin(() => order.push('admin'));
+    node.whenAwake(() => order.push('admin'));
     node.whenAwake(() => order.push('delivery'));
     expect(order).toEqual(['admin', 'delivery']);
     node.pause();
@@ -399,7 +399,7 @@ describe('DEBUG SLEEP (pause)', () => {
     const order: string[] = [];
     node.pause();
     node.execute(['SET', 'k', 'v'], 'r1', () => order.push('set'));
-    node.admin(() => order.push('admin'));
+    node.whenAwake(() => order.push('admin'));
     node.crash();
     node.resume();
     expect(order).toEqual([]);
@@ -493,7 +493,7 @@ describe('crash and restart', () => {
     expect(ask(node, 'PING')).toBeUndefined();
     expect(node.acceptConnection(() => {})).toBe(false);
     let ran = false;
-    node.admin(() => (ran = true));
+    node.whenAwake(() => (ran = true));
     expect(ran).toBe(false);
   });
 

@@ -363,6 +363,28 @@ describe('ReplicationLink: the stream', () => {
     expect(applied).toEqual(['a@5001', 'b@5001']);
   });
 
+  it('changes that leave the buffer at the same instant share one drain; changes with leave times of their own have one each', () => {
+    /** Engine events for 100 changes written `spacingUs` apart (10 ms in the buffer each). */
+    const events = (spacingUs: number): number => {
+      const { sim, applied, set } = link();
+      if (spacingUs === 0) sim.scheduleAt(0, () => Array.from({ length: 100 }, (_, i) => set(`k${i}`)));
+      else for (let i = 0; i < 100; i++) sim.scheduleAt(i * spacingUs, () => set(`k${i}`));
+      sim.run(1 * S);
+      expect(applied.length).toBe(100);
+      return sim.eventCount;
+    };
+    // The writes' events, the drains, 100 deliveries, 100 acknowledgements.
+    expect(events(0)).toBe(1 + 1 + 100 + 100);
+    expect(events(10)).toBe(100 + 100 + 100 + 100);
+  });
+
+  it('a stream that never empties (a change every ms, 10 ms in the buffer) delivers every change in order, well past a thousand', () => {
+    const { sim, applied, set } = link();
+    for (let i = 0; i < 3000; i++) sim.scheduleAt(i * MS, () => set(`k${i}`));
+    sim.run(4 * S);
+    expect(applied).toEqual(Array.from({ length: 3000 }, (_, i) => `k${i}@${i + 11}`));
+  });
+
   it('held without anything buffered, a new change waits too', () => {
     const { sim, link: l, applied, set } = link({ backlog: constant(0) });
     l.setHeld(true);

@@ -1,0 +1,115 @@
+/**
+ * What a Sentinel learns and spreads about the configuration (redis 7.0.15 src/sentinel.c):
+ * INFO replies (sentinelRefreshInstanceInfo: the promotion noticed, +convert-to-slave,
+ * +fix-slave-config, replicas reconfigured) and hellos to and from the other Sentinels
+ * (sentinelSendHello, sentinelProcessHelloMessage: the newest configuration epoch wins).
+ */
+import type { NodeSnapshot } from './failover.js';
+import type { RedisNode } from './node.js';
+import { SentinelFailover } from './sentinel-failover.js';
+import type { HelloContent, Peer } from './sentinel-links.js';
+import { SENTINEL_INFO_PERIOD_US, SENTINEL_PUBLISH_PERIOD_US } from './sentinel-periods.js';
+import { MasterView, type InstanceView } from './sentinel-view.js';
+
+export abstract class SentinelConfig extends SentinelFailover {
+  /** sentinelRefreshInstanceInfo: what INFO replication said, and what Sentinel does about it. */
+  protected override refreshInstanceInfo(view: InstanceView, s: NodeSnapshot): void {
+    const now = this.now;
+    const m = this.master;
+    view.runId = s.runId;
+    view.linkDownMs = 0;
+    if (s.role === 'replica') {
+      if (s.linkDownSinceUs !== null) view.linkDownMs = Math.floor((now - s.linkDownSinceUs) / 1_000_000) * 1000;
+      view.masterLinkUp = s.linkDownSinceUs === null;
+      view.offset = s.offset;
+      if (s.upstream !== view.upstream) {
+        view.upstream = s.upstream;
+        view.confChangeUs = now;
+      }
+    }
+    view.infoRefreshUs = now;
+    if (s.role !== view.roleReported) {
+      view.roleReportedUs = now;
+      view.roleReported = s.role;
+      if (s.role === 'replica') view.confChangeUs = now;
+    }
+    if (view === m) return;
+
+    if (s.role === 'primary') {
+      if (view.promoted && m.failoverState === 'wait-promotion') {
+        // +promoted-slave: the new configuration epoch is ours; tell the other Sentinels now.
+        m.configEpoch = m.failoverEpoch;
+        this.setFailoverState('reconf-slaves', now);
+        for (const peer of this.peers) peer.view.lastHelloUs = -Infinity;
+      } else {
+        // A replica that says it is a master: wait for new configurations to arrive, then
+        // +convert-to-slave.
+        const waitUs = 4 * SENTINEL_PUBLISH_PERIOD_US;
+        if (!view.promoted && this.masterLooksSane(now) && noDownFor(view, waitUs, now) && now - view.roleReportedUs > waitUs) {
+          this.replicaOf(view, m.node);
+        }
+      }
+    }
+    if (s.role === 'replica' && view.upstream !== m.node) {
+      // +fix-slave-config: a replica following another master, for longer than failover-timeout.
+      const waitUs = this.group.params.failoverTimeoutUs;
+      if (this.masterLooksSane(now) && noDownFor(view, waitUs, now) && now - view.confChangeUs > waitUs) this.replicaOf(view, m.node);
+    }
+    if (s.role === 'replica' && (view.reconf === 'sent' || view.reconf === 'inprog')) {
+      if (view.reconf === 'sent' && m.promotedReplica && view.upstream === m.promotedReplica.node) view.reconf = 'inprog';
+      if (view.reconf === 'inprog' && view.masterLinkUp) view.reconf = 'done';
+    }
+  }
+
+  /** sentinelMasterLooksSane. */
+  private masterLooksSane(now: number): boolean {
+    const m = this.master;
+    return m.roleReported === 'primary' && !m.sdown && !m.odown && m.infoRefreshUs !== null && now - m.infoRefreshUs < 2 * SENTINEL_INFO_PERIOD_US;
+  }
+
+  /** sentinelGetCurrentMasterAddress: the promoted replica once it has answered as a master. */
+  private currentMasterAddress(): RedisNode {
+    const m = this.master;
+    const promoted = m.promotedReplica;
+    return promoted && (m.failoverState === 'reconf-slaves' || m.failoverState === 'update-config') ? promoted.node : m.node;
+  }
+
+  private hello(): HelloContent {
+    return { epoch: this.currentEpoch, master: this.currentMasterAddress(), configEpoch: this.master.configEpoch };
+  }
+
+  private sameHello(a: HelloContent | null, b: HelloContent): boolean {
+    return a !== null && a.epoch === b.epoch && a.master === b.master && a.configEpoch === b.configEpoch;
+  }
+
+  /** The hello to another Sentinel, every SENTINEL_PUBLISH_PERIOD or at once when forced. */
+  protected sendHelloIfDue(peer: Peer, now: number): void {
+    if (now - peer.view.lastHelloUs <= SENTINEL_PUBLISH_PERIOD_US) return;
+    peer.view.lastHelloUs = now;
+    const hello = this.hello();
+    if (this.sameHello(peer.lastHello, hello)) return;
+    peer.lastHello = hello;
+    peer.out.send(() => peer.process.receiveHello(hello));
+  }
+
+  /** @internal sentinelProcessHelloMessage: a newer configuration epoch wins. */
+  receiveHello(hello: HelloContent): void {
+    if (hello.epoch > this.currentEpoch) this.currentEpoch = hello.epoch;
+    const m = this.master;
+    if (m.configEpoch < hello.configEpoch) {
+      m.configEpoch = hello.configEpoch;
+      if (hello.master !== m.node) {
+        // +config-update-from, +switch-master
+        this.group.switched(hello.master, hello.configEpoch);
+        this.resetMasterAndChangeAddress(hello.master, this.now);
+      }
+    }
+    this.plan();
+  }
+}
+
+/** sentinelRedisInstanceNoDownFor: no SDOWN or ODOWN began in the last `us`. */
+function noDownFor(view: InstanceView, us: number, now: number): boolean {
+  const starts = [view.sdownSinceUs, view instanceof MasterView ? view.odownSinceUs : null].filter((t): t is number => t !== null);
+  return starts.length === 0 || now - Math.max(...starts) > us;
+}

@@ -1,0 +1,97 @@
+/**
+ * A Sentinel's failure detection (redis 7.0.15 src/sentinel.c): SDOWN from its own PINGs
+ * (sentinelCheckSubjectivelyDown), ODOWN from what the other Sentinels answer to
+ * SENTINEL is-master-down-by-addr (sentinelCheckObjectivelyDown,
+ * sentinelAskMasterStateToOtherSentinels), and its answers to them, votes included.
+ */
+import type { RedisNode } from './node.js';
+import { SentinelElection } from './sentinel-election.js';
+import { SENTINEL_ASK_PERIOD_US, SENTINEL_INFO_PERIOD_US } from './sentinel-periods.js';
+import type { InstanceView, PeerView } from './sentinel-view.js';
+
+export interface MasterDownReply {
+  isDown: boolean;
+  leader: string | null;
+  leaderEpoch: number;
+}
+
+export abstract class SentinelDetection extends SentinelElection {
+  /** sentinelCheckSubjectivelyDown. */
+  protected checkSubjectivelyDown(view: InstanceView, now: number): void {
+    const { downAfterUs } = this.group.params;
+    let elapsed = 0;
+    if (view.actPingUs !== null) elapsed = now - view.actPingUs;
+    else if (!view.connected) elapsed = now - view.lastAvailUs;
+    const down =
+      elapsed > downAfterUs ||
+      // a master that reports itself a replica for long enough
+      (view === this.master && view.roleReported === 'replica' && now - view.roleReportedUs > downAfterUs + 2 * SENTINEL_INFO_PERIOD_US);
+    if (down && !view.sdown) {
+      view.sdown = true;
+      view.sdownSinceUs = now;
+      if (view === this.master) this.group.sdown(this, view.node);
+    } else if (!down && view.sdown) {
+      view.sdown = false;
+    }
+  }
+
+  /** sentinelCheckObjectivelyDown: this Sentinel plus the peers whose last reply said down. */
+  protected checkObjectivelyDown(now: number): void {
+    const m = this.master;
+    let agreeing = 0;
+    let odown = false;
+    if (m.sdown) {
+      agreeing = 1 + this.peers.filter((p) => p.view.masterDown).length;
+      odown = agreeing >= this.group.params.quorum;
+    }
+    if (odown && !m.odown) {
+      m.odown = true;
+      m.odownSinceUs = now;
+      this.group.odown(this, m.node, agreeing);
+    } else if (!odown && m.odown) {
+      m.odown = false;
+    }
+  }
+
+  /** sentinelAskMasterStateToOtherSentinels: while SDOWN, once per ASK_PERIOD unless forced. */
+  protected askMasterStateToOtherSentinels(now: number, forced: boolean): void {
+    const m = this.master;
+    for (const peer of this.peers) {
+      const v = peer.view;
+      if (now - v.lastMasterDownReplyUs > 5 * SENTINEL_ASK_PERIOD_US) {
+        v.masterDown = false;
+        v.leader = null;
+      }
+      if (!m.sdown) continue;
+      if (!forced && now - v.lastMasterDownReplyUs < SENTINEL_ASK_PERIOD_US) continue;
+      const node = m.node;
+      const epoch = this.currentEpoch;
+      const runId = m.failoverState !== 'none' ? this.id : '*';
+      peer.out.send(() => {
+        const reply = peer.process.isMasterDownByAddr(node, epoch, runId);
+        peer.back.send(() => this.receiveIsMasterDownReply(peer.view, reply));
+      });
+    }
+  }
+
+  /** @internal SENTINEL is-master-down-by-addr, answered by this Sentinel. */
+  isMasterDownByAddr(node: RedisNode, reqEpoch: number, runId: string): MasterDownReply {
+    const m = this.master;
+    if (m.node !== node) return { isDown: false, leader: null, leaderEpoch: 0 };
+    if (runId === '*') return { isDown: m.sdown, leader: null, leaderEpoch: 0 };
+    const vote = this.voteLeader(reqEpoch, runId);
+    this.plan();
+    return { isDown: m.sdown, leader: vote.leader, leaderEpoch: vote.leaderEpoch };
+  }
+
+  /** sentinelReceiveIsMasterDownReply. */
+  private receiveIsMasterDownReply(v: PeerView, reply: MasterDownReply): void {
+    v.lastMasterDownReplyUs = this.now;
+    v.masterDown = reply.isDown;
+    if (reply.leader !== null) {
+      v.leader = reply.leader;
+      v.leaderEpoch = reply.leaderEpoch;
+    }
+    this.plan();
+  }
+}

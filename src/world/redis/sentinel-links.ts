@@ -1,0 +1,170 @@
+/**
+ * A Sentinel's connections (redis 7.0.15 src/sentinel.c, struct instanceLink): to the Redis
+ * nodes it watches, reconnected at most once a second (sentinelReconnectInstance), PING and
+ * INFO sent when due (sentinelSendPeriodicCommands, sentinelSendPing), commands whose replies
+ * come back with what the node reported, REPLICAOF; and to the other Sentinels. The base of
+ * the layers that make a Sentinel (links <- election <- detection <- failover <- config <-
+ * SentinelProcess in sentinel.ts): the state they share is declared here.
+ */
+import type { RandomStream, RandomStreams } from '../../engine/random.js';
+import { Link } from '../network.js';
+import { NodeConnection } from '../node-connection.js';
+import type { NodeSnapshot } from './failover.js';
+import type { RedisNode } from './node.js';
+import type { Sentinels, SentinelProcess } from './sentinel.js';
+import { SENTINEL_FAST_INFO_PERIOD_US, SENTINEL_INFO_PERIOD_US, SENTINEL_PING_PERIOD_US } from './sentinel-periods.js';
+import { InstanceView, type MasterView, type PeerView } from './sentinel-view.js';
+
+export interface HelloContent {
+  epoch: number;
+  master: RedisNode;
+  configEpoch: number;
+}
+
+export interface Peer {
+  process: SentinelProcess;
+  view: PeerView;
+  out: Link;
+  back: Link;
+  /** What the last hello to this peer said; a repeat would change nothing there. */
+  lastHello: HelloContent | null;
+}
+
+export abstract class SentinelLinks {
+  master!: MasterView;
+  currentEpoch = 0;
+  protected peers: Peer[] = [];
+  protected readonly rng: RandomStream;
+  private readonly connections = new Map<RedisNode, NodeConnection>();
+
+  constructor(
+    readonly id: string,
+    protected readonly group: Sentinels,
+    protected readonly random: RandomStreams,
+  ) {
+    this.rng = random.fork(`sentinel/${id}`);
+  }
+
+  /** Plans the next timer tick that has something to do (sentinel.ts). */
+  protected abstract plan(): void;
+
+  /** What an INFO reply said, and what Sentinel does about it (sentinel-config.ts). */
+  protected abstract refreshInstanceInfo(view: InstanceView, s: NodeSnapshot): void;
+
+  /** @internal the node died: each open connection to it sees its FIN after the one-way latency. */
+  connectionsClosedBy(node: RedisNode): void {
+    for (const view of this.views()) {
+      if (view.node !== node || !view.connected) continue;
+      const generation = view.generation;
+      this.connectionTo(node).back.send(() => {
+        if (view.generation !== generation) return;
+        view.close();
+        this.plan();
+      });
+    }
+  }
+
+  protected views(): InstanceView[] {
+    return [this.master, ...this.master.replicas];
+  }
+
+  protected steadyState(view: InstanceView): void {
+    const pingAgoUs = this.rng.int(0, SENTINEL_PING_PERIOD_US - 1);
+    view.connected = true;
+    view.actPingUs = null;
+    view.lastPingUs = -pingAgoUs;
+    view.lastPongUs = -pingAgoUs;
+    view.lastAvailUs = -pingAgoUs;
+    view.infoRefreshUs = -this.rng.int(0, SENTINEL_INFO_PERIOD_US - 1);
+    const s = this.group.control.snapshot(view.node);
+    view.roleReportedUs = -SENTINEL_INFO_PERIOD_US;
+    view.offset = s.offset;
+    view.upstream = s.upstream;
+    view.masterLinkUp = s.linkDownSinceUs === null;
+    view.runId = s.runId;
+  }
+
+  protected get now(): number {
+    return this.group.sim.nowUs;
+  }
+
+  // ---------------------------------------------------------------- links to Redis nodes
+
+  private connectionTo(node: RedisNode): NodeConnection {
+    let connection = this.connections.get(node);
+    if (!connection) {
+      const { sim, fabric, params } = this.group;
+      connection = new NodeConnection(
+        node,
+        new Link('sentinel', node.name, sim, fabric, params.latency, this.random.fork(`sentinel/${this.id}->${node.name}`)),
+        new Link(node.name, 'sentinel', sim, fabric, params.latency, this.random.fork(`sentinel/${node.name}->${this.id}`)),
+      );
+      this.connections.set(node, connection);
+    }
+    return connection;
+  }
+
+  /**
+   * Sends a command on the view's connection; the reply (with the node's state when it ran
+   * it) comes back on it, and is dropped if that connection closed meanwhile.
+   */
+  private command(view: InstanceView, args: string[], onReply: (s: NodeSnapshot) => void): void {
+    const generation = view.generation;
+    const node = view.node;
+    this.connectionTo(node).command(args, this.id, () => this.group.control.snapshot(node), (snapshot) => {
+      if (view.generation !== generation || !view.connected) return;
+      onReply(snapshot);
+      this.plan();
+    });
+  }
+
+  /** REPLICAOF: run by the node in order with its other commands; the reply is not read. */
+  protected replicaOf(view: InstanceView, primary: RedisNode | null): void {
+    const { control } = this.group;
+    const node = view.node;
+    this.connectionTo(node).deliver(() => (primary === null ? control.promote(node) : control.follow(node, primary)));
+  }
+
+  /** sentinelReconnectInstance: at most once per second while disconnected. */
+  protected reconnect(view: InstanceView, now: number): void {
+    if (view.connected || now - view.lastReconnUs < SENTINEL_PING_PERIOD_US) return;
+    view.lastReconnUs = now;
+    // The connect is asynchronous (EINPROGRESS, even on loopback) and a PING is queued on it
+    // "ASAP" before its outcome is known: a refused connect leaves that PING unanswered,
+    // which is what starts the SDOWN clock of a crashed node. Across a partition the SYN is
+    // lost and the connect hangs, which looks connected and silent.
+    if (view.node.up || this.group.fabric.isCut('sentinel', view.node.name)) {
+      view.connected = true;
+      this.sendPing(view, now);
+    } else {
+      view.lastPingUs = now;
+      if (view.actPingUs === null) view.actPingUs = now;
+      view.generation++;
+    }
+  }
+
+  /** sentinelSendPeriodicCommands: INFO and PING when due. */
+  protected sendPeriodicCommands(view: InstanceView, now: number): void {
+    if (!view.connected) return;
+    const m = this.master;
+    const fast = view !== m && (m.odown || m.failoverState !== 'none' || view.linkDownMs !== 0);
+    const infoPeriod = fast ? SENTINEL_FAST_INFO_PERIOD_US : SENTINEL_INFO_PERIOD_US;
+    if (view.infoRefreshUs === null || now - view.infoRefreshUs > infoPeriod) {
+      this.command(view, ['INFO', 'replication'], (s) => this.refreshInstanceInfo(view, s));
+    }
+    const pingPeriod = Math.min(this.group.params.downAfterUs, SENTINEL_PING_PERIOD_US);
+    if (now - view.lastPongUs > pingPeriod && now - view.lastPingUs > pingPeriod / 2) this.sendPing(view, now);
+  }
+
+  /** sentinelSendPing: act_ping_time stays at the oldest unanswered PING. */
+  private sendPing(view: InstanceView, now: number): void {
+    view.lastPingUs = now;
+    if (view.actPingUs === null) view.actPingUs = now;
+    this.command(view, ['PING'], () => {
+      // sentinelPingReplyCallback: PONG is a valid reply.
+      view.lastAvailUs = this.now;
+      view.lastPongUs = this.now;
+      view.actPingUs = null;
+    });
+  }
+}
