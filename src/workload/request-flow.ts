@@ -12,6 +12,7 @@
  * the simulated instant it happens, with the transaction it ran in.
  */
 import type { HistoryRecorder } from '../history/recorder.js';
+import { lockRecord, orderRecord, stockReadRecord, stockWriteRecord, type StockWrite } from '../history/records.js';
 import type { RequestOutcome } from '../history/operation.js';
 import type { Step } from '../scenario/types.js';
 import type { FenceCheck, Guard, GuardContext } from '../variants/guard.js';
@@ -118,18 +119,18 @@ export function* requestFlow(
 function* acquireStep(s: FlowSettings, req: RequestInfo, thread: string, lock: LockHandle, st: RequestState): EffectProgram<void> {
   const { recorder } = s;
   if (s.lock.noop) return; // no lock, no critical section to judge
-  recorder.record({ process: thread, request: req.id, type: 'invoke', f: 'acquire', key: lock.key });
+  recorder.record(lockRecord(thread, 'invoke', 'acquire', req.id, lock.key, undefined, undefined, undefined));
   st.attempted = true;
   const r = yield* s.lock.acquire(lock, s.lockParams);
   if (r.acquired) {
     st.holding = true;
     const fence = lock.fence ?? undefined;
-    recorder.record({ process: thread, request: req.id, type: 'ok', f: 'acquire', key: lock.key, leaseMs: lock.leaseMs, fence });
+    recorder.record(lockRecord(thread, 'ok', 'acquire', req.id, lock.key, lock.leaseMs, fence, undefined));
     return;
   }
   // A timed-out acquire may have taken the lock after all: its outcome is unknown.
   const type = r.reason === 'timeout' || r.reason === 'unknown' ? 'info' : 'fail';
-  recorder.record({ process: thread, request: req.id, type, f: 'acquire', key: lock.key, detail: r.detail });
+  recorder.record(lockRecord(thread, type, 'acquire', req.id, lock.key, undefined, undefined, r.detail));
   st.outcome = r.reason === 'busy' ? 'lock-busy' : 'lock-error';
 }
 
@@ -146,18 +147,16 @@ function* readStep(s: FlowSettings, req: RequestInfo, thread: string, st: Reques
   const fence = read.kind === 'select-stock' ? read.fence : undefined;
   const forUpdate = read.kind === 'select-for-update' ? true : undefined;
   const txn = st.txn ?? undefined;
-  recorder.record({ process: thread, request: req.id, type: 'invoke', f: 'read-stock', sku: req.sku, fence, forUpdate, txn });
+  recorder.record(stockReadRecord(thread, 'invoke', req.id, req.sku, undefined, undefined, fence, forUpdate, txn, undefined));
   const r = noted(st, yield* db(read));
   if (r.kind !== 'row') {
     const detail = r.kind === 'error' ? r.message : 'no row';
-    recorder.record({ process: thread, request: req.id, type: 'fail', f: 'read-stock', sku: req.sku, fence, forUpdate, txn, detail });
+    recorder.record(stockReadRecord(thread, 'fail', req.id, req.sku, undefined, undefined, fence, forUpdate, txn, detail));
     st.outcome = fence !== undefined && detail.startsWith('stale') ? 'fenced' : 'db-error';
     return;
   }
   st.read = r.row;
-  recorder.record({
-    process: thread, request: req.id, type: 'ok', f: 'read-stock', sku: req.sku, available: r.row.available, version: r.row.version, fence, forUpdate, txn,
-  });
+  recorder.record(stockReadRecord(thread, 'ok', req.id, req.sku, r.row.available, r.row.version, fence, forUpdate, txn, undefined));
   if (r.row.available < req.qty) st.outcome = 'sold-out';
 }
 
@@ -169,16 +168,15 @@ function* deductStep(s: FlowSettings, req: RequestInfo, thread: string, st: Requ
   }
   for (let attempt = 0; ; attempt++) {
     const deduct = guard.deductStatement(req.sku, req.qty, st.read, ctx);
-    const write = describeWrite(deduct, st.read);
-    const op = { process: thread, request: req.id, f: 'write-stock' as const, sku: req.sku, qty: req.qty, ...write, txn: st.txn ?? undefined };
-    recorder.record({ ...op, type: 'invoke' });
+    const write = describeWrite(thread, req, deduct, st.read, st.txn ?? undefined);
+    recorder.record(stockWriteRecord(write, 'invoke', undefined, undefined));
     const r = noted(st, yield* db(deduct));
     if (r.kind !== 'affected') {
-      recorder.record({ ...op, type: 'fail', detail: r.kind === 'error' ? r.message : 'unexpected reply' });
+      recorder.record(stockWriteRecord(write, 'fail', undefined, r.kind === 'error' ? r.message : 'unexpected reply'));
       st.outcome = 'db-error';
       return;
     }
-    recorder.record({ ...op, type: 'ok', affected: r.rows });
+    recorder.record(stockWriteRecord(write, 'ok', r.rows, undefined));
     if (r.rows > 0) return;
     const policy = s.conflictRetry;
     if (!(guard.retriesConflicts && attempt < policy.retries)) {
@@ -194,32 +192,46 @@ function* deductStep(s: FlowSettings, req: RequestInfo, thread: string, st: Requ
   }
 }
 
-function describeWrite(statement: ReturnType<Guard['deductStatement']>, read: StockRow | null) {
-  const basedOn = read?.available;
+function describeWrite(
+  process: string, req: RequestInfo, statement: ReturnType<Guard['deductStatement']>, read: StockRow | null, txn: number | undefined,
+): StockWrite {
+  const w: StockWrite = {
+    process, request: req.id, sku: req.sku, mode: 'deduct', value: undefined, qty: req.qty, basedOn: undefined, version: undefined, fence: undefined, txn,
+  };
   switch (statement.kind) {
     case 'set-stock':
-      return { mode: 'set' as const, value: statement.available, basedOn, fence: statement.fence };
+      w.mode = 'set';
+      w.value = statement.available;
+      w.basedOn = read?.available;
+      w.fence = statement.fence;
+      break;
     case 'set-stock-if-version':
-      return { mode: 'cas' as const, value: statement.available, basedOn, version: statement.version };
+      w.mode = 'cas';
+      w.value = statement.available;
+      w.basedOn = read?.available;
+      w.version = statement.version;
+      break;
     case 'decrement':
-      return { mode: 'decrement' as const };
+      w.mode = 'decrement';
+      break;
     default:
-      return { mode: 'deduct' as const };
+      break;
   }
+  return w;
 }
 
 function* orderStep(s: FlowSettings, req: RequestInfo, thread: string, st: RequestState): EffectProgram<void> {
   const { recorder } = s;
-  const op = { process: thread, request: req.id, f: 'order' as const, sku: req.sku, qty: req.qty, orderKey: req.orderKey, txn: st.txn ?? undefined };
-  recorder.record({ ...op, type: 'invoke' });
+  const txn = st.txn ?? undefined;
+  recorder.record(orderRecord(thread, 'invoke', req.id, req.sku, req.qty, req.orderKey, txn, undefined));
   const r = noted(st, yield* db({ kind: 'insert-order', sku: req.sku, qty: req.qty, requestTag: req.id, orderKey: req.orderKey, uniqueKey: s.uniqueOrderKey }));
   if (r.kind !== 'affected') {
     const detail = r.kind === 'error' ? r.message : 'unexpected reply';
-    recorder.record({ ...op, type: 'fail', detail });
+    recorder.record(orderRecord(thread, 'fail', req.id, req.sku, req.qty, req.orderKey, txn, detail));
     st.outcome = detail.startsWith('Duplicate') ? 'duplicate' : 'db-error';
     return;
   }
-  recorder.record({ ...op, type: 'ok' });
+  recorder.record(orderRecord(thread, 'ok', req.id, req.sku, req.qty, req.orderKey, txn, undefined));
   st.ordered = true;
 }
 
@@ -231,7 +243,7 @@ function* checkOrderStep(s: FlowSettings, req: RequestInfo, thread: string, st: 
     return;
   }
   if (r.rows > 0) {
-    s.recorder.record({ process: thread, request: req.id, type: 'fail', f: 'order', sku: req.sku, qty: req.qty, orderKey: req.orderKey, detail: 'already ordered' });
+    s.recorder.record(orderRecord(thread, 'fail', req.id, req.sku, req.qty, req.orderKey, undefined, 'already ordered'));
     st.outcome = 'already-ordered';
   }
 }
@@ -250,9 +262,8 @@ function* releaseStep(s: FlowSettings, req: RequestInfo, thread: string, lock: L
   st.holding = false;
   st.attempted = false;
   const { recorder } = s;
-  const op = { process: thread, request: req.id, f: 'release' as const, key: lock.key };
-  recorder.record({ ...op, type: 'invoke' });
+  recorder.record(lockRecord(thread, 'invoke', 'release', req.id, lock.key, undefined, undefined, undefined));
   const r = yield* s.lock.release(lock, s.lockParams);
-  if (r.released) recorder.record({ ...op, type: 'ok' });
-  else recorder.record({ ...op, type: r.reason === 'timeout' ? 'info' : 'fail', detail: r.detail });
+  if (r.released) recorder.record(lockRecord(thread, 'ok', 'release', req.id, lock.key, undefined, undefined, undefined));
+  else recorder.record(lockRecord(thread, r.reason === 'timeout' ? 'info' : 'fail', 'release', req.id, lock.key, undefined, undefined, r.detail));
 }
