@@ -47,7 +47,7 @@ export function authoritativeSegments(index: HistoryIndex): Map<string, Segment[
 function quorumSegments(index: HistoryIndex): Map<string, Segment[]> {
   const states = new Map<string, Map<string, NodeKeyState>>(); // key -> node -> state
   const segments = new Map<string, Segment[]>();
-  for (const op of index.ops) {
+  for (const op of index.keyEvents) {
     if (op.f !== 'key-state' || !index.lockNodes.includes(op.node)) continue;
     const perNode = states.get(op.key) ?? new Map<string, NodeKeyState>();
     states.set(op.key, perNode);
@@ -100,7 +100,7 @@ function primarySegments(index: HistoryIndex): Map<string, Segment[]> {
     if (last && last.endUs > t) last.endUs = t;
   };
 
-  for (const op of index.ops) {
+  for (const op of index.keyEvents) {
     if (op.f === 'key-state') {
       states.set(`${op.node}\u0000${op.key}`, { holder: op.holder, expiresAtUs: op.expiresAtUs });
       keys.add(op.key);
@@ -144,7 +144,7 @@ export function checkOwnership(index: HistoryIndex, segments: ReadonlyMap<string
   }
 
   // Deletes by a request that did not hold the key.
-  for (const op of index.ops) {
+  for (const op of index.keyEvents) {
     if (op.f !== 'key-state' || op.cause !== 'delete') continue;
     if (!isForeignDelete(op)) continue;
     stats.foreignUnlocks++;

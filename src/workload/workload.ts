@@ -165,18 +165,18 @@ export class Workload {
       const original = { sku, orderKey: req.orderKey };
       this.sim.schedule(delayUs, () => this.submit(state, original));
     }
-    const { recorder } = this.flow;
-    const name = state.client.name;
-    recorder.record(requestRecord(name, 'invoke', req.id, sku, req.qty, undefined));
-    const reject = (outcome: RequestOutcome): PendingRequest => {
-      recorder.record(requestRecord(name, 'fail', req.id, sku, req.qty, outcome));
-      req.done.fire(outcome);
-      return req;
-    };
-    if (!state.client.up) return reject('unavailable');
-    if (state.queue.length >= this.spec.queueLimit) return reject('overloaded');
+    this.flow.recorder.record(requestRecord(state.client.name, 'invoke', req.id, sku, req.qty, undefined));
+    if (!state.client.up) return this.reject(req, 'unavailable');
+    if (state.queue.length >= this.spec.queueLimit) return this.reject(req, 'overloaded');
     state.queue.push(req);
     state.idleWorkers.shift()?.fire(true);
+    return req;
+  }
+
+  /** Turned away on arrival. */
+  private reject(req: PendingRequest, outcome: RequestOutcome): PendingRequest {
+    this.flow.recorder.record(requestRecord(req.client.name, 'fail', req.id, req.sku, req.qty, outcome));
+    req.done.fire(outcome);
     return req;
   }
 
