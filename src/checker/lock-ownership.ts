@@ -82,13 +82,13 @@ function finish(segments: Map<string, Segment[]>, runEndUs: number): Map<string,
 }
 
 function primarySegments(index: HistoryIndex): Map<string, Segment[]> {
-  const states = new Map<string, NodeKeyState>(); // `${node}\u0000${key}`
+  const states = new Map<string, Map<string, NodeKeyState>>(); // node -> key -> state
   const keys = new Set<string>();
   const segments = new Map<string, Segment[]>();
   let primary = index.initialPrimary;
 
   const emit = (key: string, t: number): void => {
-    const s = states.get(`${primary}\u0000${key}`);
+    const s = states.get(primary)?.get(key);
     const list = segments.get(key) ?? [];
     segments.set(key, list);
     if (s === undefined || s.holder === null) return;
@@ -102,7 +102,9 @@ function primarySegments(index: HistoryIndex): Map<string, Segment[]> {
 
   for (const op of index.keyEvents) {
     if (op.f === 'key-state') {
-      states.set(`${op.node}\u0000${op.key}`, { holder: op.holder, expiresAtUs: op.expiresAtUs });
+      let perKey = states.get(op.node);
+      if (!perKey) states.set(op.node, (perKey = new Map()));
+      perKey.set(op.key, { holder: op.holder, expiresAtUs: op.expiresAtUs });
       keys.add(op.key);
       if (op.node === primary) {
         closeOpen(op.key, op.timeUs);

@@ -17,8 +17,8 @@ import type { RequestOutcome } from '../history/operation.js';
 import type { Step } from '../scenario/types.js';
 import type { FenceCheck, Guard, GuardContext } from '../variants/guard.js';
 import type { LockHandle, LockParams, LockProtocol } from '../variants/lock-protocol.js';
-import type { DbResult, StockRow } from '../world/database.js';
-import { db, random, sleep, type EffectProgram } from '../world/effects.js';
+import type { DbResult, DbStatement, StockRow } from '../world/database.js';
+import { random, sleep, type Effect, type EffectProgram } from '../world/effects.js';
 
 export interface RetryPolicy {
   retries: number;
@@ -67,8 +67,14 @@ class RequestState {
 }
 
 /**
+ * A statement as a plain effect, yielded by the step itself (`(yield statement(s)) as
+ * DbResult`) rather than through the `db` helper: no generator per statement on the hottest path.
+ */
+const statement = (s: DbStatement): Effect => ({ kind: 'db', statement: s });
+
+/**
  * A statement's result, noted by the request: a failure inside a transaction dooms it. A plain
- * function around `yield* db(...)` rather than a generator of its own (the hottest path).
+ * function around the statement's yield rather than a generator of its own (the hottest path).
  */
 function noted(st: RequestState, r: DbResult): DbResult {
   if (r.kind === 'error' && st.txn !== null) st.txnFailed = true;
@@ -137,7 +143,7 @@ function* acquireStep(s: FlowSettings, req: RequestInfo, thread: string, lock: L
 function* readStep(s: FlowSettings, req: RequestInfo, thread: string, st: RequestState, ctx: GuardContext): EffectProgram<void> {
   const { recorder } = s;
   if (s.guard.transactional && st.txn === null) {
-    const begun = yield* db({ kind: 'begin', requestTag: req.id });
+    const begun = (yield statement({ kind: 'begin', requestTag: req.id })) as DbResult;
     if (begun.kind === 'begun') {
       st.txn = begun.txn;
       st.txnFailed = false;
@@ -148,7 +154,7 @@ function* readStep(s: FlowSettings, req: RequestInfo, thread: string, st: Reques
   const forUpdate = read.kind === 'select-for-update' ? true : undefined;
   const txn = st.txn ?? undefined;
   recorder.record(stockReadRecord(thread, 'invoke', req.id, req.sku, undefined, undefined, fence, forUpdate, txn, undefined));
-  const r = noted(st, yield* db(read));
+  const r = noted(st, (yield statement(read)) as DbResult);
   if (r.kind !== 'row') {
     const detail = r.kind === 'error' ? r.message : 'no row';
     recorder.record(stockReadRecord(thread, 'fail', req.id, req.sku, undefined, undefined, fence, forUpdate, txn, detail));
@@ -170,7 +176,7 @@ function* deductStep(s: FlowSettings, req: RequestInfo, thread: string, st: Requ
     const deduct = guard.deductStatement(req.sku, req.qty, st.read, ctx);
     const write = describeWrite(thread, req, deduct, st.read, st.txn ?? undefined);
     recorder.record(stockWriteRecord(write, 'invoke', undefined, undefined));
-    const r = noted(st, yield* db(deduct));
+    const r = noted(st, (yield statement(deduct)) as DbResult);
     if (r.kind !== 'affected') {
       recorder.record(stockWriteRecord(write, 'fail', undefined, r.kind === 'error' ? r.message : 'unexpected reply'));
       st.outcome = 'db-error';
@@ -224,7 +230,7 @@ function* orderStep(s: FlowSettings, req: RequestInfo, thread: string, st: Reque
   const { recorder } = s;
   const txn = st.txn ?? undefined;
   recorder.record(orderRecord(thread, 'invoke', req.id, req.sku, req.qty, req.orderKey, txn, undefined));
-  const r = noted(st, yield* db({ kind: 'insert-order', sku: req.sku, qty: req.qty, requestTag: req.id, orderKey: req.orderKey, uniqueKey: s.uniqueOrderKey }));
+  const r = noted(st, (yield statement({ kind: 'insert-order', sku: req.sku, qty: req.qty, requestTag: req.id, orderKey: req.orderKey, uniqueKey: s.uniqueOrderKey })) as DbResult);
   if (r.kind !== 'affected') {
     const detail = r.kind === 'error' ? r.message : 'unexpected reply';
     recorder.record(orderRecord(thread, 'fail', req.id, req.sku, req.qty, req.orderKey, txn, detail));
@@ -237,7 +243,7 @@ function* orderStep(s: FlowSettings, req: RequestInfo, thread: string, st: Reque
 
 /** The idempotency check under the lock: has this order key been ordered already? */
 function* checkOrderStep(s: FlowSettings, req: RequestInfo, thread: string, st: RequestState): EffectProgram<void> {
-  const r = noted(st, yield* db({ kind: 'count-orders', orderKey: req.orderKey }));
+  const r = noted(st, (yield statement({ kind: 'count-orders', orderKey: req.orderKey })) as DbResult);
   if (r.kind !== 'affected') {
     st.outcome = 'db-error';
     return;
@@ -254,7 +260,7 @@ function* endTransaction(st: RequestState): EffectProgram<void> {
   const rollback = st.txnFailed;
   st.txn = null;
   st.txnFailed = false;
-  yield* db({ kind: rollback ? 'rollback' : 'commit' });
+  yield statement({ kind: rollback ? 'rollback' : 'commit' });
 }
 
 function* releaseStep(s: FlowSettings, req: RequestInfo, thread: string, lock: LockHandle, st: RequestState): EffectProgram<void> {

@@ -126,6 +126,13 @@ export function* redis(...command: string[]): EffectProgram<RedisOutcome> {
   return (yield { kind: 'redis', target: 'primary', command }) as RedisOutcome;
 }
 
+/**
+ * The effect of one command on the primary, for a hot path that yields it itself
+ * (`(yield primaryCommand([...])) as RedisOutcome`): no helper generator and no argument
+ * copy per command. The interpreter never changes the array.
+ */
+export const primaryCommand = (command: readonly string[]): Effect => ({ kind: 'redis', target: 'primary', command: command as string[] });
+
 /** Fire and forget. */
 export function* redisSend(...command: string[]): EffectProgram<void> {
   yield { kind: 'redis-send', command };

@@ -22,9 +22,11 @@ const UNLOCK_MESSAGE = '0';
 
 const channelOf = (key: string): string => `redisson_lock__channel:{${key}}`;
 
+const newConfigs = (): Map<LockParams, RedissonConfig> => new Map();
+
 /** The settings of this variant's Redisson client, made once per client process. */
 function* configOf(params: LockParams): EffectProgram<RedissonConfig> {
-  const made = yield* clientState('redisson/config', () => new Map<LockParams, RedissonConfig>());
+  const made = yield* clientState('redisson/config', newConfigs);
   const known = made.get(params);
   if (known) return known;
   const b = behaviourOf(params.redissonVersion);

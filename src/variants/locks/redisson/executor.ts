@@ -120,7 +120,8 @@ export class SyncState {
   cachedReplicas = -1;
 }
 
-export const syncState = (): EffectProgram<SyncState> => clientState('redisson/sync', () => new SyncState());
+const newSyncState = (): SyncState => new SyncState();
+export const syncState = (): EffectProgram<SyncState> => clientState('redisson/sync', newSyncState);
 
 /** `connected_slaves` from an INFO reply (0 when absent, as `getOrDefault("connected_slaves", "0")`). */
 function connectedSlaves(reply: RedisReply): number {
