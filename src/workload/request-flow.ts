@@ -16,7 +16,7 @@ import { lockRecord, orderRecord, stockReadRecord, stockWriteRecord, type StockW
 import type { RequestOutcome } from '../history/operation.js';
 import type { Step } from '../scenario/types.js';
 import type { FenceCheck, Guard, GuardContext } from '../variants/guard.js';
-import type { LockHandle, LockParams, LockProtocol } from '../variants/lock-protocol.js';
+import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../variants/lock-protocol.js';
 import type { DbResult, DbStatement, StockRow } from '../world/database.js';
 import { random, sleep, type Effect, type EffectProgram } from '../world/effects.js';
 
@@ -95,9 +95,14 @@ export function* requestFlow(
       yield { kind: 'call', dependency: step.call };
       continue;
     }
+    // The lock steps call the protocol from here, not through a generator of their own: every
+    // effect of a lock call passes one generator frame less (the plain functions around it record).
     switch (step) {
       case 'lock':
-        yield* acquireStep(s, req, thread, lock, st);
+        if (!s.lock.noop) {
+          acquireInvoked(s, req, thread, lock, st);
+          acquireEnded(s, req, thread, lock, st, yield* s.lock.acquire(lock, s.lockParams));
+        }
         guardCtx.fence = lock.fence;
         break;
       case 'check-order':
@@ -113,21 +118,23 @@ export function* requestFlow(
         yield* orderStep(s, req, thread, st);
         break;
       case 'unlock':
-        yield* endTransaction(st);
-        yield* releaseStep(s, req, thread, lock, st);
+        if (st.txn !== null) yield endTransaction(st);
+        if (releaseInvoked(s, req, thread, lock, st)) releaseEnded(s, req, thread, lock, yield* s.lock.release(lock, s.lockParams));
         break;
     }
   }
-  yield* endTransaction(st);
+  if (st.txn !== null) yield endTransaction(st);
   return st.outcome ?? (st.ordered ? 'ordered' : 'sold-out');
 }
 
-function* acquireStep(s: FlowSettings, req: RequestInfo, thread: string, lock: LockHandle, st: RequestState): EffectProgram<void> {
-  const { recorder } = s;
-  if (s.lock.noop) return; // no lock, no critical section to judge
-  recorder.record(lockRecord(thread, 'invoke', 'acquire', req.id, lock.key, undefined, undefined, undefined));
+/** Before the acquire (a lock that is no lock, `noop`, has no critical section to judge). */
+function acquireInvoked(s: FlowSettings, req: RequestInfo, thread: string, lock: LockHandle, st: RequestState): void {
+  s.recorder.record(lockRecord(thread, 'invoke', 'acquire', req.id, lock.key, undefined, undefined, undefined));
   st.attempted = true;
-  const r = yield* s.lock.acquire(lock, s.lockParams);
+}
+
+function acquireEnded(s: FlowSettings, req: RequestInfo, thread: string, lock: LockHandle, st: RequestState, r: AcquireResult): void {
+  const { recorder } = s;
   if (r.acquired) {
     st.holding = true;
     const fence = lock.fence ?? undefined;
@@ -254,22 +261,25 @@ function* checkOrderStep(s: FlowSettings, req: RequestInfo, thread: string, st: 
   }
 }
 
-/** COMMIT the open transaction, or ROLLBACK when one of its statements failed. */
-function* endTransaction(st: RequestState): EffectProgram<void> {
-  if (st.txn === null) return;
+/** The COMMIT of the open transaction, or its ROLLBACK when one of its statements failed (the caller yields it). */
+function endTransaction(st: RequestState): Effect {
   const rollback = st.txnFailed;
   st.txn = null;
   st.txnFailed = false;
-  yield statement({ kind: rollback ? 'rollback' : 'commit' });
+  return statement({ kind: rollback ? 'rollback' : 'commit' });
 }
 
-function* releaseStep(s: FlowSettings, req: RequestInfo, thread: string, lock: LockHandle, st: RequestState): EffectProgram<void> {
-  if (!st.holding && !(s.unlockAlways && st.attempted)) return;
+/** Whether the request releases now (it holds the lock, or unlocks always after an attempt); records the invocation. */
+function releaseInvoked(s: FlowSettings, req: RequestInfo, thread: string, lock: LockHandle, st: RequestState): boolean {
+  if (!st.holding && !(s.unlockAlways && st.attempted)) return false;
   st.holding = false;
   st.attempted = false;
+  s.recorder.record(lockRecord(thread, 'invoke', 'release', req.id, lock.key, undefined, undefined, undefined));
+  return true;
+}
+
+function releaseEnded(s: FlowSettings, req: RequestInfo, thread: string, lock: LockHandle, r: ReleaseResult): void {
   const { recorder } = s;
-  recorder.record(lockRecord(thread, 'invoke', 'release', req.id, lock.key, undefined, undefined, undefined));
-  const r = yield* s.lock.release(lock, s.lockParams);
   if (r.released) recorder.record(lockRecord(thread, 'ok', 'release', req.id, lock.key, undefined, undefined, undefined));
   else recorder.record(lockRecord(thread, r.reason === 'timeout' ? 'info' : 'fail', 'release', req.id, lock.key, undefined, undefined, r.detail));
 }
