@@ -72,3 +72,24 @@ console.log(
   `compare memory (small world, 2 jobs): 1,000 seeds peak ${mib(small.peakRssBytes)} RSS, 10,000 seeds peak ${mib(large.peakRssBytes)} RSS: ` +
     `${(large.peakRssBytes / small.peakRssBytes).toFixed(2)}x (target <= 1.2x); ${runsPerS(large).toFixed(0)} runs/s`,
 );
+
+// 4. Scale (issue 11): a standalone world at 1000 requests/s for S and 2S simulated seconds,
+//    each in a fresh process: simulated requests per CPU-second, and whether peak memory stays
+//    flat as the run gets longer (it does not while the whole history is kept for the checker).
+interface ScaleProbe {
+  requests: number;
+  simulatedS: number;
+  cpuMs: number;
+  peakRssBytes: number;
+}
+const scaleScript = fileURLToPath(new URL('./scale-probe.js', import.meta.url));
+const scale = (seconds: number): ScaleProbe =>
+  JSON.parse(execFileSync(process.execPath, [scaleScript, String(seconds)], { encoding: 'utf8', maxBuffer: 1 << 20 })) as ScaleProbe;
+const scaleS = Number(process.env.LOCK_SIM_BENCH_SCALE_S ?? 60);
+const [shortRun, longRun] = [scale(scaleS), scale(2 * scaleS)];
+const perCpuS = (p: ScaleProbe): string => fmt(p.requests / (p.cpuMs / 1000));
+console.log(
+  `standalone world, 1000 requests/s: ${scaleS}s ${perCpuS(shortRun)} requests per CPU-second, peak ${mib(shortRun.peakRssBytes)} RSS; ` +
+    `${2 * scaleS}s ${perCpuS(longRun)} requests per CPU-second, peak ${mib(longRun.peakRssBytes)} RSS: ` +
+    `${(longRun.peakRssBytes / shortRun.peakRssBytes).toFixed(2)}x (target: flat, 1 h under 500 MiB)`,
+);

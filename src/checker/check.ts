@@ -62,13 +62,6 @@ export function checkHistory(ops: History): CheckResult {
   const ownership = checkOwnership(index, segments);
   const orphans = findOrphans(index, segments);
   const fencing = checkFencing(index);
-  let renewals = 0;
-  let renewalFailures = 0;
-  for (const op of ops) {
-    if (op.f !== 'renew') continue;
-    if (op.type === 'ok') renewals++;
-    else renewalFailures++;
-  }
   const violations = [...stock.violations, ...ownership.violations, ...fencing.violations];
   if (holders.first) violations.push(holders.first);
   if (orphans.first) violations.push(orphans.first);
@@ -97,8 +90,8 @@ export function checkHistory(ops: History): CheckResult {
       foreignUnlocks: ownership.foreignUnlocks,
       stuckLockUs: ownership.stuckUs,
       orphanLockUs: orphans.orphanUs,
-      renewals,
-      renewalFailures,
+      renewals: index.renewals,
+      renewalFailures: index.renewalFailures,
       throughputPerS: requests.throughputPerS,
       requestsPerS: requests.requestsPerS,
       latencyP50Us: requests.latencyP50Us,

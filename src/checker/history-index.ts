@@ -3,7 +3,7 @@
  * critical sections, each request's work under its lock, client crashes, failovers, and the
  * end of the run.
  */
-import type { History, LockOp, RequestOp } from '../history/operation.js';
+import type { FaultOp, History, KeyStateOp, LockOp, RequestOp } from '../history/operation.js';
 
 export interface RequestRecord {
   id: string;
@@ -74,6 +74,13 @@ export interface HistoryIndex {
   lockWork: Map<string, LockWork>;
   /** Instant of each failover -> the node promoted then. */
   promotions: Map<number, string>;
+  /** The servers' lock-key facts and the failovers, in history order (the ownership checks read only these). */
+  keyEvents: Array<KeyStateOp | FaultOp>;
+  /** Acquires and releases whose outcome is unknown (info). */
+  timeouts: number;
+  /** Watchdog renewals that succeeded, and those that failed. */
+  renewals: number;
+  renewalFailures: number;
 }
 
 export const clientOfThread = (thread: string): string => thread.split('/')[0];
@@ -93,6 +100,10 @@ export function indexHistory(ops: History): HistoryIndex {
   const lockWork = new Map<string, LockWork>();
   const working = new Map<string, LockWork>(); // requests still working under their lock
   const promotions = new Map<number, string>();
+  const keyEvents: Array<KeyStateOp | FaultOp> = [];
+  let timeouts = 0;
+  let renewals = 0;
+  let renewalFailures = 0;
   const stopWorking = (request: string, atUs: number): void => {
     const w = working.get(request);
     if (!w) return;
@@ -150,6 +161,7 @@ export function indexHistory(ops: History): HistoryIndex {
         }
         break;
       case 'acquire':
+        if (op.type === 'info') timeouts++;
         if (op.type === 'invoke') {
           const w: LockWork = {
             request: op.request, thread: op.process, key: op.key, fromUs: op.timeUs, toUs: Infinity, departure: 'acquiring', departureUs: op.timeUs, detail: op.detail,
@@ -167,6 +179,7 @@ export function indexHistory(ops: History): HistoryIndex {
         }
         break;
       case 'release':
+        if (op.type === 'info') timeouts++;
         if (op.type === 'invoke') {
           close(op.request, op.timeUs, 'release');
           break;
@@ -183,7 +196,17 @@ export function indexHistory(ops: History): HistoryIndex {
             if (clientOfThread(o.op.process) === op.target) close(request, op.timeUs, 'crash');
           }
           for (const [request, w] of [...working]) if (clientOfThread(w.thread) === op.target) stopWorking(request, op.timeUs);
-        } else if (op.fault === 'failover') promotions.set(op.timeUs, op.target);
+        } else if (op.fault === 'failover') {
+          promotions.set(op.timeUs, op.target);
+          keyEvents.push(op);
+        }
+        break;
+      case 'key-state':
+        keyEvents.push(op);
+        break;
+      case 'renew':
+        if (op.type === 'ok') renewals++;
+        else renewalFailures++;
         break;
       default:
         break;
@@ -192,5 +215,7 @@ export function indexHistory(ops: History): HistoryIndex {
   for (const request of [...open.keys()]) close(request, endUs, 'run-end');
   for (const w of working.values()) w.toUs = endUs;
   sections.sort((a, b) => a.startUs - b.startUs || (a.request < b.request ? -1 : 1));
-  return { ops, endUs, durationUs, stock, initialPrimary, lockNodes, quorum, lockOwner, requests, sections, crashes, lockWork, promotions };
+  return {
+    ops, endUs, durationUs, stock, initialPrimary, lockNodes, quorum, lockOwner, requests, sections, crashes, lockWork, promotions, keyEvents, timeouts, renewals, renewalFailures,
+  };
 }

@@ -47,7 +47,7 @@ export function authoritativeSegments(index: HistoryIndex): Map<string, Segment[
 function quorumSegments(index: HistoryIndex): Map<string, Segment[]> {
   const states = new Map<string, Map<string, NodeKeyState>>(); // key -> node -> state
   const segments = new Map<string, Segment[]>();
-  for (const op of index.ops) {
+  for (const op of index.keyEvents) {
     if (op.f !== 'key-state' || !index.lockNodes.includes(op.node)) continue;
     const perNode = states.get(op.key) ?? new Map<string, NodeKeyState>();
     states.set(op.key, perNode);
@@ -82,13 +82,13 @@ function finish(segments: Map<string, Segment[]>, runEndUs: number): Map<string,
 }
 
 function primarySegments(index: HistoryIndex): Map<string, Segment[]> {
-  const states = new Map<string, NodeKeyState>(); // `${node}\u0000${key}`
+  const states = new Map<string, Map<string, NodeKeyState>>(); // node -> key -> state
   const keys = new Set<string>();
   const segments = new Map<string, Segment[]>();
   let primary = index.initialPrimary;
 
   const emit = (key: string, t: number): void => {
-    const s = states.get(`${primary}\u0000${key}`);
+    const s = states.get(primary)?.get(key);
     const list = segments.get(key) ?? [];
     segments.set(key, list);
     if (s === undefined || s.holder === null) return;
@@ -100,9 +100,11 @@ function primarySegments(index: HistoryIndex): Map<string, Segment[]> {
     if (last && last.endUs > t) last.endUs = t;
   };
 
-  for (const op of index.ops) {
+  for (const op of index.keyEvents) {
     if (op.f === 'key-state') {
-      states.set(`${op.node}\u0000${op.key}`, { holder: op.holder, expiresAtUs: op.expiresAtUs });
+      let perKey = states.get(op.node);
+      if (!perKey) states.set(op.node, (perKey = new Map()));
+      perKey.set(op.key, { holder: op.holder, expiresAtUs: op.expiresAtUs });
       keys.add(op.key);
       if (op.node === primary) {
         closeOpen(op.key, op.timeUs);
@@ -144,7 +146,7 @@ export function checkOwnership(index: HistoryIndex, segments: ReadonlyMap<string
   }
 
   // Deletes by a request that did not hold the key.
-  for (const op of index.ops) {
+  for (const op of index.keyEvents) {
     if (op.f !== 'key-state' || op.cause !== 'delete') continue;
     if (!isForeignDelete(op)) continue;
     stats.foreignUnlocks++;

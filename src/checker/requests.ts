@@ -29,17 +29,13 @@ export function requestStats(index: HistoryIndex): RequestStats {
     outcomes[r.end.outcome]++;
     latencies.push(r.end.timeUs - r.invokeUs);
   }
-  let timeouts = 0;
-  for (const op of index.ops) {
-    if (op.type === 'info' && (op.f === 'acquire' || op.f === 'release')) timeouts++;
-  }
   latencies.sort((a, b) => a - b);
   const seconds = index.durationUs / 1e6;
   return {
     requests: index.requests.size,
     orders: outcomes.ordered,
     outcomes,
-    timeouts,
+    timeouts: index.timeouts,
     throughputPerS: seconds > 0 ? round2(outcomes.ordered / seconds) : 0,
     requestsPerS: seconds > 0 ? round2(latencies.length / seconds) : 0,
     latencyP50Us: percentile(latencies, 0.5),

@@ -72,7 +72,7 @@ export class Process<R = unknown> {
   /** A signal fired when the process returns (or is killed, with value undefined). */
   get exited(): Signal<R | undefined> {
     if (!this.exitSignal) {
-      this.exitSignal = new Signal(`${this.name} exited`);
+      this.exitSignal = new Signal('exited');
       if (this.done) this.exitSignal.fire(this.result);
     }
     return this.exitSignal;

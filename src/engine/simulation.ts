@@ -8,12 +8,14 @@ import { RandomStreams } from './random.js';
 import type { Micros } from './time.js';
 
 type Callback = () => void;
-/** Queue items: a process to wake, a process whose bounded wait times out, or a callback. */
-type QueueItem = Process<any> | TimeoutMark | Callback;
+/**
+ * Queue items: a process with a tag, or a callback. A tag >= 0 wakes the process if it still
+ * waits with that token; a tag < 0 is the deadline of its bounded wait with token -1 - tag.
+ * (An object per deadline used to say which: one allocation per command wait.)
+ */
+type QueueItem = Process<any> | Callback;
 
-class TimeoutMark {
-  constructor(readonly process: Process<any>) {}
-}
+const deadlineTag = (token: number): number => -1 - token;
 
 export class Simulation {
   nowUs: Micros = 0;
@@ -61,7 +63,7 @@ export class Simulation {
 
   /** @internal */
   timeoutAt(timeUs: Micros, process: Process<any>, token: number): void {
-    this.queue.push(timeUs, new TimeoutMark(process), token);
+    this.queue.push(timeUs, process, deadlineTag(token));
   }
 
   stop(): void {
@@ -78,22 +80,16 @@ export class Simulation {
       this.eventCount++;
       const tag = queue.poppedTag;
       if (item instanceof Process) {
-        if (item.done || tag !== item.token) continue;
+        const token = tag >= 0 ? tag : deadlineTag(tag);
+        if (item.done || token !== item.token) continue;
         const group = item.group;
         if (group !== null && group.pauseDepth > 0) {
+          // A deadline that passed during a pause is noticed when the thread runs again.
           group.held.push(item, tag);
           continue;
         }
-        item.step();
-      } else if (item instanceof TimeoutMark) {
-        const p = item.process;
-        if (p.done || tag !== p.token) continue;
-        if (p.group !== null && p.group.pauseDepth > 0) {
-          // The deadline passed during a pause; the thread notices it when it runs again.
-          p.group.held.push(item, tag);
-          continue;
-        }
-        p.timeOut(tag);
+        if (tag >= 0) item.step();
+        else item.timeOut(token);
       } else {
         item();
       }

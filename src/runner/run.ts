@@ -7,6 +7,7 @@
 import { Simulation } from '../engine/simulation.js';
 import { faultsOfRun, injectFault, type FaultContext } from '../faults/index.js';
 import { HistoryRecorder } from '../history/recorder.js';
+import { faultRecord, renewRecord } from '../history/records.js';
 import type { History } from '../history/operation.js';
 import { checkHistory, type RunMetrics } from '../checker/check.js';
 import type { Violation } from '../checker/violations.js';
@@ -45,7 +46,7 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
   let workload: Workload | null = null;
 
   const nemesis = (fault: string, phase: 'start' | 'end' | 'event', target: string, detail: string): void => {
-    recorder.record({ process: 'nemesis', type: 'info', f: 'fault', fault, phase, target, detail });
+    recorder.record(faultRecord(fault, phase, target, detail));
   };
   const crashClient = (client: ClientHost, detail: string): void => {
     if (!client.up) return;
@@ -55,7 +56,7 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
   };
   const hooks: ClientHooks = {
     note(_client, thread, f, ok, detail) {
-      recorder.record({ process: thread.name, type: ok ? 'ok' : 'fail', f, request: thread.requestTag, detail });
+      recorder.record(renewRecord(thread.name, ok ? 'ok' : 'fail', f, thread.requestTag, detail));
     },
     crashPoint(client, _thread, point) {
       const trap = armed.find((a) => !a.fired && a.client === client && a.point === point && sim.nowUs >= a.fromUs);
@@ -70,7 +71,7 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
   const world = buildWorld(sim, scenario, hooks);
   for (const node of world.redis.nodes) node.observer = (n, change) => recordKeyState(recorder, n, change);
   world.database.onTransactionEnd = (end) => {
-    recorder.record({ process: 'database', type: 'info', f: 'txn', request: end.requestTag, owner: end.owner, txn: end.txn, outcome: end.outcome, cause: end.cause });
+    recorder.record({ index: 0, timeUs: 0, process: 'database', type: 'info', f: 'txn', request: end.requestTag, owner: end.owner, txn: end.txn, outcome: end.outcome, cause: end.cause });
   };
   world.redis.onFailover((oldPrimary, newPrimary) => {
     const decider = scenario.redis.topology === 'cluster' ? 'the cluster' : 'sentinel';
@@ -84,6 +85,8 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
   };
 
   recorder.record({
+    index: 0,
+    timeUs: 0,
     process: 'setup',
     type: 'info',
     f: 'setup',
@@ -146,7 +149,7 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
   for (const heal of heals) heal();
   const drainEndUs = scenario.durationUs + scenario.drainUs;
   while (workload.inFlight > 0 && sim.nowUs < drainEndUs) sim.run(Math.min(drainEndUs, sim.nowUs + DRAIN_STEP_US));
-  recorder.record({ process: 'setup', type: 'info', f: 'end' });
+  recorder.record({ index: 0, timeUs: 0, process: 'setup', type: 'info', f: 'end' });
 
   const { metrics, violations } = checkHistory(recorder.ops);
   return { scenario: scenario.name, variant, seed, metrics, violations, history: recorder.ops, events: sim.eventCount };
@@ -156,6 +159,8 @@ function recordKeyState(recorder: HistoryRecorder, node: RedisNode, change: KeyC
   if (!change.key.startsWith(LOCK_KEY_PREFIX)) return;
   const e = change.entry;
   recorder.record({
+    index: 0,
+    timeUs: 0,
     process: node.name,
     type: 'info',
     f: 'key-state',

@@ -12,12 +12,13 @@
  * the simulated instant it happens, with the transaction it ran in.
  */
 import type { HistoryRecorder } from '../history/recorder.js';
+import { lockRecord, orderRecord, stockReadRecord, stockWriteRecord, type StockWrite } from '../history/records.js';
 import type { RequestOutcome } from '../history/operation.js';
 import type { Step } from '../scenario/types.js';
 import type { FenceCheck, Guard, GuardContext } from '../variants/guard.js';
-import type { LockHandle, LockParams, LockProtocol } from '../variants/lock-protocol.js';
-import type { DbResult, StockRow } from '../world/database.js';
-import { db, random, sleep, type EffectProgram } from '../world/effects.js';
+import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../variants/lock-protocol.js';
+import type { DbResult, DbStatement, StockRow } from '../world/database.js';
+import { random, sleep, type Effect, type EffectProgram } from '../world/effects.js';
 
 export interface RetryPolicy {
   retries: number;
@@ -66,8 +67,14 @@ class RequestState {
 }
 
 /**
+ * A statement as a plain effect, yielded by the step itself (`(yield statement(s)) as
+ * DbResult`) rather than through the `db` helper: no generator per statement on the hottest path.
+ */
+const statement = (s: DbStatement): Effect => ({ kind: 'db', statement: s });
+
+/**
  * A statement's result, noted by the request: a failure inside a transaction dooms it. A plain
- * function around `yield* db(...)` rather than a generator of its own (the hottest path).
+ * function around the statement's yield rather than a generator of its own (the hottest path).
  */
 function noted(st: RequestState, r: DbResult): DbResult {
   if (r.kind === 'error' && st.txn !== null) st.txnFailed = true;
@@ -88,9 +95,14 @@ export function* requestFlow(
       yield { kind: 'call', dependency: step.call };
       continue;
     }
+    // The lock steps call the protocol from here, not through a generator of their own: every
+    // effect of a lock call passes one generator frame less (the plain functions around it record).
     switch (step) {
       case 'lock':
-        yield* acquireStep(s, req, thread, lock, st);
+        if (!s.lock.noop) {
+          acquireInvoked(s, req, thread, lock, st);
+          acquireEnded(s, req, thread, lock, st, yield* s.lock.acquire(lock, s.lockParams));
+        }
         guardCtx.fence = lock.fence;
         break;
       case 'check-order':
@@ -106,37 +118,39 @@ export function* requestFlow(
         yield* orderStep(s, req, thread, st);
         break;
       case 'unlock':
-        yield* endTransaction(st);
-        yield* releaseStep(s, req, thread, lock, st);
+        if (st.txn !== null) yield endTransaction(st);
+        if (releaseInvoked(s, req, thread, lock, st)) releaseEnded(s, req, thread, lock, yield* s.lock.release(lock, s.lockParams));
         break;
     }
   }
-  yield* endTransaction(st);
+  if (st.txn !== null) yield endTransaction(st);
   return st.outcome ?? (st.ordered ? 'ordered' : 'sold-out');
 }
 
-function* acquireStep(s: FlowSettings, req: RequestInfo, thread: string, lock: LockHandle, st: RequestState): EffectProgram<void> {
-  const { recorder } = s;
-  if (s.lock.noop) return; // no lock, no critical section to judge
-  recorder.record({ process: thread, request: req.id, type: 'invoke', f: 'acquire', key: lock.key });
+/** Before the acquire (a lock that is no lock, `noop`, has no critical section to judge). */
+function acquireInvoked(s: FlowSettings, req: RequestInfo, thread: string, lock: LockHandle, st: RequestState): void {
+  s.recorder.record(lockRecord(thread, 'invoke', 'acquire', req.id, lock.key, undefined, undefined, undefined));
   st.attempted = true;
-  const r = yield* s.lock.acquire(lock, s.lockParams);
+}
+
+function acquireEnded(s: FlowSettings, req: RequestInfo, thread: string, lock: LockHandle, st: RequestState, r: AcquireResult): void {
+  const { recorder } = s;
   if (r.acquired) {
     st.holding = true;
     const fence = lock.fence ?? undefined;
-    recorder.record({ process: thread, request: req.id, type: 'ok', f: 'acquire', key: lock.key, leaseMs: lock.leaseMs, fence });
+    recorder.record(lockRecord(thread, 'ok', 'acquire', req.id, lock.key, lock.leaseMs, fence, undefined));
     return;
   }
   // A timed-out acquire may have taken the lock after all: its outcome is unknown.
   const type = r.reason === 'timeout' || r.reason === 'unknown' ? 'info' : 'fail';
-  recorder.record({ process: thread, request: req.id, type, f: 'acquire', key: lock.key, detail: r.detail });
+  recorder.record(lockRecord(thread, type, 'acquire', req.id, lock.key, undefined, undefined, r.detail));
   st.outcome = r.reason === 'busy' ? 'lock-busy' : 'lock-error';
 }
 
 function* readStep(s: FlowSettings, req: RequestInfo, thread: string, st: RequestState, ctx: GuardContext): EffectProgram<void> {
   const { recorder } = s;
   if (s.guard.transactional && st.txn === null) {
-    const begun = yield* db({ kind: 'begin', requestTag: req.id });
+    const begun = (yield statement({ kind: 'begin', requestTag: req.id })) as DbResult;
     if (begun.kind === 'begun') {
       st.txn = begun.txn;
       st.txnFailed = false;
@@ -146,18 +160,16 @@ function* readStep(s: FlowSettings, req: RequestInfo, thread: string, st: Reques
   const fence = read.kind === 'select-stock' ? read.fence : undefined;
   const forUpdate = read.kind === 'select-for-update' ? true : undefined;
   const txn = st.txn ?? undefined;
-  recorder.record({ process: thread, request: req.id, type: 'invoke', f: 'read-stock', sku: req.sku, fence, forUpdate, txn });
-  const r = noted(st, yield* db(read));
+  recorder.record(stockReadRecord(thread, 'invoke', req.id, req.sku, undefined, undefined, fence, forUpdate, txn, undefined));
+  const r = noted(st, (yield statement(read)) as DbResult);
   if (r.kind !== 'row') {
     const detail = r.kind === 'error' ? r.message : 'no row';
-    recorder.record({ process: thread, request: req.id, type: 'fail', f: 'read-stock', sku: req.sku, fence, forUpdate, txn, detail });
+    recorder.record(stockReadRecord(thread, 'fail', req.id, req.sku, undefined, undefined, fence, forUpdate, txn, detail));
     st.outcome = fence !== undefined && detail.startsWith('stale') ? 'fenced' : 'db-error';
     return;
   }
   st.read = r.row;
-  recorder.record({
-    process: thread, request: req.id, type: 'ok', f: 'read-stock', sku: req.sku, available: r.row.available, version: r.row.version, fence, forUpdate, txn,
-  });
+  recorder.record(stockReadRecord(thread, 'ok', req.id, req.sku, r.row.available, r.row.version, fence, forUpdate, txn, undefined));
   if (r.row.available < req.qty) st.outcome = 'sold-out';
 }
 
@@ -169,16 +181,15 @@ function* deductStep(s: FlowSettings, req: RequestInfo, thread: string, st: Requ
   }
   for (let attempt = 0; ; attempt++) {
     const deduct = guard.deductStatement(req.sku, req.qty, st.read, ctx);
-    const write = describeWrite(deduct, st.read);
-    const op = { process: thread, request: req.id, f: 'write-stock' as const, sku: req.sku, qty: req.qty, ...write, txn: st.txn ?? undefined };
-    recorder.record({ ...op, type: 'invoke' });
-    const r = noted(st, yield* db(deduct));
+    const write = describeWrite(thread, req, deduct, st.read, st.txn ?? undefined);
+    recorder.record(stockWriteRecord(write, 'invoke', undefined, undefined));
+    const r = noted(st, (yield statement(deduct)) as DbResult);
     if (r.kind !== 'affected') {
-      recorder.record({ ...op, type: 'fail', detail: r.kind === 'error' ? r.message : 'unexpected reply' });
+      recorder.record(stockWriteRecord(write, 'fail', undefined, r.kind === 'error' ? r.message : 'unexpected reply'));
       st.outcome = 'db-error';
       return;
     }
-    recorder.record({ ...op, type: 'ok', affected: r.rows });
+    recorder.record(stockWriteRecord(write, 'ok', r.rows, undefined));
     if (r.rows > 0) return;
     const policy = s.conflictRetry;
     if (!(guard.retriesConflicts && attempt < policy.retries)) {
@@ -194,65 +205,81 @@ function* deductStep(s: FlowSettings, req: RequestInfo, thread: string, st: Requ
   }
 }
 
-function describeWrite(statement: ReturnType<Guard['deductStatement']>, read: StockRow | null) {
-  const basedOn = read?.available;
+function describeWrite(
+  process: string, req: RequestInfo, statement: ReturnType<Guard['deductStatement']>, read: StockRow | null, txn: number | undefined,
+): StockWrite {
+  const w: StockWrite = {
+    process, request: req.id, sku: req.sku, mode: 'deduct', value: undefined, qty: req.qty, basedOn: undefined, version: undefined, fence: undefined, txn,
+  };
   switch (statement.kind) {
     case 'set-stock':
-      return { mode: 'set' as const, value: statement.available, basedOn, fence: statement.fence };
+      w.mode = 'set';
+      w.value = statement.available;
+      w.basedOn = read?.available;
+      w.fence = statement.fence;
+      break;
     case 'set-stock-if-version':
-      return { mode: 'cas' as const, value: statement.available, basedOn, version: statement.version };
+      w.mode = 'cas';
+      w.value = statement.available;
+      w.basedOn = read?.available;
+      w.version = statement.version;
+      break;
     case 'decrement':
-      return { mode: 'decrement' as const };
+      w.mode = 'decrement';
+      break;
     default:
-      return { mode: 'deduct' as const };
+      break;
   }
+  return w;
 }
 
 function* orderStep(s: FlowSettings, req: RequestInfo, thread: string, st: RequestState): EffectProgram<void> {
   const { recorder } = s;
-  const op = { process: thread, request: req.id, f: 'order' as const, sku: req.sku, qty: req.qty, orderKey: req.orderKey, txn: st.txn ?? undefined };
-  recorder.record({ ...op, type: 'invoke' });
-  const r = noted(st, yield* db({ kind: 'insert-order', sku: req.sku, qty: req.qty, requestTag: req.id, orderKey: req.orderKey, uniqueKey: s.uniqueOrderKey }));
+  const txn = st.txn ?? undefined;
+  recorder.record(orderRecord(thread, 'invoke', req.id, req.sku, req.qty, req.orderKey, txn, undefined));
+  const r = noted(st, (yield statement({ kind: 'insert-order', sku: req.sku, qty: req.qty, requestTag: req.id, orderKey: req.orderKey, uniqueKey: s.uniqueOrderKey })) as DbResult);
   if (r.kind !== 'affected') {
     const detail = r.kind === 'error' ? r.message : 'unexpected reply';
-    recorder.record({ ...op, type: 'fail', detail });
+    recorder.record(orderRecord(thread, 'fail', req.id, req.sku, req.qty, req.orderKey, txn, detail));
     st.outcome = detail.startsWith('Duplicate') ? 'duplicate' : 'db-error';
     return;
   }
-  recorder.record({ ...op, type: 'ok' });
+  recorder.record(orderRecord(thread, 'ok', req.id, req.sku, req.qty, req.orderKey, txn, undefined));
   st.ordered = true;
 }
 
 /** The idempotency check under the lock: has this order key been ordered already? */
 function* checkOrderStep(s: FlowSettings, req: RequestInfo, thread: string, st: RequestState): EffectProgram<void> {
-  const r = noted(st, yield* db({ kind: 'count-orders', orderKey: req.orderKey }));
+  const r = noted(st, (yield statement({ kind: 'count-orders', orderKey: req.orderKey })) as DbResult);
   if (r.kind !== 'affected') {
     st.outcome = 'db-error';
     return;
   }
   if (r.rows > 0) {
-    s.recorder.record({ process: thread, request: req.id, type: 'fail', f: 'order', sku: req.sku, qty: req.qty, orderKey: req.orderKey, detail: 'already ordered' });
+    s.recorder.record(orderRecord(thread, 'fail', req.id, req.sku, req.qty, req.orderKey, undefined, 'already ordered'));
     st.outcome = 'already-ordered';
   }
 }
 
-/** COMMIT the open transaction, or ROLLBACK when one of its statements failed. */
-function* endTransaction(st: RequestState): EffectProgram<void> {
-  if (st.txn === null) return;
+/** The COMMIT of the open transaction, or its ROLLBACK when one of its statements failed (the caller yields it). */
+function endTransaction(st: RequestState): Effect {
   const rollback = st.txnFailed;
   st.txn = null;
   st.txnFailed = false;
-  yield* db({ kind: rollback ? 'rollback' : 'commit' });
+  return statement({ kind: rollback ? 'rollback' : 'commit' });
 }
 
-function* releaseStep(s: FlowSettings, req: RequestInfo, thread: string, lock: LockHandle, st: RequestState): EffectProgram<void> {
-  if (!st.holding && !(s.unlockAlways && st.attempted)) return;
+/** Whether the request releases now (it holds the lock, or unlocks always after an attempt); records the invocation. */
+function releaseInvoked(s: FlowSettings, req: RequestInfo, thread: string, lock: LockHandle, st: RequestState): boolean {
+  if (!st.holding && !(s.unlockAlways && st.attempted)) return false;
   st.holding = false;
   st.attempted = false;
+  s.recorder.record(lockRecord(thread, 'invoke', 'release', req.id, lock.key, undefined, undefined, undefined));
+  return true;
+}
+
+function releaseEnded(s: FlowSettings, req: RequestInfo, thread: string, lock: LockHandle, r: ReleaseResult): void {
   const { recorder } = s;
-  const op = { process: thread, request: req.id, f: 'release' as const, key: lock.key };
-  recorder.record({ ...op, type: 'invoke' });
-  const r = yield* s.lock.release(lock, s.lockParams);
-  if (r.released) recorder.record({ ...op, type: 'ok' });
-  else recorder.record({ ...op, type: r.reason === 'timeout' ? 'info' : 'fail', detail: r.detail });
+  if (r.released) recorder.record(lockRecord(thread, 'ok', 'release', req.id, lock.key, undefined, undefined, undefined));
+  else recorder.record(lockRecord(thread, r.reason === 'timeout' ? 'info' : 'fail', 'release', req.id, lock.key, undefined, undefined, r.detail));
 }

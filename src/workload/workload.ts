@@ -12,6 +12,7 @@ import { Signal } from '../engine/signal.js';
 import type { Simulation } from '../engine/simulation.js';
 import type { Micros } from '../engine/time.js';
 import type { RequestOutcome } from '../history/operation.js';
+import { requestRecord } from '../history/records.js';
 import type { WorkloadSpec } from '../scenario/types.js';
 import type { ClientHost, ThreadContext } from '../world/client-host.js';
 import { lockKeyOf, requestFlow, type FlowSettings, type RequestInfo } from './request-flow.js';
@@ -113,9 +114,7 @@ export class Workload {
     state.serving.clear();
     state.idleWorkers = [];
     for (const req of lost) {
-      this.flow.recorder.record({
-        process: client.name, type: 'info', f: 'request', request: req.id, sku: req.sku, qty: req.qty,
-      });
+      this.flow.recorder.record(requestRecord(client.name, 'info', req.id, req.sku, req.qty, undefined));
       req.done.fire(null);
     }
   }
@@ -166,18 +165,18 @@ export class Workload {
       const original = { sku, orderKey: req.orderKey };
       this.sim.schedule(delayUs, () => this.submit(state, original));
     }
-    const { recorder } = this.flow;
-    const name = state.client.name;
-    recorder.record({ process: name, type: 'invoke', f: 'request', request: req.id, sku, qty: req.qty });
-    const reject = (outcome: RequestOutcome): PendingRequest => {
-      recorder.record({ process: name, type: 'fail', f: 'request', request: req.id, sku, qty: req.qty, outcome });
-      req.done.fire(outcome);
-      return req;
-    };
-    if (!state.client.up) return reject('unavailable');
-    if (state.queue.length >= this.spec.queueLimit) return reject('overloaded');
+    this.flow.recorder.record(requestRecord(state.client.name, 'invoke', req.id, sku, req.qty, undefined));
+    if (!state.client.up) return this.reject(req, 'unavailable');
+    if (state.queue.length >= this.spec.queueLimit) return this.reject(req, 'overloaded');
     state.queue.push(req);
     state.idleWorkers.shift()?.fire(true);
+    return req;
+  }
+
+  /** Turned away on arrival. */
+  private reject(req: PendingRequest, outcome: RequestOutcome): PendingRequest {
+    this.flow.recorder.record(requestRecord(req.client.name, 'fail', req.id, req.sku, req.qty, outcome));
+    req.done.fire(outcome);
     return req;
   }
 
@@ -207,15 +206,7 @@ export class Workload {
       const outcome = yield* client.run(requestFlow(this.flow, req, thread.name, lockHandle), thread);
       if (client.incarnation !== incarnation) return;
       state.serving.delete(req);
-      this.flow.recorder.record({
-        process: client.name,
-        type: outcome === 'ordered' ? 'ok' : 'fail',
-        f: 'request',
-        request: req.id,
-        sku: req.sku,
-        qty: req.qty,
-        outcome,
-      });
+      this.flow.recorder.record(requestRecord(client.name, outcome === 'ordered' ? 'ok' : 'fail', req.id, req.sku, req.qty, outcome));
       req.done.fire(outcome);
     }
   }

@@ -157,6 +157,15 @@ export class ClientHost {
         input = undefined;
         continue;
       }
+      if (effect.kind === 'redis') {
+        // The commonest effect that waits, handled here rather than in a nested generator.
+        const node = effect.target === 'primary' ? this.primary : this.masters[effect.target];
+        if (!node) throw new Error(`no Redis master ${effect.target}`);
+        const reply = this.sendCommand(node, effect.command, thread.requestTag);
+        const r = yield new SignalWait(reply, effect.timeoutUs ?? this.params.commandTimeoutUs);
+        input = r === TIMED_OUT ? { status: 'timeout' } : { status: 'ok', reply: r as RedisReply };
+        continue;
+      }
       input = yield* this.perform(effect, thread);
     }
   }
@@ -220,11 +229,6 @@ export class ClientHost {
   /** Effects that take simulated time (or may: a crash point). */
   private *perform(effect: Effect, thread: ThreadContext): ProcessGenerator<unknown> {
     switch (effect.kind) {
-      case 'redis': {
-        const node = effect.target === 'primary' ? this.primary : this.masters[effect.target];
-        if (!node) throw new Error(`no Redis master ${effect.target}`);
-        return yield* this.redisCall(effect.command, thread.requestTag, node, effect.timeoutUs ?? this.params.commandTimeoutUs);
-      }
       case 'redis-pipeline':
         return yield* this.redisPipeline(effect.commands, thread.requestTag, effect.timeoutUs);
       case 'redis-each':
@@ -271,13 +275,8 @@ export class ClientHost {
     }
     let keep = pinned !== null;
     try {
-      const reply = new Signal<DbResult>('db-reply');
-      const database = this.database;
-      const owner = thread.name;
-      this.sim.spawn('database', (function* (): ProcessGenerator<void> {
-        reply.fire(yield* database.execute(statement, owner));
-      })());
-      const result = (yield reply) as DbResult;
+      // The statement is a process of the database's own; its exit is the reply.
+      const result = (yield this.sim.spawn('database', this.database.execute(statement, thread.name)).exited) as DbResult;
       if (statement.kind === 'begin') keep = true;
       if (statement.kind === 'commit' || statement.kind === 'rollback') keep = false;
       return result;

@@ -110,10 +110,28 @@ export type EachOutcome =
 /** A protocol step: a generator of effects that returns T. */
 export type EffectProgram<T> = Generator<Effect, T, any>;
 
+/**
+ * Effects without parameters, made once: the interpreter only reads effects, and these are
+ * yielded on every lock call (no allocation for them).
+ */
+const CLOCK: Effect = { kind: 'clock' };
+const CURRENT_REQUEST: Effect = { kind: 'current-request' };
+const REDIS_SETUP: Effect = { kind: 'redis-setup' };
+const MASTERS: Effect = { kind: 'masters' };
+const REPLICAS: Effect = { kind: 'replicas' };
+const RANDOM: Effect = { kind: 'random' };
+
 /** Typed helpers so protocol code reads as calls: `const r = yield* redis('GET', key)`. */
 export function* redis(...command: string[]): EffectProgram<RedisOutcome> {
   return (yield { kind: 'redis', target: 'primary', command }) as RedisOutcome;
 }
+
+/**
+ * The effect of one command on the primary, for a hot path that yields it itself
+ * (`(yield primaryCommand([...])) as RedisOutcome`): no helper generator and no argument
+ * copy per command. The interpreter never changes the array.
+ */
+export const primaryCommand = (command: readonly string[]): Effect => ({ kind: 'redis', target: 'primary', command: command as string[] });
 
 /** Fire and forget. */
 export function* redisSend(...command: string[]): EffectProgram<void> {
@@ -129,11 +147,11 @@ export interface RedisSetup {
 }
 
 export function* currentRequest(): EffectProgram<string> {
-  return (yield { kind: 'current-request' }) as string;
+  return (yield CURRENT_REQUEST) as string;
 }
 
 export function* redisSetup(): EffectProgram<RedisSetup> {
-  return (yield { kind: 'redis-setup' }) as RedisSetup;
+  return (yield REDIS_SETUP) as RedisSetup;
 }
 
 /** One command to each independent master in parallel (see the effect and EachWait). */
@@ -142,11 +160,11 @@ export function* redisEach(wait: EachWait, ...command: string[]): EffectProgram<
 }
 
 export function* masterCount(): EffectProgram<number> {
-  return (yield { kind: 'masters' }) as number;
+  return (yield MASTERS) as number;
 }
 
 export function* replicaCount(): EffectProgram<number> {
-  return (yield { kind: 'replicas' }) as number;
+  return (yield REPLICAS) as number;
 }
 
 export function* db(statement: DbStatement): EffectProgram<DbResult> {
@@ -158,11 +176,11 @@ export function* sleep(us: number): EffectProgram<void> {
 }
 
 export function* localClockMs(): EffectProgram<number> {
-  return (yield { kind: 'clock' }) as number;
+  return (yield CLOCK) as number;
 }
 
 export function* random(stream?: string): EffectProgram<number> {
-  return (yield stream === undefined ? { kind: 'random' } : { kind: 'random', stream }) as number;
+  return (yield stream === undefined ? RANDOM : { kind: 'random', stream }) as number;
 }
 
 export function* awaitMessage(channel: string, timeoutUs: number | null): EffectProgram<'message' | 'timeout'> {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { clientOfThread, indexHistory } from '../../src/checker/history-index.js';
-import { end, fault, history, K, lockOp, requestOp, setup, type Entry } from './histories.js';
+import { end, fault, history, K, keyState, lockOp, requestOp, setup, type Entry } from './histories.js';
 
 /** Request `id` on `thread`: arrives at `from`, holds the lock from `from` + 10. */
 const entering = (id: string, from: number, thread = 'client-1/w1', leaseMs: number | null = 1000): Entry[] => [
@@ -114,5 +114,34 @@ describe('indexHistory', () => {
   it('names the client of a thread', () => {
     expect(clientOfThread('client-12/w3')).toBe('client-12');
     expect(clientOfThread('client-1')).toBe('client-1');
+  });
+
+  it('counts unknown acquires and releases, not failed or completed ones, and renewals by result', () => {
+    const renew = (type: 'ok' | 'fail'): Entry[1] => ({ process: 'client-1/w1/watchdog', type, f: 'renew', request: 'r1', detail: '' });
+    const index = indexHistory(history([
+      [0, setup()],
+      [10, lockOp('acquire', 'info', 'r1')],
+      [20, lockOp('acquire', 'fail', 'r2')],
+      [30, lockOp('acquire', 'ok', 'r3')],
+      [40, lockOp('release', 'info', 'r3')],
+      [50, lockOp('release', 'ok', 'r4')],
+      [60, renew('ok')],
+      [70, renew('ok')],
+      [80, renew('fail')],
+      [90, end()],
+    ]));
+    expect([index.timeouts, index.renewals, index.renewalFailures]).toEqual([2, 2, 1]);
+  });
+
+  it('keeps the key-state facts and the failovers, in order, and no other fault', () => {
+    const index = indexHistory(history([
+      [0, setup()],
+      [10, keyState('redis-0', 'r1')],
+      [20, fault('primary-crash', 'start', 'redis-0')],
+      [30, fault('failover', 'event', 'redis-1')],
+      [40, keyState('redis-1', null)],
+      [50, end()],
+    ]));
+    expect(index.keyEvents.map((o) => o.timeUs)).toEqual([10, 30, 40]);
   });
 });

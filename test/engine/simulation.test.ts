@@ -62,6 +62,35 @@ describe('Simulation', () => {
     expect(got).toBe('OK');
   });
 
+  it('a timeout that expired during a pause, with no reply, is noticed at the resume', () => {
+    const sim = new Simulation(1);
+    const group = sim.group('c');
+    let got: unknown;
+    let at = -1;
+    sim.spawn('w', (function* () {
+      got = yield new SignalWait(new Signal<string>(), 100);
+      at = sim.nowUs;
+    })(), group);
+    sim.schedule(1, () => group.pause());
+    sim.schedule(500, () => group.resume());
+    sim.run();
+    expect([got, at]).toEqual([TIMED_OUT, 500]);
+  });
+
+  it('a bounded wait that got its reply leaves no timeout behind for the next wait', () => {
+    const sim = new Simulation(1);
+    const first = new Signal<string>();
+    const got: unknown[] = [];
+    sim.spawn('w', (function* () {
+      got.push(yield new SignalWait(first, 100), sim.nowUs);
+      // The first deadline (at 100) falls due during this wait and must not end it.
+      got.push(yield new SignalWait(new Signal<string>(), 150), sim.nowUs);
+    })());
+    sim.schedule(10, () => first.fire('OK'));
+    sim.run();
+    expect(got).toEqual(['OK', 10, TIMED_OUT, 160]);
+  });
+
   it('times out a bounded wait', () => {
     const sim = new Simulation(1);
     let got: unknown;

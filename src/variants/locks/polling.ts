@@ -2,7 +2,7 @@
  * The retry loop shared by the simple locks: try, and while the lock is busy and the wait
  * budget (measured on the client's own clock) is not spent, sleep and try again.
  */
-import { localClockMs, redis, sleep, type EffectProgram } from '../../world/effects.js';
+import { localClockMs, primaryCommand, sleep, type EffectProgram, type RedisOutcome } from '../../world/effects.js';
 import type { RedisReply } from '../../world/redis/reply.js';
 import type { AcquireResult, LockParams } from '../lock-protocol.js';
 import { ACQUIRED, acquireFailure, BUSY } from './outcomes.js';
@@ -27,7 +27,7 @@ export function* pollUntilAcquired(
  */
 export function pollCommand(params: LockParams, command: readonly string[], granted: (reply: RedisReply) => boolean): EffectProgram<AcquireResult> {
   return pollUntilAcquired(function* () {
-    const r = yield* redis(...command);
+    const r = (yield primaryCommand(command)) as RedisOutcome;
     return acquireFailure(r) ?? (r.status === 'ok' && granted(r.reply) ? ACQUIRED : BUSY);
   }, params);
 }

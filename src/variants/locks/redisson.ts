@@ -13,7 +13,7 @@ import { isErrorReply } from '../../world/redis/reply.js';
 import { redissonAcquire, redissonUnlock, redissonUnlockLatch } from '../../world/redis/scripts.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../lock-protocol.js';
 import { ACQUIRED, BUSY, RELEASED } from './outcomes.js';
-import { recognisedNoSync, rerunOnNoSync, retryDelayMs, syncedEval, syncState, type Outcome, type RedissonConfig } from './redisson/executor.js';
+import { recognisedNoSync, rerunDelay, rerunsAfter, retryDelayMs, syncedEval, syncState, type Outcome, type RedissonConfig } from './redisson/executor.js';
 import { cancelRenewal, LOCK_WATCHDOG_TIMEOUT_MS, scheduleRenewal } from './redisson/renewal.js';
 import { behaviourOf } from './redisson/versions.js';
 
@@ -22,9 +22,11 @@ const UNLOCK_MESSAGE = '0';
 
 const channelOf = (key: string): string => `redisson_lock__channel:{${key}}`;
 
+const newConfigs = (): Map<LockParams, RedissonConfig> => new Map();
+
 /** The settings of this variant's Redisson client, made once per client process. */
 function* configOf(params: LockParams): EffectProgram<RedissonConfig> {
-  const made = yield* clientState('redisson/config', () => new Map<LockParams, RedissonConfig>());
+  const made = yield* clientState('redisson/config', newConfigs);
   const known = made.get(params);
   if (known) return known;
   const b = behaviourOf(params.redissonVersion);
@@ -73,17 +75,19 @@ function* unlockInner(config: RedissonConfig, lock: LockHandle, requestId: strin
 function* tryAcquireOnce(config: RedissonConfig, lock: LockHandle, params: LockParams, request: string): EffectProgram<AcquireResult | number> {
   let givenBack = false;
   let giveBacks = 0;
-  const run = function* (): EffectProgram<Outcome> {
-    const out = yield* syncedEval(config, ['EVAL', redissonAcquire.lua, '1', lock.key, String(lock.leaseMs), lock.threadOwner], lockRetried(config));
+  let r: Outcome;
+  // Run again by ServiceManager.execute after a recognised no-sync error, when the version does.
+  for (let run = 0; ; run++) {
+    r = yield* syncedEval(config, ['EVAL', redissonAcquire.lua, '1', lock.key, String(lock.leaseMs), lock.threadOwner], lockRetried(config));
     givenBack = false;
-    if (out.kind === 'no-sync' && config.b.giveBackOnNoSync && recognisedNoSync(config, out)) {
+    if (r.kind === 'no-sync' && config.b.giveBackOnNoSync && recognisedNoSync(config, r)) {
       // handleNoSync: unlock what was just taken, then fail with the original error.
       const back = yield* unlockInner(config, lock, `${lock.token}:give-back-${++giveBacks}`);
       givenBack = back.kind === 'no-sync' || (back.kind === 'reply' && !isErrorReply(back.reply));
     }
-    return out;
-  };
-  const r = config.b.retryAcquireOnNoSync ? yield* rerunOnNoSync(config, run) : yield* run();
+    if (!(config.b.retryAcquireOnNoSync && rerunsAfter(config, r, run))) break;
+    yield* rerunDelay(config, run);
+  }
   switch (r.kind) {
     case 'timeout':
       return { acquired: false, reason: 'timeout', detail: `no reply after ${r.sends} sends (RedisResponseTimeoutException)` };
@@ -134,18 +138,18 @@ export const redisson: LockProtocol = {
   },
   *release(lock, params) {
     const config = yield* configOf(params);
-    let runs = 0;
-    const run = function* (): EffectProgram<Outcome> {
+    // Run again by ServiceManager.execute after a recognised no-sync error, when the version does.
+    for (let run = 0; ; run++) {
       // A new request id per run, until 3.52.0 keeps the first (and so finds its own latch).
-      const id = config.b.unlockKeepsRequestId ? `${lock.token}:unlock` : `${lock.token}:unlock-${++runs}`;
+      const id = config.b.unlockKeepsRequestId ? `${lock.token}:unlock` : `${lock.token}:unlock-${run + 1}`;
       const out = yield* unlockInner(config, lock, id);
       // cancelExpirationRenewal after the reply, errors included; before 3.12.1 not after a nil.
       if (config.b.unlockAlwaysCancelsRenewal || !(out.kind === 'reply' && out.reply === null)) {
         yield* cancelRenewal(config, lock.key, lock.threadOwner);
       }
-      return out;
-    };
-    return releaseResult(config.b.retryUnlockOnNoSync ? yield* rerunOnNoSync(config, run) : yield* run());
+      if (!(config.b.retryUnlockOnNoSync && rerunsAfter(config, out, run))) return releaseResult(out);
+      yield* rerunDelay(config, run);
+    }
   },
 };
 

@@ -3,7 +3,7 @@
  * `token-get-del` compares with GET and deletes with DEL as two commands (the code of "Redis to Redisson in four stages"),
  * so the lock can change hands in between; `lua-unlock` does both in one atomic script.
  */
-import { redis, type EffectProgram } from '../../world/effects.js';
+import { primaryCommand, redis, type EffectProgram, type RedisOutcome } from '../../world/effects.js';
 import { compareAndDelete } from '../../world/redis/scripts.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol } from '../lock-protocol.js';
 import { pollCommand } from './polling.js';
@@ -36,7 +36,7 @@ export const luaUnlock: LockProtocol = {
   summary: 'SET key <token> NX PX lease; release = atomic Lua compare-and-delete',
   acquire: acquireWithToken,
   *release(lock) {
-    const r = yield* redis('EVAL', compareAndDelete.lua, '1', lock.key, lock.token);
+    const r = (yield primaryCommand(['EVAL', compareAndDelete.lua, '1', lock.key, lock.token])) as RedisOutcome;
     const failure = releaseFailure(r);
     if (failure) return failure;
     return r.status === 'ok' && r.reply === 1

@@ -120,7 +120,8 @@ export class SyncState {
   cachedReplicas = -1;
 }
 
-export const syncState = (): EffectProgram<SyncState> => clientState('redisson/sync', () => new SyncState());
+const newSyncState = (): SyncState => new SyncState();
+export const syncState = (): EffectProgram<SyncState> => clientState('redisson/sync', newSyncState);
 
 /** `connected_slaves` from an INFO reply (0 when absent, as `getOrDefault("connected_slaves", "0")`). */
 function connectedSlaves(reply: RedisReply): number {
@@ -219,14 +220,17 @@ export const recognisedNoSync = (config: RedissonConfig, r: Outcome): boolean =>
   r.kind === 'no-sync' && (config.b.noSyncMatchedByClass || r.message === NO_SYNC);
 
 /**
- * ServiceManager.execute: runs `op` again after a recognised no-sync error, up to
- * retryAttempts times, retryInterval apart (3.21.0-3.47.x) or retryDelay.calcDelay(n) for
- * the n-th re-run (3.48.0+).
+ * ServiceManager.execute: whether run number `run` (from 0) of an operation that ended with
+ * `r` is run again: after a recognised no-sync error, up to retryAttempts times. The callers
+ * loop themselves (one generator frame less under every command of a lock call).
  */
-export function* rerunOnNoSync(config: RedissonConfig, op: (run: number) => EffectProgram<Outcome>): EffectProgram<Outcome> {
-  for (let run = 0; ; run++) {
-    const r = yield* op(run);
-    if (!recognisedNoSync(config, r) || run >= config.retryAttempts) return r;
-    yield* sleep((yield* retryDelayMs(config, run + 1)) * 1000);
-  }
+export const rerunsAfter = (config: RedissonConfig, r: Outcome, run: number): boolean =>
+  recognisedNoSync(config, r) && run < config.retryAttempts;
+
+/**
+ * The pause before re-run number `run` + 1: retryInterval (3.21.0-3.47.x) or
+ * retryDelay.calcDelay(run + 1) (3.48.0+).
+ */
+export function* rerunDelay(config: RedissonConfig, run: number): EffectProgram<void> {
+  yield* sleep((yield* retryDelayMs(config, run + 1)) * 1000);
 }

@@ -56,8 +56,10 @@ class SharedRenewal {
   readonly entries = new Map<string, RenewalEntry>();
 }
 
-const perLockMap = (): EffectProgram<Map<string, RenewalEntry>> => clientState('redisson/expiration-renewal-map', () => new Map<string, RenewalEntry>());
-const sharedRenewal = (): EffectProgram<SharedRenewal> => clientState('redisson/lock-renewal-scheduler', () => new SharedRenewal());
+const newPerLockMap = (): Map<string, RenewalEntry> => new Map();
+const newSharedRenewal = (): SharedRenewal => new SharedRenewal();
+const perLockMap = (): EffectProgram<Map<string, RenewalEntry>> => clientState('redisson/expiration-renewal-map', newPerLockMap);
+const sharedRenewal = (): EffectProgram<SharedRenewal> => clientState('redisson/lock-renewal-scheduler', newSharedRenewal);
 
 /** Why a renewal failed, or null when it got a reply. */
 function failure(r: Outcome): string | null {
