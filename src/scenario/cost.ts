@@ -16,6 +16,12 @@ export const DEFAULT_MAX_REQUESTS = 250_000;
 export interface Budget {
   /** Requests one run (one variant, one seed) may be expected to make. */
   maxRequests: number;
+  /**
+   * Runs whose histories are held at once (`run` keeps every variant's until it prints):
+   * their requests count together. A number, or 'all' for every variant of the scenario;
+   * default 1 (compare, check and shrink judge one run at a time per thread).
+   */
+  runsHeld?: number | 'all';
 }
 
 export const DEFAULT_BUDGET: Budget = { maxRequests: DEFAULT_MAX_REQUESTS };
@@ -55,11 +61,13 @@ export function estimateCost(scenario: Scenario): CostEstimate {
 /** The refusal, or null when the estimate fits the budget. */
 export function overBudget(scenario: Scenario, budget: Budget): { path: Array<string | number>; message: string } | null {
   const cost = estimateCost(scenario);
-  if (cost.requests <= budget.maxRequests) return null;
+  const runs = budget.runsHeld === 'all' ? scenario.variants.length : budget.runsHeld ?? 1;
+  if (cost.requests * runs <= budget.maxRequests) return null;
+  const held = runs > 1 ? ` x ${runs} variants held together` : '';
   return {
     path: ['workload', cost.field],
     message:
-      `about ${cost.requests.toLocaleString('en-US')} requests per run (${cost.how}) is over the budget of ` +
+      `about ${cost.requests.toLocaleString('en-US')} requests per run${held} (${cost.how}) is over the budget of ` +
       `${budget.maxRequests.toLocaleString('en-US')}: a run keeps its whole history in memory (about 9 KB per request); ` +
       'shorten the run, lower the load, or raise the budget with --max-requests N',
   };

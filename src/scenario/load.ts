@@ -211,5 +211,6 @@ function locate(issue: ScenarioIssue, doc: Document, lines: LineCounter, atKey =
       return { ...issue, line: pos.line, column: pos.col };
     }
   }
-  return issue;
+  // Nothing to point at (an empty document): the start of the file.
+  return { ...issue, line: 1, column: 1 };
 }

@@ -35,7 +35,7 @@ describe('a closed pipe', () => {
     const list = piped('list', 'head -c 0');
     expect(list.err).toBe('');
     expect(list.out).toBe('status 0\n');
-    const run = piped(`run ${small} --max-requests 3000000 --timeline --from 0s --to 1s`, 'head -1');
+    const run = piped(`run ${small} --max-requests 5000000 --timeline --from 0s --to 1s`, 'head -1');
     expect(run.err).toBe('');
     expect(run.out).toBe('small  seed 1, 2s simulated\nstatus 0\n');
   });
@@ -51,15 +51,15 @@ describe('flags checked before anything runs', () => {
   it('refuses an empty --report, an unwritable --output, a variant named twice and a key that does not exist', () => {
     expect(cli('run', small, '--report', '')).toMatchObject({ code: 2, err: 'lock-sim: --report needs a file name\n' });
     expect(cli('check', small, '--output', join(dir, 'nowhere', 'x.xml'))).toMatchObject({ code: 2, out: '' });
-    expect(cli('compare', small, '--variants', 'a,a', '--seeds', '1', '--max-requests', '3000000')).toMatchObject({ code: 2, err: 'lock-sim: --variants names "a" more than once\n' });
+    expect(cli('compare', small, '--variants', 'a,a', '--seeds', '1', '--max-requests', '5000000')).toMatchObject({ code: 2, err: 'lock-sim: --variants names "a" more than once\n' });
     expect(cli('run', small, '--variant', 'a', '--variant', 'a').code).toBe(2);
-    const key = cli('run', small, '--timeline', '--key', 'nope', '--max-requests', '3000000');
+    const key = cli('run', small, '--timeline', '--key', 'nope', '--max-requests', '5000000');
     expect(key).toMatchObject({ code: 2, err: 'lock-sim: --key nope: no such lock key in this scenario; its keys are lock:stock:1\n', out: '' });
   });
 
   it('runs with the same flags given right', () => {
     const report = join(dir, 'r.html');
-    const r = cli('run', small, '--variant', 'a', '--timeline', '--key', 'lock:stock:1', '--from', '0s', '--to', '1s', '--report', report, '--max-requests', '3000000');
+    const r = cli('run', small, '--variant', 'a', '--timeline', '--key', 'lock:stock:1', '--from', '0s', '--to', '1s', '--report', report, '--max-requests', '5000000');
     expect(r.code).toBe(0);
     expect(r.out).toContain('timeline of lock:stock:1, 0us to 1s');
     expect(existsSync(report)).toBe(true);
@@ -75,7 +75,7 @@ describe('--max-requests', () => {
   });
 
   it('runs it once the budget is raised', () => {
-    const r = cli('run', small, '--max-requests', '2000000', '--json');
+    const r = cli('run', small, '--max-requests', '4000000', '--json');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out).variants[1].metrics.oversold).toBe(0);
   });
@@ -84,7 +84,7 @@ describe('--max-requests', () => {
 describe('merge of an edited tally', () => {
   it('names the file and the field', () => {
     const shard = join(dir, 'shard.json');
-    expect(cli('compare', small, '--seeds', '1..2', '--shard', '1/2', '--output', shard, '--jobs', '1', '--max-requests', '3000000').code).toBe(0);
+    expect(cli('compare', small, '--seeds', '1..2', '--shard', '1/2', '--output', shard, '--jobs', '1', '--max-requests', '5000000').code).toBe(0);
     const tally = JSON.parse(readFileSync(shard, 'utf8'));
     tally.shard = { k: 1, n: 1 };
     const edited = join(dir, 'edited.json');

@@ -55,6 +55,13 @@ describe('the cost of a run, before it runs', () => {
     expect(parseScenario(file('{ arrival: 1000000/s }'), 'f.yaml', { budget: { maxRequests: 20_000_000 } }).durationUs).toBe(20_000_000);
   });
 
+  it('counts the runs held at once together: run keeps every variant until it prints', () => {
+    const two = file('{ arrival: 10000/s }', '', '  a: { lock: lua-unlock }\n  b: { lock: none }');
+    expect(parseScenario(two, 'f.yaml', { budget: { maxRequests: 250_000, runsHeld: 1 } }).variants).toHaveLength(2);
+    expect(errorOf(two, { budget: { maxRequests: 250_000, runsHeld: 'all' } })).toMatch(/^f\.yaml:4:22: workload\.arrival: about 200,000 requests per run x 2 variants held together \(10000\/s for 20s\) is over the budget of 250,000/);
+    expect(parseScenario(two, 'f.yaml', { budget: { maxRequests: 400_000, runsHeld: 'all' } }).variants).toHaveLength(2);
+  });
+
   it('counts resubmitted copies and scripted requests', () => {
     expect(estimateCost(parseScenario(file('{ arrival: 10/s, resubmit: 0.5 }'), 'f.yaml')).requests).toBe(300);
     expect(estimateCost(parseScenario(file('{ requests: [{ at: 1s, sku: 1 }, { at: 2s, sku: 1 }] }'), 'f.yaml')).requests).toBe(2);

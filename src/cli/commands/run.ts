@@ -64,7 +64,9 @@ export function registerRun(program: Command, ctx: CommandContext): void {
     .option('--max-requests <n>', MAX_REQUESTS_HELP, parseMaxRequests)
     .action((file: string, options: RunOptions) => {
       checkWritable('--report', options.report);
-      const scenario = loadScenario(file, { budget: budgetOf(options.maxRequests) });
+      // run keeps every variant's history until it prints: their requests count together.
+      const held = options.variant.length > 0 ? new Set(options.variant).size * (options.checkDeterminism ? 2 : 1) : 'all';
+      const scenario = loadScenario(file, { budget: budgetOf(options.maxRequests, held) });
       checkVariantNames(scenario, options.variant);
       checkNoDuplicates('--variant', options.variant);
       checkKey(scenario, options.key);
