@@ -6,16 +6,19 @@
  */
 import { z } from 'zod';
 import type { CompareResult } from './compare.js';
+import { MAX_NAME_LENGTH } from '../scenario/schema.js';
 import { HISTOGRAM_BUCKETS } from './compare-tally.js';
 
 export const SHARD_FORMAT = 'lock-sim-compare-tally/1';
 
+/** Names as a scenario may give them: a longer one was edited in (and would slow the table). */
+const name = z.string().min(1).max(MAX_NAME_LENGTH);
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const signed = z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
 const sums = z.strictObject({ sum: signed, squares: count });
 
 const variantTally = z.strictObject({
-  variant: z.string(),
+  variant: name,
   runs: count,
   oversellRuns: count,
   oversoldSum: count,
@@ -30,8 +33,8 @@ const variantTally = z.strictObject({
 });
 
 const pairedTally = z.strictObject({
-  variant: z.string(),
-  baseline: z.string(),
+  variant: name,
+  baseline: name,
   runs: count,
   oversold: sums,
   oversell: sums,
@@ -40,11 +43,11 @@ const pairedTally = z.strictObject({
 
 export const tallyFileSchema = z.strictObject({
   format: z.literal(SHARD_FORMAT),
-  scenario: z.strictObject({ name: z.string(), file: z.string(), fingerprint: z.string() }),
+  scenario: z.strictObject({ name, file: z.string().max(4096), fingerprint: z.string().max(64) }),
   seeds: z.strictObject({ label: z.string(), count: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) }),
   shard: z.strictObject({ k: z.number().int().min(1), n: z.number().int().min(1) }).nullable(),
-  variants: z.array(z.string()).min(1),
-  baseline: z.string().nullable(),
+  variants: z.array(name).min(1),
+  baseline: name.nullable(),
   tally: z.strictObject({ variants: z.array(variantTally), paired: z.array(pairedTally) }),
 });
 

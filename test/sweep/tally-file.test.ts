@@ -47,6 +47,12 @@ describe('validateTally', () => {
     ]);
   });
 
+  it('refuses a name no scenario could give (over 100 characters)', () => {
+    const f = shardFile(1, 2);
+    f.variants[0] = 'A'.repeat(101);
+    expect(problems(f)).toContain('variants[0]: Too big: expected string to have <=100 characters');
+  });
+
   it('refuses a 1/2 shard relabelled 1/1: its runs are not every seed', () => {
     const f = shardFile(1, 2);
     f.shard = { k: 1, n: 1 };
