@@ -71,7 +71,7 @@ export function parseMaxRequests(value: string): number {
 
 export const MAX_REQUESTS_HELP = `refuse a run expected to make more requests than this (default ${DEFAULT_MAX_REQUESTS}; memory grows about 9 KB per request)`;
 
-export const budgetOf = (maxRequests: number | undefined, runsHeld?: Budget['runsHeld']): Budget => ({ maxRequests: maxRequests ?? DEFAULT_MAX_REQUESTS, runsHeld });
+export const budgetOf = (maxRequests: number | undefined, runsHeld?: Budget['runsHeld'], repeats?: number): Budget => ({ maxRequests: maxRequests ?? DEFAULT_MAX_REQUESTS, runsHeld, repeats });
 
 /**
  * An output file named by `flag`, checked before anything runs: a run of minutes should not

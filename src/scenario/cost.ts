@@ -22,6 +22,8 @@ export interface Budget {
    * default 1 (compare, check and shrink judge one run at a time per thread).
    */
   runsHeld?: number | 'all';
+  /** How many times those runs are held over (`run --check-determinism` keeps two of each). */
+  repeats?: number;
 }
 
 export const DEFAULT_BUDGET: Budget = { maxRequests: DEFAULT_MAX_REQUESTS };
@@ -61,9 +63,9 @@ export function estimateCost(scenario: Scenario): CostEstimate {
 /** The refusal, or null when the estimate fits the budget. */
 export function overBudget(scenario: Scenario, budget: Budget): { path: Array<string | number>; message: string } | null {
   const cost = estimateCost(scenario);
-  const runs = budget.runsHeld === 'all' ? scenario.variants.length : budget.runsHeld ?? 1;
+  const runs = (budget.runsHeld === 'all' ? scenario.variants.length : budget.runsHeld ?? 1) * (budget.repeats ?? 1);
   if (cost.requests * runs <= budget.maxRequests) return null;
-  const held = runs > 1 ? ` x ${runs} variants held together` : '';
+  const held = runs > 1 ? ` x ${runs} runs held together` : '';
   return {
     path: ['workload', cost.field],
     message:

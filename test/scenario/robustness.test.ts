@@ -55,11 +55,12 @@ describe('the cost of a run, before it runs', () => {
     expect(parseScenario(file('{ arrival: 1000000/s }'), 'f.yaml', { budget: { maxRequests: 20_000_000 } }).durationUs).toBe(20_000_000);
   });
 
-  it('counts the runs held at once together: run keeps every variant until it prints', () => {
+  it('counts the runs held at once together: run keeps every variant until it prints (twice with --check-determinism)', () => {
     const two = file('{ arrival: 10000/s }', '', '  a: { lock: lua-unlock }\n  b: { lock: none }');
     expect(parseScenario(two, 'f.yaml', { budget: { maxRequests: 250_000, runsHeld: 1 } }).variants).toHaveLength(2);
-    expect(errorOf(two, { budget: { maxRequests: 250_000, runsHeld: 'all' } })).toMatch(/^f\.yaml:4:22: workload\.arrival: about 200,000 requests per run x 2 variants held together \(10000\/s for 20s\) is over the budget of 250,000/);
+    expect(errorOf(two, { budget: { maxRequests: 250_000, runsHeld: 'all' } })).toMatch(/^f\.yaml:4:22: workload\.arrival: about 200,000 requests per run x 2 runs held together \(10000\/s for 20s\) is over the budget of 250,000/);
     expect(parseScenario(two, 'f.yaml', { budget: { maxRequests: 400_000, runsHeld: 'all' } }).variants).toHaveLength(2);
+    expect(errorOf(two, { budget: { maxRequests: 400_000, runsHeld: 'all', repeats: 2 } })).toContain('about 200,000 requests per run x 4 runs held together');
   });
 
   it('counts resubmitted copies and scripted requests', () => {

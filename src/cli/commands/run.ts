@@ -65,8 +65,8 @@ export function registerRun(program: Command, ctx: CommandContext): void {
     .action((file: string, options: RunOptions) => {
       checkWritable('--report', options.report);
       // run keeps every variant's history until it prints: their requests count together.
-      const held = options.variant.length > 0 ? new Set(options.variant).size * (options.checkDeterminism ? 2 : 1) : 'all';
-      const scenario = loadScenario(file, { budget: budgetOf(options.maxRequests, held) });
+      const held = options.variant.length > 0 ? new Set(options.variant).size : 'all';
+      const scenario = loadScenario(file, { budget: budgetOf(options.maxRequests, held, options.checkDeterminism ? 2 : 1) });
       checkVariantNames(scenario, options.variant);
       checkNoDuplicates('--variant', options.variant);
       checkKey(scenario, options.key);
