@@ -73,7 +73,7 @@ export function violation(file: string, o: Outcome): string | null {
   if (o.code === 2) {
     const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     if (!new RegExp(`^${escaped}:\\d+:\\d+: \\S`).test(o.err)) return 'exit 2 without file:line:col';
-  } else if (!/│ verdict │|<testsuites|"variants"/.test(o.out)) return `exit ${o.code} without a result`;
+  } else if (!/│ verdict +│|<testsuites|"variants"/.test(o.out)) return `exit ${o.code} without a result`;
   return null;
 }
 
@@ -105,6 +105,7 @@ describe('fuzzing the casebook', () => {
     const ok: Outcome = { code: 2, signal: null, out: '', err: 'f.yaml:3:7: duration: bad\n', cpuMs: 10, rssMib: 80 };
     expect(violation('f.yaml', ok)).toBeNull();
     expect(violation('f.yaml', { ...ok, code: 0, err: '', out: '│ variant │ verdict │' })).toBeNull();
+    expect(violation('f.yaml', { ...ok, code: 1, err: '', out: '│ variant  │ verdict  │' })).toBeNull();
     expect(violation('f.yaml', { ...ok, code: null, signal: 'SIGABRT' })).toBe('killed by SIGABRT');
     expect(violation('f.yaml', { ...ok, code: 3 })).toBe('exit 3');
     expect(violation('f.yaml', { ...ok, err: 'TypeError: x\n    at f (/a/b.js:1:2)\n' })).toBe('an internal error or a stack trace');
