@@ -12,7 +12,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { ScenarioError } from '../scenario/errors.js';
-import { loadScenario, parseScenario } from '../scenario/load.js';
+import { loadScenario, parseScenario, type LoadOptions } from '../scenario/load.js';
 import { closest } from '../scenario/suggest.js';
 import type { Scenario } from '../scenario/types.js';
 import { UsageError } from './options.js';
@@ -85,10 +85,10 @@ export function resolveScenarioArg(arg: string): ScenarioSource {
 }
 
 /** Loads a scenario given as a path or a built-in name; `note` hears about a shadowed local file. */
-export function loadScenarioArg(arg: string, note?: (text: string) => void): Scenario {
+export function loadScenarioArg(arg: string, note?: (text: string) => void, options: LoadOptions = {}): Scenario {
   const source = resolveScenarioArg(arg);
-  if (!source.builtin) return loadScenario(source.file);
+  if (!source.builtin) return loadScenario(source.file, options);
   if (source.shadowed) note?.(`lock-sim: note: "${arg}" runs the built-in scenario, not ./${source.shadowed} (give the file name to run that one)`);
-  return parseScenario(readFileSync(source.file, 'utf8'), source.display);
+  return parseScenario(readFileSync(source.file, 'utf8'), source.display, options);
 }
 

@@ -1,7 +1,9 @@
 /** Parsers for command-line values; a bad value is an InvalidArgumentError (exit 2). */
-import { writeFileSync } from 'node:fs';
+import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError } from 'commander';
+import { DEFAULT_MAX_REQUESTS, type Budget } from '../scenario/cost.js';
 import { parseSeedSpec, parseShard } from '../scenario/seeds.js';
 
 /** A mistake in how lock-sim was called (not in a scenario file): exit 2, message only. */
@@ -57,4 +59,44 @@ export function writeOutput(file: string, text: string): void {
   } catch (err) {
     throw new UsageError(`cannot write ${file}: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+/** --max-requests: the budget of requests per run (scenario/cost.ts). */
+export function parseMaxRequests(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
+    throw new InvalidArgumentError('expected a whole number of requests, at least 1');
+  }
+  return Number(value);
+}
+
+export const MAX_REQUESTS_HELP = `refuse a run expected to make more requests than this (default ${DEFAULT_MAX_REQUESTS}; memory grows about 9 KB per request)`;
+
+export const budgetOf = (maxRequests: number | undefined, runsHeld?: Budget['runsHeld'], repeats?: number): Budget => ({ maxRequests: maxRequests ?? DEFAULT_MAX_REQUESTS, runsHeld, repeats });
+
+/**
+ * An output file named by `flag`, checked before anything runs: a run of minutes should not
+ * end in "cannot write". The file is not created here.
+ */
+export function checkWritable(flag: string, file: string | undefined): void {
+  if (file === undefined) return;
+  if (file.trim() === '') throw new UsageError(`${flag} needs a file name`);
+  let target = file;
+  try {
+    if (statSync(file).isDirectory()) throw new UsageError(`cannot write ${flag} ${file}: it is a folder`);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    target = dirname(file);
+  }
+  try {
+    accessSync(target, constants.W_OK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot write ${flag} ${file}: ${code === 'ENOENT' ? `no folder ${target}` : code ?? String(err)}`);
+  }
+}
+
+/** Names given twice (`--variants a,a`) would run twice: refused. */
+export function checkNoDuplicates(flag: string, names: readonly string[]): void {
+  const twice = names.filter((n, i) => names.indexOf(n) !== i);
+  if (twice.length > 0) throw new UsageError(`${flag} names ${[...new Set(twice)].map((n) => `"${n}"`).join(', ')} more than once`);
 }

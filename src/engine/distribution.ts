@@ -38,6 +38,22 @@ export function sample(d: Distribution, rng: RandomStream): Micros {
   }
 }
 
+/** Whether every draw is 0 (sample() never returns anything else). */
+export function alwaysZero(d: Distribution): boolean {
+  switch (d.kind) {
+    case 'constant':
+      return d.valueUs <= 0;
+    case 'uniform':
+      return d.maxUs <= 0;
+    case 'exponential':
+      return d.meanUs <= 0;
+    case 'normal':
+      return d.meanUs + 10 * d.sdUs < 0.5;
+    case 'lognormal':
+      return d.p99Us < 0.5;
+  }
+}
+
 export function meanOf(d: Distribution): number {
   switch (d.kind) {
     case 'constant':

@@ -3,6 +3,7 @@
  * It knows nothing of Redis, clients or locks; the world is built on top of it.
  */
 import { EventQueue } from './event-queue.js';
+import { DEFAULT_MAX_EVENTS_PER_INSTANT, NoProgressError } from './no-progress.js';
 import { Process, ProcessGroup, type ProcessGenerator } from './process.js';
 import { RandomStreams } from './random.js';
 import type { Micros } from './time.js';
@@ -24,8 +25,13 @@ export class Simulation {
   /** The process whose generator is executing right now, if any. */
   current: Process<any> | null = null;
   readonly random: RandomStreams;
+  /** More events than this at one simulated instant stop the run (NoProgressError). */
+  maxEventsPerInstant = DEFAULT_MAX_EVENTS_PER_INSTANT;
   private readonly queue = new EventQueue<QueueItem>();
   private stopped = false;
+  /** The instant the last event ran at, and how many ran there (the no-progress guard). */
+  private instantUs = -1;
+  private eventsAtInstant = 0;
 
   constructor(seed: number | string) {
     this.random = new RandomStreams(seed);
@@ -78,6 +84,12 @@ export class Simulation {
       const item = queue.pop() as QueueItem;
       this.nowUs = queue.poppedTime;
       this.eventCount++;
+      if (this.nowUs !== this.instantUs) {
+        this.instantUs = this.nowUs;
+        this.eventsAtInstant = 1;
+      } else if (++this.eventsAtInstant > this.maxEventsPerInstant) {
+        throw new NoProgressError(this.nowUs, this.maxEventsPerInstant, item instanceof Process ? item.name : '');
+      }
       const tag = queue.poppedTag;
       if (item instanceof Process) {
         const token = tag >= 0 ? tag : deadlineTag(tag);

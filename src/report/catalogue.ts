@@ -66,7 +66,7 @@ export function renderCatalogue(c: Catalogue): string {
     out.push(...g.options.map(optionLine));
   }
   out.push('', 'options of every variant');
-  out.push(...c.variantOptions.map((o) => `  ${o.option} (default ${o.default}): ${o.meaning}`));
+  out.push(...c.variantOptions.map((o) => `  ${o.option} (${o.takenBy ? `locks ${o.takenBy.join(', ')}; ` : ''}default ${o.default}): ${o.meaning}`));
   out.push('', 'faults (every fault: at: <time>; windowed ones also rate: <n/m> with a duration distribution)');
   for (const f of c.faults) out.push(`  ${f.kind.padEnd(14)} ${f.summary}`, `      fields: ${f.fields.join(', ')}`);
   out.push('', `redis topologies: ${c.topologies.join(', ')}`);

@@ -7,8 +7,18 @@
 import type { ScenarioCheck } from '../sweep/check.js';
 import { formatMeasured } from './check-text.js';
 
+/**
+ * Characters XML 1.0 does not allow anywhere, even escaped (W3C XML 1.0, 2.2 Characters:
+ * Char ::= #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]): C0
+ * controls but tab, LF and CR, U+FFFE, U+FFFF, and halves of a surrogate pair.
+ */
+const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Escaped for an attribute or text; what XML cannot carry becomes U+FFFD, so the file still parses. */
 export function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string);
+  return text
+    .replace(NOT_XML_CHAR, '\uFFFD')
+    .replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string);
 }
 
 export function renderJunit(checks: readonly ScenarioCheck[]): string {

@@ -19,6 +19,7 @@ import type { ClientHooks, ClientHost } from '../world/client-host.js';
 import type { KeyChange } from '../world/redis/keyspace.js';
 import type { RedisNode } from '../world/redis/node.js';
 import { buildWorld } from './build-world.js';
+import { explainNoProgress } from './no-progress.js';
 import { followAnnouncements } from './reroute.js';
 
 export interface RunResult {
@@ -37,6 +38,14 @@ const LOCK_KEY_PREFIX = 'lock:';
 const DRAIN_STEP_US = 100_000;
 
 export function runVariant(scenario: Scenario, variant: VariantSpec, seed: number = scenario.seed): RunResult {
+  try {
+    return simulate(scenario, variant, seed);
+  } catch (err) {
+    throw explainNoProgress(err, scenario, variant, seed);
+  }
+}
+
+function simulate(scenario: Scenario, variant: VariantSpec, seed: number): RunResult {
   const lock = LOCKS.get(variant.lock);
   const guard = GUARDS.get(variant.guard);
   if (!lock || !guard) throw new Error(`variant ${variant.name}: unknown lock or guard`);

@@ -3,16 +3,29 @@
  * reported together, each at its file:line:col with its field path.
  */
 import { readFileSync } from 'node:fs';
-import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import { isMap, isNode, isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import type { z } from 'zod';
+import { DEFAULT_BUDGET, overBudget, type Budget } from './cost.js';
 import { ScenarioError, type ScenarioIssue } from './errors.js';
 import { resolveScenario } from './resolve.js';
-import { scenarioSchema } from './schema.js';
+import { MAX_NAME_LENGTH, scenarioSchema } from './schema.js';
 import { didYouMean } from './suggest.js';
 import type { Scenario } from './types.js';
 import { describeValue } from './values.js';
 
-export function loadScenario(file: string): Scenario {
+/**
+ * How many times a file's aliases may be expanded in all (yaml's maxAliasCount, default 100,
+ * which refused a legitimate file whose 120 faults share one anchor). An alias bomb (aliases
+ * of aliases, each level multiplying the last) still passes it within a few levels.
+ */
+const MAX_ALIAS_EXPANSIONS = 1_000;
+
+export interface LoadOptions {
+  /** What one run may cost before it is refused (scenario/cost.ts); default DEFAULT_BUDGET. */
+  budget?: Budget;
+}
+
+export function loadScenario(file: string, options: LoadOptions = {}): Scenario {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -20,33 +33,70 @@ export function loadScenario(file: string): Scenario {
     const code = (err as NodeJS.ErrnoException).code;
     throw new ScenarioError(file, [{ path: [], message: code === 'ENOENT' ? 'no such file' : `cannot read: ${code ?? String(err)}` }]);
   }
-  return parseScenario(text, file);
+  return parseScenario(text, file, options);
 }
 
-export function parseScenario(text: string, file: string): Scenario {
+export function parseScenario(text: string, file: string, options: LoadOptions = {}): Scenario {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  // Old Mac line ends (CR alone) are line breaks in YAML 1.2 (spec 5.4), which the yaml
+  // package reads only as CRLF or LF; one character for one keeps every offset.
+  const doc = parseDocument(text.replace(/\r(?!\n)/g, '\n'), { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
     throw new ScenarioError(
       file,
       doc.errors.map((e) => {
         const pos = lines.linePos(e.pos[0]);
-        return { path: [], message: `YAML: ${e.message.split('\n')[0]}`, line: pos.line, column: pos.col };
+        const message = e.code === 'MULTIPLE_DOCS'
+          ? 'a scenario file holds one YAML document; remove the "---" that starts a second one'
+          : e.message.split('\n')[0];
+        return { path: [], message: `YAML: ${message}`, line: pos.line, column: pos.col };
       }),
     );
   }
-  const data: unknown = doc.toJS();
+  const data = toData(doc, file, lines);
   const parsed = scenarioSchema.safeParse(data);
   if (!parsed.success) {
     throw new ScenarioError(file, parsed.error.issues.flatMap((i) => zodIssue(i, doc, data, lines)));
   }
   const { scenario, issues } = resolveScenario(parsed.data, file);
   if (!scenario) throw new ScenarioError(file, issues.map((i) => locate(i, doc, lines)));
+  const refusal = overBudget(scenario, options.budget ?? DEFAULT_BUDGET);
+  if (refusal) throw new ScenarioError(file, [locate(refusal, doc, lines)]);
+  const workloadAt = locate({ path: ['workload'], message: '' }, doc, lines);
+  scenario.workloadLocation = `${file}:${workloadAt.line ?? 1}:${workloadAt.column ?? 1}`;
   for (const e of scenario.expectations) {
     const at = locate({ path: ['expect', e.variant, e.key], message: '' }, doc, lines);
     e.location = `${file}:${at.line ?? 1}:${at.column ?? 1}`;
   }
   return scenario;
+}
+
+/**
+ * The document as plain data. Aliases are checked first, so that one naming no anchor is
+ * reported where it is written; yaml's own ReferenceErrors carry no position.
+ */
+function toData(doc: Document, file: string, lines: LineCounter): unknown {
+  const issues: ScenarioIssue[] = [];
+  let firstAlias: number | undefined;
+  visit(doc, {
+    Alias(_key, alias) {
+      firstAlias ??= alias.range?.[0];
+      if (alias.resolve(doc) === undefined) {
+        const pos = lines.linePos(alias.range?.[0] ?? 0);
+        issues.push({ path: [], message: `YAML: alias *${alias.source} names no anchor defined before it (&${alias.source})`, line: pos.line, column: pos.col });
+      }
+    },
+  });
+  if (issues.length > 0) throw new ScenarioError(file, issues);
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_EXPANSIONS });
+  } catch (err) {
+    if (!(err instanceof ReferenceError)) throw err;
+    const pos = lines.linePos(firstAlias ?? 0);
+    throw new ScenarioError(file, [
+      { path: [], message: `YAML: aliases expand to too much data (over ${MAX_ALIAS_EXPANSIONS} copies; an alias of an alias multiplies them)`, line: pos.line, column: pos.col },
+    ]);
+  }
 }
 
 type ZodIssue = z.core.$ZodIssue;
@@ -58,6 +108,10 @@ function zodIssue(issue: ZodIssue, doc: Document, data: unknown, lines: LineCoun
     return issue.keys.map((key) =>
       locate({ path: [...path, key], message: `unknown field "${key}"${didYouMean(key, known)}` }, doc, lines, true),
     );
+  }
+  if (issue.code === 'invalid_key') {
+    const key = String(path[path.length - 1]);
+    return [locate({ path, message: `a name of 1 to ${MAX_NAME_LENGTH} characters, found ${key.length}` }, doc, lines, true)];
   }
   const found = valueAt(data, path);
   let message: string;
@@ -157,5 +211,6 @@ function locate(issue: ScenarioIssue, doc: Document, lines: LineCounter, atKey =
       return { ...issue, line: pos.line, column: pos.col };
     }
   }
-  return issue;
+  // Nothing to point at (an empty document): the start of the file.
+  return { ...issue, line: 1, column: 1 };
 }

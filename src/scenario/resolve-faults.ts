@@ -11,6 +11,13 @@ import type { FaultSpec, RandomFaultSpec } from './types.js';
 
 type RawFault = NonNullable<RawScenario['faults']>[number];
 
+/**
+ * Occurrences one random fault may be expected to have in a run (rate x duration). Each is
+ * recorded and injected; a million a second over a day would be 86 billion. The casebook's
+ * busiest random fault expects 20 (2/m over 600 s).
+ */
+export const MAX_FAULT_OCCURRENCES = 100_000;
+
 export interface FaultWorld {
   durationUs: number;
   clients: number;
@@ -57,6 +64,9 @@ export function resolveFaults(
     const atUs = f.at;
     if (atUs !== undefined && rate !== undefined) issue(['faults', i], 'give either at (a fixed time) or rate (drawn from the seed), not both');
     if (atUs === undefined && rate === undefined) issue(['faults', i], 'missing at (e.g. 20s) or rate (e.g. 2/m)');
+    if (rate !== undefined && rate * (world.durationUs / 1e6) > MAX_FAULT_OCCURRENCES) {
+      issue(['faults', i, 'rate'], `${rate}/s for ${world.durationUs / 1e6}s is about ${Math.round(rate * (world.durationUs / 1e6))} occurrences, over the limit of ${MAX_FAULT_OCCURRENCES} per fault`);
+    }
     if (atUs !== undefined && atUs > world.durationUs) issue(['faults', i, 'at'], `the fault starts after the end of the run (${world.durationUs / 1e6}s)`);
 
     let windowUs = 0;

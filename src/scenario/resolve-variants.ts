@@ -39,20 +39,32 @@ export const VARIANT_DEFAULTS = {
 
 type RawVariant = RawScenario['variants'][string];
 
+/**
+ * The locks that poll with SET NX (and SETNX) every retry-interval until wait runs out
+ * (variants/locks/polling.ts): Redisson waits on pub/sub instead, Redlock retries by
+ * retry-count / retry-delay, and `none` takes no lock at all.
+ */
+const POLLING_LOCKS = ['setnx-expire', 'set-nx-px', 'token-get-del', 'lua-unlock', 'fenced'];
+/** Every lock that takes something: lease and unlock-always mean nothing to `none`. */
+const LOCKING = [...POLLING_LOCKS, 'redisson', 'redlock'];
+
 /** A variant option: which locks or guards it belongs to (none listed: every variant), its default, its meaning. */
 export interface VariantOption {
   option: string;
+  /** The option of these locks alone (`lock-sim list` shows it under each). */
   locks?: string[];
+  /** An option shared by several locks (listed once), which the other locks refuse. */
+  takenBy?: string[];
   guards?: string[];
   default: string;
   meaning: string;
 }
 
 export const VARIANT_OPTIONS: readonly VariantOption[] = [
-  { option: 'lease', default: '5s (hand-written locks), watchdog (redisson), 10s (redlock)', meaning: 'the lock TTL; for redisson a lease turns the watchdog off' },
-  { option: 'wait', default: '0 (try once)', meaning: 'how long acquire may keep trying; "forever" never gives up' },
-  { option: 'retry-interval', default: '50ms', meaning: 'pause between attempts of polling locks' },
-  { option: 'unlock-always', default: 'false', meaning: 'unlock in a finally block even when the lock was never acquired' },
+  { option: 'lease', takenBy: LOCKING, default: '5s (hand-written locks), watchdog (redisson), 10s (redlock)', meaning: 'the lock TTL; for redisson a lease turns the watchdog off' },
+  { option: 'wait', takenBy: [...POLLING_LOCKS, 'redisson'], default: '0 (try once)', meaning: 'how long acquire may keep trying; "forever" never gives up' },
+  { option: 'retry-interval', takenBy: POLLING_LOCKS, default: '50ms', meaning: 'pause between attempts of polling locks' },
+  { option: 'unlock-always', takenBy: LOCKING, default: 'false', meaning: 'unlock in a finally block even when the lock was never acquired' },
   { option: 'order-key', default: 'none', meaning: '"unique": a unique index on the order number' },
   { option: 'redisson-version', locks: ['redisson'], default: DEFAULT_REDISSON_VERSION, meaning: 'the Redisson release modelled (3.11.0 and later, or a minor line such as "3.25"); see the version table below' },
   { option: 'sync-replicas', locks: ['redisson'], default: 'true', meaning: 'checkLockSyncedSlaves (3.17.0+): whether a WAIT after a lock command that no replica acknowledged fails it (WAIT is sent either way)' },
@@ -73,8 +85,15 @@ export const VARIANT_OPTIONS: readonly VariantOption[] = [
 
 /** Which option belongs to which lock or guard (options not listed apply to every variant). */
 const OPTION_OWNERS: Record<string, { locks?: string[]; guards?: string[] }> = Object.fromEntries(
-  VARIANT_OPTIONS.filter((o) => o.locks || o.guards).map((o) => [o.option, { locks: o.locks, guards: o.guards }]),
+  VARIANT_OPTIONS.filter((o) => o.locks || o.takenBy || o.guards).map((o) => [o.option, { locks: o.locks ?? o.takenBy, guards: o.guards }]),
 );
+
+/** Whether a variant of this lock and guard may give `option` (to-yaml writes only those). */
+export function optionApplies(option: string, lock: string, guard: string): boolean {
+  const owner = OPTION_OWNERS[option];
+  if (owner === undefined) return true;
+  return (owner.locks?.includes(lock) ?? false) || (owner.guards?.includes(guard) ?? false);
+}
 
 const REDLOCK_VERSION_NAMES: Record<RedlockVersion, string> = {
   spec: 'the redis.io algorithm',
@@ -112,8 +131,8 @@ export function resolveVariants(
     const guard = v.guard ?? 'none';
     for (const [option, owner] of Object.entries(OPTION_OWNERS)) {
       if (!(option in v) || v[option as keyof RawVariant] === undefined) continue;
-      const ok = (owner.locks?.includes(v.lock) ?? false) || (owner.guards?.includes(guard) ?? false);
-      if (!ok) {
+      if (option === 'wait' && v.lock === 'redlock') continue; // its own message below
+      if (!optionApplies(option, v.lock, guard)) {
         const to = owner.locks ? `lock ${owner.locks.join(' or ')}` : `guard ${owner.guards?.join(' or ')}`;
         issue(['variants', name, option], `${option} applies to ${to}, not to this variant (lock ${v.lock}, guard ${guard})`);
       }

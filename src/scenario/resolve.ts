@@ -3,7 +3,7 @@
  * checked (steps name dependencies, faults name clients that exist, expectations name
  * variants and metrics). Each default cites its source (docs/sources.md lists them).
  */
-import { constant, type Distribution } from '../engine/distribution.js';
+import { alwaysZero, constant, type Distribution } from '../engine/distribution.js';
 import type { ScenarioIssue } from './errors.js';
 import type { RawScenario } from './schema.js';
 import { didYouMean } from './suggest.js';
@@ -54,8 +54,13 @@ export const DEFAULTS = {
   statementTime: { kind: 'uniform', minUs: 1_000, maxUs: 3_000 } as Distribution,
 };
 
-/** Above this many expected arrivals a run is almost surely a typo, and would take hours. */
-export const MAX_EXPECTED_REQUESTS = 20_000_000;
+/**
+ * Worker threads in all (clients x workers): each is a simulated process that exists for the
+ * whole run. The casebook uses at most 256; 100,000 keeps a run's start within memory.
+ */
+export const MAX_THREADS = 100_000;
+/** SKUs in all: each has a stock row, a lock key and its own history. */
+export const MAX_SKUS = 10_000;
 
 export function resolveScenario(raw: RawScenario, file: string): { scenario: Scenario | null; issues: ScenarioIssue[] } {
   const issues: ScenarioIssue[] = [];
@@ -81,8 +86,14 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
   const loads = [w.arrival, w.users, w.requests].filter((x) => x !== undefined).length;
   if (loads > 1) issue(['workload'], 'give one of arrival (open loop), users (closed loop) or requests (a script), not several');
   if (loads === 0) issue(['workload'], 'missing arrival (e.g. "200/s"), users (closed loop) or requests (a script)');
-  if (w.arrival !== undefined && w.arrival * (raw.duration / 1e6) > MAX_EXPECTED_REQUESTS) {
-    issue(['workload', 'arrival'], `${w.arrival}/s for ${raw.duration / 1e6}s is over ${MAX_EXPECTED_REQUESTS} requests; shorten the run or lower the rate`);
+  if (w.users !== undefined && (w.think === undefined || alwaysZero(w.think))) {
+    // A user turned away (overloaded, unavailable) asks again after its think time; with
+    // none it asks again at the same simulated instant, forever, and time stops.
+    issue(['workload', w.think === undefined ? 'users' : 'think'], `closed-loop users need a think time above 0 (e.g. think: uniform(50ms, 150ms)): a user turned away asks again after it, and with none would ask again at the same instant forever`);
+  }
+  const threads = clients * (w.workers ?? DEFAULTS.workersPerClient);
+  if (threads > MAX_THREADS) {
+    issue(['workload', w.workers !== undefined ? 'workers' : 'clients'], `${clients} clients x ${w.workers ?? DEFAULTS.workersPerClient} workers is ${threads} worker threads, over the limit of ${MAX_THREADS}`);
   }
 
   const topology = raw.redis?.topology ?? 'standalone';
@@ -105,11 +116,15 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
 
   const stockRows = Array.isArray(raw.stock) ? raw.stock : [raw.stock];
   const stock: Array<{ sku: number; available: number }> = [];
-  stockRows.forEach((row, i) => {
-    const first = row.sku ?? DEFAULTS.sku + i;
-    for (let k = 0; k < (row.count ?? 1); k++) stock.push({ sku: first + k, available: row.available });
-  });
-  if (stock.length > 10_000) issue(['stock'], `${stock.length} SKUs is over the limit of 10000`);
+  // Counted before any row is built: 10,000 rows of count 10,000 would be 100M rows.
+  const skuCount = stockRows.reduce((n, row) => n + (row.count ?? 1), 0);
+  if (skuCount > MAX_SKUS) issue(['stock'], `${skuCount} SKUs is over the limit of ${MAX_SKUS}`);
+  else {
+    stockRows.forEach((row, i) => {
+      const first = row.sku ?? DEFAULTS.sku + i;
+      for (let k = 0; k < (row.count ?? 1); k++) stock.push({ sku: first + k, available: row.available });
+    });
+  }
   const skus = new Set<number>();
   stock.forEach((row, i) => {
     if (skus.has(row.sku)) issue(Array.isArray(raw.stock) ? ['stock', i, 'sku'] : ['stock', 'sku'], `sku ${row.sku} appears twice`);
@@ -118,7 +133,7 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
 
   w.requests?.forEach((r, i) => {
     if (r.at >= raw.duration) issue(['workload', 'requests', i, 'at'], `${r.at / 1e6}s is not within the run (duration ${raw.duration / 1e6}s)`);
-    if (!skus.has(r.sku)) issue(['workload', 'requests', i, 'sku'], `no sku ${r.sku} in stock`);
+    if (stock.length > 0 && !skus.has(r.sku)) issue(['workload', 'requests', i, 'sku'], `no sku ${r.sku} in stock`);
     if ((r.client ?? 1) > clients) issue(['workload', 'requests', i, 'client'], `no client ${r.client} (the workload has ${clients})`);
   });
 

@@ -62,6 +62,14 @@ function oneOf(names: readonly string[], what: string) {
 
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 
+/**
+ * Names (scenario, variants, dependencies, steps) are printed in tables, stories and
+ * commands: 100 characters is more than any real one, and keeps a table's width (and the
+ * table library's time, which grows with the square of a cell's length) small.
+ */
+export const MAX_NAME_LENGTH = 100;
+const name = () => z.string().min(1).max(MAX_NAME_LENGTH);
+
 /** `workload.requests`: a script is written by hand; more than this is a generated load (use arrival). */
 const MAX_SCRIPTED_REQUESTS = 1_000;
 
@@ -100,7 +108,7 @@ export const faultSchemas = {
   'gc-pause': z.strictObject({ kind: z.literal('gc-pause'), client: clientRef, ...windowed }),
   'slow-call': z.strictObject({
     kind: z.literal('slow-call'),
-    dependency: z.string(),
+    dependency: name(),
     ...windowed,
     latency: distribution(),
   }),
@@ -217,8 +225,8 @@ const removedRedisFields = {
 };
 
 export const scenarioSchema = z.strictObject({
-  name: z.string().min(1),
-  description: z.string().optional(),
+  name: name(),
+  description: z.string().max(1_000).optional(),
   seed: int(0, 2 ** 32 - 1).optional(),
   /** The seeds `check` sweeps for this scenario's statistics (p(...), mean(...), ...). */
   seeds: parsedBy(parseSeedSpec, { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string' }], description: 'seeds for check: "1..200", 200, or "3,7,42"' }).optional(),
@@ -233,13 +241,13 @@ export const scenarioSchema = z.strictObject({
     users: int(1, 100_000).optional(),
     think: distribution().optional(),
     qty: int(1, 1_000_000).optional(),
-    steps: z.array(z.string()).min(1).max(50).optional(),
+    steps: z.array(name()).min(1).max(50).optional(),
     'queue-limit': int(0, 10_000_000).optional(),
     resubmit: z.number().min(0).max(1).optional(),
     'resubmit-after': distribution().optional(),
     requests: z.array(z.strictObject({ at: duration(), sku: int(0, Number.MAX_SAFE_INTEGER), client: clientRef.optional() })).min(1).max(MAX_SCRIPTED_REQUESTS).optional(),
   }),
-  dependencies: z.record(z.string(), distribution()).optional(),
+  dependencies: z.record(name(), distribution()).optional(),
   network: z
     .strictObject({ 'redis-latency': distribution().optional(), 'command-timeout': duration().optional() })
     .optional(),
@@ -251,7 +259,7 @@ export const scenarioSchema = z.strictObject({
     .optional(),
   database: z.strictObject({ 'statement-time': distribution().optional() }).optional(),
   faults: z.array(faultSchema).max(10_000).optional(),
-  variants: z.record(z.string(), variantSchema),
+  variants: z.record(name(), variantSchema),
   // One comparison, or a list of them for a range: `stuck-time: ["> 0", "<= 5s"]`.
   expect: z
     .record(z.string(), z.record(z.string(), z.union([z.number(), z.string(), z.array(z.union([z.number(), z.string()])).min(1).max(4)])))

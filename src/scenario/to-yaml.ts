@@ -6,6 +6,7 @@
 import { stringify } from 'yaml';
 import { describeDistribution, type Distribution } from '../engine/distribution.js';
 import { redisFieldApplies } from './redis-fields.js';
+import { optionApplies } from './resolve-variants.js';
 import { behaviourOf } from '../variants/locks/redisson/versions.js';
 import type { Arrival, Expectation, FaultSpec, RandomFaultSpec, Scenario, VariantSpec } from './types.js';
 
@@ -82,7 +83,13 @@ function redissonEntry(v: VariantSpec): Record<string, unknown> {
   };
 }
 
+/** Every option the variant may give (resolve-variants.ts's table): the others are refused. */
 function variantEntry(v: VariantSpec): Record<string, unknown> {
+  const entry = allVariantFields(v);
+  return Object.fromEntries(Object.entries(entry).filter(([key]) => key === 'lock' || key === 'guard' || optionApplies(key, v.lock, v.guard)));
+}
+
+function allVariantFields(v: VariantSpec): Record<string, unknown> {
   return {
     lock: v.lock,
     guard: v.guard,

@@ -196,4 +196,6 @@ export interface Scenario {
   randomFaults: RandomFaultSpec[];
   variants: VariantSpec[];
   expectations: Expectation[];
+  /** Where the workload: block is written (`file:line:col`), for errors found while running. */
+  workloadLocation?: string;
 }

@@ -101,7 +101,12 @@ export function parseRate(input: unknown): Parsed<number> {
 
 /** "0", 0, ">= 1", "< 5s": a comparator and a number (durations become microseconds). */
 export function parseComparison(input: unknown, isTime: boolean): Parsed<{ comparator: Comparator; value: number }> {
-  if (typeof input === 'number') return { ok: true, value: { comparator: '==', value: input } };
+  if (typeof input === 'number') {
+    // A bare number on a time would be read as microseconds (`p99: 30` meaning 30 us): only
+    // 0, and -1 (the *-at metrics' "never"), need no unit.
+    if (isTime && input !== 0 && input !== -1) return { ok: false, message: `this metric is a time: write it with a unit, e.g. "${input}s" or "${input}ms"; found number ${input}` };
+    return { ok: true, value: { comparator: '==', value: input } };
+  }
   if (typeof input !== 'string') return { ok: false, message: `expected a number or a comparison like ">= 1", found ${describeValue(input)}` };
   const m = /^\s*(==|!=|<=|>=|<|>)?\s*(.+?)\s*$/.exec(input);
   if (!m) return { ok: false, message: `expected a comparison like ">= 1", found "${input}"` };

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Scenario } from '../scenario/types.js';
 import { shardSeeds } from '../scenario/seeds.js';
+import { shellQuote } from './shell-quote.js';
 import { addOutcome, emptyTally, mergeTally, type CompareTally } from './compare-tally.js';
 import { runSeeds } from './run-seeds.js';
 import { meanInterval, wilson, type Interval } from './stats.js';
@@ -37,10 +38,10 @@ export const DEFAULT_COMPARE_SEEDS = Array.from({ length: 100 }, (_, i) => i + 1
 
 /**
  * Identifies a scenario's content, so shards of different scenarios are not merged; where
- * the file lies (its path, the positions of its expectations) does not count.
+ * the file lies (its path, the positions of its expectations and workload) does not count.
  */
 export function fingerprint(scenario: Scenario): string {
-  const { file: _file, expectations, ...content } = scenario;
+  const { file: _file, workloadLocation: _workload, expectations, ...content } = scenario;
   const placeless = expectations.map(({ location: _location, ...e }) => e);
   return createHash('sha256').update(JSON.stringify({ ...content, expectations: placeless })).digest('hex').slice(0, 16);
 }
@@ -142,7 +143,7 @@ export interface CompareSummary {
 }
 
 export const replayCommand = (file: string, seed: number, variant: string): string =>
-  `npx lock-sim run ${file} --seed ${seed} --variant ${variant}`;
+  `npx lock-sim run ${shellQuote(file)} --seed ${seed} --variant ${shellQuote(variant)}`;
 
 const round = (x: number, digits: number): number => Number(x.toFixed(digits));
 const roundInterval = (i: Interval, digits: number, scale = 1): Interval => ({

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { RunMetrics } from '../checker/check.js';
 import { runVariant } from '../runner/run.js';
+import { ScenarioError, type ScenarioIssue } from '../scenario/errors.js';
 import type { Scenario } from '../scenario/types.js';
 
 /** One seed's result: the metrics of each selected variant, in the order asked for. */
@@ -84,7 +85,14 @@ function runInWorkers(scenario: Scenario, options: SweepOptions, jobs: number): 
     for (let j = 0; j < jobs; j++) {
       const worker = new Worker(WORKER_URL, { workerData: { scenario, variants: options.variants } });
       workers.push(worker);
-      worker.on('message', (message: { outcomes: SeedOutcome[] }) => {
+      worker.on('message', (message: { outcomes: SeedOutcome[] } | { scenarioError: { file: string; issues: ScenarioIssue[] } }) => {
+        if ('scenarioError' in message) {
+          if (failed) return;
+          failed = true;
+          stopAll();
+          reject(new ScenarioError(message.scenarioError.file, message.scenarioError.issues));
+          return;
+        }
         for (const outcome of message.outcomes) {
           options.onOutcome(outcome);
           done++;

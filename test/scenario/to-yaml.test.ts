@@ -5,7 +5,7 @@ import { loadScenario, parseScenario } from '../../src/scenario/load.js';
 import type { Scenario } from '../../src/scenario/types.js';
 import { durationText, rateText, scenarioToYaml } from '../../src/scenario/to-yaml.js';
 
-const placeless = (s: Scenario) => ({ ...s, file: '', expectations: s.expectations.map((e) => ({ ...e, location: '' })) });
+const placeless = (s: Scenario) => ({ ...s, file: '', workloadLocation: '', expectations: s.expectations.map((e) => ({ ...e, location: '' })) });
 
 describe('scenarioToYaml', () => {
   it.each(readdirSync('scenarios').filter((f) => f.endsWith('.yaml')))('round-trips scenarios/%s', (file) => {

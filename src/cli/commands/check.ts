@@ -10,7 +10,8 @@ import { renderJunit } from '../../report/check-junit.js';
 import { renderCheck } from '../../report/check-text.js';
 import { colorFor } from '../color.js';
 import { EXIT_EXPECTATION_FAILED, EXIT_OK } from '../exit-codes.js';
-import { defaultJobs, parseJobs, parseSeeds, UsageError, writeOutput } from '../options.js';
+import type { Budget } from '../../scenario/cost.js';
+import { budgetOf, checkWritable, defaultJobs, MAX_REQUESTS_HELP, parseJobs, parseMaxRequests, parseSeeds, UsageError, writeOutput } from '../options.js';
 import { progressBar } from '../progress.js';
 import { builtinScenario, isBareName, loadScenarioArg, resolveScenarioArg } from '../builtin-scenarios.js';
 import type { CommandContext } from './context.js';
@@ -55,6 +56,7 @@ interface CheckOptions {
   jobs?: number;
   reporter: string;
   output?: string;
+  maxRequests?: number;
 }
 
 export function registerCheck(program: Command, ctx: CommandContext): void {
@@ -66,12 +68,14 @@ export function registerCheck(program: Command, ctx: CommandContext): void {
     .option('--jobs <n>', 'worker threads (default: the number of cores)', parseJobs)
     .option('--reporter <name>', `report format: ${REPORTERS.join(', ')}`, 'text')
     .option('--output <file>', 'write the report to this file (the text summary still goes to stdout)')
+    .option('--max-requests <n>', MAX_REQUESTS_HELP, parseMaxRequests)
     .action(async (paths: string[], options: CheckOptions) => {
+      checkWritable('--output', options.output);
       if (!(REPORTERS as readonly string[]).includes(options.reporter)) {
         throw new UsageError(`unknown reporter "${options.reporter}"; reporters are ${REPORTERS.join(', ')}`);
       }
       const reporter = options.reporter as Reporter;
-      const scenarios = loadAll(scenarioFiles(paths), (note) => ctx.io.err(note));
+      const scenarios = loadAll(scenarioFiles(paths), budgetOf(options.maxRequests), (note) => ctx.io.err(note));
       const checks: ScenarioCheck[] = [];
       for (const scenario of scenarios) {
         const judged = new Set(scenario.expectations.map((e) => e.variant)).size;
@@ -96,12 +100,12 @@ export function registerCheck(program: Command, ctx: CommandContext): void {
 }
 
 /** Loads every file first: one bad file stops the check before anything runs, with every error. */
-function loadAll(files: readonly string[], note: (text: string) => void): Scenario[] {
+function loadAll(files: readonly string[], budget: Budget, note: (text: string) => void): Scenario[] {
   const scenarios: Scenario[] = [];
   const errors: ScenarioError[] = [];
   for (const file of files) {
     try {
-      scenarios.push(loadScenarioArg(file, note));
+      scenarios.push(loadScenarioArg(file, note, { budget }));
     } catch (err) {
       if (err instanceof ScenarioError) errors.push(err);
       else throw err;

@@ -7,14 +7,15 @@ import { renderCompareHtml } from '../../report/html.js';
 import { renderCompare } from '../../report/compare-text.js';
 import { colorFor } from '../color.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { collectList, defaultJobs, parseJobs, parseSeeds, parseShardOption, UsageError, writeOutput } from '../options.js';
+import { budgetOf, checkNoDuplicates, checkWritable, collectList, defaultJobs, MAX_REQUESTS_HELP, parseJobs, parseMaxRequests, parseSeeds, parseShardOption, UsageError, writeOutput } from '../options.js';
 import { progressBar } from '../progress.js';
 import { loadScenarioArg } from '../builtin-scenarios.js';
+import { SHARD_FORMAT, validateTally } from '../../sweep/tally-file.js';
 import type { CommandContext } from './context.js';
 import { checkVariantNames } from './run.js';
 
 /** Shard files carry the raw tally, so merge can add them up exactly. */
-export const SHARD_FORMAT = 'lock-sim-compare-tally/1';
+export { SHARD_FORMAT };
 
 interface CompareOptions {
   variants: string[];
@@ -25,6 +26,7 @@ interface CompareOptions {
   shard?: { k: number; n: number };
   output?: string;
   report?: string;
+  maxRequests?: number;
 }
 
 function print(result: CompareResult, options: { json?: boolean; report?: string }, ctx: CommandContext): void {
@@ -49,9 +51,13 @@ export function registerCompare(program: Command, ctx: CommandContext): void {
     .option('--shard <k/n>', 'run only the k-th of n slices of the seeds (with --output; combine with merge)', parseShardOption)
     .option('--output <file>', 'also write the raw tally to this file, for lock-sim merge')
     .option('--report <file>', 'also write a self-contained HTML report (table and oversold chart)')
+    .option('--max-requests <n>', MAX_REQUESTS_HELP, parseMaxRequests)
     .action(async (file: string, options: CompareOptions) => {
-      const scenario = loadScenarioArg(file, (note) => ctx.io.err(note));
+      checkWritable('--report', options.report);
+      checkWritable('--output', options.output);
+      const scenario = loadScenarioArg(file, (note) => ctx.io.err(note), { budget: budgetOf(options.maxRequests) });
       checkVariantNames(scenario, options.variants);
+      checkNoDuplicates('--variants', options.variants);
       if (options.baseline !== undefined) checkVariantNames(scenario, [options.baseline]);
       if (options.baseline !== undefined && options.variants.length > 0 && !options.variants.includes(options.baseline)) {
         throw new UsageError(`the baseline ${options.baseline} is not among --variants ${options.variants.join(',')}`);
@@ -83,6 +89,7 @@ export function registerCompare(program: Command, ctx: CommandContext): void {
     .option('--json', 'print the result as JSON')
     .option('--report <file>', 'also write a self-contained HTML report')
     .action((files: string[], options: { json?: boolean; report?: string }) => {
+      checkWritable('--report', options.report);
       const parts = files.map((f) => readTally(f));
       let merged: CompareResult;
       try {
@@ -105,6 +112,7 @@ function readTally(file: string): CompareResult {
   if (typeof data !== 'object' || data === null || (data as { format?: unknown }).format !== SHARD_FORMAT) {
     throw new UsageError(`${file}: not a compare tally (expected format "${SHARD_FORMAT}")`);
   }
-  const { format: _format, ...result } = data as { format: string } & CompareResult;
-  return result;
+  const checked = validateTally(data);
+  if (!checked.ok) throw new UsageError(checked.problems.map((p) => `${file}: ${p}`).join('\n'), true);
+  return checked.result;
 }

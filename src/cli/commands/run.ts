@@ -12,7 +12,8 @@ import { resultToJson } from '../../report/json.js';
 import { renderRun } from '../../report/text.js';
 import { colorFor } from '../color.js';
 import { EXIT_EXPECTATION_FAILED, EXIT_INTERNAL_ERROR, EXIT_OK } from '../exit-codes.js';
-import { collect, parseSeed, UsageError, writeOutput } from '../options.js';
+import { budgetOf, checkNoDuplicates, checkWritable, collect, MAX_REQUESTS_HELP, parseMaxRequests, parseSeed, UsageError, writeOutput } from '../options.js';
+import { lockKeyOf } from '../../workload/request-flow.js';
 import { loadScenarioArg } from '../builtin-scenarios.js';
 import type { CommandContext } from './context.js';
 
@@ -36,6 +37,7 @@ interface RunOptions {
   to?: number;
   key?: string;
   report?: string;
+  maxRequests?: number;
 }
 
 function parseTime(value: string): number {
@@ -59,9 +61,15 @@ export function registerRun(program: Command, ctx: CommandContext): void {
     .option('--to <time>', 'the timeline ends here, e.g. 21s', parseTime)
     .option('--key <key>', 'the lock key to draw (default: the first violation\'s)')
     .option('--report <file>', 'also write a self-contained HTML report')
+    .option('--max-requests <n>', MAX_REQUESTS_HELP, parseMaxRequests)
     .action((file: string, options: RunOptions) => {
-      const scenario = loadScenarioArg(file, (note) => ctx.io.err(note));
+      checkWritable('--report', options.report);
+      // run keeps every variant's history until it prints: their requests count together.
+      const held = options.variant.length > 0 ? new Set(options.variant).size : 'all';
+      const scenario = loadScenarioArg(file, (note) => ctx.io.err(note), { budget: budgetOf(options.maxRequests, held, options.checkDeterminism ? 2 : 1) });
       checkVariantNames(scenario, options.variant);
+      checkNoDuplicates('--variant', options.variant);
+      checkKey(scenario, options.key);
       if (options.around !== undefined && options.around !== 'first-violation') throw new UsageError(`--around takes first-violation, found "${options.around}"`);
       if (options.checkDeterminism) return checkDeterminism(scenario, options, ctx);
       const result = runScenario(scenario, { seed: options.seed, variants: options.variant });
@@ -85,6 +93,15 @@ export function registerRun(program: Command, ctx: CommandContext): void {
       }
       ctx.setExitCode(result.passed ? EXIT_OK : EXIT_EXPECTATION_FAILED);
     });
+}
+
+/** --key names a lock key of this scenario's stock, or the timeline would be empty. */
+function checkKey(scenario: Scenario, key: string | undefined): void {
+  if (key === undefined) return;
+  const keys = scenario.stock.map((s) => lockKeyOf(s.sku));
+  if (keys.includes(key)) return;
+  const shown = keys.length > 5 ? `${keys.slice(0, 5).join(', ')}, ...` : keys.join(', ');
+  throw new UsageError(`--key ${key}: no such lock key in this scenario; its keys are ${shown}`);
 }
 
 function checkDeterminism(scenario: Scenario, options: RunOptions, ctx: CommandContext): void {

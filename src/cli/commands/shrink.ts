@@ -5,7 +5,8 @@ import { scenarioToYaml } from '../../scenario/to-yaml.js';
 import { FAILURE_KINDS } from '../../shrink/failure.js';
 import { NothingToShrink, shrink, type ScenarioSize } from '../../shrink/shrink.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { parseSeed, UsageError, writeOutput } from '../options.js';
+import { budgetOf, checkWritable, MAX_REQUESTS_HELP, parseMaxRequests, parseSeed, UsageError, writeOutput } from '../options.js';
+import { shellQuote } from '../../sweep/shell-quote.js';
 import { loadScenarioArg } from '../builtin-scenarios.js';
 import type { CommandContext } from './context.js';
 import { checkVariantNames } from './run.js';
@@ -29,8 +30,10 @@ export function registerShrink(program: Command, ctx: CommandContext): void {
     .requiredOption('--variant <name>', 'the variant that fails')
     .option('--failure <kind>', `which failure to keep: ${FAILURE_KINDS.join(', ')} (default: the run's most severe)`)
     .option('--output <file>', 'write the minimal scenario here (default: print it)')
-    .action((file: string, options: { seed: number; variant: string; failure?: string; output?: string }) => {
-      const scenario = loadScenarioArg(file, (note) => ctx.io.err(note));
+    .option('--max-requests <n>', MAX_REQUESTS_HELP, parseMaxRequests)
+    .action((file: string, options: { seed: number; variant: string; failure?: string; output?: string; maxRequests?: number }) => {
+      checkWritable('--output', options.output);
+      const scenario = loadScenarioArg(file, (note) => ctx.io.err(note), { budget: budgetOf(options.maxRequests) });
       checkVariantNames(scenario, [options.variant]);
       if (options.failure !== undefined && !FAILURE_KINDS.includes(options.failure)) {
         throw new UsageError(`unknown failure "${options.failure}"; failures are ${FAILURE_KINDS.join(', ')}`);
@@ -56,7 +59,7 @@ export function registerShrink(program: Command, ctx: CommandContext): void {
       ];
       if (options.output) {
         writeOutput(options.output, yaml);
-        ctx.io.out([...report, `written to ${options.output}; replay: npx lock-sim run ${options.output}`].join('\n'));
+        ctx.io.out([...report, `written to ${options.output}; replay: npx lock-sim run ${shellQuote(options.output)}`].join('\n'));
       } else {
         ctx.io.err(report.join('\n'));
         ctx.io.out(yaml.trimEnd());

@@ -1,0 +1,92 @@
+/**
+ * A shard's tally file, read back for `merge`. The file may have been edited by hand or
+ * cut short, so it is checked like a scenario: a zod schema for the shape (integers where
+ * the tally counts, no unknown fields), then the counts against each other and against the
+ * seeds the shard must have run. Every problem names the file and the field.
+ */
+import { z } from 'zod';
+import type { CompareResult } from './compare.js';
+import { MAX_NAME_LENGTH } from '../scenario/schema.js';
+import { HISTOGRAM_BUCKETS } from './compare-tally.js';
+
+export const SHARD_FORMAT = 'lock-sim-compare-tally/1';
+
+/** Names as a scenario may give them: a longer one was edited in (and would slow the table). */
+const name = z.string().min(1).max(MAX_NAME_LENGTH);
+const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const signed = z.number().int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
+const sums = z.strictObject({ sum: signed, squares: count });
+
+const variantTally = z.strictObject({
+  variant: name,
+  runs: count,
+  oversellRuns: count,
+  oversoldSum: count,
+  doubleHolderRuns: count,
+  doubleHoldersSum: count,
+  stuckUsSum: count,
+  orphanUsSum: count,
+  throughputCentsSum: count,
+  p99UsSum: count,
+  oversoldHistogram: z.array(count).length(HISTOGRAM_BUCKETS),
+  worst: z.strictObject({ seed: count, oversold: count, doubleHolders: count, doubleHolderUs: count }).nullable(),
+});
+
+const pairedTally = z.strictObject({
+  variant: name,
+  baseline: name,
+  runs: count,
+  oversold: sums,
+  oversell: sums,
+  throughputCents: sums,
+});
+
+export const tallyFileSchema = z.strictObject({
+  format: z.literal(SHARD_FORMAT),
+  scenario: z.strictObject({ name, file: z.string().max(4096), fingerprint: z.string().max(64) }),
+  seeds: z.strictObject({ label: z.string(), count: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) }),
+  shard: z.strictObject({ k: z.number().int().min(1), n: z.number().int().min(1) }).nullable(),
+  variants: z.array(name).min(1),
+  baseline: name.nullable(),
+  tally: z.strictObject({ variants: z.array(variantTally), paired: z.array(pairedTally) }),
+});
+
+/** Seeds that shard k of n runs out of `count`: every n-th, starting with the k-th. */
+export function shardRuns(count: number, k: number, n: number): number {
+  return k > count ? 0 : Math.floor((count - k) / n) + 1;
+}
+
+const at = (path: ReadonlyArray<PropertyKey>): string =>
+  path.length === 0 ? '(top level)' : path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
+
+/** The tally in `data`, or the list of what is wrong with it (each "field: problem"). */
+export function validateTally(data: unknown): { ok: true; result: CompareResult } | { ok: false; problems: string[] } {
+  const parsed = tallyFileSchema.safeParse(data);
+  if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((i) => `${at(i.path)}: ${i.message}`) };
+  const { format: _format, ...result } = parsed.data;
+  const problems: string[] = [];
+  const shard = result.shard ?? { k: 1, n: 1 };
+  if (shard.k > shard.n) problems.push(`shard: ${shard.k}/${shard.n} is not one of 1/${shard.n}..${shard.n}/${shard.n}`);
+  const runs = shardRuns(result.seeds.count, shard.k, shard.n);
+  const names = result.tally.variants.map((t) => t.variant);
+  if (names.join('\u0000') !== result.variants.join('\u0000')) problems.push(`tally.variants: the tallies are of ${names.join(', ') || 'nothing'}, the file says variants ${result.variants.join(', ')}`);
+  result.tally.variants.forEach((t, i) => {
+    const p = `tally.variants[${i}]`;
+    if (t.runs !== runs) problems.push(`${p}.runs: ${t.runs} runs, but shard ${shard.k}/${shard.n} of ${result.seeds.count} seeds runs ${runs}`);
+    if (t.oversellRuns > t.runs) problems.push(`${p}.oversellRuns: ${t.oversellRuns} is more than its ${t.runs} runs`);
+    if (t.doubleHolderRuns > t.runs) problems.push(`${p}.doubleHolderRuns: ${t.doubleHolderRuns} is more than its ${t.runs} runs`);
+    if (t.oversoldSum < t.oversellRuns) problems.push(`${p}.oversoldSum: ${t.oversoldSum} units cannot come from ${t.oversellRuns} runs that oversold`);
+    const histogram = t.oversoldHistogram.reduce((a, b) => a + b, 0);
+    if (histogram !== t.runs) problems.push(`${p}.oversoldHistogram: counts ${histogram} runs, not ${t.runs}`);
+    if (t.runs - t.oversoldHistogram[0] !== t.oversellRuns) problems.push(`${p}.oversoldHistogram: ${t.runs - t.oversoldHistogram[0]} runs oversold by it, ${t.oversellRuns} by oversellRuns`);
+    if ((t.worst === null) !== (t.runs === 0)) problems.push(`${p}.worst: ${t.worst === null ? 'missing' : 'given for no runs'}`);
+  });
+  const expectedPaired = result.baseline === null ? [] : result.variants.filter((v) => v !== result.baseline);
+  if (result.baseline !== null && !result.variants.includes(result.baseline)) problems.push(`baseline: ${result.baseline} is not among the variants`);
+  if (result.tally.paired.map((p) => p.variant).join('\u0000') !== expectedPaired.join('\u0000')) problems.push(`tally.paired: expected the differences of ${expectedPaired.join(', ') || 'no variant'} against the baseline`);
+  result.tally.paired.forEach((p, i) => {
+    if (p.baseline !== result.baseline) problems.push(`tally.paired[${i}].baseline: ${p.baseline}, the file's baseline is ${result.baseline}`);
+    if (p.runs !== runs) problems.push(`tally.paired[${i}].runs: ${p.runs} runs, but shard ${shard.k}/${shard.n} of ${result.seeds.count} seeds runs ${runs}`);
+  });
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, result };
+}

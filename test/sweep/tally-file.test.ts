@@ -1,0 +1,63 @@
+/** merge reads tally files that may have been edited: shape and counts are checked, each problem at its field. */
+import { describe, expect, it } from 'vitest';
+import type { RunMetrics } from '../../src/checker/check.js';
+import { shardSeeds } from '../../src/scenario/seeds.js';
+import { addOutcome, emptyTally } from '../../src/sweep/compare-tally.js';
+import { SHARD_FORMAT, shardRuns, validateTally } from '../../src/sweep/tally-file.js';
+
+const metrics = (oversold: number): RunMetrics => ({ oversold, doubleHolders: oversold, doubleHolderUs: 0, stuckLockUs: 0, orphanLockUs: 0, throughputPerS: 1, latencyP99Us: 10 }) as RunMetrics;
+
+/** Shard k of n over seeds 1..count, as compare --shard --output writes it. */
+function shardFile(k: number, n: number, count = 4): Record<string, any> {
+  const tally = emptyTally(['A', 'B'], 'B');
+  for (const seed of shardSeeds(Array.from({ length: count }, (_, i) => i + 1), { k, n })) addOutcome(tally, { seed, metrics: [metrics(seed % 2), metrics(0)] });
+  return JSON.parse(JSON.stringify({ format: SHARD_FORMAT, scenario: { name: 's', file: 's.yaml', fingerprint: 'f' }, seeds: { label: `1..${count}`, count }, shard: { k, n }, variants: ['A', 'B'], baseline: 'B', tally }));
+}
+
+const problems = (data: unknown): string[] => {
+  const r = validateTally(data);
+  return r.ok ? [] : r.problems;
+};
+
+describe('validateTally', () => {
+  it('accepts what compare writes, every shard of it', () => {
+    for (const k of [1, 2, 3]) expect(problems(shardFile(k, 3, 7))).toEqual([]);
+    const r = validateTally(shardFile(1, 2));
+    expect(r.ok && r.result.tally.variants[0].runs).toBe(2);
+    expect([shardRuns(7, 1, 3), shardRuns(7, 3, 3), shardRuns(2, 3, 3)]).toEqual([3, 2, 0]);
+  });
+
+  it('refuses counts that contradict each other (50 oversells out of 2 runs)', () => {
+    const f = shardFile(1, 2);
+    f.tally.variants[0].oversellRuns = 50;
+    expect(problems(f)).toEqual([
+      'tally.variants[0].oversellRuns: 50 is more than its 2 runs',
+      'tally.variants[0].oversoldSum: 2 units cannot come from 50 runs that oversold',
+      'tally.variants[0].oversoldHistogram: 2 runs oversold by it, 50 by oversellRuns',
+    ]);
+  });
+
+  it('refuses a count written as a string, and a missing field, by path', () => {
+    const f = shardFile(1, 2);
+    f.tally.variants[1].runs = '5';
+    delete f.tally.paired[0].oversell;
+    expect(problems(f)).toEqual([
+      'tally.variants[1].runs: Invalid input: expected number, received string',
+      'tally.paired[0].oversell: Invalid input: expected object, received undefined',
+    ]);
+  });
+
+  it('refuses a name no scenario could give (over 100 characters)', () => {
+    const f = shardFile(1, 2);
+    f.variants[0] = 'A'.repeat(101);
+    expect(problems(f)).toContain('variants[0]: Too big: expected string to have <=100 characters');
+  });
+
+  it('refuses a 1/2 shard relabelled 1/1: its runs are not every seed', () => {
+    const f = shardFile(1, 2);
+    f.shard = { k: 1, n: 1 };
+    expect(problems(f)).toContain('tally.variants[0].runs: 2 runs, but shard 1/1 of 4 seeds runs 4');
+    f.shard = { k: 3, n: 2 };
+    expect(problems(f)).toContain('shard: 3/2 is not one of 1/2..2/2');
+  });
+});
