@@ -9,7 +9,7 @@ import { parse, stringify } from 'yaml';
 export const HOSTILE_VALUES: unknown[] = [
   0, -1, 1, 1.5, 1e9, 2 ** 53, -0.001, '', 'x', '0', '5s', '-5s', '0us', '1h', '1000000/s', '0.001/s',
   'uniform(0us, 0us)', 'uniform(5s, 1s)', 'exp(0us)', 'lognormal(1ms, 1h)', 'forever', true, null, [], {},
-  'a'.repeat(150), 'ctl\u0001\u0008name', '$(touch /tmp/lock-sim-fuzz)', 'lease 10s', [1, 2, 3], { kind: 'gc-pause' },
+  'a'.repeat(150), 'ctl\u0001\u0008name', '$(echo pwned)', 'lease 10s', [1, 2, 3], { kind: 'gc-pause' },
 ];
 
 /** Field names to add: real ones (in the wrong place, or twice) and near misses. */
