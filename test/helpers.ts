@@ -27,3 +27,26 @@ expect:
 ${expect}
 `;
 }
+
+/** Times (s) of the nemesis events of one kind in a run's history. */
+export function faultTimesS(r: RunResult, fault: string): number[] {
+  return r.history.filter((op) => op.f === 'fault' && op.fault === fault).map((op) => op.timeUs / 1e6);
+}
+
+/** A Redis Cluster world (3 masters x 1 replica, node-timeout 15s) with the given faults, as YAML. */
+export function clusterWorld(opts: { faults: string[]; duration?: string; seed?: number }): string {
+  return `
+name: cluster-test
+seed: ${opts.seed ?? 1}
+duration: ${opts.duration ?? '70s'}
+drain: 5s
+stock: { sku: 1, available: 1000000 }
+workload: { clients: 2, workers: 2, users: 2, think: 200ms, steps: [lock, read, work, deduct, order, unlock] }
+dependencies: { work: 100ms }
+redis: { topology: cluster, replicas: 1, node-timeout: 15s, masters: 3 }
+faults:
+${opts.faults.map((f) => `  - ${f}`).join('\n')}
+variants:
+  v: { lock: lua-unlock, lease: 5s, wait: 10s, retry-interval: 20ms }
+`;
+}

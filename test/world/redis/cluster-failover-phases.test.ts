@@ -9,9 +9,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { constant } from '../../../src/engine/distribution.js';
-import { Simulation } from '../../../src/engine/simulation.js';
-import { Fabric } from '../../../src/world/network.js';
-import { RedisDeployment, DECIDERS, type DeploymentParams } from '../../../src/world/redis/deployment.js';
+import { DECIDERS, type DeploymentParams } from '../../../src/world/redis/deployment.js';
+import { phaseWorld, type WorldOptions } from './phase-world.js';
 import type { RedisNode } from '../../../src/world/redis/node.js';
 
 const MS = 1_000;
@@ -22,66 +21,37 @@ const NT_US = 5 * S;
 const KILL_US = 10 * S;
 const SEEDS = [1, 2, 3, 4, 5, 6];
 
-interface Event {
-  atUs: number;
-  phase: string;
-  target: string;
-  detail: string;
-}
+const DEFAULTS: DeploymentParams = {
+  topology: 'cluster',
+  replicas: 2,
+  masters: 3,
+  replicationBacklog: constant(50),
+  replicationLag: constant(1 * MS),
+  replTimeoutUs: 60 * S,
+  downAfterUs: 1 * S,
+  nodeTimeoutUs: NT_US,
+  sentinels: 3,
+  quorum: 2,
+  failoverTimeoutUs: 180 * S,
+  deciderLatency: constant(BUS_US),
+  minReplicasToWrite: 0,
+  minReplicasMaxLagUs: 10 * S,
+};
 
-function world(o: Partial<DeploymentParams> & { seed?: number } = {}) {
-  const { seed = 1, ...overrides } = o;
-  const sim = new Simulation(seed);
-  const fabric = new Fabric();
-  const redis = new RedisDeployment(
-    sim,
-    {
-      topology: 'cluster',
-      replicas: 2,
-      masters: 3,
-      replicationBacklog: constant(50),
-      replicationLag: constant(1 * MS),
-      replTimeoutUs: 60 * S,
-      downAfterUs: 1 * S,
-      nodeTimeoutUs: NT_US,
-      sentinels: 3,
-      quorum: 2,
-      failoverTimeoutUs: 180 * S,
-      deciderLatency: constant(BUS_US),
-      minReplicasToWrite: 0,
-      minReplicasMaxLagUs: 10 * S,
-      ...overrides,
-    },
-    fabric,
-  );
-  fabric.onChange = () => redis.networkChanged();
-  const events: Event[] = [];
-  redis.onPhase((phase, target, detail) => events.push({ atUs: sim.nowUs, phase, target: target.name, detail }));
-  redis.onFailover((_old, promoted) => events.push({ atUs: sim.nowUs, phase: 'promoted', target: promoted.name, detail: '' }));
-  const follows: Array<{ atUs: number; node: string; primary: string }> = [];
-  const follow = redis.follow.bind(redis);
-  redis.follow = (node: RedisNode, primary: RedisNode) => {
-    follows.push({ atUs: sim.nowUs, node: node.name, primary: primary.name });
-    follow(node, primary);
-  };
+function world(o: WorldOptions = {}) {
   /** Replies to the writes on redis-0 that were not OK, with when. */
   const refused: number[] = [];
-  const write = (): void => {
-    const node = redis.node('redis-0') as RedisNode;
-    node.execute(['SET', 'k', String(sim.nowUs)], 'w', (r) => {
-      if (String(r).startsWith('CLUSTERDOWN')) refused.push(sim.nowUs);
-    });
-    sim.schedule(100 * MS, write);
-  };
-  write();
-  const node = (name: string) => redis.node(name) as RedisNode;
-  const first = (phase: string): Event => {
-    const e = events.find((x) => x.phase === phase);
-    if (!e) throw new Error(`no ${phase}: ${JSON.stringify(events)}`);
-    return e;
-  };
-  const all = (phase: string): Event[] => events.filter((x) => x.phase === phase);
-  return { sim, fabric, redis, events, follows, refused, node, first, all };
+  const w = phaseWorld(DEFAULTS, o, (sim, redis) => {
+    const write = (): void => {
+      const node = redis.node('redis-0') as RedisNode;
+      node.execute(['SET', 'k', String(sim.nowUs)], 'w', (r) => {
+        if (String(r).startsWith('CLUSTERDOWN')) refused.push(sim.nowUs);
+      });
+      sim.schedule(100 * MS, write);
+    };
+    write();
+  });
+  return { ...w, refused };
 }
 
 function killed(o: Partial<DeploymentParams> & { seed?: number } = {}, runUs = 30 * S) {

@@ -11,27 +11,11 @@
  * other master showed PFAIL (fail?); the replica ROLE master 521 / 895.5 / 1238 ms after FAIL.
  */
 import { describe, expect, it } from 'vitest';
-import { runYaml } from '../../helpers.js';
-import type { RunResult } from '../../../src/runner/run.js';
+import { clusterWorld, faultTimesS, runYaml } from '../../helpers.js';
 
 const KILL_AT_S = 30;
-const world = (opts: { faults: string[]; duration?: string; seed?: number }) => `
-name: cluster-test
-seed: ${opts.seed ?? 1}
-duration: ${opts.duration ?? '70s'}
-drain: 5s
-stock: { sku: 1, available: 1000000 }
-workload: { clients: 2, workers: 2, users: 2, think: 200ms, steps: [lock, read, work, deduct, order, unlock] }
-dependencies: { work: 100ms }
-redis: { topology: cluster, replicas: 1, node-timeout: 15s, masters: 3 }
-faults:
-${opts.faults.map((f) => `  - ${f}`).join('\n')}
-variants:
-  v: { lock: lua-unlock, lease: 5s, wait: 10s, retry-interval: 20ms }
-`;
-
-const at = (r: RunResult, fault: string): number[] =>
-  r.history.filter((op) => op.f === 'fault' && op.fault === fault).map((op) => op.timeUs / 1e6);
+const world = clusterWorld;
+const at = faultTimesS;
 
 function quantile(values: number[], q: number): number {
   const s = [...values].sort((a, b) => a - b);

@@ -4,30 +4,15 @@
  * is in cluster-failover-timing.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { runYaml } from '../../helpers.js';
+import { clusterWorld, faultTimesS, runYaml } from '../../helpers.js';
 import type { RunResult } from '../../../src/runner/run.js';
 import { constant } from '../../../src/engine/distribution.js';
 import { Simulation } from '../../../src/engine/simulation.js';
 import { Fabric } from '../../../src/world/network.js';
 import { RedisDeployment, type DeploymentParams } from '../../../src/world/redis/deployment.js';
 
-const world = (opts: { faults: string[]; duration?: string; seed?: number }) => `
-name: cluster-test
-seed: ${opts.seed ?? 1}
-duration: ${opts.duration ?? '70s'}
-drain: 5s
-stock: { sku: 1, available: 1000000 }
-workload: { clients: 2, workers: 2, users: 2, think: 200ms, steps: [lock, read, work, deduct, order, unlock] }
-dependencies: { work: 100ms }
-redis: { topology: cluster, replicas: 1, node-timeout: 15s, masters: 3 }
-faults:
-${opts.faults.map((f) => `  - ${f}`).join('\n')}
-variants:
-  v: { lock: lua-unlock, lease: 5s, wait: 10s, retry-interval: 20ms }
-`;
-
-const at = (r: RunResult, fault: string): number[] =>
-  r.history.filter((op) => op.f === 'fault' && op.fault === fault).map((op) => op.timeUs / 1e6);
+const world = clusterWorld;
+const at = faultTimesS;
 
 describe('a sleeping master', () => {
   it('back before node-timeout: no PFAIL, no failover', () => {

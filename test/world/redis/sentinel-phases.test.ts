@@ -12,9 +12,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { constant } from '../../../src/engine/distribution.js';
-import { Simulation } from '../../../src/engine/simulation.js';
-import { Fabric } from '../../../src/world/network.js';
-import { RedisDeployment, type DeploymentParams } from '../../../src/world/redis/deployment.js';
+import type { DeploymentParams } from '../../../src/world/redis/deployment.js';
+import { phaseWorld, type WorldOptions } from './phase-world.js';
 import type { RedisNode } from '../../../src/world/redis/node.js';
 
 const MS = 1_000;
@@ -24,62 +23,32 @@ const TICK_MAX_US = 101 * MS;
 const LATENCY_US = 100;
 const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8];
 
-interface Event {
-  atUs: number;
-  phase: string;
-  target: string;
-  detail: string;
-}
+const DEFAULTS: DeploymentParams = {
+  topology: 'sentinel',
+  replicas: 2,
+  masters: 1,
+  replicationBacklog: constant(50),
+  replicationLag: constant(1 * MS),
+  replTimeoutUs: 60 * S,
+  downAfterUs: 1 * S,
+  nodeTimeoutUs: 15 * S,
+  sentinels: 3,
+  quorum: 2,
+  failoverTimeoutUs: 180 * S,
+  deciderLatency: constant(LATENCY_US),
+  minReplicasToWrite: 0,
+  minReplicasMaxLagUs: 10 * S,
+};
 
-function world(o: Partial<DeploymentParams> & { seed?: number } = {}) {
-  const { seed = 1, ...overrides } = o;
-  const sim = new Simulation(seed);
-  const fabric = new Fabric();
-  const redis = new RedisDeployment(
-    sim,
-    {
-      topology: 'sentinel',
-      replicas: 2,
-      masters: 1,
-      replicationBacklog: constant(50),
-      replicationLag: constant(1 * MS),
-      replTimeoutUs: 60 * S,
-      downAfterUs: 1 * S,
-      nodeTimeoutUs: 15 * S,
-      sentinels: 3,
-      quorum: 2,
-      failoverTimeoutUs: 180 * S,
-      deciderLatency: constant(LATENCY_US),
-      minReplicasToWrite: 0,
-      minReplicasMaxLagUs: 10 * S,
-      ...overrides,
-    },
-    fabric,
-  );
-  fabric.onChange = () => redis.networkChanged();
-  const events: Event[] = [];
-  redis.onPhase((phase, target, detail) => events.push({ atUs: sim.nowUs, phase, target: target.name, detail }));
-  redis.onFailover((_old, promoted) => events.push({ atUs: sim.nowUs, phase: 'promoted', target: promoted.name, detail: '' }));
-  /** REPLICAOF <primary> as the Sentinels send it, with when it ran. */
-  const follows: Array<{ atUs: number; node: string; primary: string }> = [];
-  const follow = redis.follow.bind(redis);
-  redis.follow = (node: RedisNode, primary: RedisNode) => {
-    follows.push({ atUs: sim.nowUs, node: node.name, primary: primary.name });
-    follow(node, primary);
-  };
-  const write = (): void => {
-    redis.primary.execute(['SET', 'k', String(sim.nowUs)], 'w', () => {});
-    sim.schedule(50 * MS, write);
-  };
-  write();
-  const node = (name: string) => redis.node(name) as RedisNode;
-  const first = (phase: string): Event => {
-    const e = events.find((x) => x.phase === phase);
-    if (!e) throw new Error(`no ${phase}: ${JSON.stringify(events)}`);
-    return e;
-  };
-  const all = (phase: string): Event[] => events.filter((x) => x.phase === phase);
-  return { sim, fabric, redis, events, follows, node, first, all };
+function world(o: WorldOptions = {}) {
+  const w = phaseWorld(DEFAULTS, o, (sim, redis) => {
+    const write = (): void => {
+      redis.primary.execute(['SET', 'k', String(sim.nowUs)], 'w', () => {});
+      sim.schedule(50 * MS, write);
+    };
+    write();
+  });
+  return w;
 }
 
 const KILL_US = 10 * S;

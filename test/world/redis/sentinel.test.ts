@@ -5,7 +5,7 @@
  * not happen.
  */
 import { describe, expect, it } from 'vitest';
-import { runYaml } from '../../helpers.js';
+import { faultTimesS, runYaml } from '../../helpers.js';
 import type { RunResult } from '../../../src/runner/run.js';
 import { Simulation } from '../../../src/engine/simulation.js';
 import { Fabric } from '../../../src/world/network.js';
@@ -30,8 +30,7 @@ variants:
 }
 
 /** Times (s) of the nemesis events of one kind. */
-const at = (r: RunResult, fault: string): number[] =>
-  r.history.filter((op) => op.f === 'fault' && op.fault === fault).map((op) => op.timeUs / 1e6);
+const at = faultTimesS;
 const detail = (r: RunResult, fault: string): string[] =>
   r.history.flatMap((op) => (op.f === 'fault' && op.fault === fault ? [`${op.target}: ${op.detail}`] : []));
 
