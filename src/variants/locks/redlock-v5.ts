@@ -5,7 +5,7 @@
  *   a quorum against (an error, or the script's 0 for a key that exists); the other replies
  *   are left to arrive. With no quorum either way (2 for, 2 against, the fifth silent) it
  *   waits for the fifth.
- * - `acquire` takes `start = Date.now()` once, before the first attempt (the repository's HEAD
+ * - `acquire` takes `start` from the wall clock (JavaScript's Date) once, before the first attempt (the repository's HEAD
  *   takes it per attempt since; npm's build does not), and returns the Lock without checking
  *   `start + duration - drift` against the clock: a lock whose validity ran out during a slow
  *   acquisition is handed out all the same. Since nothing here reads Lock.expiration (no

@@ -15,7 +15,7 @@
  *   (`if(waiting-- > 1) return;`): there is no per-instance timeout, and ioredis has no command
  *   timeout by default, so one dead, asleep or cut-off master stalls the attempt until
  *   ioredis fails the command or the server answers (world/ioredis-connection.ts). The
- *   validity check is `start + ttl - drift > Date.now()` with `start` taken per attempt;
+ *   validity check is `start + ttl - drift` above the wall-clock time then (JavaScript's Date) with `start` taken per attempt;
  *   a failed attempt unlocks everywhere (again waiting for every reply) before retrying;
  *   `unlock` resolves iff a quorum deleted the key, after every reply.
  * - `v5`: node-redlock 5.0.0-beta.2 (redlock-v5.ts): decides at a quorum, for or against,
