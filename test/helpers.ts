@@ -33,20 +33,28 @@ export function faultTimesS(r: RunResult, fault: string): number[] {
   return r.history.filter((op) => op.f === 'fault' && op.fault === fault).map((op) => op.timeUs / 1e6);
 }
 
-/** A Redis Cluster world (3 masters x 1 replica, node-timeout 15s) with the given faults, as YAML. */
-export function clusterWorld(opts: { faults: string[]; duration?: string; seed?: number }): string {
+/**
+ * A small world on a failing-over Redis for the failover tests: two clients whose lua-unlock
+ * requests hold the lock 100 ms each; `redis` is the scenario's redis: mapping, inside braces.
+ */
+export function failoverWorld(opts: { name: string; redis: string; faults: string[]; duration: string; seed?: number; clients?: number }): string {
   return `
-name: cluster-test
+name: ${opts.name}
 seed: ${opts.seed ?? 1}
-duration: ${opts.duration ?? '70s'}
+duration: ${opts.duration}
 drain: 5s
 stock: { sku: 1, available: 1000000 }
-workload: { clients: 2, workers: 2, users: 2, think: 200ms, steps: [lock, read, work, deduct, order, unlock] }
+workload: { clients: ${opts.clients ?? 2}, workers: 2, users: 2, think: 200ms, steps: [lock, read, work, deduct, order, unlock] }
 dependencies: { work: 100ms }
-redis: { topology: cluster, replicas: 1, node-timeout: 15s, masters: 3 }
+redis: { ${opts.redis} }
 faults:
 ${opts.faults.map((f) => `  - ${f}`).join('\n')}
 variants:
   v: { lock: lua-unlock, lease: 5s, wait: 10s, retry-interval: 20ms }
 `;
+}
+
+/** A Redis Cluster world (3 masters x 1 replica, node-timeout 15s) with the given faults, as YAML. */
+export function clusterWorld(opts: { faults: string[]; duration?: string; seed?: number }): string {
+  return failoverWorld({ ...opts, name: 'cluster-test', duration: opts.duration ?? '70s', redis: 'topology: cluster, replicas: 1, node-timeout: 15s, masters: 3' });
 }

@@ -10,7 +10,7 @@ import { Simulation } from '../../../src/engine/simulation.js';
 import { Fabric } from '../../../src/world/network.js';
 import { RedisDeployment, TOPOLOGIES, type DeploymentParams, type Topology } from '../../../src/world/redis/deployment.js';
 import type { RedisNode } from '../../../src/world/redis/node.js';
-import type { RedisReply } from '../../../src/world/redis/reply.js';
+import { ask, has } from './ask.js';
 
 const MS = 1_000;
 const S = 1_000_000;
@@ -44,13 +44,6 @@ function deployment(topology: Topology, o: Partial<DeploymentParams> = {}) {
   return { sim, fabric, redis, node };
 }
 
-function ask(node: RedisNode, ...args: string[]): RedisReply | undefined {
-  let out: RedisReply | undefined;
-  node.execute(args, 'r1', (r) => (out = r));
-  return out;
-}
-
-const has = (node: RedisNode, key: string): boolean => node.keyspace.rawGet(key) !== undefined;
 
 describe('topologies', () => {
   it('lists the four topologies', () => {

@@ -13,15 +13,10 @@ import { RedisNode } from '../../../src/world/redis/node.js';
 import { ReplicationLink } from '../../../src/world/redis/replication.js';
 import type { RedisReply } from '../../../src/world/redis/reply.js';
 import { compareAndDelete, redissonRenewMany, redissonUnlock, sha1 } from '../../../src/world/redis/scripts.js';
+import { ask } from './ask.js';
 
 const MS = 1_000;
 const S = 1_000_000;
-
-function ask(node: RedisNode, ...args: string[]): RedisReply | undefined {
-  let out: RedisReply | undefined;
-  node.execute(args, 'r1', (r) => (out = r));
-  return out;
-}
 
 /** The reply as redis-cli shows it: errors as their text; undefined while none came. */
 function text(node: RedisNode, ...args: string[]): unknown {

@@ -13,6 +13,7 @@ import { DECIDERS, RedisDeployment } from '../../../src/world/redis/deployment.j
 import { RedisNode } from '../../../src/world/redis/node.js';
 import { ReplicationLink } from '../../../src/world/redis/replication.js';
 import type { RedisReply } from '../../../src/world/redis/reply.js';
+import { ask, has } from './ask.js';
 
 const MS = 1_000;
 const S = 1_000_000;
@@ -55,13 +56,6 @@ function deployment(o: Options = {}) {
   return { sim, fabric, redis, node };
 }
 
-function ask(node: RedisNode, ...args: string[]): RedisReply | undefined {
-  let out: RedisReply | undefined;
-  node.execute(args, 'r1', (r) => (out = r));
-  return out;
-}
-
-const has = (node: RedisNode, key: string): boolean => node.keyspace.rawGet(key) !== undefined;
 const connectedSlaves = (node: RedisNode): string | undefined =>
   String(ask(node, 'INFO', 'replication')).split('\r\n').find((l) => l.startsWith('connected_slaves:'));
 

@@ -5,7 +5,7 @@
  * not happen.
  */
 import { describe, expect, it } from 'vitest';
-import { faultTimesS, runYaml } from '../../helpers.js';
+import { failoverWorld, faultTimesS, runYaml } from '../../helpers.js';
 import type { RunResult } from '../../../src/runner/run.js';
 import { Simulation } from '../../../src/engine/simulation.js';
 import { Fabric } from '../../../src/world/network.js';
@@ -13,20 +13,8 @@ import { RedisDeployment, type DeploymentParams } from '../../../src/world/redis
 import { constant } from '../../../src/engine/distribution.js';
 
 function world(opts: { faults: string[]; redis?: string; replicas?: number; downAfter?: string; duration?: string; clients?: number; seed?: number }): string {
-  return `
-name: sentinel-test
-seed: ${opts.seed ?? 1}
-duration: ${opts.duration ?? '60s'}
-drain: 5s
-stock: { sku: 1, available: 1000000 }
-workload: { clients: ${opts.clients ?? 2}, workers: 2, users: 2, think: 200ms, steps: [lock, read, work, deduct, order, unlock] }
-dependencies: { work: 100ms }
-redis: { topology: sentinel, replicas: ${opts.replicas ?? 1}, down-after: ${opts.downAfter ?? '1s'}${opts.redis ? `, ${opts.redis}` : ''} }
-faults:
-${opts.faults.map((f) => `  - ${f}`).join('\n')}
-variants:
-  v: { lock: lua-unlock, lease: 5s, wait: 10s, retry-interval: 20ms }
-`;
+  const redis = `topology: sentinel, replicas: ${opts.replicas ?? 1}, down-after: ${opts.downAfter ?? '1s'}${opts.redis ? `, ${opts.redis}` : ''}`;
+  return failoverWorld({ ...opts, name: 'sentinel-test', duration: opts.duration ?? '60s', redis });
 }
 
 /** Times (s) of the nemesis events of one kind. */
