@@ -40,10 +40,10 @@ const distribution = () =>
   parsedBy(parseDistribution, {
     anyOf: [
       { type: 'string', pattern: DURATION_PATTERN },
-      { type: 'string', pattern: '^\\s*(uniform|exp|normal|lognormal)\\s*\\(.*\\)\\s*$' },
+      { type: 'string', pattern: '^\\s*(uniform|exp|normal|lognormal|mixture|empirical|histogram)\\s*\\(.*\\)\\s*$' },
       { const: 0 },
     ],
-    description: 'a duration (5ms) or a distribution: uniform(a, b), exp(mean), normal(mean, sd), lognormal(median, p99)',
+    description: 'a duration (5ms) or a distribution: uniform(a, b), exp(mean), normal(mean, sd), lognormal(median, p99), mixture(95%: a, 5%: b), empirical(file), histogram(le: count, ..., +Inf: count) or histogram(file)',
   });
 const rate = () =>
   parsedBy(parseRate, { type: 'string', pattern: '^\\s*\\d+(\\.\\d+)?\\s*/\\s*(s|m|h)\\s*$', description: 'a rate: 200/s, 30/m, 2/h' });
