@@ -229,3 +229,19 @@ export function describeValue(v: unknown): string {
   if (typeof v === 'object') return 'a mapping';
   return `${typeof v} ${String(v)}`;
 }
+
+/** A client fault's `client:`: a client number, "all", or a list of client numbers (each once). */
+export function parseFaultClients(input: unknown): Parsed<number | 'all' | number[]> {
+  const isClient = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 1000;
+  if (isClient(input) || input === 'all') return { ok: true, value: input };
+  if (Array.isArray(input)) {
+    if (input.length === 0) return { ok: false, message: 'an empty list of clients: give client numbers ([1, 3]) or all' };
+    const bad = input.find((v) => !isClient(v));
+    if (bad !== undefined) return { ok: false, message: `a client is a number from 1 to 1000, found ${describeValue(bad)} in the list` };
+    const twice = input.find((v, i) => input.indexOf(v) !== i);
+    if (twice !== undefined) return { ok: false, message: `client ${String(twice)} is in the list twice` };
+    return { ok: true, value: [...(input as number[])] };
+  }
+  if (typeof input === 'string' && input.trim().toLowerCase() === 'all') return { ok: true, value: 'all' };
+  return { ok: false, message: `expected a client number from 1 to 1000, all, or a list like [1, 3]; found ${describeValue(input)}` };
+}
