@@ -33,10 +33,11 @@ const MEANS = {
   orphan: { read: (t: VariantTally) => t.orphanUsSum, time: true },
   'orders/s': { read: (t: VariantTally) => t.throughputCentsSum / 100, time: false },
   p99: { read: (t: VariantTally) => t.p99UsSum, time: true },
+  'busy-share': { read: (t: VariantTally) => t.busyBasisPointsSum / 10_000, time: false },
 } as const;
 type MeanMetric = keyof typeof MEANS;
 
-const CONDITION_HELP = 'expected a condition like "p(oversold > 0) <= 0.01", "p(double-holders > 0) < 0.05" or "mean(orders/s) >= 3" (mean of oversold, double-holders, stuck, orphan, orders/s, p99)';
+const CONDITION_HELP = 'expected a condition like "p(oversold > 0) <= 0.01", "p(double-holders > 0) < 0.05" or "mean(orders/s) >= 3" (mean of oversold, double-holders, stuck, orphan, orders/s, p99, busy-share)';
 
 export function parseCondition(input: string): Parsed<Condition> {
   const text = input.trim();

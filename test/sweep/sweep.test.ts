@@ -113,7 +113,8 @@ describe('sweep --find', () => {
   });
 
   it('reads p(oversold > k) from the histogram and mean(...) from the sums', () => {
-    const tally = { variant: 'v', runs: 4, oversellRuns: 2, oversoldSum: 5, doubleHolderRuns: 1, doubleHoldersSum: 1, stuckUsSum: 8, orphanUsSum: 0, throughputCentsSum: 400, p99UsSum: 0, oversoldHistogram: [2, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0], worst: null };
+    const tally = { variant: 'v', runs: 4, oversellRuns: 2, oversoldSum: 5, doubleHolderRuns: 1, doubleHoldersSum: 1, stuckUsSum: 8, orphanUsSum: 0, throughputCentsSum: 400, p99UsSum: 0, oversoldHistogram: [2, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0], worst: null,
+      soldOutRuns: 0, soldOutUsSum: 0, arrivalsCentsSum: 0, busyBasisPointsSum: 6_000, p99OrderedUsSum: 0, p99RefusedUsSum: 0, p99ErrorUsSum: 0 };
     const read = (text: string) => {
       const c = parseCondition(text);
       if (!c.ok) throw new Error(c.message);
@@ -124,6 +125,7 @@ describe('sweep --find', () => {
     expect(read('p(oversold >= 1) < 1')).toBe(0.5);
     expect(read('mean(orders/s) >= 1')).toBe(1);
     expect(read('mean(stuck) <= 1s')).toBe(2);
+    expect(read('mean(busy-share) <= 0.5')).toBe(0.15);
   });
 
   it('refuses conditions it cannot read, saying what it takes', () => {
