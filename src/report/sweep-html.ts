@@ -17,16 +17,18 @@ interface PlotMetric {
   read(v: VariantSummary): { estimate: number; low?: number; high?: number };
   format(x: number): string;
   probability: boolean;
+  /** The top of the scale when every value is 0 (a second for times, so the axis reads 0s..1s). */
+  emptyTop: number;
 }
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
 const METRICS: PlotMetric[] = [
-  { title: 'P(oversell)', read: (v) => v.oversell, format: pct, probability: true },
-  { title: 'P(double holders)', read: (v) => v.doubleHolders, format: pct, probability: true },
-  { title: 'stuck lock time per run (mean)', read: (v) => ({ estimate: v.stuckMeanUs }), format: (x) => formatMicros(Math.round(x)), probability: false },
-  { title: 'orphaned lock time per run (mean)', read: (v) => ({ estimate: v.orphanMeanUs }), format: (x) => formatMicros(Math.round(x)), probability: false },
-  { title: 'orders/s (mean)', read: (v) => ({ estimate: v.throughputMean }), format: (x) => x.toFixed(2), probability: false },
+  { title: 'P(oversell)', read: (v) => v.oversell, format: pct, probability: true, emptyTop: 1 },
+  { title: 'P(double holders)', read: (v) => v.doubleHolders, format: pct, probability: true, emptyTop: 1 },
+  { title: 'stuck lock time per run (mean)', read: (v) => ({ estimate: v.stuckMeanUs }), format: (x) => formatMicros(Math.round(x)), probability: false, emptyTop: 1_000_000 },
+  { title: 'orphaned lock time per run (mean)', read: (v) => ({ estimate: v.orphanMeanUs }), format: (x) => formatMicros(Math.round(x)), probability: false, emptyTop: 1_000_000 },
+  { title: 'orders/s (mean)', read: (v) => ({ estimate: v.throughputMean }), format: (x) => x.toFixed(2), probability: false, emptyTop: 1 },
 ];
 
 const STYLE = `
@@ -43,7 +45,7 @@ const colourOf = (i: number): string => `hsl(${HUES[i % HUES.length]}, 65%, 45%)
 function yMax(metric: PlotMetric, values: number[]): number {
   if (metric.probability) return 1;
   const max = Math.max(0, ...values);
-  if (max <= 0) return 1;
+  if (max <= 0) return metric.emptyTop;
   const step = Math.pow(10, Math.floor(Math.log10(max)));
   return Math.ceil(max / step) * step;
 }
@@ -102,13 +104,13 @@ function heatmap(rows: SweepAxis, cols: SweepAxis, cells: CellSummary[], vi: num
   const cellW = Math.max(56, Math.min(90, Math.floor(640 / cols.labels.length)));
   const cellH = 26;
   const left = 90;
-  const top = 34;
+  const top = 40;
   const values = cells.map((c) => metric.read(c.variants[vi]).estimate);
   const scale = yMax(metric, values);
-  const width = left + cols.labels.length * cellW + 10;
+  const width = Math.max(left + cols.labels.length * cellW + 10, 8 + 6 * (rows.path.length + cols.path.length + 8));
   const height = top + rows.labels.length * cellH + 10;
   const parts: string[] = [];
-  parts.push(`<text x="${left}" y="12">${escapeHtml(cols.path)} &#8594;</text><text x="4" y="${top - 6}">${escapeHtml(rows.path)} &#8595;</text>`);
+  parts.push(`<text x="4" y="12">${escapeHtml(rows.path)} &#8595; by ${escapeHtml(cols.path)} &#8594;</text>`);
   cols.labels.forEach((l, j) => parts.push(`<text x="${left + j * cellW + cellW / 2}" y="${top - 6}" text-anchor="middle">${escapeHtml(l)}</text>`));
   rows.labels.forEach((l, i) => parts.push(`<text x="${left - 6}" y="${top + i * cellH + 17}" text-anchor="end">${escapeHtml(l)}</text>`));
   for (const c of cells) {

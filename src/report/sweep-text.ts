@@ -17,10 +17,20 @@ export const SWEEP_METRICS: ReadonlyArray<{ key: string; title: string; cell(v: 
   { key: 'double-holders', title: 'P(double holders)', cell: (v, wide) => (wide ? `${percent(v.doubleHolders.estimate)} [${percent(v.doubleHolders.low)}, ${percent(v.doubleHolders.high)}]` : percent(v.doubleHolders.estimate)) },
   { key: 'stuck-orphan', title: 'stuck / orphan mean', cell: (v) => `${formatMicros(v.stuckMeanUs)} / ${formatMicros(v.orphanMeanUs)}` },
   { key: 'orders-per-s', title: 'orders/s', cell: (v) => v.throughputMean.toFixed(2) },
+  { key: 'sold-out-at', title: 'sold out at (mean of the runs that sold out)', cell: (v) => (v.flashSale.soldOutRuns === 0 ? '-' : formatMicros(v.flashSale.soldOutMeanUs)) },
 ];
 
+/** Compact: no rule between rows, so a grid reads as a grid. */
 const table = (head: string[]): Table.Table =>
-  new Table({ head, style: { head: [], border: [] }, colAligns: head.map((_, i) => (i === 0 ? 'left' : 'right')) });
+  new Table({
+    head,
+    style: { head: [], border: [] },
+    colAligns: head.map((_, i) => (i === 0 ? 'left' : 'right')),
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+  });
+
+/** The last name of a path, for a table's corner: `variants.a.lease` -> `lease`. */
+const shortName = (path: string): string => path.split('.').filter((s) => !/^\d+$/.test(s)).pop() ?? path;
 
 export function renderSweep(result: SweepResult, color: ChalkInstance): string {
   const out: string[] = [];
@@ -40,7 +50,7 @@ export function renderSweep(result: SweepResult, color: ChalkInstance): string {
     result.variants.forEach((variant, vi) => {
       out.push('');
       out.push(`${color.bold(metric.title)} of ${color.bold(variant)}` + color.dim(`  (${rows.path} down, ${cols.path} across)`));
-      const t = table([`${rows.path} \\ ${cols.path}`, ...cols.labels]);
+      const t = table([`${shortName(rows.path)} \\ ${shortName(cols.path)}`, ...cols.labels]);
       rows.labels.forEach((label, r) => {
         const line = cells.filter((c) => c.at[0] === r).map((c) => metric.cell(c.variants[vi], false));
         t.push([label, ...line]);

@@ -51,7 +51,7 @@ describe('lock-sim sweep', () => {
     const r = cli('sweep', file, ...grid, '--jobs', '1', '--report', report);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/P\(double holders\) of lease/);
-    expect(r.out).toMatch(/variants\.lease\.lease \\ dependencies\.work/);
+    expect(r.out).toMatch(/lease \\ work/);
     const html = readFileSync(report, 'utf8');
     expect(html).toMatch(/<h2>P\(oversell\)<\/h2>/);
     expect((html.match(/<g class="cell">/g) ?? []).length).toBe(4 * 2 * 5);
