@@ -8,6 +8,9 @@ import type { LoadOptions } from '../scenario/load.js';
 import type { Scenario } from '../scenario/types.js';
 import { compare, fingerprint, mergeCompareResults, replayCommand, seedsLabel, summarise, type CompareResult, type VariantSummary } from './compare.js';
 import { shellQuote } from './shell-quote.js';
+import { addOutcome, emptyTally } from './compare-tally.js';
+import { runCells } from './cell-pool.js';
+import { shardSeeds } from '../scenario/seeds.js';
 import type { ParamValue } from './param-values.js';
 import { loadCell, type ScenarioText, type SweepParam } from './params.js';
 
@@ -103,19 +106,46 @@ export async function runCell(grid: SweepGrid, at: readonly number[], options: S
   return compare(grid.scenarioAt(at), { seeds: options.seeds, variants: options.variants, jobs: options.jobs ?? 1, shard: options.shard ?? null });
 }
 
+/** An empty compare result of one cell, to be filled seed by seed (what compare() returns, tallied elsewhere). */
+function cellShell(scenario: Scenario, seeds: readonly number[], variants: string[], shard: SweepOptions['shard']): CompareResult {
+  return {
+    scenario: { name: scenario.name, file: scenario.file, fingerprint: fingerprint(scenario) },
+    seeds: { label: seedsLabel(seeds), count: seeds.length },
+    shard: shard ?? null,
+    variants,
+    baseline: null,
+    tally: emptyTally(variants, null),
+  };
+}
+
 export async function sweep(grid: SweepGrid, options: SweepOptions): Promise<SweepResult> {
   const all = gridIndices(grid.axes.map((a) => a.labels.length));
-  const cells: SweepCell[] = [];
-  for (const at of all) {
-    cells.push({ at, result: await runCell(grid, at, options) });
-    options.onProgress?.(cells.length, all.length);
-  }
+  const scenarios = all.map((at) => grid.scenarioAt(at));
+  const variants = options.variants && options.variants.length > 0 ? [...options.variants] : grid.base.variants.map((v) => v.name);
+  const seeds = shardSeeds(options.seeds, options.shard ?? null);
+  const cells: SweepCell[] = all.map((at, i) => ({ at, result: cellShell(scenarios[i], options.seeds, variants, options.shard) }));
+  // One pool of threads for every cell (cell-pool.ts); each cell's tally is compare's.
+  const perCell = new Array<number>(cells.length).fill(0);
+  let done = 0;
+  await runCells(
+    scenarios,
+    variants,
+    cells.map((c, i) => ({
+      cell: i,
+      seeds,
+      onOutcome: (o) => {
+        addOutcome(c.result.tally, o);
+        if (++perCell[i] === seeds.length) options.onProgress?.(++done, cells.length);
+      },
+    })),
+    options.jobs ?? 1,
+  );
   return {
     scenario: { name: grid.base.name, file: grid.source.display, fingerprint: fingerprint(grid.base) },
     axes: grid.axes,
     seeds: { label: seedsLabel(options.seeds), count: options.seeds.length },
     shard: options.shard ?? null,
-    variants: cells[0]?.result.variants ?? [],
+    variants,
     cells,
   };
 }
