@@ -83,5 +83,9 @@ describe('lock-sim sweep', () => {
     expect(cli('sweep', file, '--seeds', '1').code).toBe(2);
     expect(cli('run', file, '--param', 'variants.lease.lease=1s,2s').err).toMatch(/run takes one value/);
     expect(cli('sweep', file, '--param', 'variants.lease.lease=1s,2s', '--seeds', '1', '--jobs', '1').code).toBe(0);
+    const unordered = cli('sweep', file, '--param', 'variants.lease.lease=3s,1s,2s', '--seeds', '1', '--find', 'p(oversold > 0) <= 0.1');
+    expect(unordered.code).toBe(2);
+    expect(unordered.err).toMatch(/--find bisects variants\.lease\.lease in order/);
+    expect(cli('sweep', file, '--param', 'variants.lease.lease=1s,2s,3s', '--seeds', '1', '--jobs', '1', '--find', 'p(oversold > 0) <= 0.1').code).toBe(0);
   });
 });

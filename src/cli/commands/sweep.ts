@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { DEFAULT_COMPARE_SEEDS, replayCommand } from '../../sweep/compare.js';
+import { DEFAULT_COMPARE_SEEDS, replayCommand, seedsLabel } from '../../sweep/compare.js';
 import { findBoundary, parseCondition, type Condition } from '../../sweep/find.js';
 import { checkParam, ParamError, readScenarioText, scenarioText, type SweepParam } from '../../sweep/params.js';
 import { validateTally } from '../../sweep/tally-file.js';
@@ -102,7 +102,9 @@ export function registerSweep(program: Command, ctx: CommandContext): void {
 
       if (options.find) {
         const axis = grid.axes[0];
-        if (axis.numeric.some((x) => x === null)) throw new UsageError(`--find needs a range or a list of numbers for ${axis.path}: the values must be ordered`);
+        const numbers = axis.numeric;
+        const ordered = numbers.every((x, i) => x !== null && (i === 0 || (x as number) > (numbers[i - 1] as number)));
+        if (!ordered) throw new UsageError(`--find bisects ${axis.path} in order: give a range, or a list of durations, rates or numbers that rises (found ${axis.labels.join(',')})`);
         const find = await findBoundary(
           options.find,
           axis.path,
@@ -111,7 +113,7 @@ export function registerSweep(program: Command, ctx: CommandContext): void {
           (i) => runCell(grid, [i], run),
           (i, seed, variant) => `${replayCommand(grid.source.display, seed, variant)} --param ${shellQuote(`${axis.path}=${axis.raw[i]}`)}`,
         );
-        ctx.io.out(options.json ? JSON.stringify(findToJson(find, { name: grid.base.name, file: grid.source.display }, seeds.length === 0 ? 'none' : `${seeds.length} seeds`), null, 2) : renderFind(find, seeds.length, color));
+        ctx.io.out(options.json ? JSON.stringify(findToJson(find, { name: grid.base.name, file: grid.source.display }, seedsLabel(seeds)), null, 2) : renderFind(find, seeds.length, color));
         ctx.setExitCode(EXIT_OK);
         return;
       }
