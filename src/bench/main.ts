@@ -93,3 +93,12 @@ console.log(
     `${2 * scaleS}s ${perCpuS(longRun)} requests per CPU-second, peak ${mib(longRun.peakRssBytes)} RSS: ` +
     `${(longRun.peakRssBytes / shortRun.peakRssBytes).toFixed(2)}x (target: flat, 1 h under 500 MiB)`,
 );
+
+// 5. A two-parameter sweep (issue 14), in a fresh process: wall time and cells per second.
+const gridScript = fileURLToPath(new URL('./sweep-grid-probe.js', import.meta.url));
+const gridSeeds = Number(process.env.LOCK_SIM_BENCH_SWEEP_SEEDS ?? 20);
+const grid = JSON.parse(execFileSync(process.execPath, [gridScript, String(gridSeeds), '2'], { encoding: 'utf8', maxBuffer: 1 << 20 })) as { cells: number; runs: number; wallMs: number };
+console.log(
+  `sweep lease-vs-slow-risk-check.yaml, lease x spike ceiling (${grid.cells} cells) x ${gridSeeds} seeds, 2 jobs: ` +
+    `${(grid.wallMs / 1000).toFixed(1)}s, ${(grid.cells / (grid.wallMs / 1000)).toFixed(2)} cells/s (${(grid.runs / (grid.wallMs / 1000)).toFixed(1)} runs/s)`,
+);

@@ -7,7 +7,9 @@ import { findDoubleHolders } from './double-holders.js';
 import { checkFencing } from './fencing.js';
 import { indexHistory } from './history-index.js';
 import { authoritativeSegments, checkOwnership } from './lock-ownership.js';
+import { FlashSaleConsumer, type FlashSaleMetrics } from './flash-sale.js';
 import { findOrphans } from './orphans.js';
+import { consumeIndex, runFactsOf } from './request-consumer.js';
 import { requestStats, type RequestStats } from './requests.js';
 import { checkStock } from './stock.js';
 import type { Violation } from './violations.js';
@@ -45,6 +47,8 @@ export interface RunMetrics {
   latencyP99Us: number;
   /** Units deducted by other requests that lost updates wrote over. */
   lostUnits: number;
+  /** Sell-out time, arrivals, busy share, latency by outcome (flash-sale.ts). */
+  flashSale: FlashSaleMetrics;
 }
 
 export interface CheckResult {
@@ -97,6 +101,7 @@ export function checkHistory(ops: History): CheckResult {
       latencyP50Us: requests.latencyP50Us,
       latencyP99Us: requests.latencyP99Us,
       lostUnits: stock.lostUnits,
+      flashSale: consumeIndex(index, new FlashSaleConsumer(runFactsOf(index))),
     },
     violations,
   };

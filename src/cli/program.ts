@@ -12,6 +12,7 @@ import type { CommandContext, Io } from './commands/context.js';
 import { registerInit } from './commands/init.js';
 import { registerRun } from './commands/run.js';
 import { registerShrink } from './commands/shrink.js';
+import { registerSweep } from './commands/sweep.js';
 import { EXIT_INTERNAL_ERROR, EXIT_INVALID_INPUT, EXIT_OK } from './exit-codes.js';
 import { UsageError } from './options.js';
 
@@ -29,6 +30,7 @@ export function buildProgram(ctx: CommandContext): Command {
   registerCatalogue(program, ctx);
   registerShrink(program, ctx);
   registerInit(program, ctx);
+  registerSweep(program, ctx);
   return program;
 }
 

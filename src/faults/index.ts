@@ -29,10 +29,10 @@ export const FAULT_KINDS = [
 
 /** One line per fault kind, for `lock-sim list`. */
 export const FAULT_SUMMARIES: Record<(typeof FAULT_KINDS)[number], string> = {
-  'gc-pause': 'stop-the-world pause of one client: workers, watchdogs and reply handling',
+  'gc-pause': 'stop-the-world pause of a client (client: N, all, or [1, 3]): workers, watchdogs and reply handling',
   'slow-call': 'a dependency answers with another latency for a while',
   'primary-crash': 'kill -9 of the Redis primary; failover with sentinel/cluster; optional replication stall before it',
-  crash: 'kill -9 of a client, at a time or at a point of its code (between-setnx-and-expire)',
+  crash: 'kill -9 of a client (client: N, all, or [1, 3]), at a time or at a point of its code (between-setnx-and-expire)',
   partition: 'cuts every path between two sets of hosts; a cut-off primary keeps serving its side',
   'clock-jump': 'steps the clock of a client or a Redis node (forward expires locks early)',
   'clock-drift': 'a clock runs fast or slow (ppm) for a while and keeps the error',

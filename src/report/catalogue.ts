@@ -69,6 +69,8 @@ export function renderCatalogue(c: Catalogue): string {
   out.push(...c.variantOptions.map((o) => `  ${o.option} (${o.takenBy ? `locks ${o.takenBy.join(', ')}; ` : ''}default ${o.default}): ${o.meaning}`));
   out.push('', 'faults (every fault: at: <time>; windowed ones also rate: <n/m> with a duration distribution)');
   for (const f of c.faults) out.push(`  ${f.kind.padEnd(14)} ${f.summary}`, `      fields: ${f.fields.join(', ')}`);
+  out.push('', 'distributions (wherever a duration may vary): 5ms, uniform(a, b), exp(mean), normal(mean, sd), lognormal(median, p99),');
+  out.push('  "mixture(95%: 200ms, 5%: uniform(5s, 8s))", empirical(file.csv[, unit]), "histogram(le: count, ..., +Inf: count)", histogram(file.prom)');
   out.push('', `redis topologies: ${c.topologies.join(', ')}`);
   out.push(`redis fields: ${c.redisFields.join(', ')}`);
   out.push('', 'metrics for expect: (p(...), mean(...), max(...), min(...) over sweeps)');

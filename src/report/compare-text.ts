@@ -4,6 +4,7 @@ import Table from 'cli-table3';
 import { formatMicros } from '../engine/time.js';
 import type { CompareSummary } from '../sweep/compare.js';
 import type { Interval } from '../sweep/stats.js';
+import { flashSaleCompareLine } from './flash-sale-text.js';
 
 const percent = (x: number): string => `${(x * 100).toFixed(1)}%`;
 const probability = (i: Interval): string => `${percent(i.estimate)} [${percent(i.low)}, ${percent(i.high)}]`;
@@ -36,6 +37,9 @@ export function renderCompare(s: CompareSummary, color: ChalkInstance): string {
   }
   out.push(table.toString());
   out.push(color.dim('Intervals: Wilson 95% for probabilities; the worst run has the most oversold units, then double holders.'));
+  out.push('');
+  out.push(color.bold('flash sale') + color.dim(' (means per run)'));
+  for (const v of s.variants) out.push(`  ${v.variant}: ${flashSaleCompareLine(v)}`);
   const worst = s.variants.filter((v) => v.worst && (v.worst.oversold > 0 || v.worst.doubleHolders > 0));
   if (worst.length > 0) {
     out.push('');

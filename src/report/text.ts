@@ -6,6 +6,7 @@ import { formatMicros } from '../engine/time.js';
 import type { ScenarioResult } from '../runner/run-scenario.js';
 import { formatMetric } from '../scenario/metrics.js';
 import { focusViolation } from '../checker/violations.js';
+import { flashSaleRunLine } from './flash-sale-text.js';
 import { brokenInvariants, VERDICT_LEGEND, verdictOf, type Verdict } from './verdict.js';
 
 const PAINT: Record<Verdict, (c: ChalkInstance) => ChalkInstance> = {
@@ -46,6 +47,7 @@ export function renderRun(result: ScenarioResult, color: ChalkInstance): string 
     const also = notableCounts(run.metrics);
     if (also.length > 0) out.push(`  ${run.variant.name}: ${also.join(', ')}`);
   }
+  for (const run of result.runs) out.push(color.dim(`  ${run.variant.name}: ${flashSaleRunLine(run.metrics)}`));
   out.push(color.dim(VERDICT_LEGEND));
 
   for (const run of result.runs) {

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { isMap, isNode, isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
 import type { z } from 'zod';
 import { DEFAULT_BUDGET, overBudget, type Budget } from './cost.js';
+import { readDistributionFiles } from './distribution-files.js';
 import { ScenarioError, type ScenarioIssue } from './errors.js';
 import { resolveScenario } from './resolve.js';
 import { MAX_NAME_LENGTH, scenarioSchema } from './schema.js';
@@ -58,6 +59,9 @@ export function parseScenario(text: string, file: string, options: LoadOptions =
   if (!parsed.success) {
     throw new ScenarioError(file, parsed.error.issues.flatMap((i) => zodIssue(i, doc, data, lines)));
   }
+  const fileIssues: ScenarioIssue[] = [];
+  readDistributionFiles(parsed.data, file, (path, message) => fileIssues.push({ path, message }));
+  if (fileIssues.length > 0) throw new ScenarioError(file, fileIssues.map((i) => locate(i, doc, lines)));
   const { scenario, issues } = resolveScenario(parsed.data, file);
   if (!scenario) throw new ScenarioError(file, issues.map((i) => locate(i, doc, lines)));
   const refusal = overBudget(scenario, options.budget ?? DEFAULT_BUDGET);

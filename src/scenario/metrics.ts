@@ -54,6 +54,12 @@ export const METRICS: readonly MetricDefinition[] = [
   def('p50', 'median request latency', (m) => m.latencyP50Us, true),
   def('p99', '99th percentile request latency', (m) => m.latencyP99Us, true),
   def('lost-units', 'units other requests had deducted that lost updates wrote over (a write computed from b while the row held a < b erases b - a)', (m) => m.lostUnits),
+  def('sold-out-at', 'when the units ordered reached the initial stock (-1 if they never did)', (m) => m.flashSale.soldOutUs, true),
+  def('arrival-rate', 'requests that arrived per second of scenario duration', (m) => m.flashSale.arrivalsPerS, false, true),
+  def('busy-share', 'share of answered requests turned away because the lock was held (0 to 1)', (m) => m.flashSale.busyShare, false, true),
+  def('p99-ordered', '99th percentile latency of requests that ended with an order', (m) => m.flashSale.latency.ordered.p99Us, true),
+  def('p99-refused', '99th percentile latency of requests refused (sold out, lock busy, conflict, fenced, duplicate, overloaded)', (m) => m.flashSale.latency.refused.p99Us, true),
+  def('p99-error', '99th percentile latency of requests that failed on a lock or database error, or an unavailable client', (m) => m.flashSale.latency.error.p99Us, true),
 ];
 
 export const METRIC_NAMES = METRICS.map((m) => m.name);

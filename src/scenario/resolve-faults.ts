@@ -44,8 +44,9 @@ export function resolveFaults(
       const path = index === undefined ? ['faults', i, field] : ['faults', i, field, index];
       issue(path, `no host "${name}"${didYouMean(name, hosts)}; this scenario has ${hosts.join(', ')}`);
     };
-    if ('client' in f && f.client > world.clients) {
-      issue(['faults', i, 'client'], `client ${f.client} does not exist: the workload has ${world.clients} client(s), numbered from 1`);
+    const clients = 'client' in f ? clientsOf(f.client, world.clients) : [];
+    for (const c of clients) {
+      if (c > world.clients) issue(['faults', i, 'client'], `client ${c} does not exist: the workload has ${world.clients} client(s), numbered from 1`);
     }
     if (f.kind === 'slow-call' && !world.dependencyNames.includes(f.dependency)) {
       issue(['faults', i, 'dependency'], `unknown dependency "${f.dependency}"${didYouMean(f.dependency, world.dependencyNames)}; declare it under dependencies:`);
@@ -78,16 +79,27 @@ export function resolveFaults(
       else issue(['faults', i, 'duration'], 'a fault at a fixed time needs a fixed duration; use rate: to draw occurrences and durations from the seed');
     }
 
-    const spec = toSpec(f, atUs ?? 0, windowUs);
-    if (rate !== undefined) {
-      const duration = windowDistribution ?? { kind: 'constant' as const, valueUs: windowUs };
-      randomFaults.push({ template: spec, ratePerS: rate, duration });
-    } else faults.push(spec);
+    // A fault on several clients is one fault per client, in client order.
+    const specs = 'client' in f ? clients.map((client) => toSpec({ ...f, client }, atUs ?? 0, windowUs)) : [toSpec(f, atUs ?? 0, windowUs)];
+    for (const spec of specs) {
+      if (rate !== undefined) {
+        const duration = windowDistribution ?? { kind: 'constant' as const, valueUs: windowUs };
+        randomFaults.push({ template: spec, ratePerS: rate, duration });
+      } else faults.push(spec);
+    }
   });
   return { faults, randomFaults };
 }
 
-function toSpec(f: RawFault, atUs: number, durationUs: number): FaultSpec {
+/** The clients of `client: 3 | all | [1, 3]`. */
+function clientsOf(client: number | 'all' | number[], clients: number): number[] {
+  if (client === 'all') return Array.from({ length: clients }, (_, i) => i + 1);
+  return Array.isArray(client) ? client : [client];
+}
+
+type OneClient<F> = F extends { client: unknown } ? Omit<F, 'client'> & { client: number } : F;
+
+function toSpec(f: OneClient<RawFault>, atUs: number, durationUs: number): FaultSpec {
   switch (f.kind) {
     case 'gc-pause':
       return { kind: 'gc-pause', client: f.client, atUs, durationUs };

@@ -12,7 +12,7 @@ import { TOPOLOGIES } from '../world/redis/deployment.js';
 import { parseRedissonVersion } from './redisson-version.js';
 import { parseSeedSpec } from './seeds.js';
 import { REDLOCK_VERSIONS } from './types.js';
-import { parseDistribution, parseDuration, parseRate, parseSignedDuration, type Parsed } from './values.js';
+import { parseDistribution, parseDuration, parseFaultClients, parseRate, parseSignedDuration, type Parsed } from './values.js';
 
 /**
  * A value parsed by one of values.ts's parsers. `jsonSchema` says what an editor should
@@ -40,10 +40,10 @@ const distribution = () =>
   parsedBy(parseDistribution, {
     anyOf: [
       { type: 'string', pattern: DURATION_PATTERN },
-      { type: 'string', pattern: '^\\s*(uniform|exp|normal|lognormal)\\s*\\(.*\\)\\s*$' },
+      { type: 'string', pattern: '^\\s*(uniform|exp|normal|lognormal|mixture|empirical|histogram)\\s*\\(.*\\)\\s*$' },
       { const: 0 },
     ],
-    description: 'a duration (5ms) or a distribution: uniform(a, b), exp(mean), normal(mean, sd), lognormal(median, p99)',
+    description: 'a duration (5ms) or a distribution: uniform(a, b), exp(mean), normal(mean, sd), lognormal(median, p99), mixture(95%: a, 5%: b), empirical(file), histogram(le: count, ..., +Inf: count) or histogram(file)',
   });
 const rate = () =>
   parsedBy(parseRate, { type: 'string', pattern: '^\\s*\\d+(\\.\\d+)?\\s*/\\s*(s|m|h)\\s*$', description: 'a rate: 200/s, 30/m, 2/h' });
@@ -92,6 +92,16 @@ const stockRow = z.strictObject({
 });
 
 const clientRef = int(1, 1000);
+/**
+ * The clients a client fault hits: one (3), every one ("all"), or a list ([1, 2, 5]). Each
+ * becomes a fault of its own (scenario/resolve-faults.ts); with `rate`, each client draws
+ * its own occurrences.
+ */
+const faultClients = () =>
+  parsedBy(parseFaultClients, {
+    anyOf: [{ type: 'integer', minimum: 1, maximum: 1000 }, { const: 'all' }, { type: 'array', items: { type: 'integer', minimum: 1, maximum: 1000 }, minItems: 1, maxItems: 1000 }],
+    description: 'a client number (1), all, or a list of client numbers ([1, 3])',
+  });
 const host = z.string().regex(/^(client-\d+|redis-\d+|primary)$/, 'expected a host: client-N, redis-N or primary');
 
 /**
@@ -105,7 +115,7 @@ const timing = {
 const windowed = { ...timing, duration: distribution() };
 
 export const faultSchemas = {
-  'gc-pause': z.strictObject({ kind: z.literal('gc-pause'), client: clientRef, ...windowed }),
+  'gc-pause': z.strictObject({ kind: z.literal('gc-pause'), client: faultClients(), ...windowed }),
   'slow-call': z.strictObject({
     kind: z.literal('slow-call'),
     dependency: name(),
@@ -120,7 +130,7 @@ export const faultSchemas = {
   }),
   crash: z.strictObject({
     kind: z.literal('crash'),
-    client: clientRef,
+    client: faultClients(),
     at: duration(),
     point: z.enum(['between-setnx-and-expire']).optional(),
     'restart-after': duration().optional(),

@@ -29,7 +29,19 @@ export interface VariantTally {
   /** Runs by units oversold: index k counts runs with k, the last index those with more. */
   oversoldHistogram: number[];
   worst: WorstRun | null;
+  /** Flash-sale figures (checker/flash-sale.ts): runs that sold out and the sum of their sell-out times. */
+  soldOutRuns: number;
+  soldOutUsSum: number;
+  /** Arrivals per second in hundredths; the lock-busy share in basis points; p99 by outcome. */
+  arrivalsCentsSum: number;
+  busyBasisPointsSum: number;
+  p99OrderedUsSum: number;
+  p99RefusedUsSum: number;
+  p99ErrorUsSum: number;
 }
+
+/** The flash-sale sums of a tally, in the order merge adds them. */
+export const FLASH_SALE_SUMS = ['soldOutRuns', 'soldOutUsSum', 'arrivalsCentsSum', 'busyBasisPointsSum', 'p99OrderedUsSum', 'p99RefusedUsSum', 'p99ErrorUsSum'] as const;
 
 /** Buckets of the oversold histogram: 0, 1, ..., 9, and 10 or more. */
 export const HISTOGRAM_BUCKETS = 11;
@@ -54,6 +66,7 @@ export function emptyTally(variants: readonly string[], baseline: string | null)
     variants: variants.map((variant) => ({
       variant, runs: 0, oversellRuns: 0, oversoldSum: 0, doubleHolderRuns: 0, doubleHoldersSum: 0, stuckUsSum: 0, orphanUsSum: 0, throughputCentsSum: 0, p99UsSum: 0,
       oversoldHistogram: Array<number>(HISTOGRAM_BUCKETS).fill(0), worst: null,
+      soldOutRuns: 0, soldOutUsSum: 0, arrivalsCentsSum: 0, busyBasisPointsSum: 0, p99OrderedUsSum: 0, p99RefusedUsSum: 0, p99ErrorUsSum: 0,
     })),
     paired: baseline === null
       ? []
@@ -85,6 +98,16 @@ function addRun(t: VariantTally, seed: number, m: RunMetrics): void {
   t.throughputCentsSum += cents(m.throughputPerS);
   t.p99UsSum += m.latencyP99Us;
   t.oversoldHistogram[Math.min(m.oversold, HISTOGRAM_BUCKETS - 1)]++;
+  const f = m.flashSale;
+  if (f.soldOutUs >= 0) {
+    t.soldOutRuns++;
+    t.soldOutUsSum += f.soldOutUs;
+  }
+  t.arrivalsCentsSum += cents(f.arrivalsPerS);
+  t.busyBasisPointsSum += Math.round(f.busyShare * 10_000);
+  t.p99OrderedUsSum += f.latency.ordered.p99Us;
+  t.p99RefusedUsSum += f.latency.refused.p99Us;
+  t.p99ErrorUsSum += f.latency.error.p99Us;
   const run: WorstRun = { seed, oversold: m.oversold, doubleHolders: m.doubleHolders, doubleHolderUs: m.doubleHolderUs };
   if (worse(run, t.worst)) t.worst = run;
 }
@@ -120,6 +143,7 @@ export function mergeTally(a: CompareTally, b: CompareTally): void {
     t.throughputCentsSum += o.throughputCentsSum;
     t.p99UsSum += o.p99UsSum;
     o.oversoldHistogram.forEach((n, k) => (t.oversoldHistogram[k] += n));
+    for (const key of FLASH_SALE_SUMS) t[key] += o[key];
     if (o.worst && worse(o.worst, t.worst)) t.worst = o.worst;
   });
   a.paired.forEach((p, i) => {

@@ -121,6 +121,15 @@ export interface VariantSummary {
   /** Runs by units oversold (0, 1, ..., 9, 10 or more). */
   oversoldHistogram: number[];
   worst: { seed: number; oversold: number; doubleHolders: number; replay: string } | null;
+  /** Flash-sale figures (checker/flash-sale.ts), means per run. */
+  flashSale: {
+    /** Runs that sold out, and their mean sell-out time (-1: none did). */
+    soldOutRuns: number;
+    soldOutMeanUs: number;
+    arrivalsMean: number;
+    busyShareMean: number;
+    p99MeanUs: { ordered: number; refused: number; error: number };
+  };
 }
 
 export interface PairedSummary {
@@ -176,6 +185,13 @@ export function summarise(result: CompareResult): CompareSummary {
       worst: t.worst
         ? { seed: t.worst.seed, oversold: t.worst.oversold, doubleHolders: t.worst.doubleHolders, replay: replayCommand(result.scenario.file, t.worst.seed, t.variant) }
         : null,
+      flashSale: {
+        soldOutRuns: t.soldOutRuns,
+        soldOutMeanUs: t.soldOutRuns > 0 ? Math.round(t.soldOutUsSum / t.soldOutRuns) : -1,
+        arrivalsMean: round(t.arrivalsCentsSum / n / 100, 2),
+        busyShareMean: round(t.busyBasisPointsSum / n / 10_000, 4),
+        p99MeanUs: { ordered: Math.round(t.p99OrderedUsSum / n), refused: Math.round(t.p99RefusedUsSum / n), error: Math.round(t.p99ErrorUsSum / n) },
+      },
     };
   });
   const paired = result.tally.paired.map((p): PairedSummary => ({

@@ -30,6 +30,13 @@ const variantTally = z.strictObject({
   p99UsSum: count,
   oversoldHistogram: z.array(count).length(HISTOGRAM_BUCKETS),
   worst: z.strictObject({ seed: count, oversold: count, doubleHolders: count, doubleHolderUs: count }).nullable(),
+  soldOutRuns: count,
+  soldOutUsSum: count,
+  arrivalsCentsSum: count,
+  busyBasisPointsSum: count,
+  p99OrderedUsSum: count,
+  p99RefusedUsSum: count,
+  p99ErrorUsSum: count,
 });
 
 const pairedTally = z.strictObject({
@@ -79,6 +86,8 @@ export function validateTally(data: unknown): { ok: true; result: CompareResult 
     const histogram = t.oversoldHistogram.reduce((a, b) => a + b, 0);
     if (histogram !== t.runs) problems.push(`${p}.oversoldHistogram: counts ${histogram} runs, not ${t.runs}`);
     if (t.runs - t.oversoldHistogram[0] !== t.oversellRuns) problems.push(`${p}.oversoldHistogram: ${t.runs - t.oversoldHistogram[0]} runs oversold by it, ${t.oversellRuns} by oversellRuns`);
+    if (t.soldOutRuns > t.runs) problems.push(`${p}.soldOutRuns: ${t.soldOutRuns} is more than its ${t.runs} runs`);
+    if (t.busyBasisPointsSum > t.runs * 10_000) problems.push(`${p}.busyBasisPointsSum: ${t.busyBasisPointsSum} is more than 100% in each of its ${t.runs} runs`);
     if ((t.worst === null) !== (t.runs === 0)) problems.push(`${p}.worst: ${t.worst === null ? 'missing' : 'given for no runs'}`);
   });
   const expectedPaired = result.baseline === null ? [] : result.variants.filter((v) => v !== result.baseline);

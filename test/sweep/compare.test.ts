@@ -11,7 +11,9 @@ function metrics(m: Partial<RunMetrics>): RunMetrics {
     requests: 0, orders: 0, unitsSold: 0, outcomes: {} as RunMetrics['outcomes'], timeouts: 0, oversold: 0, negativeStock: 0, lostUpdates: 0,
     refusedWrites: 0, casConflicts: 0, fenceRejections: 0, duplicateOrders: 0, staleTokens: 0, doubleHolders: 0, doubleHolderUs: 0,
     firstDoubleHolderUs: -1, lastDoubleHolderUs: -1, maxHolders: 0, lockLost: 0, foreignUnlocks: 0, stuckLockUs: 0, orphanLockUs: 0, renewals: 0,
-    renewalFailures: 0, throughputPerS: 0, requestsPerS: 0, latencyP50Us: 0, latencyP99Us: 0, lostUnits: 0, ...m,
+    renewalFailures: 0, throughputPerS: 0, requestsPerS: 0, latencyP50Us: 0, latencyP99Us: 0, lostUnits: 0,
+    flashSale: { soldOutUs: -1, arrivalsPerS: 0, busyShare: 0, latency: { ordered: { count: 0, p50Us: 0, p99Us: 0 }, refused: { count: 0, p50Us: 0, p99Us: 0 }, error: { count: 0, p50Us: 0, p99Us: 0 } } },
+    ...m,
   };
 }
 

@@ -5,7 +5,9 @@ import { shardSeeds } from '../../src/scenario/seeds.js';
 import { addOutcome, emptyTally } from '../../src/sweep/compare-tally.js';
 import { SHARD_FORMAT, shardRuns, validateTally } from '../../src/sweep/tally-file.js';
 
-const metrics = (oversold: number): RunMetrics => ({ oversold, doubleHolders: oversold, doubleHolderUs: 0, stuckLockUs: 0, orphanLockUs: 0, throughputPerS: 1, latencyP99Us: 10 }) as RunMetrics;
+const split = { count: 1, p50Us: 5, p99Us: 10 };
+const flashSale: RunMetrics['flashSale'] = { soldOutUs: 3_000_000, arrivalsPerS: 2, busyShare: 0.25, latency: { ordered: split, refused: split, error: split } };
+const metrics = (oversold: number): RunMetrics => ({ oversold, doubleHolders: oversold, doubleHolderUs: 0, stuckLockUs: 0, orphanLockUs: 0, throughputPerS: 1, latencyP99Us: 10, flashSale }) as RunMetrics;
 
 /** Shard k of n over seeds 1..count, as compare --shard --output writes it. */
 function shardFile(k: number, n: number, count = 4): Record<string, any> {
@@ -34,6 +36,18 @@ describe('validateTally', () => {
       'tally.variants[0].oversellRuns: 50 is more than its 2 runs',
       'tally.variants[0].oversoldSum: 2 units cannot come from 50 runs that oversold',
       'tally.variants[0].oversoldHistogram: 2 runs oversold by it, 50 by oversellRuns',
+    ]);
+  });
+
+  it('refuses more sold-out runs than runs, and a busy share over 100%, and keeps the flash-sale sums of each shard', () => {
+    const f = shardFile(1, 2);
+    expect(f.tally.variants[0]).toMatchObject({ soldOutRuns: 2, soldOutUsSum: 6_000_000, arrivalsCentsSum: 400, busyBasisPointsSum: 5_000, p99OrderedUsSum: 20 });
+    expect(problems(f)).toEqual([]);
+    f.tally.variants[0].soldOutRuns = 3;
+    f.tally.variants[0].busyBasisPointsSum = 20_001;
+    expect(problems(f)).toEqual([
+      'tally.variants[0].soldOutRuns: 3 is more than its 2 runs',
+      'tally.variants[0].busyBasisPointsSum: 20001 is more than 100% in each of its 2 runs',
     ]);
   });
 

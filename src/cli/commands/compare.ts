@@ -13,6 +13,8 @@ import { loadScenarioArg } from '../builtin-scenarios.js';
 import { SHARD_FORMAT, validateTally } from '../../sweep/tally-file.js';
 import type { CommandContext } from './context.js';
 import { checkVariantNames } from './run.js';
+import { mergeSweeps, printSweep, readSweepTally, SWEEP_SHARD_FORMAT } from './sweep.js';
+import type { SweepResult } from '../../sweep/sweep.js';
 
 /** Shard files carry the raw tally, so merge can add them up exactly. */
 export { SHARD_FORMAT };
@@ -84,12 +86,19 @@ export function registerCompare(program: Command, ctx: CommandContext): void {
 
   program
     .command('merge')
-    .description('combine the tallies of compare --shard runs into the table of the whole sweep')
-    .argument('<files...>', 'tally files written by compare --shard k/n --output <file>')
+    .description('combine the tallies of compare --shard (or sweep --shard) runs into the table of the whole sweep')
+    .argument('<files...>', 'tally files written by compare --shard k/n --output <file> (or by sweep)')
     .option('--json', 'print the result as JSON')
     .option('--report <file>', 'also write a self-contained HTML report')
     .action((files: string[], options: { json?: boolean; report?: string }) => {
       checkWritable('--report', options.report);
+      // Shards of a sweep merge cell by cell (commands/sweep.ts).
+      const sweeps = files.map((f) => readSweepShard(f));
+      if (sweeps.every((s) => s !== null)) {
+        printSweep(mergeSweeps(sweeps as SweepResult[]), options, ctx);
+        ctx.setExitCode(EXIT_OK);
+        return;
+      }
       const parts = files.map((f) => readTally(f));
       let merged: CompareResult;
       try {
@@ -100,6 +109,18 @@ export function registerCompare(program: Command, ctx: CommandContext): void {
       print(merged, options, ctx);
       ctx.setExitCode(EXIT_OK);
     });
+}
+
+/** A sweep's shard file, or null for anything else (compare's own checks then speak). */
+function readSweepShard(file: string): SweepResult | null {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+  if (typeof data !== 'object' || data === null || (data as { format?: unknown }).format !== SWEEP_SHARD_FORMAT) return null;
+  return readSweepTally(file, data as Record<string, unknown>);
 }
 
 function readTally(file: string): CompareResult {

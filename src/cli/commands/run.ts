@@ -16,6 +16,8 @@ import { budgetOf, checkNoDuplicates, checkWritable, collect, MAX_REQUESTS_HELP,
 import { lockKeyOf } from '../../workload/request-flow.js';
 import { loadScenarioArg } from '../builtin-scenarios.js';
 import type { CommandContext } from './context.js';
+import type { ValueSpec } from '../../sweep/param-values.js';
+import { collectParam, loadWithParams } from './sweep.js';
 
 export function checkVariantNames(scenario: Scenario, names: readonly string[]): void {
   const unknown = names.filter((v) => !scenario.variants.some((s) => s.name === v));
@@ -38,6 +40,7 @@ interface RunOptions {
   key?: string;
   report?: string;
   maxRequests?: number;
+  param: Array<{ path: string; spec: ValueSpec }>;
 }
 
 function parseTime(value: string): number {
@@ -62,11 +65,13 @@ export function registerRun(program: Command, ctx: CommandContext): void {
     .option('--key <key>', 'the lock key to draw (default: the first violation\'s)')
     .option('--report <file>', 'also write a self-contained HTML report')
     .option('--max-requests <n>', MAX_REQUESTS_HELP, parseMaxRequests)
+    .option('--param <path=value>', 'set a field of the scenario first, as a sweep cell does: variants.lua.lease=10s (repeatable)', collectParam, [])
     .action((file: string, options: RunOptions) => {
       checkWritable('--report', options.report);
       // run keeps every variant's history until it prints: their requests count together.
       const held = options.variant.length > 0 ? new Set(options.variant).size : 'all';
-      const scenario = loadScenarioArg(file, (note) => ctx.io.err(note), { budget: budgetOf(options.maxRequests, held, options.checkDeterminism ? 2 : 1) });
+      const budget = budgetOf(options.maxRequests, held, options.checkDeterminism ? 2 : 1);
+      const scenario = options.param.length > 0 ? loadWithParams(file, options.param, budget, (note) => ctx.io.err(note)) : loadScenarioArg(file, (note) => ctx.io.err(note), { budget });
       checkVariantNames(scenario, options.variant);
       checkNoDuplicates('--variant', options.variant);
       checkKey(scenario, options.key);

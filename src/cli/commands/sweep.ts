@@ -1,0 +1,174 @@
+/** `lock-sim sweep`: a compare per value (or pair of values) of one or two scenario fields, and --find's boundary. */
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { DEFAULT_COMPARE_SEEDS, replayCommand, seedsLabel } from '../../sweep/compare.js';
+import { findBoundary, parseCondition, type Condition } from '../../sweep/find.js';
+import { checkParam, ParamError, readScenarioText, scenarioText, type SweepParam } from '../../sweep/params.js';
+import { validateTally } from '../../sweep/tally-file.js';
+import { mergeSweepResults, runCell, sweep, SweepGrid, type SweepResult } from '../../sweep/sweep.js';
+import { shellQuote } from '../../sweep/shell-quote.js';
+import { findToJson, sweepToJson } from '../../report/sweep-json.js';
+import { renderSweepHtml } from '../../report/sweep-html.js';
+import { renderFind, renderSweep } from '../../report/sweep-text.js';
+import { colorFor } from '../color.js';
+import { EXIT_OK } from '../exit-codes.js';
+import { budgetOf, checkNoDuplicates, checkWritable, collectList, defaultJobs, MAX_REQUESTS_HELP, parseJobs, parseMaxRequests, parseSeeds, parseShardOption, UsageError, writeOutput } from '../options.js';
+import { progressBar } from '../progress.js';
+import { loadScenarioArg, resolveScenarioArg } from '../builtin-scenarios.js';
+import { parseParamOption } from '../../sweep/params.js';
+import type { ValueSpec } from '../../sweep/param-values.js';
+import type { Budget } from '../../scenario/cost.js';
+import type { Scenario } from '../../scenario/types.js';
+import type { CommandContext } from './context.js';
+import { checkVariantNames } from './run.js';
+
+export const SWEEP_SHARD_FORMAT = 'lock-sim-sweep-tally/1';
+
+interface SweepCliOptions {
+  param: Array<{ path: string; spec: ValueSpec }>;
+  variants: string[];
+  seeds?: number[];
+  jobs?: number;
+  json?: boolean;
+  report?: string;
+  find?: Condition;
+  shard?: { k: number; n: number };
+  output?: string;
+  maxRequests?: number;
+}
+
+function collectParam(value: string, previous: Array<{ path: string; spec: ValueSpec }>): Array<{ path: string; spec: ValueSpec }> {
+  const p = parseParamOption(value);
+  if (!p.ok) throw new InvalidArgumentError(p.message);
+  return [...previous, p.value];
+}
+
+function parseFind(value: string): Condition {
+  const c = parseCondition(value);
+  if (!c.ok) throw new InvalidArgumentError(c.message);
+  return c.value;
+}
+
+/** The grid of a scenario argument and its --param options; a bad path or value is exit 2, located. */
+export function buildGrid(arg: string, params: ReadonlyArray<{ path: string; spec: ValueSpec }>, maxRequests: number | undefined, note?: (text: string) => void, budget?: Budget): SweepGrid {
+  const load = { budget: budget ?? budgetOf(maxRequests) };
+  const base = loadScenarioArg(arg, note, load);
+  const where = resolveScenarioArg(arg);
+  const source = where.builtin ? scenarioText(readFileSync(where.file, 'utf8'), where.file, where.display) : readScenarioText(where.file);
+  try {
+    const checked: SweepParam[] = params.map((p) => checkParam(source, p.path, p.spec));
+    checkNoDuplicates('--param', checked.map((p) => p.path));
+    const grid = new SweepGrid(base, source, checked, load);
+    grid.loadAll();
+    return grid;
+  } catch (err) {
+    if (err instanceof ParamError) throw new UsageError(err.message, true);
+    if (err instanceof RangeError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+export function registerSweep(program: Command, ctx: CommandContext): void {
+  program
+    .command('sweep')
+    .description('compare the variants at each value of one or two scenario fields (a grid); --find bisects for the boundary of a condition')
+    .argument('<scenario>', 'scenario file (YAML), or the name of a built-in scenario (lock-sim list)')
+    .option('--param <path=values>', 'a field and its values: variants.lua.lease=2s..30s/8 (range), log:100ms..10s/5 (log range) or 2s,5s,10s (list); once or twice', collectParam, [])
+    .option('--variants <names>', 'comma-separated variants to compare (default: all; repeatable)', collectList, [])
+    .option('--seeds <spec>', 'seeds of every cell: 1..1000, 500 (= 1..500) or 3,7,42 (default: 1..100)', parseSeeds)
+    .option('--jobs <n>', 'worker threads (default: the number of cores)', parseJobs)
+    .option('--json', 'print the result as JSON')
+    .option('--report <file>', 'also write a self-contained HTML report (lines with 95% bands, or heatmaps)')
+    .option('--find <condition>', 'bisect one --param for where the condition flips, e.g. "p(oversold > 0) <= 0.01"', parseFind)
+    .option('--shard <k/n>', 'run only the k-th of n slices of the seeds in every cell (with --output; combine with merge)', parseShardOption)
+    .option('--output <file>', 'also write the raw tallies to this file, for lock-sim merge')
+    .option('--max-requests <n>', MAX_REQUESTS_HELP, parseMaxRequests)
+    .action(async (file: string, options: SweepCliOptions) => {
+      checkWritable('--report', options.report);
+      checkWritable('--output', options.output);
+      if (options.param.length === 0) throw new UsageError('sweep needs --param <path>=<values>, e.g. --param variants.lease-5s.lease=2s..30s/8');
+      if (options.param.length > 2) throw new UsageError(`sweep takes one or two --param, found ${options.param.length}`);
+      if (options.shard && !options.output) throw new UsageError('--shard needs --output <file>: shards are combined with lock-sim merge');
+      if (options.find && options.param.length !== 1) throw new UsageError('--find bisects one --param; give exactly one');
+      if (options.find && (options.shard || options.output)) throw new UsageError('--find cannot be sharded: each step depends on the one before; run it whole');
+      const grid = buildGrid(file, options.param, options.maxRequests, (note) => ctx.io.err(note));
+      checkVariantNames(grid.base, options.variants);
+      checkNoDuplicates('--variants', options.variants);
+      const seeds = options.seeds ?? DEFAULT_COMPARE_SEEDS;
+      const variants = options.variants.length > 0 ? options.variants : grid.base.variants.map((v) => v.name);
+      const run = { seeds, variants, jobs: options.jobs ?? defaultJobs(), shard: options.shard ?? null };
+      const color = colorFor(ctx.io.stdoutIsTTY);
+
+      if (options.find) {
+        const axis = grid.axes[0];
+        const numbers = axis.numeric;
+        const ordered = numbers.every((x, i) => x !== null && (i === 0 || (x as number) > (numbers[i - 1] as number)));
+        if (!ordered) throw new UsageError(`--find bisects ${axis.path} in order: give a range, or a list of durations, rates or numbers that rises (found ${axis.labels.join(',')})`);
+        const find = await findBoundary(
+          options.find,
+          axis.path,
+          axis.labels,
+          variants,
+          (i) => runCell(grid, [i], run),
+          (i, seed, variant) => `${replayCommand(grid.source.display, seed, variant)} --param ${shellQuote(`${axis.path}=${axis.raw[i]}`)}`,
+        );
+        ctx.io.out(options.json ? JSON.stringify(findToJson(find, { name: grid.base.name, file: grid.source.display }, seedsLabel(seeds)), null, 2) : renderFind(find, seeds.length, color));
+        ctx.setExitCode(EXIT_OK);
+        return;
+      }
+
+      const progress = progressBar(options.json ? null : ctx.io.progress ?? null, 'sweep', 1);
+      const result = await sweep(grid, { ...run, onProgress: (done, total) => progress.update(done, total) });
+      progress.stop();
+      if (options.output) writeOutput(options.output, `${JSON.stringify({ format: SWEEP_SHARD_FORMAT, ...result })}\n`);
+      if (options.shard) {
+        ctx.io.out(`shard ${options.shard.k}/${options.shard.n}: ${result.cells.length} cells, tallies written to ${options.output}; combine the shards with lock-sim merge`);
+      } else printSweep(result, options, ctx);
+      ctx.setExitCode(EXIT_OK);
+    });
+}
+
+export function printSweep(result: SweepResult, options: { json?: boolean; report?: string }, ctx: CommandContext): void {
+  ctx.io.out(options.json ? JSON.stringify(sweepToJson(result), null, 2) : renderSweep(result, colorFor(ctx.io.stdoutIsTTY)));
+  if (options.report) {
+    writeOutput(options.report, renderSweepHtml(result));
+    if (!options.json) ctx.io.out(`\nreport written to ${options.report}`);
+  }
+}
+
+/** A sweep shard file, checked cell by cell with compare's tally checks. */
+export function readSweepTally(file: string, data: Record<string, unknown>): SweepResult {
+  const cells = data.cells;
+  if (!Array.isArray(cells) || !Array.isArray(data.axes) || typeof data.scenario !== 'object') throw new UsageError(`${file}: not a sweep tally (cells, axes or scenario missing)`);
+  const problems: string[] = [];
+  const checked = cells.map((c: { at?: unknown; result?: unknown }, i) => {
+    const r = validateTally({ format: 'lock-sim-compare-tally/1', ...(c?.result as object) });
+    if (!r.ok) {
+      problems.push(...r.problems.map((p) => `${file}: cells[${i}].result.${p}`));
+      return null;
+    }
+    return { at: c.at as number[], result: r.result };
+  });
+  if (problems.length > 0) throw new UsageError(problems.join('\n'), true);
+  return { ...(data as unknown as SweepResult), cells: checked as SweepResult['cells'] };
+}
+
+export function mergeSweeps(parts: SweepResult[]): SweepResult {
+  try {
+    return mergeSweepResults(parts);
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+
+/** `run --param path=value`: the scenario with fields set, as a sweep's cell (how sweep's replay commands run one cell). */
+export function loadWithParams(arg: string, params: ReadonlyArray<{ path: string; spec: ValueSpec }>, budget: Budget, note?: (text: string) => void): Scenario {
+  for (const p of params) {
+    if (p.spec.values.length !== 1) throw new UsageError(`--param ${p.path}: run takes one value, found ${p.spec.values.length} (sweep takes several)`);
+  }
+  return buildGrid(arg, params, undefined, note, budget).scenarioAt(params.map(() => 0));
+}
+
+export { collectParam };

@@ -1,0 +1,20 @@
+/** A sweep pool's worker thread: holds every cell's scenario, runs the (cell, seeds) it is sent, posts the metrics back. */
+import { parentPort, workerData } from 'node:worker_threads';
+import { ScenarioError } from '../scenario/errors.js';
+import type { Scenario } from '../scenario/types.js';
+import { runSeed } from './run-seeds.js';
+
+const { scenarios, variants } = workerData as { scenarios: Scenario[]; variants: string[] };
+
+parentPort?.on('message', (message: { kind: 'run'; task: number; cell: number; seeds: number[] } | { kind: 'stop' }) => {
+  if (message.kind === 'stop') {
+    parentPort?.close();
+    return;
+  }
+  try {
+    parentPort?.postMessage({ task: message.task, outcomes: message.seeds.map((seed) => runSeed(scenarios[message.cell], variants, seed)) });
+  } catch (err) {
+    if (!(err instanceof ScenarioError)) throw err;
+    parentPort?.postMessage({ scenarioError: { file: err.file, issues: err.issues } });
+  }
+});

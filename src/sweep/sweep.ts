@@ -1,0 +1,185 @@
+/**
+ * `sweep`: a grid over one or two scenario values. Each cell is a compare of the file with
+ * those values set, over the same seeds as every other cell (common random numbers: a cell
+ * differs from its neighbour by the value alone), tallied exactly as compare tallies, so a
+ * cell equals `compare` of that file, any --jobs gives the same bytes and shards add up.
+ */
+import type { LoadOptions } from '../scenario/load.js';
+import type { Scenario } from '../scenario/types.js';
+import { compare, fingerprint, mergeCompareResults, replayCommand, seedsLabel, summarise, type CompareResult, type VariantSummary } from './compare.js';
+import { shellQuote } from './shell-quote.js';
+import { addOutcome, emptyTally } from './compare-tally.js';
+import { runCells } from './cell-pool.js';
+import { shardSeeds } from '../scenario/seeds.js';
+import type { ParamValue } from './param-values.js';
+import { loadCell, type ScenarioText, type SweepParam } from './params.js';
+
+/** More cells than this is a typo; 200 x 200 would take days. */
+export const MAX_SWEEP_CELLS = 2_500;
+
+export interface SweepAxis {
+  path: string;
+  kind: 'list' | 'linear' | 'log';
+  labels: string[];
+  /** Numbers for plots (microseconds for durations, per second for rates); null in a list of other values. */
+  numeric: Array<number | null>;
+  /** What each cell sets, as the file would write it. */
+  raw: Array<string | number>;
+}
+
+export interface SweepCell {
+  /** Index into each axis. */
+  at: number[];
+  result: CompareResult;
+}
+
+export interface SweepResult {
+  scenario: { name: string; file: string; fingerprint: string };
+  axes: SweepAxis[];
+  seeds: { label: string; count: number };
+  shard: { k: number; n: number } | null;
+  variants: string[];
+  cells: SweepCell[];
+}
+
+export interface SweepOptions {
+  seeds: readonly number[];
+  variants?: readonly string[];
+  jobs?: number;
+  shard?: { k: number; n: number } | null;
+  load?: LoadOptions;
+  onProgress?(doneCells: number, totalCells: number): void;
+}
+
+export function axisOf(param: SweepParam): SweepAxis {
+  return {
+    path: param.path,
+    kind: param.spec.kind,
+    labels: param.spec.values.map((v) => v.label),
+    numeric: param.spec.values.map((v) => v.numeric),
+    raw: param.spec.values.map((v) => v.raw),
+  };
+}
+
+/** Every combination of indices, the first axis slowest. */
+export function gridIndices(sizes: readonly number[]): number[][] {
+  let out: number[][] = [[]];
+  for (const size of sizes) out = out.flatMap((prefix) => Array.from({ length: size }, (_, i) => [...prefix, i]));
+  return out;
+}
+
+/** A sweep's cells, loaded up front so a value the format refuses stops it before anything runs. */
+export class SweepGrid {
+  readonly axes: SweepAxis[];
+  private readonly scenarios = new Map<string, Scenario>();
+
+  constructor(
+    readonly base: Scenario,
+    readonly source: ScenarioText,
+    readonly params: readonly SweepParam[],
+    private readonly load: LoadOptions = {},
+  ) {
+    this.axes = params.map(axisOf);
+    const cells = params.reduce((n, p) => n * p.spec.values.length, 1);
+    if (cells > MAX_SWEEP_CELLS) throw new RangeError(`${cells} cells, over the limit of ${MAX_SWEEP_CELLS}; use fewer values`);
+  }
+
+  /** The scenario of one cell (cached). */
+  scenarioAt(at: readonly number[]): Scenario {
+    const key = at.join(',');
+    let s = this.scenarios.get(key);
+    if (!s) {
+      const values: ParamValue[] = this.params.map((p, i) => p.spec.values[at[i]]);
+      s = loadCell(this.source, this.params, values, this.load);
+      this.scenarios.set(key, s);
+    }
+    return s;
+  }
+
+  /** Loads every cell (a bad value is found before the first run). */
+  loadAll(): void {
+    for (const at of gridIndices(this.axes.map((a) => a.labels.length))) this.scenarioAt(at);
+  }
+}
+
+export async function runCell(grid: SweepGrid, at: readonly number[], options: SweepOptions): Promise<CompareResult> {
+  return compare(grid.scenarioAt(at), { seeds: options.seeds, variants: options.variants, jobs: options.jobs ?? 1, shard: options.shard ?? null });
+}
+
+/** An empty compare result of one cell, to be filled seed by seed (what compare() returns, tallied elsewhere). */
+function cellShell(scenario: Scenario, seeds: readonly number[], variants: string[], shard: SweepOptions['shard']): CompareResult {
+  return {
+    scenario: { name: scenario.name, file: scenario.file, fingerprint: fingerprint(scenario) },
+    seeds: { label: seedsLabel(seeds), count: seeds.length },
+    shard: shard ?? null,
+    variants,
+    baseline: null,
+    tally: emptyTally(variants, null),
+  };
+}
+
+export async function sweep(grid: SweepGrid, options: SweepOptions): Promise<SweepResult> {
+  const all = gridIndices(grid.axes.map((a) => a.labels.length));
+  const scenarios = all.map((at) => grid.scenarioAt(at));
+  const variants = options.variants && options.variants.length > 0 ? [...options.variants] : grid.base.variants.map((v) => v.name);
+  const seeds = shardSeeds(options.seeds, options.shard ?? null);
+  const cells: SweepCell[] = all.map((at, i) => ({ at, result: cellShell(scenarios[i], options.seeds, variants, options.shard) }));
+  // One pool of threads for every cell (cell-pool.ts); each cell's tally is compare's.
+  const perCell = new Array<number>(cells.length).fill(0);
+  let done = 0;
+  await runCells(
+    scenarios,
+    variants,
+    cells.map((c, i) => ({
+      cell: i,
+      seeds,
+      onOutcome: (o) => {
+        addOutcome(c.result.tally, o);
+        if (++perCell[i] === seeds.length) options.onProgress?.(++done, cells.length);
+      },
+    })),
+    options.jobs ?? 1,
+  );
+  return {
+    scenario: { name: grid.base.name, file: grid.source.display, fingerprint: fingerprint(grid.base) },
+    axes: grid.axes,
+    seeds: { label: seedsLabel(options.seeds), count: options.seeds.length },
+    shard: options.shard ?? null,
+    variants,
+    cells,
+  };
+}
+
+/** Combines the shards of one sweep, cell by cell, with compare's own merge. */
+export function mergeSweepResults(parts: readonly SweepResult[]): SweepResult {
+  if (parts.length === 0) throw new Error('nothing to merge');
+  const first = parts[0];
+  const axesKey = (r: SweepResult): string => JSON.stringify(r.axes);
+  for (const p of parts) {
+    if (p.scenario.fingerprint !== first.scenario.fingerprint || axesKey(p) !== axesKey(first) || p.cells.length !== first.cells.length) {
+      throw new Error('these results are not shards of one sweep (scenario or parameters differ)');
+    }
+  }
+  const cells = first.cells.map((c, i) => ({ at: c.at, result: mergeCompareResults(parts.map((p) => p.cells[i].result)) }));
+  return { ...first, shard: null, cells };
+}
+
+/** The figures a sweep reports per cell and variant. */
+export interface CellSummary {
+  at: number[];
+  variants: VariantSummary[];
+}
+
+export const summariseCells = (result: SweepResult): CellSummary[] =>
+  result.cells.map((c) => ({
+    at: c.at,
+    variants: summarise(c.result).variants.map((v) => ({
+      ...v,
+      worst: v.worst ? { ...v.worst, replay: sweepReplay(result.scenario.file, result.axes, c.at, v.worst.seed, v.variant) } : null,
+    })),
+  }));
+
+/** The command that replays one run of one cell: run with each parameter set to the cell's value. */
+export function sweepReplay(file: string, axes: readonly SweepAxis[], at: readonly number[], seed: number, variant: string): string {
+  return `${replayCommand(file, seed, variant)}${axes.map((a, i) => ` --param ${shellQuote(`${a.path}=${a.raw[at[i]]}`)}`).join('')}`;
+}

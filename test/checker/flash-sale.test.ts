@@ -1,0 +1,70 @@
+/** Flash-sale metrics: sell-out time, arrivals, busy share, latency by outcome; fed request by request. */
+import { describe, expect, it } from 'vitest';
+import { FlashSaleConsumer } from '../../src/checker/flash-sale.js';
+import type { FinishedRequest } from '../../src/checker/request-consumer.js';
+import { runYaml } from '../helpers.js';
+
+const S = 1_000_000;
+const MS = 1_000;
+/** Times in milliseconds. */
+const req = (invokeMs: number, endMs: number | null, outcome: FinishedRequest['outcome'], qty = 1): FinishedRequest => ({
+  sku: 1, qty, invokeUs: invokeMs * MS, endUs: endMs === null ? null : endMs * MS, outcome,
+});
+const metricsOf = (stockUnits: number, requests: FinishedRequest[]) => {
+  const c = new FlashSaleConsumer({ stockUnits, durationUs: 10 * S });
+  for (const r of requests) c.add(r);
+  return c.result();
+};
+
+describe('flash-sale metrics', () => {
+  const sale = [
+    req(0, 4000, 'ordered'), // arrived first, answered last of the orders
+    req(1000, 1500, 'ordered'),
+    req(2000, 2200, 'lock-busy'),
+    req(3000, 3500, 'ordered'),
+    req(4000, 4100, 'sold-out'),
+    req(5000, 9000, 'db-error'),
+    req(6000, null, 'unknown'),
+  ];
+
+  it('sells out when the units ordered reach the stock, by answer time', () => {
+    expect(metricsOf(3, sale).soldOutUs).toBe(4 * S);
+    expect(metricsOf(2, sale).soldOutUs).toBe(3.5 * S);
+    // One unit short: never sold out.
+    expect(metricsOf(4, sale).soldOutUs).toBe(-1);
+    expect(metricsOf(3, [req(0, 1000, 'ordered', 2), req(1000, 2000, 'ordered')]).soldOutUs).toBe(2 * S);
+  });
+
+  it('counts arrivals per second and the share of answers that were "lock busy"', () => {
+    const m = metricsOf(3, sale);
+    expect(m.arrivalsPerS).toBe(0.7);
+    // 1 busy of 6 answered (the unknown one was never answered).
+    expect(m.busyShare).toBe(0.1667);
+    expect(metricsOf(3, sale.filter((r) => r.outcome !== 'lock-busy')).busyShare).toBe(0);
+  });
+
+  it('splits latency by outcome: ordered, refused, error', () => {
+    const m = metricsOf(3, sale);
+    expect(m.latency.ordered).toEqual({ count: 3, p50Us: 0.5 * S, p99Us: 4 * S });
+    expect(m.latency.refused).toEqual({ count: 2, p50Us: 0.1 * S, p99Us: 0.2 * S });
+    expect(m.latency.error).toEqual({ count: 1, p50Us: 4 * S, p99Us: 4 * S });
+  });
+
+  it('agrees with the history of a real run', () => {
+    const r = runYaml(`name: f
+duration: 10s
+stock: { sku: 1, available: 20 }
+workload: { clients: 2, workers: 4, arrival: 20/s, steps: [lock, read, deduct, order, unlock] }
+variants:
+  a: { lock: lua-unlock, lease: 5s }
+`);
+    const f = r.metrics.flashSale;
+    const orderEnds = r.history.filter((op) => op.f === 'request' && op.type === 'ok' && 'outcome' in op && op.outcome === 'ordered').map((op) => op.timeUs).sort((a, b) => a - b);
+    expect(orderEnds.length).toBeGreaterThanOrEqual(20);
+    expect(f.soldOutUs).toBe(orderEnds[19]);
+    expect(f.arrivalsPerS).toBe(Math.round((r.metrics.requests / 10) * 100) / 100);
+    expect(f.latency.ordered.count).toBe(r.metrics.orders);
+    expect(f.busyShare).toBeGreaterThan(0);
+    expect(r.metrics.outcomes['sold-out']).toBeGreaterThan(0);
+  });
+});
