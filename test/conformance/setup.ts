@@ -1,0 +1,36 @@
+/**
+ * A describe block run against a real redis-server started for it (redis-server.ts). Without
+ * redis-server it is skipped with a message, unless CI is set: then it fails.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Conformance } from './harness.js';
+import { findRedisServer, inCi, startRedisServer, type RunningServer } from './redis-server.js';
+
+export function withRealRedis(title: string, body: (conformance: () => Conformance) => void): void {
+  const executable = findRedisServer();
+  const skip = executable === null && !inCi();
+  if (skip) {
+    console.warn(
+      `[conformance] SKIPPED "${title}": no redis-server on this machine (install Redis 7, e.g. apt-get install redis-server; with CI=true a missing server fails the suite)`,
+    );
+  }
+  describe.skipIf(skip)(title, () => {
+    let server: RunningServer | undefined;
+    let conformance: Conformance | undefined;
+    beforeAll(async () => {
+      if (executable === null) throw new Error('redis-server not found and CI is set: the conformance suite must run (.ci/run installs it with apt)');
+      server = await startRedisServer(executable);
+      conformance = new Conformance(server.client);
+    }, 30_000);
+    afterAll(async () => {
+      await server?.stop();
+    });
+    it('runs against Redis 7 (the model follows redis 7.0.15)', () => {
+      expect(server?.version).toMatch(/^7\./);
+    });
+    body(() => {
+      if (conformance === undefined) throw new Error('no redis-server started');
+      return conformance;
+    });
+  });
+}
