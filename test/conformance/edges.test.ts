@@ -148,6 +148,13 @@ const CASES: Case[] = [
     c('EVAL', fencedAcquire.lua, '2', 'k', 'n', 'tok', '0'), c('EVAL', fencedAcquire.lua, '2', 'k', 'n', 'tok', 'x'), c('HSET', 'n', 'f', '1'),
     c('EVAL', fencedAcquire.lua, '2', 'k2', 'n', 'tok', '90000'), c('SET', 'n', MAX), c('DEL', 'k2'), c('EVAL', fencedAcquire.lua, '2', 'k2', 'n', 'tok', '90000'),
   ]],
+  ['integers a script returns pass through a Lua number: 2^63-1 comes back as -2^63; tonumber of a latch value', ['k', 'n', 'h', 'l'], [
+    c('SET', 'n', '9223372036854775806'), c('EVAL', fencedAcquire.lua, '2', 'k', 'n', 'tok', '90000'), c('DEL', 'k'), c('SET', 'n', '9007199254740992'),
+    c('EVAL', fencedAcquire.lua, '2', 'k', 'n', 'tok', '90000'),
+    ...['-9223372036854775808', '1.5', '-2.5', 'abc', ' 1 ', '1e2', '', '7'].flatMap((latch) => [
+      c('SET', 'l', latch), c('EVAL', redissonUnlockLatch.lua, '3', 'h', channel, 'l', '0', '90000', 'u:1', 'PUBLISH', '90000'),
+    ]),
+  ]],
   ['MULTI/EXEC: replies per command, a run-time error does not stop the rest, a queue-time error aborts all', ['k', 'n', 'h'], [
     multi(['SET', 'k', 'v'], ['INCR', 'n'], ['INCR', 'k'], ['SET', 'n', 'x', 'PX', '0'], ['HSET', 'h', 'f', '1'], ['GET', 'h']),
     multi(['SET', 'k', 'w'], ['FOO', 'bar'], ['INCR', 'n']), multi(['SET', 'k', 'w'], ['GET']), multi(['SET', 'k', 'w'], ['MULTI'], ['GET', 'k']),

@@ -52,10 +52,12 @@ function canonReal(r: Resp): Canon {
 
 /**
  * INFO: the model prints the replication lines lock clients read (role, connected_slaves);
- * the server prints many more. Both are cut to those lines.
+ * the server prints many more. Both are cut to those lines, wherever an INFO text appears
+ * (also inside an EXEC reply).
  */
 function infoLines(c: Canon): Canon {
-  if (typeof c !== 'string') return c;
+  if (Array.isArray(c)) return c.map(infoLines);
+  if (typeof c !== 'string' || !c.startsWith('# ')) return c;
   return c
     .split('\r\n')
     .filter((l) => /^(role|connected_slaves):/.test(l))
@@ -150,16 +152,14 @@ export class Conformance {
       let label: string;
       if ('multi' in step) {
         label = `MULTI ${step.multi.map((c) => c.join(' ')).join(' / ')} EXEC`;
-        model = this.modelTransaction(step.multi);
-        real = await this.realTransaction(step.multi);
+        model = infoLines(this.modelTransaction(step.multi));
+        real = infoLines(await this.realTransaction(step.multi));
       } else {
         label = step.args.join(' ');
         model = canonModel(this.modelCommand(step.args));
         real = canonReal(await this.real.send(step.args));
-        if (step.args[0].toUpperCase() === 'INFO') {
-          model = infoLines(model);
-          real = infoLines(real);
-        }
+        model = infoLines(model);
+        real = infoLines(real);
       }
       this.lastMs = await this.serverMs();
       if (!agree(model, real, step.tol)) out.push({ step: i, what: label, model, real });

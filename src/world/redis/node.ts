@@ -11,7 +11,7 @@ import { ERR_NOT_INTEGER, parseInt64, RedisErrorReply, type RedisReply } from '.
 import type { ReplicationLink } from './replication.js';
 import { ScriptCallError, type ScriptContext } from './script-call.js';
 import { ScriptCache } from './script-cache.js';
-import { builtinScriptByText } from './scripts.js';
+import { builtinScriptByText, runBuiltin } from './scripts.js';
 import { runTransaction, type TransactionReplies } from './transaction.js';
 
 export type RedisRole = 'primary' | 'replica';
@@ -411,9 +411,9 @@ export class RedisNode {
       sha,
       writeRefusal: () => (this.role === 'replica' ? ERR_READONLY.message : (this.writeRefusal?.() ?? null)),
     };
+    const builtin = builtinScriptByText(body);
+    if (builtin !== undefined) return runBuiltin(builtin, ctx, keys, argv);
     try {
-      const builtin = builtinScriptByText(body);
-      if (builtin !== undefined) return builtin.native(ctx, keys, argv);
       if (this.userScripts !== null) return this.userScripts(ctx, body, keys, argv);
       return new RedisErrorReply('ERR lock-sim runs only its built-in scripts here (no Lua VM attached to this node)');
     } catch (e) {

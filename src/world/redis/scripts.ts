@@ -8,7 +8,7 @@
  * native code gets for free: it runs at one simulated instant.
  */
 import { createHash } from 'node:crypto';
-import type { RedisReply } from './reply.js';
+import { INT64_MIN, integerReply, type RedisReply } from './reply.js';
 import { ScriptCallError, scriptCall, type ScriptContext } from './script-call.js';
 
 export type { ScriptContext } from './script-call.js';
@@ -194,7 +194,7 @@ export const BUILTIN_SCRIPTS: readonly BuiltinScript[] = [
 function luaToNumberReply(text: string): RedisReply {
   const t = text.trim();
   if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return null;
-  return Math.trunc(Number(t));
+  return luaNumberToReply(Number(t));
 }
 
 export function sha1(text: string): string {
@@ -211,9 +211,27 @@ export function builtinScriptByText(body: string): BuiltinScript | undefined {
 /** Runs a built-in script's native code: its reply, or the error a failed redis.call ended it with. */
 export function runBuiltin(script: BuiltinScript, ctx: ScriptContext, keys: readonly string[], argv: readonly string[]): RedisReply {
   try {
-    return script.native(ctx, keys, argv);
+    return throughLuaNumbers(script.native(ctx, keys, argv));
   } catch (e) {
     if (e instanceof ScriptCallError) return e.reply;
     throw e;
   }
+}
+
+/**
+ * An integer a script returns has been a Lua number (a double) on its way: redis.call hands
+ * integer replies to Lua as lua_Number, and script_lua.c luaReplyToRedisReply answers a Lua
+ * number as (long long) of it. Beyond 2^53 that rounds; 2^63-1 becomes 2^63, which x86-64
+ * converts to -2^63 (measured on redis-server 7.0.15, x86-64: a script returning
+ * redis.call('incr', k) on 9223372036854775806 answers -9223372036854775808).
+ */
+function throughLuaNumbers(reply: RedisReply): RedisReply {
+  if (Array.isArray(reply)) return reply.map(throughLuaNumbers);
+  return typeof reply === 'bigint' ? luaNumberToReply(Number(reply)) : reply;
+}
+
+/** (long long) of a Lua number: truncated; out of range (or NaN) is -2^63 on x86-64. */
+function luaNumberToReply(d: number): RedisReply {
+  if (!(d < 2 ** 63 && d >= -(2 ** 63))) return INT64_MIN;
+  return integerReply(BigInt(Math.trunc(d)));
 }
