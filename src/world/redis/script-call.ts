@@ -1,6 +1,6 @@
 /**
  * redis.call from inside a script, as redis 7.0.15 runs it (script_lua.c luaRedisGenericCommand,
- * script.c scriptCall and scriptVerifyWriteCommandAllow): the command is checked (unknown,
+ * script.c scriptCall, scriptVerifyCommandArity and scriptVerifyWriteCommandAllow): the command is checked (unknown,
  * arity, NOSCRIPT flag, a write refused by a replica or a primary short of good replicas), run,
  * and an error reply raises a Lua error that ends the script. Writes made before the error
  * stay (no rollback). The client then gets the error with where it happened:
@@ -46,7 +46,10 @@ export function scriptError(ctx: ScriptContext, line: number, message: string): 
 export function scriptCall(ctx: ScriptContext, line: number, args: readonly string[]): RedisReply {
   const spec = commandSpec(args);
   if (spec === undefined) throw scriptError(ctx, line, 'ERR Unknown Redis command called from script');
-  if (commandShapeError(args) !== null) throw scriptError(ctx, line, 'ERR Wrong number of args calling Redis command from script');
+  // script.c scriptVerifyCommandArity: lookupCommand finds no command for an unknown subcommand.
+  const shape = commandShapeError(args);
+  if (shape !== null && shape.message.startsWith('ERR unknown subcommand')) throw scriptError(ctx, line, 'ERR Unknown Redis command called from script');
+  if (shape !== null) throw scriptError(ctx, line, 'ERR Wrong number of args calling Redis command from script');
   if (spec.noscript) throw scriptError(ctx, line, 'ERR This Redis command is not allowed from script');
   if (spec.write) {
     const refusal = ctx.writeRefusal();
