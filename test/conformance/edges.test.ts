@@ -172,6 +172,6 @@ withRealRedis('the model against redis-server 7: hand-written sequences', (confo
   for (const [title, keys, steps] of CASES) {
     it(title, async () => {
       expect(await conformance().run(steps, keys)).toEqual([]);
-    }, 60_000);
+    });
   }
 });

@@ -133,5 +133,5 @@ withRealRedis('the model against redis-server 7: random sequences', (conformance
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: false },
     );
-  }, 600_000);
+  });
 });

@@ -4,16 +4,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Conformance } from './harness.js';
-import { findRedisServer, inCi, startRedisServer, type RunningServer } from './redis-server.js';
+import { findRedisServer, inCi, redisServerSkipNotice, startRedisServer, type RunningServer } from './redis-server.js';
 
 export function withRealRedis(title: string, body: (conformance: () => Conformance) => void): void {
   const executable = findRedisServer();
   const skip = executable === null && !inCi();
-  if (skip) {
-    console.warn(
-      `[conformance] SKIPPED "${title}": no redis-server on this machine (install Redis 7, e.g. apt-get install redis-server; with CI=true a missing server fails the suite)`,
-    );
-  }
+  // Printed here as well as by test/notices.ts, so that running one file alone says it too.
+  if (skip) console.warn(`${redisServerSkipNotice()} (${title})`);
   describe.skipIf(skip)(title, () => {
     let server: RunningServer | undefined;
     let conformance: Conformance | undefined;
@@ -21,7 +18,7 @@ export function withRealRedis(title: string, body: (conformance: () => Conforman
       if (executable === null) throw new Error('redis-server not found and CI is set: the conformance suite must run (.ci/run installs it with apt)');
       server = await startRedisServer(executable);
       conformance = new Conformance(server.client);
-    }, 30_000);
+    });
     afterAll(async () => {
       await server?.stop();
     });
