@@ -83,8 +83,19 @@ export const WRITE_COMMANDS: ReadonlySet<string> = new Set(
   [...COMMAND_SPECS].filter(([, s]) => s.write).map(([name]) => name.toUpperCase()),
 );
 
-/** Redis compares command names and options with strcasecmp: ASCII letters only. */
-export const asciiLower = (s: string): string => s.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+const lowered = new Map<string, string>();
+
+/**
+ * Redis compares command names and options with strcasecmp: ASCII letters only. Short words
+ * (command names, options) are remembered: every command asks for its name.
+ */
+export function asciiLower(s: string): string {
+  const known = lowered.get(s);
+  if (known !== undefined) return known;
+  const lower = s.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+  if (s.length <= 16 && lowered.size < 1_000) lowered.set(s, lower);
+  return lower;
+}
 
 export const asciiUpper = (s: string): string => s.replace(/[a-z]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 32));
 
@@ -93,8 +104,7 @@ export const asciiUpper = (s: string): string => s.replace(/[a-z]/g, (c) => Stri
  * order: an unknown command, an unknown subcommand of a container, then the arity. null when
  * the command may run.
  */
-export function commandShapeError(args: readonly string[]): RedisErrorReply | null {
-  const name = asciiLower(args[0]);
+export function commandShapeError(args: readonly string[], name = asciiLower(args[0])): RedisErrorReply | null {
   const s = COMMAND_SPECS.get(name);
   if (s === undefined) return unknownCommand(args);
   let fullName = name;
@@ -112,8 +122,9 @@ export function commandShapeError(args: readonly string[]): RedisErrorReply | nu
   return null;
 }
 
-export function commandSpec(args: readonly string[]): CommandSpec | undefined {
-  return COMMAND_SPECS.get(asciiLower(args[0]));
+/** The spec of a command by its lower-case name. */
+export function commandSpec(name: string): CommandSpec | undefined {
+  return COMMAND_SPECS.get(name);
 }
 
 /** server.c rejectCommandFormat: newlines in the message become spaces (it stays one line). */
@@ -165,11 +176,21 @@ const HANDLERS: ReadonlyMap<string, Handler> = new Map<string, Handler>([
  * arity), then the command. Node-level commands are not answered here (unknown to a bare keyspace).
  */
 export function executeKeyspaceCommand(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
-  const handler = HANDLERS.get(asciiLower(args[0]));
+  const name = asciiLower(args[0]);
+  const handler = HANDLERS.get(name);
   if (handler === undefined) return unknownCommand(args);
-  const shape = commandShapeError(args);
+  const shape = commandShapeError(args, name);
   if (shape !== null) return shape;
   return handler(ks, args, tag);
+}
+
+/**
+ * Runs a keyspace command whose shape was already checked (commandShapeError answered null):
+ * the node and redis.call check every command once, before anything else.
+ */
+export function runCheckedKeyspaceCommand(ks: Keyspace, args: readonly string[], tag: string, name = asciiLower(args[0])): RedisReply {
+  const handler = HANDLERS.get(name);
+  return handler === undefined ? unknownCommand(args) : handler(ks, args, tag);
 }
 
 /** Whether the keyspace layer answers this command (the rest is the node's). */
@@ -183,6 +204,9 @@ function getString(ks: Keyspace, key: string): RedisReply {
   if (e === undefined) return null;
   return typeof e.value === 'string' ? e.value : ERR_WRONGTYPE;
 }
+
+/** A canonical integer of at most 12 digits (string2ll's syntax), exact as a double with room to spare. */
+const SMALL_INT = /^(0|-?[1-9][0-9]{0,11})$/;
 
 interface SetFlags {
   nx?: boolean;
@@ -235,9 +259,16 @@ function set(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
  * (else "invalid expire time in 'set' command").
  */
 function expireDeadline(ks: Keyspace, arg: string, unit: 'ex' | 'px' | 'exat' | 'pxat'): number | RedisErrorReply {
+  const seconds = unit === 'ex' || unit === 'exat';
+  // Fast path, same rules: below 10^12 every sum stays an exact double (10^15 + now < 2^53).
+  if (SMALL_INT.test(arg)) {
+    const small = Number(arg);
+    if (small <= 0) return invalidExpire('set');
+    const ms = seconds ? small * 1000 : small;
+    return unit === 'ex' || unit === 'px' ? ms + ks.nowMs() : ms;
+  }
   const n = parseInt64(arg);
   if (n === null) return ERR_NOT_INTEGER;
-  const seconds = unit === 'ex' || unit === 'exat';
   if (n <= 0n || (seconds && n > INT64_MAX / 1000n)) return invalidExpire('set');
   let ms = seconds ? n * 1000n : n;
   if (unit === 'ex' || unit === 'px') ms += BigInt(ks.nowMs());
@@ -308,27 +339,34 @@ function expire(ks: Keyspace, args: readonly string[], tag: string, name: string
   }
   if (nx && (xx || gt || lt)) return new RedisErrorReply('ERR NX and XX, GT or LT options at the same time are not compatible');
   if (gt && lt) return new RedisErrorReply('ERR GT and LT options at the same time are not compatible');
-  const n = parseInt64(args[2]);
-  if (n === null) return ERR_NOT_INTEGER;
-  let when = n;
-  if (seconds) {
-    if (when > INT64_MAX / 1000n || when < INT64_MIN / 1000n) return invalidExpire(name);
-    when *= 1000n;
+  // A number or a bigint: JS compares the two exactly. Small arguments stay exact doubles
+  // (SMALL_INT); the rest is computed in 64 bits with the overflow checks.
+  let when: number | bigint;
+  if (SMALL_INT.test(args[2])) {
+    when = (seconds ? Number(args[2]) * 1000 : Number(args[2])) + (absolute ? 0 : ks.nowMs());
+  } else {
+    const n = parseInt64(args[2]);
+    if (n === null) return ERR_NOT_INTEGER;
+    let big = n;
+    if (seconds) {
+      if (big > INT64_MAX / 1000n || big < INT64_MIN / 1000n) return invalidExpire(name);
+      big *= 1000n;
+    }
+    const base = absolute ? 0n : BigInt(ks.nowMs());
+    if (big > INT64_MAX - base) return invalidExpire(name);
+    when = big + base;
   }
-  const base = absolute ? 0n : BigInt(ks.nowMs());
-  if (when > INT64_MAX - base) return invalidExpire(name);
-  when += base;
   const key = args[1];
   const e = ks.lookup(key);
   if (e === undefined) return 0;
-  const current = e.expireAtMs === null ? null : BigInt(e.expireAtMs);
+  const current = e.expireAtMs;
   if (nx && current !== null) return 0;
   if (xx && current === null) return 0;
   if (gt && (current === null || when <= current)) return 0;
   if (lt && current !== null && when >= current) return 0;
   // expire.c checkAlreadyExpired: when <= now on a primary deletes at once; a replica keeps
   // the key with its past deadline and waits for the primary's DEL.
-  if (when <= BigInt(ks.nowMs()) && ks.deletesExpiredKeys) {
+  if (when <= ks.nowMs() && ks.deletesExpiredKeys) {
     ks.remove(key, 'delete', tag);
     return 1;
   }

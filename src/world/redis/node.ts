@@ -5,7 +5,7 @@
  */
 import type { Simulation } from '../../engine/simulation.js';
 import type { LocalClock } from '../clock.js';
-import { asciiLower, commandShapeError, commandSpec, executeKeyspaceCommand } from './commands.js';
+import { asciiLower, commandShapeError, commandSpec, runCheckedKeyspaceCommand } from './commands.js';
 import { cloneEntry, Keyspace, type Entry, type KeyChange } from './keyspace.js';
 import { ERR_NOT_INTEGER, parseInt64, RedisErrorReply, type RedisReply } from './reply.js';
 import type { ReplicationLink } from './replication.js';
@@ -87,10 +87,11 @@ export class RedisNode {
       this.pausedQueue.push(() => this.execute(args, tag, reply));
       return;
     }
-    const refused = this.admissionError(args);
+    const name = asciiLower(args[0]);
+    const refused = this.admissionError(args, name);
     if (refused !== null) return reply(refused);
-    if (asciiLower(args[0]) === 'wait') return this.wait(args, reply, false);
-    reply(this.run(args, tag));
+    if (name === 'wait') return this.wait(args, reply, false);
+    reply(this.run(args, tag, name));
   }
 
   /**
@@ -107,15 +108,16 @@ export class RedisNode {
     reply(
       runTransaction(
         commands,
-        (args) => this.admissionError(args),
+        (args) => this.admissionError(args, asciiLower(args[0])),
         (args) => {
+          const name = asciiLower(args[0]);
           // Inside EXEC a WAIT cannot block (CLIENT_DENY_BLOCKING): it answers the count now.
-          if (asciiLower(args[0]) === 'wait') {
+          if (name === 'wait') {
             let r: RedisReply = null;
             this.wait(args, (x) => (r = x), true);
             return r;
           }
-          return this.run(args, tag);
+          return this.run(args, tag, name);
         },
       ),
     );
@@ -128,11 +130,10 @@ export class RedisNode {
    * script's writes are refused inside it (script-call.ts), except by a cluster node that is
    * down, which refuses the command itself.
    */
-  private admissionError(args: readonly string[]): RedisErrorReply | null {
-    const shape = commandShapeError(args);
+  private admissionError(args: readonly string[], name: string): RedisErrorReply | null {
+    const shape = commandShapeError(args, name);
     if (shape !== null) return shape;
-    const spec = commandSpec(args);
-    const name = asciiLower(args[0]);
+    const spec = commandSpec(name);
     const script = name === 'eval' || name === 'evalsha';
     if (spec?.write && this.role === 'replica') return ERR_READONLY;
     if ((spec?.write || script) && this.writeRefusal) {
@@ -143,8 +144,8 @@ export class RedisNode {
   }
 
   /** Runs an admitted command (all but WAIT's blocking). */
-  private run(args: readonly string[], tag: string): RedisReply {
-    switch (asciiLower(args[0])) {
+  private run(args: readonly string[], tag: string, name: string): RedisReply {
+    switch (name) {
       case 'publish':
         return this.publish(args[1], args[2]);
       case 'eval':
@@ -162,7 +163,7 @@ export class RedisNode {
       case 'discard':
         return new RedisErrorReply('ERR DISCARD without MULTI');
       default:
-        return executeKeyspaceCommand(this.keyspace, args, tag);
+        return runCheckedKeyspaceCommand(this.keyspace, args, tag, name);
     }
   }
 

@@ -8,12 +8,25 @@
 import { asciiLower } from './commands.js';
 import { sha1 } from './scripts.js';
 
+/** SHA1 of each body seen, so a script sent again is not hashed again (a pure function of the text). */
+const shaOfBody = new Map<string, string>();
+const MAX_MEMO = 10_000;
+
+function shaOf(body: string): string {
+  let sha = shaOfBody.get(body);
+  if (sha === undefined) {
+    sha = sha1(body);
+    if (shaOfBody.size < MAX_MEMO) shaOfBody.set(body, sha);
+  }
+  return sha;
+}
+
 export class ScriptCache {
   private readonly bodies = new Map<string, string>();
 
   /** Caches `body`; returns its SHA1 (lower-case hex, as SCRIPT LOAD replies). */
   add(body: string): string {
-    const sha = sha1(body);
+    const sha = shaOf(body);
     this.bodies.set(sha, body);
     return sha;
   }

@@ -12,7 +12,7 @@
  * The built-in scripts' native code calls this with the line of each redis.call in its Lua
  * text; a Lua VM for user scripts can call it from its redis.call.
  */
-import { asciiLower, commandShapeError, commandSpec, executeKeyspaceCommand } from './commands.js';
+import { asciiLower, commandShapeError, commandSpec, runCheckedKeyspaceCommand } from './commands.js';
 import type { Keyspace } from './keyspace.js';
 import { RedisErrorReply, type RedisReply } from './reply.js';
 
@@ -44,10 +44,11 @@ export function scriptError(ctx: ScriptContext, line: number, message: string): 
 
 /** redis.call(...) at `line` of the running script: the reply, or a thrown ScriptCallError. */
 export function scriptCall(ctx: ScriptContext, line: number, args: readonly string[]): RedisReply {
-  const spec = commandSpec(args);
+  const name = asciiLower(args[0]);
+  const spec = commandSpec(name);
   if (spec === undefined) throw scriptError(ctx, line, 'ERR Unknown Redis command called from script');
   // script.c scriptVerifyCommandArity: lookupCommand finds no command for an unknown subcommand.
-  const shape = commandShapeError(args);
+  const shape = commandShapeError(args, name);
   if (shape !== null && shape.message.startsWith('ERR unknown subcommand')) throw scriptError(ctx, line, 'ERR Unknown Redis command called from script');
   if (shape !== null) throw scriptError(ctx, line, 'ERR Wrong number of args calling Redis command from script');
   if (spec.noscript) throw scriptError(ctx, line, 'ERR This Redis command is not allowed from script');
@@ -55,9 +56,8 @@ export function scriptCall(ctx: ScriptContext, line: number, args: readonly stri
     const refusal = ctx.writeRefusal();
     if (refusal !== null) throw scriptError(ctx, line, refusal);
   }
-  const name = asciiLower(args[0]);
   const reply =
-    name === 'publish' ? ctx.publish(args[1], args[2]) : name === 'info' ? (ctx.info?.(args) ?? '') : executeKeyspaceCommand(ctx.keyspace, args, ctx.tag);
+    name === 'publish' ? ctx.publish(args[1], args[2]) : name === 'info' ? (ctx.info?.(args) ?? '') : runCheckedKeyspaceCommand(ctx.keyspace, args, ctx.tag, name);
   if (reply instanceof RedisErrorReply) throw scriptError(ctx, line, reply.message);
   return reply;
 }
