@@ -1,182 +1,407 @@
 /**
- * The Redis commands lock-sim's variants use, executed against one keyspace at one instant.
- * Semantics follow Redis 7 (db.c expireIfNeeded, t_string.c, expire.c at 7.0.15; TTLs replicated as
- * absolute times since 7.0, redis/redis#8474); the differential
- * test in test/world/redis checks them against ioredis-mock.
+ * The Redis commands lock-sim models, executed against one keyspace at one instant.
+ * Semantics, argument checks and error texts follow redis 7.0.15 (src/t_string.c, t_hash.c,
+ * expire.c, db.c, server.c processCommand; TTLs replicated as absolute times since 7.0,
+ * redis/redis#8474). test/conformance runs the same command sequences on this model and on a
+ * real redis-server 7.0.15 and compares every reply and the keyspace after each step.
  *
- * Commands that need the node beyond its keyspace (PUBLISH, WAIT, EVAL) are handled by
- * RedisNode; this module is the pure keyspace part.
+ * Commands that need the node beyond its keyspace (PUBLISH, WAIT, INFO, EVAL, EVALSHA, SCRIPT,
+ * MULTI/EXEC) are executed by RedisNode; their arity and flags live in COMMAND_SPECS too, so
+ * the node, transactions and scripts check every command the same way.
  */
 import type { Keyspace } from './keyspace.js';
 import {
   ERR_NOT_INTEGER,
+  ERR_OVERFLOW,
   ERR_SYNTAX,
   ERR_WRONGTYPE,
+  INT64_MAX,
+  INT64_MIN,
+  integerReply,
   invalidExpire,
-  parseInteger,
+  parseInt64,
   RedisErrorReply,
   type RedisReply,
   wrongArgs,
 } from './reply.js';
 
-/** Commands that change data; a replica refuses them from clients (READONLY). */
-export const WRITE_COMMANDS = new Set([
-  'SET', 'SETNX', 'EXPIRE', 'PEXPIRE', 'PEXPIREAT', 'DEL', 'INCR', 'HSET', 'HINCRBY', 'HDEL',
+/**
+ * A command's declared shape (redis 7.0.15 src/commands/<name>.json): `arity` is the exact
+ * argument count including the name when positive, the minimum when negative; `write` is the
+ * WRITE flag (refused by a replica: READONLY; by a primary short of good replicas:
+ * NOREPLICAS); `noscript` is the NOSCRIPT flag (refused inside EVAL).
+ */
+export interface CommandSpec {
+  arity: number;
+  write: boolean;
+  noscript: boolean;
+  /** Subcommands of a container command (SCRIPT), with their own arity. */
+  subcommands?: Readonly<Record<string, number>>;
+}
+
+const spec = (arity: number, write = false, noscript = false): CommandSpec => ({ arity, write, noscript });
+
+/** Arity and flags from redis 7.0.15 src/commands/*.json, for every command the model answers. */
+export const COMMAND_SPECS: ReadonlyMap<string, CommandSpec> = new Map([
+  ['ping', spec(-1)],
+  ['get', spec(2)],
+  ['set', spec(-3, true)],
+  ['setnx', spec(3, true)],
+  ['del', spec(-2, true)],
+  ['exists', spec(-2)],
+  ['type', spec(2)],
+  ['expire', spec(-3, true)],
+  ['pexpire', spec(-3, true)],
+  ['expireat', spec(-3, true)],
+  ['pexpireat', spec(-3, true)],
+  ['ttl', spec(2)],
+  ['pttl', spec(2)],
+  ['incr', spec(2, true)],
+  ['hset', spec(-4, true)],
+  ['hsetnx', spec(4, true)],
+  ['hget', spec(3)],
+  ['hgetall', spec(2)],
+  ['hlen', spec(2)],
+  ['hexists', spec(3)],
+  ['hincrby', spec(4, true)],
+  ['hdel', spec(-3, true)],
+  // Node-level commands (RedisNode). EVAL/EVALSHA carry no WRITE flag in 7.0 (MAY_REPLICATE):
+  // a script's writes are refused one by one inside it (script.c scriptVerifyWriteCommandAllow).
+  ['publish', spec(3)],
+  ['wait', spec(3, false, true)],
+  ['info', spec(-1)],
+  ['eval', spec(-3, false, true)],
+  ['evalsha', spec(-3, false, true)],
+  ['script', { arity: -2, write: false, noscript: true, subcommands: { load: 3, exists: -3, flush: -2 } }],
+  ['multi', spec(1, false, true)],
+  ['exec', spec(1, false, true)],
+  ['discard', spec(1, false, true)],
 ]);
 
-export function executeKeyspaceCommand(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
-  const name = args[0].toUpperCase();
-  switch (name) {
-    case 'PING':
-      return 'PONG';
-    case 'GET':
-      return get(ks, args);
-    case 'SET':
-      return set(ks, args, tag);
-    case 'SETNX':
-      if (args.length !== 3) return wrongArgs(name);
-      return set(ks, ['SET', args[1], args[2], 'NX'], tag) === null ? 0 : 1;
-    case 'EXPIRE':
-      return expire(ks, args, tag, 1000, false);
-    case 'PEXPIRE':
-      return expire(ks, args, tag, 1, false);
-    case 'PEXPIREAT':
-      return expire(ks, args, tag, 1, true);
-    case 'PTTL':
-      return pttl(ks, args);
-    case 'DEL': {
-      if (args.length < 2) return wrongArgs(name);
-      let n = 0;
-      for (let i = 1; i < args.length; i++) {
-        if (ks.lookup(args[i]) !== undefined && ks.remove(args[i], 'delete', tag)) n++;
-      }
-      return n;
+/** Commands that change data; a replica refuses them from clients (READONLY). */
+export const WRITE_COMMANDS: ReadonlySet<string> = new Set(
+  [...COMMAND_SPECS].filter(([, s]) => s.write).map(([name]) => name.toUpperCase()),
+);
+
+const lowered = new Map<string, string>();
+
+/**
+ * Redis compares command names and options with strcasecmp: ASCII letters only. Short words
+ * (command names, options) are remembered: every command asks for its name.
+ */
+export function asciiLower(s: string): string {
+  const known = lowered.get(s);
+  if (known !== undefined) return known;
+  const lower = s.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+  if (s.length <= 16 && lowered.size < 1_000) lowered.set(s, lower);
+  return lower;
+}
+
+export const asciiUpper = (s: string): string => s.replace(/[a-z]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 32));
+
+/**
+ * The checks redis 7.0.15 server.c processCommand makes before running a command, in its
+ * order: an unknown command, an unknown subcommand of a container, then the arity. null when
+ * the command may run.
+ */
+export function commandShapeError(args: readonly string[], name = asciiLower(args[0])): RedisErrorReply | null {
+  const s = COMMAND_SPECS.get(name);
+  if (s === undefined) return unknownCommand(args);
+  let fullName = name;
+  let arity = s.arity;
+  if (s.subcommands !== undefined && args.length >= 2) {
+    const sub = asciiLower(args[1]);
+    const subArity = s.subcommands[sub];
+    if (subArity === undefined) {
+      return rejectFormat(`ERR unknown subcommand '${args[1].slice(0, 128)}'. Try ${asciiUpper(args[0])} HELP.`);
     }
-    case 'EXISTS': {
-      if (args.length < 2) return wrongArgs(name);
-      let n = 0;
-      for (let i = 1; i < args.length; i++) if (ks.lookup(args[i]) !== undefined) n++;
-      return n;
-    }
-    case 'INCR':
-      return incr(ks, args, tag);
-    case 'HSET':
-      return hset(ks, args, tag);
-    case 'HGET': {
-      if (args.length !== 3) return wrongArgs(name);
-      const h = hashOf(ks, args[1]);
-      if (h instanceof RedisErrorReply) return h;
-      return h?.get(args[2]) ?? null;
-    }
-    case 'HINCRBY':
-      return hincrby(ks, args, tag);
-    case 'HEXISTS': {
-      if (args.length !== 3) return wrongArgs(name);
-      const h = hashOf(ks, args[1]);
-      if (h instanceof RedisErrorReply) return h;
-      return h?.has(args[2]) ? 1 : 0;
-    }
-    case 'HDEL':
-      return hdel(ks, args, tag);
-    default:
-      return unknownCommand(args);
+    fullName = `${name}|${sub}`;
+    arity = subArity;
   }
+  if ((arity > 0 && args.length !== arity) || args.length < -arity) return wrongArgs(fullName);
+  return null;
+}
+
+/** The spec of a command by its lower-case name. */
+export function commandSpec(name: string): CommandSpec | undefined {
+  return COMMAND_SPECS.get(name);
+}
+
+/** server.c rejectCommandFormat: newlines in the message become spaces (it stays one line). */
+function rejectFormat(message: string): RedisErrorReply {
+  return new RedisErrorReply(message.replace(/[\r\n]/g, ' '));
 }
 
 /**
  * redis 7.0.15 server.c processCommand: "unknown command '<name>', with args beginning with: "
- * then each argument quoted and followed by a space (Redis stops after 128 characters of them;
- * lock-sim's commands are far shorter).
+ * then each argument quoted and followed by a space, while the list is shorter than 128
+ * characters, each cut to what is left of the 128; the name is cut at 128 characters.
  */
 function unknownCommand(args: readonly string[]): RedisErrorReply {
-  const quoted = args.slice(1).map((a) => `'${a}' `).join('');
-  return new RedisErrorReply(`ERR unknown command '${args[0]}', with args beginning with: ${quoted}`);
+  let quoted = '';
+  for (let i = 1; i < args.length && quoted.length < 128; i++) quoted += `'${args[i].slice(0, 128 - quoted.length)}' `;
+  return rejectFormat(`ERR unknown command '${args[0].slice(0, 128)}', with args beginning with: ${quoted}`);
 }
 
-function get(ks: Keyspace, args: readonly string[]): RedisReply {
-  if (args.length !== 2) return wrongArgs('GET');
-  const e = ks.lookup(args[1]);
+type Handler = (ks: Keyspace, args: readonly string[], tag: string) => RedisReply;
+
+const HANDLERS: ReadonlyMap<string, Handler> = new Map<string, Handler>([
+  // server.c pingCommand: PONG, or the one argument back.
+  ['ping', (_ks, args) => (args.length > 2 ? wrongArgs('ping') : args.length === 2 ? args[1] : 'PONG')],
+  ['get', (ks, args) => getString(ks, args[1])],
+  ['set', set],
+  ['setnx', (ks, args, tag) => setGeneric(ks, args[1], args[2], { nx: true }, tag) === null ? 0 : 1],
+  ['del', del],
+  ['exists', exists],
+  ['type', type],
+  ['expire', (ks, args, tag) => expire(ks, args, tag, 'expire', true, false)],
+  ['pexpire', (ks, args, tag) => expire(ks, args, tag, 'pexpire', false, false)],
+  ['expireat', (ks, args, tag) => expire(ks, args, tag, 'expireat', true, true)],
+  ['pexpireat', (ks, args, tag) => expire(ks, args, tag, 'pexpireat', false, true)],
+  ['ttl', (ks, args) => ttl(ks, args[1], false)],
+  ['pttl', (ks, args) => ttl(ks, args[1], true)],
+  ['incr', incr],
+  ['hset', hset],
+  ['hsetnx', hsetnx],
+  ['hget', (ks, args) => hashRead(ks, args[1], (h) => h?.get(args[2]) ?? null)],
+  ['hgetall', (ks, args) => hashRead(ks, args[1], (h) => (h === undefined ? [] : [...h].flat()))],
+  ['hlen', (ks, args) => hashRead(ks, args[1], (h) => h?.size ?? 0)],
+  ['hexists', (ks, args) => hashRead(ks, args[1], (h) => (h?.has(args[2]) ? 1 : 0))],
+  ['hincrby', hincrby],
+  ['hdel', hdel],
+]);
+
+/**
+ * Runs one command on the keyspace: the shape checks of processCommand first (unknown command,
+ * arity), then the command. Node-level commands are not answered here (unknown to a bare keyspace).
+ */
+export function executeKeyspaceCommand(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
+  const name = asciiLower(args[0]);
+  const handler = HANDLERS.get(name);
+  if (handler === undefined) return unknownCommand(args);
+  const shape = commandShapeError(args, name);
+  if (shape !== null) return shape;
+  return handler(ks, args, tag);
+}
+
+/**
+ * Runs a keyspace command whose shape was already checked (commandShapeError answered null):
+ * the node and redis.call check every command once, before anything else.
+ */
+export function runCheckedKeyspaceCommand(ks: Keyspace, args: readonly string[], tag: string, name = asciiLower(args[0])): RedisReply {
+  const handler = HANDLERS.get(name);
+  return handler === undefined ? unknownCommand(args) : handler(ks, args, tag);
+}
+
+/** Whether the keyspace layer answers this command (the rest is the node's). */
+export function isKeyspaceCommand(name: string): boolean {
+  return HANDLERS.has(asciiLower(name));
+}
+
+/** t_string.c getGenericCommand: nil, the string, or WRONGTYPE for a hash. */
+function getString(ks: Keyspace, key: string): RedisReply {
+  const e = ks.lookup(key);
   if (e === undefined) return null;
   return typeof e.value === 'string' ? e.value : ERR_WRONGTYPE;
 }
 
-function set(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
-  if (args.length < 3) return wrongArgs('SET');
-  const [, key, value] = args;
-  let nx = false;
-  let xx = false;
-  let keepTtl = false;
-  // redis 7.0.15 t_string.c parseExtendedStringArgumentsOrReply: an expiry option excludes the
-  // other three and KEEPTTL, but may be repeated (the last one counts); its number is read
-  // after every option has been parsed (getExpireMillisecondsOrReply), so a syntax error wins.
-  let expire: { opt: string; arg: string } | null = null;
-  for (let i = 3; i < args.length; i++) {
-    const opt = args[i].toUpperCase();
-    if (opt === 'NX' && !xx) nx = true;
-    else if (opt === 'XX' && !nx) xx = true;
-    else if (opt === 'KEEPTTL' && expire === null) keepTtl = true;
-    else if (EXPIRE_OPTIONS.has(opt) && (expire === null || expire.opt === opt) && !keepTtl && i + 1 < args.length) {
-      expire = { opt, arg: args[++i] };
-    } else return ERR_SYNTAX;
-  }
-  let expireAtMs: number | null = null;
-  if (expire !== null) {
-    const n = parseInteger(expire.arg);
-    if (n === null) return ERR_NOT_INTEGER;
-    if (n <= 0) return invalidExpire('set');
-    if (expire.opt === 'EX') expireAtMs = ks.nowMs() + n * 1000;
-    else if (expire.opt === 'PX') expireAtMs = ks.nowMs() + n;
-    else if (expire.opt === 'EXAT') expireAtMs = n * 1000;
-    else expireAtMs = n;
-  }
-  const existing = ks.lookup(key);
-  if (nx && existing !== undefined) return null;
-  if (xx && existing === undefined) return null;
-  if (keepTtl && existing !== undefined) expireAtMs = existing.expireAtMs;
-  ks.write(key, value, expireAtMs, tag);
-  return 'OK';
+/** A canonical integer of at most 12 digits (string2ll's syntax), exact as a double with room to spare. */
+const SMALL_INT = /^(0|-?[1-9][0-9]{0,11})$/;
+
+interface SetFlags {
+  nx?: boolean;
+  xx?: boolean;
+  get?: boolean;
+  keepTtl?: boolean;
+  /** Absolute deadline in ms, already validated. */
+  expireAtMs?: number;
 }
 
-const EXPIRE_OPTIONS = new Set(['EX', 'PX', 'EXAT', 'PXAT']);
+/**
+ * redis 7.0.15 t_string.c parseExtendedStringArgumentsOrReply: options in any ASCII case; NX
+ * and XX exclude each other, KEEPTTL and the four expiry options exclude each other, but one
+ * option may repeat (SET k v PX 10 PX 20 keeps 20: measured on redis-server 7.0.15, PTTL 17
+ * right after); an expiry option with no argument after it, or any other word, is a syntax
+ * error. The expiry number is read only after every option parsed (setGenericCommand), so a
+ * syntax error wins over a bad number.
+ */
+function set(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
+  let nx = false;
+  let xx = false;
+  let get = false;
+  let keepTtl = false;
+  let expiry: 'ex' | 'px' | 'exat' | 'pxat' | null = null;
+  let expireArg = '';
+  for (let j = 3; j < args.length; j++) {
+    const opt = asciiLower(args[j]);
+    const hasNext = j < args.length - 1;
+    if (opt === 'nx' && !xx) nx = true;
+    else if (opt === 'xx' && !nx) xx = true;
+    else if (opt === 'get') get = true;
+    else if (opt === 'keepttl' && expiry === null) keepTtl = true;
+    else if ((opt === 'ex' || opt === 'px' || opt === 'exat' || opt === 'pxat') && !keepTtl && (expiry === null || expiry === opt) && hasNext) {
+      expiry = opt;
+      expireArg = args[++j];
+    } else return ERR_SYNTAX;
+  }
+  let expireAtMs: number | undefined;
+  if (expiry !== null) {
+    const at = expireDeadline(ks, expireArg, expiry);
+    if (at instanceof RedisErrorReply) return at;
+    expireAtMs = at;
+  }
+  return setGeneric(ks, args[1], args[2], { nx, xx, get, keepTtl, expireAtMs }, tag);
+}
 
-function expire(ks: Keyspace, args: readonly string[], tag: string, unitMs: number, absolute: boolean): RedisReply {
-  if (args.length !== 3) return wrongArgs(args[0]);
-  const n = parseInteger(args[2]);
+/**
+ * t_string.c getExpireMillisecondsOrReply: the number must be a 64-bit integer (else "value is
+ * not an integer"), positive, and stay within 64 bits once made milliseconds and absolute
+ * (else "invalid expire time in 'set' command").
+ */
+function expireDeadline(ks: Keyspace, arg: string, unit: 'ex' | 'px' | 'exat' | 'pxat'): number | RedisErrorReply {
+  const seconds = unit === 'ex' || unit === 'exat';
+  // Fast path, same rules: below 10^12 every sum stays an exact double (10^15 + now < 2^53).
+  if (SMALL_INT.test(arg)) {
+    const small = Number(arg);
+    if (small <= 0) return invalidExpire('set');
+    const ms = seconds ? small * 1000 : small;
+    return unit === 'ex' || unit === 'px' ? ms + ks.nowMs() : ms;
+  }
+  const n = parseInt64(arg);
   if (n === null) return ERR_NOT_INTEGER;
+  if (n <= 0n || (seconds && n > INT64_MAX / 1000n)) return invalidExpire('set');
+  let ms = seconds ? n * 1000n : n;
+  if (unit === 'ex' || unit === 'px') ms += BigInt(ks.nowMs());
+  if (ms > INT64_MAX) return invalidExpire('set');
+  return Number(ms);
+}
+
+/**
+ * t_string.c setGenericCommand: with GET the old value is read first (WRONGTYPE on a hash, and
+ * then nothing is written); NX/XX decide; the write replaces value and TTL (KEEPTTL keeps the
+ * old TTL; no expiry option clears it). Replies the old value with GET, else OK, or nil when
+ * NX/XX refused.
+ */
+function setGeneric(ks: Keyspace, key: string, value: string, f: SetFlags, tag: string): RedisReply {
+  let old: RedisReply = null;
+  if (f.get) {
+    old = getString(ks, key);
+    if (old instanceof RedisErrorReply) return old;
+  }
+  const existing = ks.lookup(key);
+  if ((f.nx && existing !== undefined) || (f.xx && existing === undefined)) return f.get ? old : null;
+  const expireAtMs = f.expireAtMs ?? (f.keepTtl && existing !== undefined ? existing.expireAtMs : null);
+  ks.write(key, value, expireAtMs, tag);
+  return f.get ? old : 'OK';
+}
+
+function del(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
+  let n = 0;
+  for (let i = 1; i < args.length; i++) {
+    if (ks.lookup(args[i]) !== undefined && ks.remove(args[i], 'delete', tag)) n++;
+  }
+  return n;
+}
+
+/** db.c existsCommand: a key named twice counts twice. */
+function exists(ks: Keyspace, args: readonly string[]): RedisReply {
+  let n = 0;
+  for (let i = 1; i < args.length; i++) if (ks.lookup(args[i]) !== undefined) n++;
+  return n;
+}
+
+/** db.c typeCommand: "none", "string" or "hash" (the two types the model stores). */
+function type(ks: Keyspace, args: readonly string[]): RedisReply {
   const e = ks.lookup(args[1]);
+  if (e === undefined) return 'none';
+  return typeof e.value === 'string' ? 'string' : 'hash';
+}
+
+/**
+ * redis 7.0.15 expire.c expireGenericCommand and parseExtendedExpireArgumentsOrReply: options
+ * NX/XX/GT/LT first ("Unsupported option <word>", then the incompatible pairs), then the
+ * number, then the 64-bit overflow of unit and base ("invalid expire time in '<cmd>' command"),
+ * then the key (0 when missing). GT treats no TTL as infinite (always refused); LT as
+ * infinite too (always accepted). A deadline already reached deletes the key and answers 1.
+ */
+function expire(ks: Keyspace, args: readonly string[], tag: string, name: string, seconds: boolean, absolute: boolean): RedisReply {
+  let nx = false;
+  let xx = false;
+  let gt = false;
+  let lt = false;
+  for (let j = 3; j < args.length; j++) {
+    const opt = asciiLower(args[j]);
+    if (opt === 'nx') nx = true;
+    else if (opt === 'xx') xx = true;
+    else if (opt === 'gt') gt = true;
+    else if (opt === 'lt') lt = true;
+    else return new RedisErrorReply(`ERR Unsupported option ${args[j]}`);
+  }
+  if (nx && (xx || gt || lt)) return new RedisErrorReply('ERR NX and XX, GT or LT options at the same time are not compatible');
+  if (gt && lt) return new RedisErrorReply('ERR GT and LT options at the same time are not compatible');
+  // A number or a bigint: JS compares the two exactly. Small arguments stay exact doubles
+  // (SMALL_INT); the rest is computed in 64 bits with the overflow checks.
+  let when: number | bigint;
+  if (SMALL_INT.test(args[2])) {
+    when = (seconds ? Number(args[2]) * 1000 : Number(args[2])) + (absolute ? 0 : ks.nowMs());
+  } else {
+    const n = parseInt64(args[2]);
+    if (n === null) return ERR_NOT_INTEGER;
+    let big = n;
+    if (seconds) {
+      if (big > INT64_MAX / 1000n || big < INT64_MIN / 1000n) return invalidExpire(name);
+      big *= 1000n;
+    }
+    const base = absolute ? 0n : BigInt(ks.nowMs());
+    if (big > INT64_MAX - base) return invalidExpire(name);
+    when = big + base;
+  }
+  const key = args[1];
+  const e = ks.lookup(key);
   if (e === undefined) return 0;
-  const deadline = (absolute ? 0 : ks.nowMs()) + n * unitMs;
-  // A deadline already reached deletes the key at once (Redis: "expired immediately").
-  if (deadline <= ks.nowMs()) {
-    ks.remove(args[1], 'delete', tag);
+  const current = e.expireAtMs;
+  if (nx && current !== null) return 0;
+  if (xx && current === null) return 0;
+  if (gt && (current === null || when <= current)) return 0;
+  if (lt && current !== null && when >= current) return 0;
+  // expire.c checkAlreadyExpired: when <= now on a primary deletes at once; a replica keeps
+  // the key with its past deadline and waits for the primary's DEL.
+  if (when <= ks.nowMs() && ks.deletesExpiredKeys) {
+    ks.remove(key, 'delete', tag);
     return 1;
   }
-  ks.setExpire(args[1], deadline, tag);
+  // Deadlines beyond 2^53 ms (year 287396) are kept as the nearest double.
+  ks.setExpire(key, Number(when), tag);
   return 1;
 }
 
-function pttl(ks: Keyspace, args: readonly string[]): RedisReply {
-  if (args.length !== 2) return wrongArgs('PTTL');
-  const e = ks.lookup(args[1]);
+/** expire.c ttlGenericCommand: -2 missing, -1 no TTL, else ms left (TTL: seconds, rounded half up). */
+function ttl(ks: Keyspace, key: string, ms: boolean): RedisReply {
+  const e = ks.lookup(key);
   if (e === undefined) return -2;
   if (e.expireAtMs === null) return -1;
-  // Never negative: lookup() answered a live key, so now <= deadline (db.c keyIsExpired).
-  return e.expireAtMs - ks.nowMs();
+  const left = Math.max(0, e.expireAtMs - ks.nowMs());
+  return ms ? left : Math.floor((left + 500) / 1000);
 }
 
+/**
+ * t_string.c incrDecrCommand: WRONGTYPE on a hash, "value is not an integer" for a value that
+ * is not a canonical 64-bit integer ("-0", "007"), "increment or decrement would overflow"
+ * past 2^63-1. The key keeps its TTL (dbOverwrite).
+ */
 function incr(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
-  if (args.length !== 2) return wrongArgs('INCR');
   const e = ks.lookup(args[1]);
   if (e !== undefined && typeof e.value !== 'string') return ERR_WRONGTYPE;
-  const current = e === undefined ? 0 : parseInteger(e.value as string);
+  const current = e === undefined ? 0n : parseInt64(e.value as string);
   if (current === null) return ERR_NOT_INTEGER;
-  const next = current + 1;
+  if (current === INT64_MAX) return ERR_OVERFLOW;
+  const next = current + 1n;
   if (e === undefined) ks.write(args[1], String(next), null, tag);
   else {
     e.value = String(next);
     ks.touched(args[1], tag);
   }
-  return next;
+  return integerReply(next);
 }
 
 function hashOf(ks: Keyspace, key: string): Map<string, string> | undefined | RedisErrorReply {
@@ -185,8 +410,20 @@ function hashOf(ks: Keyspace, key: string): Map<string, string> | undefined | Re
   return typeof e.value === 'string' ? ERR_WRONGTYPE : e.value;
 }
 
+function hashRead(ks: Keyspace, key: string, read: (h: Map<string, string> | undefined) => RedisReply): RedisReply {
+  const h = hashOf(ks, key);
+  return h instanceof RedisErrorReply ? h : read(h);
+}
+
+/**
+ * t_hash.c hsetCommand: an odd field/value list is an arity error (after the type check of
+ * the declared arity, before the key's type); replies the number of new fields. Field order is
+ * insertion order, as Redis's listpack keeps it for small hashes (a hash that outgrows
+ * hash-max-listpack-entries 128 / -value 64 bytes becomes a hashtable in Redis, whose order
+ * the model does not follow).
+ */
 function hset(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
-  if (args.length < 4 || args.length % 2 !== 0) return wrongArgs('HSET');
+  if (args.length % 2 === 1) return wrongArgs('hset');
   const h = hashOf(ks, args[1]);
   if (h instanceof RedisErrorReply) return h;
   const hash = h ?? new Map<string, string>();
@@ -200,30 +437,47 @@ function hset(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
   return added;
 }
 
+/** t_hash.c hsetnxCommand: 0 when the field exists, else set it and 1. */
+function hsetnx(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
+  const h = hashOf(ks, args[1]);
+  if (h instanceof RedisErrorReply) return h;
+  if (h?.has(args[2])) return 0;
+  const hash = h ?? new Map<string, string>();
+  hash.set(args[2], args[3]);
+  if (h === undefined) ks.write(args[1], hash, null, tag);
+  else ks.touched(args[1], tag);
+  return 1;
+}
+
+/**
+ * t_hash.c hincrbyCommand: the increment is read first ("value is not an integer or out of
+ * range"), then the key's type, then the field ("hash value is not an integer"), then the
+ * 64-bit overflow check ("increment or decrement would overflow").
+ */
 function hincrby(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
-  if (args.length !== 4) return wrongArgs('HINCRBY');
-  const by = parseInteger(args[3]);
+  const by = parseInt64(args[3]);
   if (by === null) return ERR_NOT_INTEGER;
   const h = hashOf(ks, args[1]);
   if (h instanceof RedisErrorReply) return h;
   const hash = h ?? new Map<string, string>();
-  const before = hash.has(args[2]) ? parseInteger(hash.get(args[2]) as string) : 0;
+  const stored = hash.get(args[2]);
+  const before = stored === undefined ? 0n : parseInt64(stored);
   if (before === null) return new RedisErrorReply('ERR hash value is not an integer');
   const next = before + by;
+  if (next > INT64_MAX || next < INT64_MIN) return ERR_OVERFLOW;
   hash.set(args[2], String(next));
   if (h === undefined) ks.write(args[1], hash, null, tag);
   else ks.touched(args[1], tag);
-  return next;
+  return integerReply(next);
 }
 
+/** t_hash.c hdelCommand: the hash goes when its last field does. */
 function hdel(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
-  if (args.length < 3) return wrongArgs('HDEL');
   const h = hashOf(ks, args[1]);
   if (h instanceof RedisErrorReply) return h;
   if (h === undefined) return 0;
   let n = 0;
   for (let i = 2; i < args.length; i++) if (h.delete(args[i])) n++;
-  // Redis deletes a hash when its last field goes.
   if (h.size === 0) ks.remove(args[1], 'delete', tag);
   else if (n > 0) ks.touched(args[1], tag);
   return n;

@@ -5,11 +5,14 @@
  */
 import type { Simulation } from '../../engine/simulation.js';
 import type { LocalClock } from '../clock.js';
-import { executeKeyspaceCommand, WRITE_COMMANDS } from './commands.js';
+import { asciiLower, commandShapeError, commandSpec, runCheckedKeyspaceCommand } from './commands.js';
 import { cloneEntry, Keyspace, type Entry, type KeyChange } from './keyspace.js';
-import { ERR_NOT_INTEGER, parseInteger, RedisErrorReply, wrongArgs, type RedisReply } from './reply.js';
+import { ERR_NOT_INTEGER, parseInt64, RedisErrorReply, type RedisReply } from './reply.js';
 import type { ReplicationLink } from './replication.js';
-import { findScript } from './scripts.js';
+import { ScriptCallError, type ScriptContext } from './script-call.js';
+import { ScriptCache } from './script-cache.js';
+import { builtinScriptByText, runBuiltin } from './scripts.js';
+import { runTransaction, type TransactionReplies } from './transaction.js';
 
 export type RedisRole = 'primary' | 'replica';
 
@@ -20,6 +23,16 @@ const ERR_WAIT_ON_REPLICA = new RedisErrorReply(
   'ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0 if a replica is configured to be writable (which is not the default) writes to replicas are just local and are not propagated.',
 );
 export type Subscriber = (channel: string, message: string) => void;
+
+const ERR_NOSCRIPT = new RedisErrorReply('NOSCRIPT No matching script. Please use EVAL.');
+const ERR_READONLY = new RedisErrorReply("READONLY You can't write against a read only replica.");
+
+/**
+ * Runs a script body that is not one of the built-in scripts (a Lua VM for user code); its
+ * redis.call goes through script-call.ts scriptCall with `ctx`. Without one, such scripts are
+ * refused with a lock-sim error.
+ */
+export type UserScriptRunner = (ctx: ScriptContext, body: string, keys: readonly string[], argv: readonly string[]) => RedisReply;
 
 /** A blocked WAIT; it is answered once, then leaves `waits`. */
 interface WaitRequest {
@@ -44,6 +57,10 @@ export class RedisNode {
    * a cluster master cut off from the majority). Set by the deployment.
    */
   writeRefusal: (() => string | null) | null = null;
+  /** Runs scripts other than the built-in ones (set by whoever provides a Lua VM). */
+  userScripts: UserScriptRunner | null = null;
+  /** EVAL / SCRIPT LOAD bodies by SHA1; memory only (lost on restart). */
+  readonly scripts = new ScriptCache();
   /** DEBUG SLEEP: commands that arrive while paused run, in order, when it wakes. */
   private pausedQueue: Array<() => void> | null = null;
   private readonly subscribers = new Map<string, Set<Subscriber>>();
@@ -70,25 +87,102 @@ export class RedisNode {
       this.pausedQueue.push(() => this.execute(args, tag, reply));
       return;
     }
-    const name = args[0].toUpperCase();
-    if (name === 'WAIT') return this.wait(args, reply);
-    const writes = WRITE_COMMANDS.has(name) || name === 'EVAL' || name === 'EVALSHA';
-    if (writes && this.role === 'replica') {
-      return reply(new RedisErrorReply("READONLY You can't write against a read only replica."));
-    }
-    if (writes && this.writeRefusal) {
-      const refusal = this.writeRefusal();
-      if (refusal !== null) return reply(new RedisErrorReply(refusal));
-    }
-    if (name === 'PUBLISH') {
-      if (args.length !== 3) return reply(wrongArgs(name));
-      return reply(this.publish(args[1], args[2]));
-    }
-    if (name === 'EVAL' || name === 'EVALSHA') return reply(this.eval(args, tag));
-    if (name === 'INFO') return reply(this.info(args));
-    reply(executeKeyspaceCommand(this.keyspace, args, tag));
+    const name = asciiLower(args[0]);
+    const refused = this.admissionError(args, name);
+    if (refused !== null) return reply(refused);
+    if (name === 'wait') return this.wait(args, reply, false);
+    reply(this.run(args, tag, name));
   }
 
+  /**
+   * MULTI, `commands`, EXEC arriving together (transaction.ts): each command is admitted as
+   * execute() admits it, then all run back to back. `reply` gets MULTI's, each QUEUED and
+   * EXEC's replies at once, or nothing when the node is down.
+   */
+  executeTransaction(commands: readonly (readonly string[])[], tag: string, reply: (r: TransactionReplies) => void): void {
+    if (!this.up) return;
+    if (this.pausedQueue !== null) {
+      this.pausedQueue.push(() => this.executeTransaction(commands, tag, reply));
+      return;
+    }
+    reply(
+      runTransaction(
+        commands,
+        (args) => this.admissionError(args, asciiLower(args[0])),
+        (args) => {
+          const name = asciiLower(args[0]);
+          // Inside EXEC a WAIT cannot block (CLIENT_DENY_BLOCKING): it answers the count now.
+          if (name === 'wait') {
+            let r: RedisReply = null;
+            this.wait(args, (x) => (r = x), true);
+            return r;
+          }
+          return this.run(args, tag, name);
+        },
+      ),
+    );
+  }
+
+  /**
+   * What redis 7.0.15 server.c processCommand refuses before running a command: an unknown
+   * command or wrong arity, then a write on a replica (READONLY) or on a primary that refuses
+   * writes now (NOREPLICAS; CLUSTERDOWN). EVAL and EVALSHA are no WRITE commands in 7.0: a
+   * script's writes are refused inside it (script-call.ts), except by a cluster node that is
+   * down, which refuses the command itself.
+   */
+  private admissionError(args: readonly string[], name: string): RedisErrorReply | null {
+    const shape = commandShapeError(args, name);
+    if (shape !== null) return shape;
+    const spec = commandSpec(name);
+    const script = name === 'eval' || name === 'evalsha';
+    if (spec?.write && this.role === 'replica') return ERR_READONLY;
+    if ((spec?.write || script) && this.writeRefusal) {
+      const refusal = this.writeRefusal();
+      if (refusal !== null && (spec?.write || refusal.startsWith('CLUSTERDOWN'))) return new RedisErrorReply(refusal);
+    }
+    return null;
+  }
+
+  /** Runs an admitted command (all but WAIT's blocking). */
+  private run(args: readonly string[], tag: string, name: string): RedisReply {
+    switch (name) {
+      case 'publish':
+        return this.publish(args[1], args[2]);
+      case 'eval':
+      case 'evalsha':
+        return this.eval(args, tag);
+      case 'script':
+        return this.scriptCommand(args);
+      case 'info':
+        return this.info(args);
+      case 'multi':
+        // A lone MULTI through execute(): transactions come whole through executeTransaction.
+        return new RedisErrorReply('ERR lock-sim takes a transaction whole (RedisNode.executeTransaction), not MULTI alone');
+      case 'exec':
+        return new RedisErrorReply('ERR EXEC without MULTI');
+      case 'discard':
+        return new RedisErrorReply('ERR DISCARD without MULTI');
+      default:
+        return runCheckedKeyspaceCommand(this.keyspace, args, tag, name);
+    }
+  }
+
+  /**
+   * SCRIPT LOAD / EXISTS / FLUSH (redis 7.0.15 eval.c scriptCommand). LOAD caches the body and
+   * answers its SHA1 (a Lua VM would also compile it); EXISTS answers 1 or 0 per SHA1; FLUSH
+   * takes no option or ASYNC / SYNC.
+   */
+  private scriptCommand(args: readonly string[]): RedisReply {
+    const sub = asciiLower(args[1]);
+    if (sub === 'load') return this.scripts.add(args[2]);
+    if (sub === 'exists') return args.slice(2).map((sha) => (this.scripts.has(sha) ? 1 : 0));
+    if (args.length === 3 && !['async', 'sync'].includes(asciiLower(args[2]))) {
+      return new RedisErrorReply('ERR SCRIPT FLUSH only support SYNC|ASYNC option');
+    }
+    if (args.length > 3) return new RedisErrorReply('ERR SCRIPT FLUSH only support SYNC|ASYNC option');
+    this.scripts.flush();
+    return 'OK';
+  }
 
   /**
    * INFO [section]: the replication section, the one lock clients read (Redisson's
@@ -200,6 +294,8 @@ export class RedisNode {
   /** Comes back up; without persistence the dataset is empty (Redis default: appendonly no). */
   restart(keepData: boolean): void {
     this.up = true;
+    // The script cache is never persisted (eval.c): a restarted server knows no SHA1.
+    this.scripts.flush();
     if (!keepData) this.keyspace.clear();
     else this.rescheduleExpiries();
   }
@@ -257,25 +353,27 @@ export class RedisNode {
     return n;
   }
 
-  /** WAIT numreplicas timeout, checked in the order of redis 7.0.15 `replication.c` waitCommand. */
-  private wait(args: readonly string[], reply: (r: RedisReply) => void): void {
-    if (args.length !== 3) return reply(wrongArgs('WAIT'));
+  /**
+   * WAIT numreplicas timeout, checked in the order of redis 7.0.15 `replication.c` waitCommand.
+   * `noBlock` (inside EXEC) answers the count at once.
+   */
+  private wait(args: readonly string[], reply: (r: RedisReply) => void, noBlock: boolean): void {
     if (this.role === 'replica') return reply(ERR_WAIT_ON_REPLICA);
-    const needed = parseInteger(args[1]);
+    const needed = parseInt64(args[1]);
     if (needed === null) return reply(ERR_NOT_INTEGER);
     // timeout.c getTimeoutFromObjectOrReply.
-    const timeoutMs = parseInteger(args[2]);
+    const timeoutMs = parseInt64(args[2]);
     if (timeoutMs === null) return reply(new RedisErrorReply('ERR timeout is not an integer or out of range'));
-    if (timeoutMs < 0) return reply(new RedisErrorReply('ERR timeout is negative'));
+    if (timeoutMs < 0n) return reply(new RedisErrorReply('ERR timeout is negative'));
     const targetOffset = this.replicationOffset;
     const acked = this.ackedReplicas(targetOffset);
-    if (acked >= needed) return reply(acked);
-    const request: WaitRequest = { targetOffset, needed, reply };
+    if (acked >= needed || noBlock) return reply(acked);
+    const request: WaitRequest = { targetOffset, needed: Number(needed), reply };
     this.waits.push(request);
     // WAIT with timeout 0 blocks forever. One answered already, or dropped by a crash, is no
     // longer in `waits`.
-    if (timeoutMs > 0) {
-      this.sim.schedule(timeoutMs * 1000, () => {
+    if (timeoutMs > 0n) {
+      this.sim.schedule(Number(timeoutMs) * 1000, () => {
         if (!this.waits.includes(request)) return;
         this.waits = this.waits.filter((w) => w !== request);
         request.reply(this.ackedReplicas(targetOffset));
@@ -283,18 +381,46 @@ export class RedisNode {
     }
   }
 
+  /**
+   * EVAL / EVALSHA (redis 7.0.15 eval.c evalShaCommand, evalGenericCommand): EVALSHA of a
+   * text that is not 40 characters answers NOSCRIPT at once; then numkeys (an integer, not
+   * above the number of arguments, not negative); then the body: EVAL caches it, EVALSHA
+   * must find it in this server's cache (NOSCRIPT otherwise). A failed redis.call inside ends
+   * the script with its error (script-call.ts).
+   */
   private eval(args: readonly string[], tag: string): RedisReply {
-    if (args.length < 3) return wrongArgs(args[0]);
-    const script = findScript(args[1], args[0].toUpperCase() === 'EVALSHA');
-    if (script instanceof RedisErrorReply) return script;
-    // redis 7.0.15 eval.c evalGenericCommand.
-    const numKeys = parseInteger(args[2]);
+    const isSha = asciiLower(args[0]) === 'evalsha';
+    if (isSha && args[1].length !== 40) return ERR_NOSCRIPT;
+    const numKeys = parseInt64(args[2]);
     if (numKeys === null) return ERR_NOT_INTEGER;
-    if (numKeys > args.length - 3) return new RedisErrorReply("ERR Number of keys can't be greater than number of args");
-    if (numKeys < 0) return new RedisErrorReply("ERR Number of keys can't be negative");
-    const keys = args.slice(3, 3 + numKeys);
-    const argv = args.slice(3 + numKeys);
-    return script.native({ keyspace: this.keyspace, publish: (c, m) => this.publish(c, m), tag }, keys, argv);
+    if (numKeys > BigInt(args.length - 3)) return new RedisErrorReply("ERR Number of keys can't be greater than number of args");
+    if (numKeys < 0n) return new RedisErrorReply("ERR Number of keys can't be negative");
+    let body: string;
+    if (isSha) {
+      const found = this.scripts.get(args[1]);
+      if (found === undefined) return ERR_NOSCRIPT;
+      body = found;
+    } else body = args[1];
+    const sha = this.scripts.add(body);
+    const keys = args.slice(3, 3 + Number(numKeys));
+    const argv = args.slice(3 + Number(numKeys));
+    const ctx: ScriptContext = {
+      keyspace: this.keyspace,
+      publish: (c, m) => this.publish(c, m),
+      info: (a) => this.info(a),
+      tag,
+      sha,
+      writeRefusal: () => (this.role === 'replica' ? ERR_READONLY.message : (this.writeRefusal?.() ?? null)),
+    };
+    const builtin = builtinScriptByText(body);
+    if (builtin !== undefined) return runBuiltin(builtin, ctx, keys, argv);
+    try {
+      if (this.userScripts !== null) return this.userScripts(ctx, body, keys, argv);
+      return new RedisErrorReply('ERR lock-sim runs only its built-in scripts here (no Lua VM attached to this node)');
+    } catch (e) {
+      if (e instanceof ScriptCallError) return e.reply;
+      throw e;
+    }
   }
 
   private onKeyChange(change: KeyChange): void {
@@ -309,6 +435,9 @@ export class RedisNode {
 
   /** Active expiry: look the key up just after its deadline, which deletes it if still due. */
   private scheduleExpiry(key: string, expireAtMs: number): void {
+    // A deadline past 2^53 µs (285 years; SET PXAT and PEXPIREAT take up to 2^63-1 ms) is
+    // never reached by a run, and its microseconds are not exact doubles: nothing to plan.
+    if ((expireAtMs + 1) * 1000 > Number.MAX_SAFE_INTEGER) return;
     const at = this.clock.simTimeAt((expireAtMs + 1) * 1000);
     this.sim.scheduleAt(at, () => {
       if (this.up && !this.paused && this.role === 'primary') this.keyspace.lookup(key);

@@ -1,5 +1,9 @@
-/** The value a Redis command returns, in the shape RESP2 gives a client. */
-export type RedisReply = null | number | string | RedisReply[] | RedisErrorReply;
+/**
+ * The value a Redis command returns, in the shape RESP2 gives a client. An integer reply is a
+ * number while it is a safe JS integer and a bigint beyond (Redis integers are signed 64-bit:
+ * INCR up to 9223372036854775807). Status and bulk strings are both strings.
+ */
+export type RedisReply = null | number | bigint | string | RedisReply[] | RedisErrorReply;
 
 export class RedisErrorReply {
   constructor(readonly message: string) {}
@@ -15,6 +19,12 @@ export const ERR_NOT_INTEGER = new RedisErrorReply('ERR value is not an integer 
 export const ERR_WRONGTYPE = new RedisErrorReply(
   'WRONGTYPE Operation against a key holding the wrong kind of value',
 );
+
+export const ERR_OVERFLOW = new RedisErrorReply('ERR increment or decrement would overflow');
+
+/** Signed 64-bit bounds (C long long), which Redis's integer arguments and counters obey. */
+export const INT64_MAX = 9223372036854775807n;
+export const INT64_MIN = -9223372036854775808n;
 
 export function wrongArgs(command: string): RedisErrorReply {
   return new RedisErrorReply(`ERR wrong number of arguments for '${command.toLowerCase()}' command`);
@@ -32,4 +42,20 @@ export function parseInteger(s: string): number | null {
   if (!/^(0|-?[1-9][0-9]{0,17})$/.test(s)) return null;
   const n = Number(s);
   return Number.isSafeInteger(n) ? n : null;
+}
+
+/**
+ * A Redis integer argument or stored value in the full signed 64-bit range (redis 7.0.15
+ * util.c string2ll: canonical decimal only, so "-0", "007", "+1", " 1" and "1.0" are refused,
+ * as is anything outside [-2^63, 2^63-1]).
+ */
+export function parseInt64(s: string): bigint | null {
+  if (!/^(0|-?[1-9][0-9]{0,18})$/.test(s)) return null;
+  const n = BigInt(s);
+  return n > INT64_MAX || n < INT64_MIN ? null : n;
+}
+
+/** An integer reply: a number when JS holds it exactly, else the bigint. */
+export function integerReply(n: bigint): number | bigint {
+  return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
 }

@@ -8,25 +8,20 @@
  * native code gets for free: it runs at one simulated instant.
  */
 import { createHash } from 'node:crypto';
-import { executeKeyspaceCommand } from './commands.js';
-import type { Keyspace } from './keyspace.js';
-import { isErrorReply, RedisErrorReply, type RedisReply } from './reply.js';
+import { INT64_MIN, integerReply, type RedisReply } from './reply.js';
+import { ScriptCallError, scriptCall, type ScriptContext } from './script-call.js';
 
-export interface ScriptContext {
-  keyspace: Keyspace;
-  /** PUBLISH from inside the script; returns the number of receivers. */
-  publish(channel: string, message: string): number;
-  /** The request on whose behalf the script runs. */
-  tag: string;
-}
+export type { ScriptContext } from './script-call.js';
 
 export interface BuiltinScript {
   name: string;
   lua: string;
+  /** Runs the script; a failed redis.call throws ScriptCallError (script-call.ts). */
   native(ctx: ScriptContext, keys: readonly string[], argv: readonly string[]): RedisReply;
 }
 
-const call = (ctx: ScriptContext, ...args: string[]): RedisReply => executeKeyspaceCommand(ctx.keyspace, args, ctx.tag);
+/** redis.call at `line` of the script's Lua text (the line goes into an error's message). */
+const call = (ctx: ScriptContext, line: number, ...args: string[]): RedisReply => scriptCall(ctx, line, args);
 
 /** The canonical safe unlock: delete only if the value is still my token. */
 export const compareAndDelete: BuiltinScript = {
@@ -37,7 +32,7 @@ else
   return 0
 end`,
   native(ctx, keys, argv) {
-    return call(ctx, 'GET', keys[0]) === argv[0] ? call(ctx, 'DEL', keys[0]) : 0;
+    return call(ctx, 1, 'GET', keys[0]) === argv[0] ? call(ctx, 2, 'DEL', keys[0]) : 0;
   },
 };
 
@@ -54,12 +49,12 @@ export const redissonAcquire: BuiltinScript = {
 end;
 return redis.call('pttl', KEYS[1]);`,
   native(ctx, keys, argv) {
-    if (call(ctx, 'EXISTS', keys[0]) === 0 || call(ctx, 'HEXISTS', keys[0], argv[1]) === 1) {
-      call(ctx, 'HINCRBY', keys[0], argv[1], '1');
-      call(ctx, 'PEXPIRE', keys[0], argv[0]);
+    if (call(ctx, 1, 'EXISTS', keys[0]) === 0 || call(ctx, 1, 'HEXISTS', keys[0], argv[1]) === 1) {
+      call(ctx, 2, 'HINCRBY', keys[0], argv[1], '1');
+      call(ctx, 3, 'PEXPIRE', keys[0], argv[0]);
       return null;
     }
-    return call(ctx, 'PTTL', keys[0]);
+    return call(ctx, 6, 'PTTL', keys[0]);
   },
 };
 
@@ -72,8 +67,8 @@ export const redissonRenew: BuiltinScript = {
 end;
 return 0;`,
   native(ctx, keys, argv) {
-    if (call(ctx, 'HEXISTS', keys[0], argv[1]) === 1) {
-      call(ctx, 'PEXPIRE', keys[0], argv[0]);
+    if (call(ctx, 1, 'HEXISTS', keys[0], argv[1]) === 1) {
+      call(ctx, 2, 'PEXPIRE', keys[0], argv[0]);
       return 1;
     }
     return 0;
@@ -101,14 +96,14 @@ else
 end;
 return nil;`,
   native(ctx, keys, argv) {
-    if (call(ctx, 'HEXISTS', keys[0], argv[2]) === 0) return null;
-    const counter = call(ctx, 'HINCRBY', keys[0], argv[2], '-1') as number;
+    if (call(ctx, 1, 'HEXISTS', keys[0], argv[2]) === 0) return null;
+    const counter = call(ctx, 4, 'HINCRBY', keys[0], argv[2], '-1') as number | bigint;
     if (counter > 0) {
-      call(ctx, 'PEXPIRE', keys[0], argv[1]);
+      call(ctx, 6, 'PEXPIRE', keys[0], argv[1]);
       return 0;
     }
-    call(ctx, 'DEL', keys[0]);
-    ctx.publish(keys[1], argv[0]);
+    call(ctx, 9, 'DEL', keys[0]);
+    call(ctx, 10, 'PUBLISH', keys[1], argv[0]);
     return 1;
   },
 };
@@ -125,21 +120,21 @@ export const redissonUnlockLatch: BuiltinScript = {
   name: 'redisson-unlock-latch',
   lua: `local val = redis.call('get', KEYS[3]); if val ~= false then return tonumber(val);end; if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then return nil;end; local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1); if (counter > 0) then redis.call('pexpire', KEYS[1], ARGV[2]); redis.call('set', KEYS[3], 0, 'px', ARGV[5]); return 0; else redis.call('del', KEYS[1]); redis.call(ARGV[4], KEYS[2], ARGV[1]); redis.call('set', KEYS[3], 1, 'px', ARGV[5]); return 1; end; `,
   native(ctx, keys, argv) {
-    const latch = call(ctx, 'GET', keys[2]);
-    if (typeof latch === 'string') return Math.trunc(Number(latch));
-    if (call(ctx, 'HEXISTS', keys[0], argv[2]) === 0) return null;
-    const counter = call(ctx, 'HINCRBY', keys[0], argv[2], '-1') as number;
-    // A Lua error (an invalid latch PX) aborts the script after the writes before it, as Redis does.
+    const latch = call(ctx, 1, 'GET', keys[2]);
+    if (typeof latch === 'string') return luaToNumberReply(latch);
+    if (call(ctx, 1, 'HEXISTS', keys[0], argv[2]) === 0) return null;
+    const counter = call(ctx, 1, 'HINCRBY', keys[0], argv[2], '-1') as number | bigint;
+    // A failed redis.call (an invalid latch PX) ends the script after the writes before it, as in Redis.
     if (counter > 0) {
-      call(ctx, 'PEXPIRE', keys[0], argv[1]);
-      const set = call(ctx, 'SET', keys[2], '0', 'PX', argv[4]);
-      return isErrorReply(set) ? set : 0;
+      call(ctx, 1, 'PEXPIRE', keys[0], argv[1]);
+      call(ctx, 1, 'SET', keys[2], '0', 'px', argv[4]);
+      return 0;
     }
-    call(ctx, 'DEL', keys[0]);
-    if (argv[3].toUpperCase() !== 'PUBLISH') return new RedisErrorReply(`ERR lock-sim scripts publish with PUBLISH only, found ${argv[3]}`);
-    ctx.publish(keys[1], argv[0]);
-    const set = call(ctx, 'SET', keys[2], '1', 'PX', argv[4]);
-    return isErrorReply(set) ? set : 1;
+    call(ctx, 1, 'DEL', keys[0]);
+    // redis.call(ARGV[4], ...): Redisson sends PUBLISH (or SPUBLISH, which the model does not know).
+    call(ctx, 1, argv[3], keys[1], argv[0]);
+    call(ctx, 1, 'SET', keys[2], '1', 'px', argv[4]);
+    return 1;
   },
 };
 
@@ -153,8 +148,8 @@ export const redissonRenewMany: BuiltinScript = {
   lua: `local result = {} for i = 1, #KEYS, 1 do if (redis.call('hexists', KEYS[i], ARGV[i + 1]) == 1) then redis.call('pexpire', KEYS[i], ARGV[1]); table.insert(result, 1); else table.insert(result, 0); end; end; return result;`,
   native(ctx, keys, argv) {
     return keys.map((key, i) => {
-      if (call(ctx, 'HEXISTS', key, argv[i + 1]) !== 1) return 0;
-      call(ctx, 'PEXPIRE', key, argv[0]);
+      if (call(ctx, 1, 'HEXISTS', key, argv[i + 1]) !== 1) return 0;
+      call(ctx, 1, 'PEXPIRE', key, argv[0]);
       return 1;
     });
   },
@@ -175,9 +170,9 @@ export const fencedAcquire: BuiltinScript = {
 end;
 return 0;`,
   native(ctx, keys, argv) {
-    if (call(ctx, 'EXISTS', keys[0]) !== 0) return 0;
-    call(ctx, 'SET', keys[0], argv[0], 'PX', argv[1]);
-    return call(ctx, 'INCR', keys[1]);
+    if (call(ctx, 1, 'EXISTS', keys[0]) !== 0) return 0;
+    call(ctx, 2, 'SET', keys[0], argv[0], 'PX', argv[1]);
+    return call(ctx, 3, 'INCR', keys[1]);
   },
 };
 
@@ -191,18 +186,52 @@ export const BUILTIN_SCRIPTS: readonly BuiltinScript[] = [
   redissonRenewMany,
 ];
 
+/**
+ * A GET reply through Lua's tonumber and back to a Redis integer reply (script_lua.c: a Lua
+ * number is returned as its integer part; tonumber of a text that is no number is nil). The
+ * decimal forms only; hexadecimal Lua numbers are not modelled (Redisson's latch holds 0 or 1).
+ */
+function luaToNumberReply(text: string): RedisReply {
+  const t = text.trim();
+  if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return null;
+  return luaNumberToReply(Number(t));
+}
+
 export function sha1(text: string): string {
   return createHash('sha1').update(text).digest('hex');
 }
 
 const byText = new Map(BUILTIN_SCRIPTS.map((s) => [s.lua, s]));
-const bySha = new Map(BUILTIN_SCRIPTS.map((s) => [sha1(s.lua), s]));
 
-/** Finds a built-in script by its Lua text (EVAL) or SHA1 (EVALSHA). */
-export function findScript(textOrSha: string, isSha: boolean): BuiltinScript | RedisErrorReply {
-  const script = isSha ? bySha.get(textOrSha.toLowerCase()) : byText.get(textOrSha);
-  if (script) return script;
-  return isSha
-    ? new RedisErrorReply('NOSCRIPT No matching script. Please use EVAL.')
-    : new RedisErrorReply('ERR lock-sim runs only its built-in scripts (no Lua VM in the simulator)');
+/** The built-in script whose Lua text is exactly `body`, if any. */
+export function builtinScriptByText(body: string): BuiltinScript | undefined {
+  return byText.get(body);
+}
+
+/** Runs a built-in script's native code: its reply, or the error a failed redis.call ended it with. */
+export function runBuiltin(script: BuiltinScript, ctx: ScriptContext, keys: readonly string[], argv: readonly string[]): RedisReply {
+  try {
+    return throughLuaNumbers(script.native(ctx, keys, argv));
+  } catch (e) {
+    if (e instanceof ScriptCallError) return e.reply;
+    throw e;
+  }
+}
+
+/**
+ * An integer a script returns has been a Lua number (a double) on its way: redis.call hands
+ * integer replies to Lua as lua_Number, and script_lua.c luaReplyToRedisReply answers a Lua
+ * number as (long long) of it. Beyond 2^53 that rounds; 2^63-1 becomes 2^63, which x86-64
+ * converts to -2^63 (measured on redis-server 7.0.15, x86-64: a script returning
+ * redis.call('incr', k) on 9223372036854775806 answers -9223372036854775808).
+ */
+function throughLuaNumbers(reply: RedisReply): RedisReply {
+  if (Array.isArray(reply)) return reply.map(throughLuaNumbers);
+  return typeof reply === 'bigint' ? luaNumberToReply(Number(reply)) : reply;
+}
+
+/** (long long) of a Lua number: truncated; out of range (or NaN) is -2^63 on x86-64. */
+function luaNumberToReply(d: number): RedisReply {
+  if (!(d < 2 ** 63 && d >= -(2 ** 63))) return INT64_MIN;
+  return integerReply(BigInt(Math.trunc(d)));
 }

@@ -461,3 +461,153 @@ describe('other commands', () => {
     for (const c of ['GET', 'EXISTS', 'PTTL', 'HGET', 'HEXISTS', 'PING']) expect(WRITE_COMMANDS.has(c), c).toBe(false);
   });
 });
+
+describe('exactness: SET GET, 64-bit counters, EXPIRE options, TTL, more hash commands, arity (redis 7.0.15; test/conformance compares with a real server)', () => {
+  it('SET GET answers the old value and writes; over a hash it is WRONGTYPE and writes nothing', () => {
+    const { run, text } = world();
+    expect(run('SET', 'k', 'v', 'GET')).toBe(null);
+    expect(run('SET', 'k', 'w', 'GET')).toBe('v');
+    expect(run('GET', 'k')).toBe('w');
+    run('HSET', 'h', 'f', '1');
+    expect(text('SET', 'h', 'v', 'GET')).toBe(WRONGTYPE);
+    expect(run('HGET', 'h', 'f')).toBe('1');
+    expect(run('SET', 'h', 'v')).toBe('OK');
+  });
+
+  it('SET NX GET over an existing key answers its value and writes nothing; over a missing key it writes', () => {
+    const { run } = world();
+    run('SET', 'k', 'v');
+    expect(run('SET', 'k', 'w', 'NX', 'GET')).toBe('v');
+    expect(run('GET', 'k')).toBe('v');
+    expect(run('SET', 'k2', 'w', 'NX', 'GET')).toBe(null);
+    expect(run('GET', 'k2')).toBe('w');
+  });
+
+  it('expiry numbers past 64 bits once in ms and absolute are invalid; EXAT just below is accepted', () => {
+    const { text } = world();
+    expect(text('SET', 'k', 'v', 'EX', '9223372036854775')).toBe("ERR invalid expire time in 'set' command");
+    expect(text('SET', 'k', 'v', 'PX', '9223372036854775807')).toBe("ERR invalid expire time in 'set' command");
+    expect(text('SET', 'k', 'v', 'PX', '9223372036854775808')).toBe(NOT_INTEGER);
+    expect(text('SET', 'k', 'v', 'EXAT', '9223372036854775')).toBe('OK');
+  });
+
+  it('INCR counts to 2^63-1 (a bigint reply) and then refuses with the overflow error; from -2^63 it counts up', () => {
+    const { run, text } = world();
+    run('SET', 'n', '9223372036854775806');
+    expect(run('INCR', 'n')).toBe(9223372036854775807n);
+    expect(text('INCR', 'n')).toBe('ERR increment or decrement would overflow');
+    expect(run('GET', 'n')).toBe('9223372036854775807');
+    run('SET', 'n', '-9223372036854775808');
+    expect(run('INCR', 'n')).toBe(-9223372036854775807n);
+    run('SET', 'n', '-0');
+    expect(text('INCR', 'n')).toBe(NOT_INTEGER);
+  });
+
+  it('HINCRBY overflows past either 64-bit bound; an increment that brings it back is fine', () => {
+    const { run, text } = world();
+    expect(run('HINCRBY', 'h', 'f', '9223372036854775807')).toBe(9223372036854775807n);
+    expect(text('HINCRBY', 'h', 'f', '1')).toBe('ERR increment or decrement would overflow');
+    expect(run('HINCRBY', 'h', 'f', '-9223372036854775808')).toBe(-1);
+    expect(text('HINCRBY', 'h', 'f', '-9223372036854775808')).toBe('ERR increment or decrement would overflow');
+    expect(text('SET', 'k', 'v')).toBe('OK');
+    expect(text('HINCRBY', 'k', 'f', 'x')).toBe(NOT_INTEGER);
+    expect(text('HINCRBY', 'k', 'f', '1')).toBe(WRONGTYPE);
+  });
+
+  it('PEXPIRE NX sets only without a TTL, XX only with one', () => {
+    const { run } = world();
+    run('SET', 'k', 'v');
+    expect(run('PEXPIRE', 'k', '5000', 'XX')).toBe(0);
+    expect(run('PEXPIRE', 'k', '5000', 'NX')).toBe(1);
+    expect(run('PEXPIRE', 'k', '9000', 'NX')).toBe(0);
+    expect(run('PEXPIRE', 'k', '9000', 'XX')).toBe(1);
+    expect(run('PTTL', 'k')).toBe(9000);
+  });
+
+  it('PEXPIRE GT takes only a later deadline (never over no TTL), LT only an earlier one (always over no TTL); equal is refused by both', () => {
+    const { run } = world();
+    run('SET', 'k', 'v');
+    expect(run('PEXPIRE', 'k', '5000', 'GT')).toBe(0);
+    expect(run('PEXPIRE', 'k', '5000', 'LT')).toBe(1);
+    expect(run('PEXPIRE', 'k', '5000', 'GT')).toBe(0);
+    expect(run('PEXPIRE', 'k', '5000', 'LT')).toBe(0);
+    expect(run('PEXPIRE', 'k', '5001', 'GT')).toBe(1);
+    expect(run('PEXPIRE', 'k', '4000', 'LT')).toBe(1);
+    expect(run('PTTL', 'k')).toBe(4000);
+  });
+
+  it('EXPIRE options: unknown words and incompatible pairs are refused before the number is read', () => {
+    const { text } = world();
+    expect(text('PEXPIRE', 'k', 'abc', 'Foo')).toBe('ERR Unsupported option Foo');
+    expect(text('PEXPIRE', 'k', '1', 'NX', 'GT')).toBe('ERR NX and XX, GT or LT options at the same time are not compatible');
+    expect(text('PEXPIRE', 'k', '1', 'GT', 'LT')).toBe('ERR GT and LT options at the same time are not compatible');
+    expect(text('PEXPIRE', 'k', '1', 'XX', 'GT')).toBe(0);
+  });
+
+  it('EXPIRE past 64 bits is an invalid expire time even for a missing key; PEXPIREAT 2^63-1 is a valid deadline', () => {
+    const { run, text } = world();
+    expect(text('EXPIRE', 'missing', '9223372036854775')).toBe("ERR invalid expire time in 'expire' command");
+    expect(text('EXPIRE', 'missing', '-9223372036854776')).toBe("ERR invalid expire time in 'expire' command");
+    expect(text('PEXPIRE', 'missing', '9223372036854775807')).toBe("ERR invalid expire time in 'pexpire' command");
+    run('SET', 'k', 'v');
+    expect(run('PEXPIREAT', 'k', '9223372036854775807')).toBe(1);
+    expect(run('EXISTS', 'k')).toBe(1);
+  });
+
+  it('EXPIREAT in seconds: a past time deletes, a future one sets the deadline', () => {
+    const { run } = world();
+    run('SET', 'k', 'v');
+    expect(run('EXPIREAT', 'k', String(NOW_MS / 1000 + 100))).toBe(1);
+    expect(run('PTTL', 'k')).toBe(100_000);
+    expect(run('EXPIREAT', 'k', '1')).toBe(1);
+    expect(run('EXISTS', 'k')).toBe(0);
+  });
+
+  it('TTL rounds the time left to the nearest second, half up (1499 ms: 1, 1500 ms: 2); -1 and -2 as PTTL', () => {
+    const { run, clock } = world();
+    expect(run('TTL', 'k')).toBe(-2);
+    run('SET', 'k', 'v');
+    expect(run('TTL', 'k')).toBe(-1);
+    run('SET', 'k', 'v', 'PX', '1500');
+    expect(run('TTL', 'k')).toBe(2);
+    clock.ms += 1;
+    expect(run('TTL', 'k')).toBe(1);
+    clock.ms += 1000;
+    expect(run('TTL', 'k')).toBe(0);
+  });
+
+  it('HSETNX sets a missing field only; HGETALL lists fields in insertion order; HLEN counts them; TYPE names the type', () => {
+    const { run, text } = world();
+    expect(run('HSETNX', 'h', 'b', '1')).toBe(1);
+    expect(run('HSETNX', 'h', 'b', '2')).toBe(0);
+    run('HSET', 'h', 'a', '3');
+    expect(run('HGETALL', 'h')).toEqual(['b', '1', 'a', '3']);
+    expect(run('HLEN', 'h')).toBe(2);
+    expect(run('HGETALL', 'none')).toEqual([]);
+    expect(run('HLEN', 'none')).toBe(0);
+    expect(run('TYPE', 'h')).toBe('hash');
+    run('SET', 'k', 'v');
+    expect(run('TYPE', 'k')).toBe('string');
+    expect(run('TYPE', 'none')).toBe('none');
+    expect(text('HSETNX', 'k', 'f', 'v')).toBe(WRONGTYPE);
+    expect(text('HGETALL', 'k')).toBe(WRONGTYPE);
+    expect(text('HLEN', 'k')).toBe(WRONGTYPE);
+  });
+
+  it('arity comes from the command table: exact counts and minimums; HSET also needs an even list', () => {
+    const { text } = world();
+    expect(text('TTL')).toBe("ERR wrong number of arguments for 'ttl' command");
+    expect(text('HGETALL', 'a', 'b')).toBe("ERR wrong number of arguments for 'hgetall' command");
+    expect(text('HSET', 'h', 'f', 'v', 'g')).toBe("ERR wrong number of arguments for 'hset' command");
+    expect(text('HSET', 'h', 'f', 'v', 'g', 'w')).toBe(2);
+    expect(text('PING', 'a', 'b')).toBe("ERR wrong number of arguments for 'ping' command");
+    expect(text('PING', 'a')).toBe('a');
+  });
+
+  it("an unknown command's quoted arguments stop once they pass 128 characters", () => {
+    const { text } = world();
+    const long = 'x'.repeat(200);
+    expect(text('NOPE', long, 'y')).toBe(`ERR unknown command 'NOPE', with args beginning with: '${'x'.repeat(128)}' `);
+    expect(text('NOPE', 'a', 'b')).toBe("ERR unknown command 'NOPE', with args beginning with: 'a' 'b' ");
+  });
+});
