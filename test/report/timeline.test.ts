@@ -72,3 +72,31 @@ describe('timeline', () => {
     expect(svg).toContain('gc-pause client-1');
   });
 });
+
+describe('holder labels', () => {
+  it('are A..Z for the first 26 holders, then AA, AB, ... : never two alike', async () => {
+    const { holderLabel } = await import('../../src/report/timeline-model.js');
+    expect([0, 1, 25, 26, 27, 51, 52, 701, 702].map(holderLabel)).toEqual(['A', 'B', 'Z', 'AA', 'AB', 'AZ', 'BA', 'ZZ', 'AAA']);
+    const labels = Array.from({ length: 2000 }, (_, i) => holderLabel(i));
+    expect(new Set(labels).size).toBe(2000);
+  });
+});
+
+describe('svg layout', () => {
+  it('gives labels that would touch rows of their own, and keeps apart ones on one row', async () => {
+    const { labelRows } = await import('../../src/report/svg-layout.js');
+    // Two faults at one instant, a third far off, a fourth overlapping the second's label.
+    expect(labelRows([{ x: 10, width: 100 }, { x: 10, width: 100 }, { x: 400, width: 50 }, { x: 90, width: 40 }])).toEqual([0, 1, 0, 2]);
+    // Neighbour: a label that starts after the gap fits on the first row.
+    expect(labelRows([{ x: 10, width: 100 }, { x: 116, width: 10 }])).toEqual([0, 0]);
+    expect(labelRows([{ x: 10, width: 100 }, { x: 115, width: 10 }])).toEqual([0, 1]);
+  });
+
+  it('wraps a legend before its width runs out', async () => {
+    const { flowLegend, textWidth } = await import('../../src/report/svg-layout.js');
+    const items = ['lua', 'lua+guard-only-conditional-update', 'redisson-4.7-watchdog', 'x'];
+    const placed = flowLegend(items, 300, 12);
+    expect(placed.map((p) => p.line)).toEqual([0, 0, 1, 1]);
+    for (const [i, p] of placed.entries()) expect(p.x + 16 + textWidth(items[i], 12)).toBeLessThanOrEqual(300);
+  });
+});

@@ -2,7 +2,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { parseDuration } from '../../scenario/values.js';
 import { renderRunHtml } from '../../report/html.js';
-import { timelineOf } from '../../report/timeline-select.js';
+import { CLI_GAP_TEXT, timelineOf } from '../../report/timeline-select.js';
 import { renderTimeline } from '../../report/timeline-text.js';
 import { ScenarioError } from '../../scenario/errors.js';
 import type { Scenario } from '../../scenario/types.js';
@@ -88,7 +88,7 @@ export function registerRun(program: Command, ctx: CommandContext): void {
           for (const run of result.runs) {
             const model = timelineOf(run, window);
             ctx.io.out('');
-            ctx.io.out(color.bold(`${run.variant.name}:`) + (typeof model === 'string' ? ` ${model}` : ''));
+            ctx.io.out(color.bold(`${run.variant.name}:`) + (typeof model === 'string' ? ` ${CLI_GAP_TEXT[model]}` : ''));
             if (typeof model !== 'string') ctx.io.out(renderTimeline(model, color));
           }
         }
