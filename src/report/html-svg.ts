@@ -14,8 +14,13 @@ const holderColour = (label: string): string => {
   const n = [...label].reduce((acc, c) => acc * 26 + (c.charCodeAt(0) - 64), 0) - 1;
   return `hsl(${HUES[n % HUES.length]}, 65%, ${n >= HUES.length ? 42 : 55}%)`;
 };
-/** Waiting, paused, crashed first; the holder's bar last, so no waiting bar ever covers it. */
-const CLIENT_DRAW_ORDER = { waiting: 0, paused: 1, crashed: 2, holding: 3 } as const;
+/**
+ * Waiting first, the holder's bar over it, so no waiting bar ever covers a holder; a pause or
+ * a crash last but as a thin band along the lane's foot, so the holder stays visible above it.
+ */
+const CLIENT_DRAW_ORDER = { waiting: 0, holding: 1, paused: 2, crashed: 3 } as const;
+/** Whose label wins where two would touch: the holder's. */
+const CLIENT_LABEL_RANK = { waiting: 0, paused: 1, crashed: 2, holding: 3 } as const;
 
 const WIDTH = 960;
 const LABEL = 150;
@@ -31,6 +36,8 @@ export function timelineSvg(m: TimelineModel): string {
     fill: string;
     text: string;
     dashed?: boolean;
+    /** A band along the lane's foot, drawn over what is under it without hiding it. */
+    foot?: boolean;
     /** Labels of higher rank are placed first; a label that would touch one placed before is left out. */
     rank: number;
   }
@@ -39,10 +46,10 @@ export function timelineSvg(m: TimelineModel): string {
    * highest rank first, each only where it fits inside its bar and touches no other label.
    */
   const drawBars = (bars: readonly Bar[], y: number): string => {
-    const rects = bars.map(({ span: s, fill, dashed }) => {
+    const rects = bars.map(({ span: s, fill, dashed, foot }) => {
       const x0 = x(s.fromUs);
       const w = Math.max(1, x(s.toUs) - x0);
-      return `<rect x="${x0.toFixed(1)}" y="${y + 3}" width="${w.toFixed(1)}" height="${LANE - 6}" fill="${fill}"${dashed ? ' stroke="#222" stroke-dasharray="4 2"' : ''}><title>${escapeHtml(`${s.state}${s.holder ? ` ${s.holder}` : ''}: ${formatMicros(Math.round(s.fromUs))} - ${formatMicros(Math.round(s.toUs))}`)}</title></rect>`;
+      return `<rect x="${x0.toFixed(1)}" y="${foot ? y + LANE - 8 : y + 3}" width="${w.toFixed(1)}" height="${foot ? 5 : LANE - 6}" fill="${fill}"${dashed ? ' stroke="#222" stroke-dasharray="4 2"' : ''}><title>${escapeHtml(`${s.state}${s.holder ? ` ${s.holder}` : ''}: ${formatMicros(Math.round(s.fromUs))} - ${formatMicros(Math.round(s.toUs))}`)}</title></rect>`;
     });
     const taken: Array<[number, number]> = [];
     const labels: string[] = [];
@@ -70,10 +77,11 @@ export function timelineSvg(m: TimelineModel): string {
             .map((s): Bar => {
               if (s.state === 'holding') {
                 const l = letterFor(m, s.holder);
-                return { span: s, fill: holderColour(l), text: l, rank: 3 };
+                return { span: s, fill: holderColour(l), text: l, rank: CLIENT_LABEL_RANK.holding };
               }
               const fill = s.state === 'waiting' ? '#d9d9d9' : s.state === 'paused' ? '#f2c94c' : '#8b0000';
-              return { span: s, fill, text: s.state === 'paused' ? 'GC' : s.state === 'crashed' ? 'killed' : '', rank: CLIENT_DRAW_ORDER[s.state] };
+              const over = s.state !== 'waiting' && lane.spans.some((h) => h.state === 'holding' && h.fromUs < s.toUs && s.fromUs < h.toUs);
+              return { span: s, fill, text: s.state === 'paused' ? 'GC' : s.state === 'crashed' ? 'killed' : '', rank: CLIENT_LABEL_RANK[s.state], foot: over };
             }),
           y,
         ),
