@@ -100,3 +100,25 @@ describe('svg layout', () => {
     for (const [i, p] of placed.entries()) expect(p.x + 16 + textWidth(items[i], 12)).toBeLessThanOrEqual(300);
   });
 });
+
+describe('a timeline of more than 26 holders', () => {
+  // 28 requests take the lock one after another, 1 s each, on one client thread.
+  const entries: Array<[number, NewOperation]> = [[0, { process: 'setup', type: 'info', f: 'setup', stock: [{ sku: 1, available: 100 }], primary: 'redis-0', lockNodes: [], quorum: 1, durationUs: 40 * S }]];
+  for (let i = 0; i < 28; i++) {
+    const id = `r${i + 1}`;
+    entries.push([i * S, req(id, 'client-1')], [i * S, acquire(id, 'client-1/w1', 'invoke')], [i * S + 1, acquire(id, 'client-1/w1', 'ok')], [(i + 1) * S - 1, release(id, 'client-1/w1')]);
+  }
+  entries.push([40 * S, { process: 'setup', type: 'info', f: 'end' }]);
+  const many = buildTimeline(history(entries), K, 0, 28 * S);
+
+  it('labels the 27th and 28th holders AA and AB', () => {
+    expect(many.legend.slice(24).map((l) => `${l.letter}=${l.request}`)).toEqual(['Y=r25', 'Z=r26', 'AA=r27', 'AB=r28']);
+  });
+
+  it('spells a two-letter label across its cells in the text timeline, one letter for the others', () => {
+    const text = renderTimeline(many, new Chalk({ level: 0 }));
+    const lane = text.split('\n').find((l) => l.startsWith('client-1')) as string;
+    expect(lane).toMatch(/Z+(AB?|BA?)+/);
+    expect(lane.length).toBeLessThanOrEqual(TIMELINE_WIDTH);
+  });
+});

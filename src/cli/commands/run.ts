@@ -68,7 +68,6 @@ export function registerRun(program: Command, ctx: CommandContext): void {
     .action((file: string, options: RunOptions) => {
       checkWritable('--report', options.report);
       const format = formatOf(options);
-      if (options.timeline && format !== 'text') throw new UsageError(`--timeline draws text; it does not go with --format ${format}`);
       // run keeps every variant's history until it prints: their requests count together.
       const held = options.variant.length > 0 ? new Set(options.variant).size : 'all';
       const scenario = loadScenarioArg(file, (note) => ctx.io.err(note), { budget: budgetOf(options.maxRequests, held, options.checkDeterminism ? 2 : 1) });
