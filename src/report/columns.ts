@@ -9,6 +9,8 @@ export interface Column<Row> {
   head: string;
   align: 'left' | 'right';
   cell(row: Row): string;
+  /** Shown only when --columns names it (keeps the default table within 120 characters). */
+  extra?: boolean;
 }
 
 export function renderTextTable<Row>(columns: readonly Column<Row>[], rows: readonly Row[]): string {
@@ -37,8 +39,11 @@ export function renderMarkdownTable<Row>(columns: readonly Column<Row>[], rows: 
   return out.join('\n');
 }
 
-/** Picks columns by id (the first, the row's name, always stays); unknown ids are refused by the caller. */
+/**
+ * Picks columns by id (the first, the row's name, always stays); unknown ids are refused by
+ * the caller. None named: every column but the extras.
+ */
 export function selectColumns<Row>(all: readonly Column<Row>[], ids: readonly string[] | undefined): Column<Row>[] {
-  if (ids === undefined || ids.length === 0) return [...all];
+  if (ids === undefined || ids.length === 0) return all.filter((c) => !c.extra);
   return [all[0], ...ids.filter((id) => id !== all[0].id).map((id) => all.find((c) => c.id === id) as Column<Row>)];
 }

@@ -51,6 +51,17 @@ describe('renderCompare', () => {
     expect(head.split(/\s{2,}/).map((h) => h.trim())).toEqual(['variant', 'p99', 'P(oversell) %']);
   });
 
+  it('leaves extra columns out of the default table and shows them when named', async () => {
+    const { selectColumns } = await import('../../src/report/columns.js');
+    const cols = [
+      { id: 'name', head: 'name', align: 'left' as const, cell: (r: string) => r },
+      { id: 'more', head: 'more', align: 'right' as const, cell: () => '1', extra: true },
+      { id: 'base', head: 'base', align: 'right' as const, cell: () => '2' },
+    ];
+    expect(selectColumns(cols, undefined).map((c) => c.id)).toEqual(['name', 'base']);
+    expect(selectColumns(cols, ['more']).map((c) => c.id)).toEqual(['name', 'more']);
+  });
+
   it('gives every column an id that --columns can select', () => {
     const ids = COMPARE_COLUMNS.map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
