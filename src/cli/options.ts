@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import { InvalidArgumentError } from 'commander';
 import { DEFAULT_MAX_REQUESTS, type Budget } from '../scenario/cost.js';
 import { parseSeedSpec, parseShard } from '../scenario/seeds.js';
+import { closest } from '../scenario/suggest.js';
 
 /** A mistake in how lock-sim was called (not in a scenario file): exit 2, message only. */
 export class UsageError extends Error {
@@ -99,4 +100,20 @@ export function checkWritable(flag: string, file: string | undefined): void {
 export function checkNoDuplicates(flag: string, names: readonly string[]): void {
   const twice = names.filter((n, i) => names.indexOf(n) !== i);
   if (twice.length > 0) throw new UsageError(`${flag} names ${[...new Set(twice)].map((n) => `"${n}"`).join(', ')} more than once`);
+}
+
+/** What `run` and `compare` print: the text report, Markdown (PR comments, CI summaries) or JSON. */
+export const FORMATS = ['text', 'markdown', 'json'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export function parseFormat(value: string): Format {
+  if ((FORMATS as readonly string[]).includes(value)) return value as Format;
+  const near = closest(value, FORMATS);
+  throw new InvalidArgumentError(`expected one of ${FORMATS.join(', ')}${near ? ` (did you mean "${near}"?)` : ''}`);
+}
+
+/** --format wins; --json is the older spelling of --format json. */
+export function formatOf(options: { format?: Format; json?: boolean }): Format {
+  if (options.format !== undefined && options.json && options.format !== 'json') throw new UsageError(`--json and --format ${options.format} disagree; give one`);
+  return options.format ?? (options.json ? 'json' : 'text');
 }

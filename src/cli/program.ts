@@ -9,6 +9,7 @@ import { registerCatalogue } from './commands/catalogue.js';
 import { registerCheck } from './commands/check.js';
 import { registerCompare } from './commands/compare.js';
 import type { CommandContext, Io } from './commands/context.js';
+import { registerExplain } from './commands/explain.js';
 import { registerInit } from './commands/init.js';
 import { registerRun } from './commands/run.js';
 import { registerShrink } from './commands/shrink.js';
@@ -31,6 +32,7 @@ export function buildProgram(ctx: CommandContext): Command {
   registerShrink(program, ctx);
   registerInit(program, ctx);
   registerSweep(program, ctx);
+  registerExplain(program, ctx);
   return program;
 }
 

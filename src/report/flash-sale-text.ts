@@ -20,6 +20,11 @@ export function flashSaleRunLine(m: RunMetrics): string {
 
 /** Many runs: how many sold out and when on average, mean arrivals, busy share and p99 by outcome. */
 export function flashSaleCompareLine(v: VariantSummary): string {
+  return flashSaleCompareParts(v).join('; ');
+}
+
+/** The parts of flashSaleCompareLine: sold out, arrivals and busy share, p99 by outcome. */
+export function flashSaleCompareParts(v: VariantSummary): string[] {
   const f = v.flashSale;
   // A mean p99 of 0: no request of that outcome in any run.
   const ms = (us: number): string => (us === 0 ? '-' : formatMicros(us));
@@ -27,5 +32,5 @@ export function flashSaleCompareLine(v: VariantSummary): string {
     f.soldOutRuns > 0 ? `sold out in ${f.soldOutRuns}/${v.runs} runs, at ${ms(f.soldOutMeanUs)} on average` : `sold out in 0/${v.runs} runs`,
     `${f.arrivalsMean.toFixed(2)} requests/s, ${pct(f.busyShareMean)} "lock busy"`,
     `p99 ordered ${ms(f.p99MeanUs.ordered)}, refused ${ms(f.p99MeanUs.refused)}, error ${ms(f.p99MeanUs.error)} (means)`,
-  ].join('; ');
+  ];
 }

@@ -7,14 +7,24 @@
 import { tellStory } from '../checker/story.js';
 import { formatMicros } from '../engine/time.js';
 import type { ScenarioResult } from '../runner/run-scenario.js';
+import { formatMetric } from '../scenario/metrics.js';
 import { scenarioToYaml } from '../scenario/to-yaml.js';
 import type { CompareSummary } from '../sweep/compare.js';
 import { VERSION } from '../version.js';
 import { escapeHtml, oversoldChartSvg, timelineSvg } from './html-svg.js';
 import type { TimelineWindow } from './timeline-model.js';
 import { focusViolation } from '../checker/violations.js';
-import { timelineOf } from './timeline-select.js';
+import { timelineOf, type TimelineGap } from './timeline-select.js';
+import { forestPlotSvg, scatterSvg } from './html-charts.js';
+import { failedWorst } from './compare-text.js';
 import { verdictOf } from './verdict.js';
+
+/** Why a variant has no timeline, in a report's words (no command-line flags in a page). */
+const GAP_TEXT: Record<TimelineGap, string> = {
+  'no-key': 'No lock key was used in this run, so there is no timeline to draw.',
+  'no-violation': 'No violation in this run: the timeline zooms on one, so none is drawn.',
+  'bad-window': 'The window asked for is empty (its end is not after its start), so no timeline is drawn.',
+};
 
 const STYLE = `
 body { font: 14px/1.45 system-ui, sans-serif; margin: 24px auto; max-width: 1000px; color: #1a1a1a; }
@@ -25,7 +35,7 @@ th:first-child, td:first-child { text-align: left; } th { background: #f3f3f3; }
 .pass { color: #137333; } .fail { color: #c5221f; font-weight: 600; }
 .story { font-family: ui-monospace, monospace; font-size: 12px; background: #fafafa; border: 1px solid #eee; padding: 8px; white-space: pre-wrap; }
 svg text { font: 11px system-ui, sans-serif; } svg .holder { font-weight: 700; fill: #fff; } svg .lane { font-size: 12px; }
-svg .grid { stroke: #e5e5e5; } svg .fault { fill: #a855f7; fill-opacity: 0.12; } svg .faultlabel { fill: #7e22ce; }
+svg .grid { stroke: #e5e5e5; } svg .tick { fill: #444; } svg .fault { fill: #a855f7; fill-opacity: 0.12; } svg .faultlabel { fill: #7e22ce; }
 svg .event { stroke: #7e22ce; stroke-width: 1.5; stroke-dasharray: 3 2; } svg .eventlabel { fill: #7e22ce; font-weight: 700; }
 .meta { color: #555; }`;
 
@@ -67,7 +77,7 @@ export function renderRunHtml(result: ScenarioResult, window: TimelineWindow): s
   for (const run of result.runs) {
     parts.push(`<h2>${escapeHtml(run.variant.name)}</h2>`);
     const model = timelineOf(run, window);
-    if (typeof model === 'string') parts.push(`<p class="meta">${escapeHtml(model)}</p>`);
+    if (typeof model === 'string') parts.push(`<p class="meta">${escapeHtml(GAP_TEXT[model])}</p>`);
     else {
       parts.push(`<h3>Timeline of ${escapeHtml(model.key)}</h3>`);
       parts.push(timelineSvg(model));
@@ -85,7 +95,7 @@ export function renderRunHtml(result: ScenarioResult, window: TimelineWindow): s
   if (result.expectations.length > 0) {
     parts.push('<h2>Expectations</h2><ul class="expectations">');
     for (const e of result.expectations) {
-      parts.push(`<li class="${e.passed ? 'pass' : 'fail'}">${e.passed ? 'pass' : 'FAIL'}: ${escapeHtml(`${e.expectation.variant}: ${e.expectation.text} (measured ${e.measured})`)}</li>`);
+      parts.push(`<li class="${e.passed ? 'pass' : 'fail'}">${e.passed ? 'pass' : 'FAIL'}: ${escapeHtml(`${e.expectation.variant}: ${e.expectation.text} (measured ${formatMetric(e.expectation.metric, e.measured)})`)}</li>`);
     }
     parts.push('</ul>');
   }
@@ -101,13 +111,19 @@ export function renderCompareHtml(s: CompareSummary): string {
   parts.push('<table class="verdicts"><thead><tr><th>variant</th><th>P(oversell) [95% CI]</th><th>oversold mean / max</th><th>P(double holders) [95% CI]</th><th>stuck / orphan mean</th><th>orders/s</th><th>p99 mean</th><th>worst seed</th></tr></thead><tbody>');
   for (const v of s.variants) {
     parts.push(
-      `<tr><td>${escapeHtml(v.variant)}</td><td>${pct(v.oversell.estimate)} [${pct(v.oversell.low)}, ${pct(v.oversell.high)}]</td><td>${v.oversoldMean.toFixed(2)} / ${v.oversoldMax}</td><td>${pct(v.doubleHolders.estimate)} [${pct(v.doubleHolders.low)}, ${pct(v.doubleHolders.high)}]</td><td>${escapeHtml(`${formatMicros(v.stuckMeanUs)} / ${formatMicros(v.orphanMeanUs)}`)}</td><td>${v.throughputMean.toFixed(2)}</td><td>${escapeHtml(formatMicros(v.p99MeanUs))}</td><td>${v.worst ? v.worst.seed : '-'}</td></tr>`,
+      `<tr><td>${escapeHtml(v.variant)}</td><td>${pct(v.oversell.estimate)} [${pct(v.oversell.low)}, ${pct(v.oversell.high)}]</td><td>${v.oversoldMean.toFixed(2)} / ${v.oversoldMax}</td><td>${pct(v.doubleHolders.estimate)} [${pct(v.doubleHolders.low)}, ${pct(v.doubleHolders.high)}]</td><td>${escapeHtml(`${formatMicros(v.stuckMeanUs)} / ${formatMicros(v.orphanMeanUs)}`)}</td><td>${v.throughputMean.toFixed(2)}</td><td>${escapeHtml(formatMicros(v.p99MeanUs))}</td><td>${failedWorst(v) ? v.worst?.seed : '-'}</td></tr>`,
     );
   }
   parts.push('</tbody></table>');
+  parts.push('<h2>How often each variant broke</h2>');
+  parts.push('<p class="meta">Each square is the share of runs, the line its Wilson 95% interval.</p>');
+  parts.push(forestPlotSvg(s.variants));
+  parts.push('<h2>Safety against throughput</h2>');
+  parts.push('<p class="meta">One point per variant: lower is safer, further right sells faster; the bar is the 95% interval of P(oversell).</p>');
+  parts.push(scatterSvg(s.variants));
   parts.push('<h2>Units oversold per run</h2>');
   parts.push(oversoldChartSvg(s.variants));
-  const worst = s.variants.filter((v) => v.worst && (v.worst.oversold > 0 || v.worst.doubleHolders > 0));
+  const worst = s.variants.filter(failedWorst);
   if (worst.length > 0) {
     parts.push('<h2>Worst runs</h2><ul>');
     for (const v of worst) parts.push(`<li>${escapeHtml(v.variant)}: <code>${escapeHtml(v.worst?.replay ?? '')}</code></li>`);

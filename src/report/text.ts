@@ -86,7 +86,7 @@ export function renderRun(result: ScenarioResult, color: ChalkInstance): string 
 }
 
 /** Counts the table has no column for, listed when they are not zero. */
-function notableCounts(m: ScenarioResult['runs'][number]['metrics']): string[] {
+export function notableCounts(m: ScenarioResult['runs'][number]['metrics']): string[] {
   const items: Array<[string, number]> = [
     ['lost updates', m.lostUpdates],
     ['lost units', m.lostUnits],

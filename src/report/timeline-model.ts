@@ -54,6 +54,11 @@ export interface TimelineWindow {
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
+/** The n-th holder's label (from 0): A..Z, then AA..AZ, BA.. as spreadsheet columns, so no two holders share one. */
+export function holderLabel(n: number): string {
+  return n < LETTERS.length ? LETTERS[n] : holderLabel(Math.floor(n / LETTERS.length) - 1) + LETTERS[n % LETTERS.length];
+}
+
 /** The lock key a violation is about (a SKU's lock for stock violations). */
 export function keyOfViolation(v: Violation): string | null {
   if (v.subject.startsWith('lock:')) return v.subject;
@@ -86,7 +91,7 @@ export function buildTimeline(ops: History, key: string, fromUs: number, toUs: n
   const letterOf = (request: string, thread: string): string => {
     let l = letters.get(request);
     if (!l) {
-      l = LETTERS[letters.size % LETTERS.length];
+      l = holderLabel(letters.size);
       letters.set(request, l);
       legend.push({ letter: l, request, thread });
     }

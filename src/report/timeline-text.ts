@@ -20,7 +20,11 @@ function cellBounds(m: TimelineModel, i: number): [number, number] {
   return [m.fromUs + i * w, m.fromUs + (i + 1) * w];
 }
 
-function laneCells<S extends string>(m: TimelineModel, lane: Lane<S>, rank: Record<S, number>, char: (s: Lane<S>['spans'][number]) => string): string[] {
+/**
+ * One character per cell: the highest-ranked span in it. A holder's label of two letters
+ * (the 27th holder on: AA, AB, ...) is spelled across its cells ("ABABAB").
+ */
+function laneCells<S extends string>(m: TimelineModel, lane: Lane<S>, rank: Record<S, number>, label: (s: Lane<S>['spans'][number]) => string): string[] {
   const cells: string[] = [];
   for (let i = 0; i < CELLS; i++) {
     const [a, b] = cellBounds(m, i);
@@ -29,7 +33,8 @@ function laneCells<S extends string>(m: TimelineModel, lane: Lane<S>, rank: Reco
       if (s.toUs <= a || s.fromUs >= b) continue;
       if (best === null || rank[s.state] > rank[best.state]) best = s;
     }
-    cells.push(best === null ? '.' : char(best));
+    const text = best === null ? '.' : label(best);
+    cells.push(text[i % text.length]);
   }
   return cells;
 }

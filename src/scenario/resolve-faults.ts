@@ -18,6 +18,16 @@ type RawFault = NonNullable<RawScenario['faults']>[number];
  */
 export const MAX_FAULT_OCCURRENCES = 100_000;
 
+/**
+ * Defaults of fault fields (the field as written, its value, where it comes from): the
+ * resolver reads the value, `lock-sim explain` prints both.
+ */
+export const FAULT_DEFAULT_ENTRIES = {
+  replicationStalledUs: { field: 'replication-stalled-for', value: 0, source: 'lock-sim: the replication stream keeps up until the crash unless asked' },
+  downUs: { field: 'down-for', value: 0, source: 'lock-sim: back at once (the lost dataset is the fault; give down-for to keep the node down)' },
+  persistence: { field: 'persistence', value: 'none' as 'none' | 'always', source: 'redis.conf appendonly no: the Redis default, no AOF (redis 7.0.15 redis.conf)' },
+};
+
 export interface FaultWorld {
   durationUs: number;
   clients: number;
@@ -107,7 +117,7 @@ function toSpec(f: OneClient<RawFault>, atUs: number, durationUs: number): Fault
       return { kind: 'slow-call', dependency: f.dependency, atUs, durationUs, latency: f.latency };
     case 'primary-crash':
       return {
-        kind: 'primary-crash', atUs, replicationStalledUs: f['replication-stalled-for'] ?? 0, restartAfterUs: f['restart-after'] ?? null,
+        kind: 'primary-crash', atUs, replicationStalledUs: f['replication-stalled-for'] ?? FAULT_DEFAULT_ENTRIES.replicationStalledUs.value, restartAfterUs: f['restart-after'] ?? null,
       };
     case 'crash':
       return { kind: 'crash', client: f.client, atUs, point: f.point ?? null, restartAfterUs: f['restart-after'] ?? null };
@@ -120,7 +130,7 @@ function toSpec(f: OneClient<RawFault>, atUs: number, durationUs: number): Fault
     case 'redis-pause':
       return { kind: 'redis-pause', node: f.node, atUs, durationUs };
     case 'redis-restart':
-      return { kind: 'redis-restart', node: f.node, atUs, downUs: f['down-for'] ?? 0, persistence: f.persistence ?? 'none' };
+      return { kind: 'redis-restart', node: f.node, atUs, downUs: f['down-for'] ?? FAULT_DEFAULT_ENTRIES.downUs.value, persistence: f.persistence ?? FAULT_DEFAULT_ENTRIES.persistence.value };
     case 'network-delay':
       return { kind: 'network-delay', target: f.target, atUs, durationUs, delayUs: f.delay };
     case 'db-slow':

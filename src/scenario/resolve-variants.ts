@@ -9,35 +9,69 @@ import type { ScenarioIssue } from './errors.js';
 import type { RawScenario } from './schema.js';
 import type { RedlockVersion, VariantSpec } from './types.js';
 
-export const VARIANT_DEFAULTS = {
-  waitMs: 0, // fail fast: the tryLock of "From setnx to Redisson" returned false at once
-  retryIntervalMs: 50,
-  // Redisson: checkLockSyncedSlaves = true since 3.17.0 (config/Config.java @ redisson-3.17.0)
-  syncReplicas: true,
-  // Redisson: the newest release; watchdog-on-error and the retry settings follow from it
-  redissonVersion: DEFAULT_REDISSON_VERSION,
+/**
+ * The variant options' defaults: the option they fill, the value, and where it comes from
+ * (the resolver reads the value, `lock-sim explain` prints value and source).
+ */
+export const VARIANT_DEFAULT_ENTRIES = {
+  guard: vdef('guard', 'none', 'lock-sim: the lock alone, no database guard'),
+  waitMs: vdef('wait', 0, 'fail fast: the tryLock of "From setnx to Redisson" returned false at once'),
+  retryIntervalMs: vdef('retry-interval', 50, 'lock-sim: a polling lock retries SET NX every 50 ms (a common Thread.sleep(50) in hand-written spin locks)'),
+  unlockAlways: vdef('unlock-always', false, 'lock-sim: unlock only after a successful acquire'),
+  orderKey: vdef('order-key', 'none', 'lock-sim: no unique index on the order number'),
+  syncReplicas: vdef('sync-replicas', true, 'Redisson: checkLockSyncedSlaves = true since 3.17.0 (config/Config.java @ redisson-3.17.0)'),
+  redissonVersion: vdef('redisson-version', DEFAULT_REDISSON_VERSION, 'Redisson: the newest release (tag redisson-4.7.0); watchdog-on-error and the retry settings follow from it'),
   // node-redlock 4.2.0: what `npm install redlock` installs (the npm dist-tag latest; 5.x is
   // still a beta), so what a Node service most likely runs
-  redlockVersion: 'v4' as RedlockVersion,
+  redlockVersion: vdef('redlock-version', 'v4' as RedlockVersion, 'node-redlock 4.2.0: what `npm install redlock` installs (npm dist-tag latest; 5.x is a beta)'),
   // node-redlock's defaults, the same in 4.2.0 (redlock.js `defaults`) and 5.0.0-beta.2
   // (src/index.ts `defaultSettings`): retryCount 10, retryDelay 200, retryJitter 100,
   // driftFactor 0.01. The spec names no figures ("a random delay"); `spec` uses these too.
-  retryCount: 10,
-  retryDelayMs: 200,
-  retryJitterMs: 100,
-  driftFactor: 0.01,
+  retryCount: vdef('retry-count', 10, 'node-redlock 4.2.0 redlock.js `defaults` (5.0.0-beta.2 src/index.ts `defaultSettings` agrees)'),
+  retryDelayMs: vdef('retry-delay', 200, 'node-redlock 4.2.0 redlock.js `defaults` retryDelay 200'),
+  retryJitterMs: vdef('retry-jitter', 100, 'node-redlock 4.2.0 redlock.js `defaults` retryJitter 100'),
+  driftFactor: vdef('drift-factor', 0.01, 'node-redlock 4.2.0 redlock.js `defaults` driftFactor 0.01'),
   // the Redlock spec: per-instance timeout "in the ~ 5-50 milliseconds range" for a 10 s TTL (https://redis.io/docs/latest/develop/use/patterns/distributed-locks/)
-  instanceTimeoutMs: 50,
+  instanceTimeoutMs: vdef('instance-timeout', 50, 'the Redlock spec: "in the ~ 5-50 milliseconds range" for a 10 s TTL (https://redis.io/docs/latest/develop/use/patterns/distributed-locks/)'),
   // "No master key for data safety" 4.4: sleep 100 ms and retry, sleep 200 ms and retry, then "system busy"; +-30 ms of jitter
-  casRetries: 2,
-  casBackoffMs: 100,
-  casJitterMs: 30,
+  casRetries: vdef('cas-retries', 2, '"No master key for data safety" 4.4: sleep 100 ms and retry, sleep 200 ms and retry, then "system busy"'),
+  casBackoffMs: vdef('cas-backoff', 100, '"No master key for data safety" 4.4: the first sleep is 100 ms, then 200 ms'),
+  casJitterMs: vdef('cas-jitter', 30, '"No master key for data safety" 4.4: +-30 ms of jitter'),
   // Kleppmann, "How to do distributed locking" (2016): the storage checks the token of every
   // write and remembers the highest it has processed; reads carry none.
-  fenceCheck: 'writes' as const,
+  fenceCheck: vdef('fence-check', 'writes' as const, 'Kleppmann, "How to do distributed locking" (2016): the storage checks the token of every write'),
+};
+
+type VariantValues<T> = { [K in keyof T]: T[K] extends VariantDefault<infer V> ? V : never };
+
+/** The default values the resolver reads (sources: VARIANT_DEFAULT_ENTRIES). */
+export const VARIANT_DEFAULTS = Object.fromEntries(
+  Object.entries(VARIANT_DEFAULT_ENTRIES).map(([k, e]) => [k, e.value]),
+) as VariantValues<typeof VARIANT_DEFAULT_ENTRIES>;
+
+/**
+ * Defaults that depend on the lock or its version (the lock modules and the Redisson version
+ * table hold the figures): what explain says when the file leaves them out.
+ */
+export const VARIANT_DERIVED_SOURCES: Readonly<Record<string, string>> = {
+  lease: 'the lock\'s own: 5 s for the hand-written locks (setnx-expire.ts DEFAULT_LEASE_MS), Redisson\'s watchdog (lockWatchdogTimeout 30000 ms, Config.java), 10 s for Redlock (the spec\'s example TTL)',
+  'watchdog-on-error': 'Redisson by version (variants/locks/redisson/versions.ts): stop before 3.44.0, continue from 3.44.0 (one timer renews every lock)',
+  'command-retries': 'Redisson by version: retryAttempts 3, 4 from 3.48.0 (BaseConfig.java)',
+  'command-retry-interval': 'Redisson by version: retryInterval 1500 ms, EqualJitterDelay(1s, 2s) from 3.48.0 (BaseConfig.java)',
 };
 
 type RawVariant = RawScenario['variants'][string];
+
+export interface VariantDefault<T> {
+  /** The variant option it fills, as written in a scenario file. */
+  option: string;
+  value: T;
+  source: string;
+}
+
+function vdef<T>(option: string, value: T, source: string): VariantDefault<T> {
+  return { option, value, source };
+}
 
 /**
  * The locks that poll with SET NX (and SETNX) every retry-interval until wait runs out
@@ -63,24 +97,24 @@ export interface VariantOption {
 export const VARIANT_OPTIONS: readonly VariantOption[] = [
   { option: 'lease', takenBy: LOCKING, default: '5s (hand-written locks), watchdog (redisson), 10s (redlock)', meaning: 'the lock TTL; for redisson a lease turns the watchdog off' },
   { option: 'wait', takenBy: [...POLLING_LOCKS, 'redisson'], default: '0 (try once)', meaning: 'how long acquire may keep trying; "forever" never gives up' },
-  { option: 'retry-interval', takenBy: POLLING_LOCKS, default: '50ms', meaning: 'pause between attempts of polling locks' },
-  { option: 'unlock-always', takenBy: LOCKING, default: 'false', meaning: 'unlock in a finally block even when the lock was never acquired' },
-  { option: 'order-key', default: 'none', meaning: '"unique": a unique index on the order number' },
+  { option: 'retry-interval', takenBy: POLLING_LOCKS, default: `${VARIANT_DEFAULTS.retryIntervalMs}ms`, meaning: 'pause between attempts of polling locks' },
+  { option: 'unlock-always', takenBy: LOCKING, default: String(VARIANT_DEFAULTS.unlockAlways), meaning: 'unlock in a finally block even when the lock was never acquired' },
+  { option: 'order-key', default: VARIANT_DEFAULTS.orderKey, meaning: '"unique": a unique index on the order number' },
   { option: 'redisson-version', locks: ['redisson'], default: DEFAULT_REDISSON_VERSION, meaning: 'the Redisson release modelled (3.11.0 and later, or a minor line such as "3.25"); see the version table below' },
-  { option: 'sync-replicas', locks: ['redisson'], default: 'true', meaning: 'checkLockSyncedSlaves (3.17.0+): whether a WAIT after a lock command that no replica acknowledged fails it (WAIT is sent either way)' },
+  { option: 'sync-replicas', locks: ['redisson'], default: String(VARIANT_DEFAULTS.syncReplicas), meaning: 'checkLockSyncedSlaves (3.17.0+): whether a WAIT after a lock command that no replica acknowledged fails it (WAIT is sent either way)' },
   { option: 'watchdog-on-error', locks: ['redisson'], default: 'by version: stop before 3.44, continue from 3.44', meaning: 'after a failed renewal: stop, or keep renewing; stop is refused from 3.44 (one timer renews every lock)' },
   { option: 'command-retries', locks: ['redisson'], default: 'by version: 3, 4 from 3.48.0', meaning: 'retryAttempts: re-sends of a command that got no reply within network.command-timeout' },
   { option: 'command-retry-interval', locks: ['redisson'], default: 'by version: 1500ms, EqualJitterDelay(1s, 2s) from 3.48.0', meaning: 'retryInterval: a constant pause before each re-send (before 3.15.2 a re-send went out at once)' },
-  { option: 'redlock-version', locks: ['redlock'], default: 'v4', meaning: 'spec (redis.io\'s algorithm: per-instance timeout), v4 (node-redlock 4.2.0: waits for every reply), v5 (node-redlock 5.0.0-beta.2: decides at a quorum, no validity check)' },
-  { option: 'retry-count', locks: ['redlock'], default: '10', meaning: 'retries after a failed attempt (node-redlock\'s default)' },
-  { option: 'retry-delay', locks: ['redlock'], default: '200ms', meaning: 'pause between attempts' },
-  { option: 'retry-jitter', locks: ['redlock'], default: '100ms', meaning: '+- random part of the pause' },
-  { option: 'drift-factor', locks: ['redlock'], default: '0.01', meaning: 'clock drift allowance: drift = round(factor x ttl) + 2 ms (spec, v4)' },
-  { option: 'instance-timeout', locks: ['redlock'], default: '50ms', meaning: 'how long each master\'s reply is awaited (spec only)' },
-  { option: 'cas-retries', guards: ['version-cas'], default: '2', meaning: 'retries after a version conflict, then "system busy"' },
-  { option: 'cas-backoff', guards: ['version-cas'], default: '100ms', meaning: 'first backoff, doubling with each retry' },
-  { option: 'cas-jitter', guards: ['version-cas'], default: '30ms', meaning: '+- random part of the backoff' },
-  { option: 'fence-check', guards: ['fenced-write'], default: 'writes', meaning: 'which statements carry the token: writes (Kleppmann), or reads-and-writes (reads are checked and raise the highest token too)' },
+  { option: 'redlock-version', locks: ['redlock'], default: VARIANT_DEFAULTS.redlockVersion, meaning: 'spec (redis.io\'s algorithm: per-instance timeout), v4 (node-redlock 4.2.0: waits for every reply), v5 (node-redlock 5.0.0-beta.2: decides at a quorum, no validity check)' },
+  { option: 'retry-count', locks: ['redlock'], default: String(VARIANT_DEFAULTS.retryCount), meaning: 'retries after a failed attempt (node-redlock\'s default)' },
+  { option: 'retry-delay', locks: ['redlock'], default: `${VARIANT_DEFAULTS.retryDelayMs}ms`, meaning: 'pause between attempts' },
+  { option: 'retry-jitter', locks: ['redlock'], default: `${VARIANT_DEFAULTS.retryJitterMs}ms`, meaning: '+- random part of the pause' },
+  { option: 'drift-factor', locks: ['redlock'], default: String(VARIANT_DEFAULTS.driftFactor), meaning: 'clock drift allowance: drift = round(factor x ttl) + 2 ms (spec, v4)' },
+  { option: 'instance-timeout', locks: ['redlock'], default: `${VARIANT_DEFAULTS.instanceTimeoutMs}ms`, meaning: 'how long each master\'s reply is awaited (spec only)' },
+  { option: 'cas-retries', guards: ['version-cas'], default: String(VARIANT_DEFAULTS.casRetries), meaning: 'retries after a version conflict, then "system busy"' },
+  { option: 'cas-backoff', guards: ['version-cas'], default: `${VARIANT_DEFAULTS.casBackoffMs}ms`, meaning: 'first backoff, doubling with each retry' },
+  { option: 'cas-jitter', guards: ['version-cas'], default: `${VARIANT_DEFAULTS.casJitterMs}ms`, meaning: '+- random part of the backoff' },
+  { option: 'fence-check', guards: ['fenced-write'], default: VARIANT_DEFAULTS.fenceCheck, meaning: 'which statements carry the token: writes (Kleppmann), or reads-and-writes (reads are checked and raise the highest token too)' },
 ];
 
 /** Which option belongs to which lock or guard (options not listed apply to every variant). */
@@ -128,7 +162,7 @@ export function resolveVariants(
 ): VariantSpec[] {
   const variants: VariantSpec[] = [];
   for (const [name, v] of Object.entries(raw)) {
-    const guard = v.guard ?? 'none';
+    const guard = v.guard ?? VARIANT_DEFAULTS.guard;
     for (const [option, owner] of Object.entries(OPTION_OWNERS)) {
       if (!(option in v) || v[option as keyof RawVariant] === undefined) continue;
       if (option === 'wait' && v.lock === 'redlock') continue; // its own message below
@@ -164,8 +198,8 @@ export function resolveVariants(
       leaseMs: v.lease === undefined ? null : Math.round(v.lease / 1000),
       waitMs: v.wait === undefined ? VARIANT_DEFAULTS.waitMs : v.wait === Number.POSITIVE_INFINITY ? v.wait : Math.round(v.wait / 1000),
       retryIntervalMs: Math.max(1, ms(v['retry-interval'], VARIANT_DEFAULTS.retryIntervalMs)),
-      uniqueOrderKey: v['order-key'] === 'unique',
-      unlockAlways: v['unlock-always'] ?? false,
+      uniqueOrderKey: (v['order-key'] ?? VARIANT_DEFAULTS.orderKey) === 'unique',
+      unlockAlways: v['unlock-always'] ?? VARIANT_DEFAULTS.unlockAlways,
       syncReplicas: v['sync-replicas'] ?? VARIANT_DEFAULTS.syncReplicas,
       watchdogOnError: v['watchdog-on-error'] ?? redisson.watchdogOnError,
       redissonVersion,

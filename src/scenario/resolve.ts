@@ -12,20 +12,39 @@ import { resolveVariants } from './resolve-variants.js';
 import { redisFieldRefusal } from './redis-fields.js';
 import { resolveExpectations } from './resolve-expectations.js';
 import { BUILTIN_STEPS, type Arrival, type Scenario, type Step } from './types.js';
+import type { Topology } from '../world/redis/deployment.js';
 
-export const DEFAULTS = {
-  seed: 1,
-  drainUs: 60_000_000,
-  sku: 10037, // "From setnx to Redisson": lock:stock:10037
-  clients: 1,
-  workersPerClient: 16,
-  poolPerClient: 10, // HikariCP maximumPoolSize default
-  qty: 1,
-  queueLimit: 1000,
-  steps: ['lock', 'read', 'deduct', 'order', 'unlock'],
-  redisLatency: { kind: 'uniform', minUs: 200, maxUs: 1_000 } as Distribution,
-  commandTimeoutUs: 3_000_000, // Redisson BaseConfig timeout = 3000 ms (BaseConfig.java, redisson-4.7.0)
-  replicas: 1,
+/**
+ * A default: the field it fills (as written in a scenario file), its value, and where the
+ * value comes from. The resolver reads `value`; `lock-sim explain` prints all three, so the
+ * figure and its source cannot drift apart.
+ */
+export interface Default<T> {
+  field: string;
+  value: T;
+  source: string;
+  /** Only for this topology (redis.masters differs between Redlock and Cluster). */
+  topology?: Topology;
+}
+
+const def = <T>(field: string, value: T, source: string, topology?: Topology): Default<T> => ({ field, value, source, ...(topology ? { topology } : {}) });
+
+export const DEFAULT_ENTRIES = {
+  seed: def('seed', 1, 'lock-sim: the first seed; seeds: lists more for check'),
+  drainUs: def('drain', 60_000_000, 'lock-sim: a minute for in-flight requests to end after the faults heal (longer than the default Redisson watchdog lease of 30 s)'),
+  sku: def('stock.sku', 10037, '"From setnx to Redisson" (the article\'s key lock:stock:10037)'),
+  clients: def('workload.clients', 1, 'lock-sim: one application instance'),
+  workersPerClient: def('workload.workers', 16, 'lock-sim: a request thread pool of 16 per instance'),
+  poolPerClient: def('workload.pool', 10, 'HikariCP maximumPoolSize default 10 (https://github.com/brettwooldridge/HikariCP, "Frequently used" settings)'),
+  qty: def('workload.qty', 1, 'lock-sim: one unit per order'),
+  requestClient: def('workload.requests.client', 1, 'lock-sim: a scripted request goes to client 1 unless it names another'),
+  queueLimit: def('workload.queue-limit', 1000, 'lock-sim: a bounded queue of 1000 requests per instance before requests are turned away'),
+  resubmit: def('workload.resubmit', 0, 'lock-sim: no order is submitted twice unless asked'),
+  steps: def('workload.steps', ['lock', 'read', 'deduct', 'order', 'unlock'] as string[], '"From setnx to Redisson": lock, read the stock, deduct, insert the order, unlock'),
+  redisLatency: def('network.redis-latency', { kind: 'uniform', minUs: 200, maxUs: 1_000 } as Distribution, 'lock-sim: a round trip within one data centre (0.2-1 ms)'),
+  commandTimeoutUs: def('network.command-timeout', 3_000_000, 'Redisson BaseConfig timeout = 3000 ms (BaseConfig.java, redisson-4.7.0)'),
+  topology: def('redis.topology', 'standalone' as Topology, 'lock-sim: one Redis server, the setup of "From setnx to Redisson"'),
+  replicas: def('redis.replicas', 1, 'lock-sim: one replica, the smallest setup that can fail over'),
   // How long a change waits in the primary's process before it is written to the replica's
   // socket (`replication-backlog`). Measured on redis-server 7.0.15 on loopback (2-core
   // machine under other load; tcpdump on lo, 2,997 SETs 3 ms apart, one replica): from the
@@ -33,14 +52,16 @@ export const DEFAULTS = {
   // median 55 us, p90 91 us. The part the network adds (`replication-lag`) defaults to the
   // clients' network.redis-latency; on loopback it measured p10 30 us, median 58 us,
   // p90 111 us (replication packet out to the replica's keyspace notification out).
-  replicationBacklog: { kind: 'uniform', minUs: 35, maxUs: 90 } as Distribution,
-  replTimeoutUs: 60_000_000, // repl-timeout default 60 s (redis.conf; redis 7.0.15 config.c)
-  downAfterUs: 30_000_000, // sentinel.conf down-after-milliseconds default (redis 7.0.15 sentinel.conf)
-  nodeTimeoutUs: 15_000_000, // cluster-node-timeout default (redis 7.0.15 redis.conf)
-  minReplicasMaxLagUs: 10_000_000, // min-replicas-max-lag default (redis 7.0.15 redis.conf)
-  masters: 5, // "In our examples we set N=5" (redis.io "Distributed Locks with Redis")
-  clusterMasters: 3, // "a minimal cluster that works as expected must contain at least three master nodes" (https://redis.io/docs/latest/operate/oss_and_stack/management/scaling/)
-  resubmitAfter: { kind: 'uniform', minUs: 100_000, maxUs: 2_000_000 } as Distribution,
+  replicationBacklog: def('redis.replication-backlog', { kind: 'uniform', minUs: 35, maxUs: 90 } as Distribution, 'measured: redis-server 7.0.15 on loopback, SET in to replication packet out, p10 36 us, median 55 us, p90 91 us (tcpdump, 2,997 SETs)'),
+  replicationLag: def('redis.replication-lag', 'network.redis-latency', 'lock-sim: the replicas sit on the clients\' network (loopback measured p10 30 us, median 58 us, p90 111 us)'),
+  replTimeoutUs: def('redis.repl-timeout', 60_000_000, 'repl-timeout default 60 s (redis.conf; redis 7.0.15 config.c)'),
+  downAfterUs: def('redis.down-after', 30_000_000, 'sentinel.conf down-after-milliseconds default 30000 (redis 7.0.15 sentinel.conf)'),
+  nodeTimeoutUs: def('redis.node-timeout', 15_000_000, 'cluster-node-timeout default 15000 (redis 7.0.15 redis.conf)'),
+  minReplicasToWrite: def('redis.min-replicas-to-write', 0, 'min-replicas-to-write default 0, off (redis 7.0.15 redis.conf)'),
+  minReplicasMaxLagUs: def('redis.min-replicas-max-lag', 10_000_000, 'min-replicas-max-lag default 10 (redis 7.0.15 redis.conf)'),
+  masters: def('redis.masters', 5, '"In our examples we set N=5" (redis.io "Distributed Locks with Redis")', 'independent'),
+  clusterMasters: def('redis.masters', 3, '"a minimal cluster that works as expected must contain at least three master nodes" (https://redis.io/docs/latest/operate/oss_and_stack/management/scaling/)', 'cluster'),
+  resubmitAfter: def('workload.resubmit-after', { kind: 'uniform', minUs: 100_000, maxUs: 2_000_000 } as Distribution, 'lock-sim: a double click or a gateway retry, 0.1-2 s after the first submit'),
   // Clients follow the switch when Sentinel announces it: ioredis 5 with failoverDetector
   // subscribes to +switch-master on the Sentinels (built/connectors/SentinelConnector/
   // FailoverDetector.js); without it, it asks get-master-addr-by-name on each reconnect,
@@ -48,11 +69,22 @@ export const DEFAULTS = {
   // Redisson asks get-master-addr-by-name every scanInterval, 1000 ms by default, after the
   // previous check (SentinelConnectionManager.scheduleChangeCheck, SentinelServersConfig
   // scanInterval): `rediscover: uniform(0ms, 1s)`.
-  rediscover: constant(0),
-  sentinels: 3, // the smallest robust deployment (https://redis.io/docs/latest/operate/oss_and_stack/management/sentinel/, "Example 2: basic setup with three boxes")
-  failoverTimeoutUs: 180_000_000, // sentinel.conf failover-timeout default (redis 7.0.15 src/sentinel.c sentinel_default_failover_timeout)
-  statementTime: { kind: 'uniform', minUs: 1_000, maxUs: 3_000 } as Distribution,
+  rediscover: def('redis.rediscover', constant(0), 'ioredis 5 failoverDetector follows +switch-master at once (built/connectors/SentinelConnector/FailoverDetector.js); Redisson polls every scanInterval 1000 ms: write uniform(0ms, 1s)'),
+  sentinels: def('redis.sentinels', 3, 'the smallest robust deployment (https://redis.io/docs/latest/operate/oss_and_stack/management/sentinel/, "Example 2: basic setup with three boxes")'),
+  quorum: def('redis.quorum', 'majority of sentinels', 'the quorum Sentinel\'s documentation uses with three Sentinels, 2 (https://redis.io/docs/latest/operate/oss_and_stack/management/sentinel/)'),
+  failoverTimeoutUs: def('redis.failover-timeout', 180_000_000, 'sentinel.conf failover-timeout default 180000 (redis 7.0.15 src/sentinel.c sentinel_default_failover_timeout)'),
+  faults: def('faults', [] as never[], 'lock-sim: no faults unless the file lists them'),
+  statementTime: def('database.statement-time', { kind: 'uniform', minUs: 1_000, maxUs: 3_000 } as Distribution, 'lock-sim: a primary-key UPDATE or INSERT on a warm database, 1-3 ms'),
 };
+
+type Values<T> = { [K in keyof T]: T[K] extends Default<infer V> ? V : never };
+
+function valuesOf<T extends Record<string, Default<unknown>>>(entries: T): Values<T> {
+  return Object.fromEntries(Object.entries(entries).map(([k, e]) => [k, e.value])) as Values<T>;
+}
+
+/** The default values, read by the resolver (their sources: DEFAULT_ENTRIES). */
+export const DEFAULTS = valuesOf(DEFAULT_ENTRIES);
 
 /**
  * Worker threads in all (clients x workers): each is a simulated process that exists for the
@@ -96,12 +128,12 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
     issue(['workload', w.workers !== undefined ? 'workers' : 'clients'], `${clients} clients x ${w.workers ?? DEFAULTS.workersPerClient} workers is ${threads} worker threads, over the limit of ${MAX_THREADS}`);
   }
 
-  const topology = raw.redis?.topology ?? 'standalone';
+  const topology = raw.redis?.topology ?? DEFAULTS.topology;
   const masters = raw.redis?.masters ?? (topology === 'cluster' ? DEFAULTS.clusterMasters : DEFAULTS.masters);
   const replicas = raw.redis?.replicas ?? DEFAULTS.replicas;
   const redisNodes = topology === 'standalone' ? 1 : topology === 'independent' ? masters : 1 + replicas;
   const { faults, randomFaults } = resolveFaults(
-    raw.faults ?? [],
+    raw.faults ?? DEFAULTS.faults,
     { durationUs: raw.duration, clients, redisNodes, dependencyNames },
     issue,
   );
@@ -134,7 +166,7 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
   w.requests?.forEach((r, i) => {
     if (r.at >= raw.duration) issue(['workload', 'requests', i, 'at'], `${r.at / 1e6}s is not within the run (duration ${raw.duration / 1e6}s)`);
     if (stock.length > 0 && !skus.has(r.sku)) issue(['workload', 'requests', i, 'sku'], `no sku ${r.sku} in stock`);
-    if ((r.client ?? 1) > clients) issue(['workload', 'requests', i, 'client'], `no client ${r.client} (the workload has ${clients})`);
+    if ((r.client ?? DEFAULTS.requestClient) > clients) issue(['workload', 'requests', i, 'client'], `no client ${r.client} (the workload has ${clients})`);
   });
 
   const redis = raw.redis ?? {};
@@ -172,7 +204,7 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
       qty: w.qty ?? DEFAULTS.qty,
       steps,
       queueLimit: w['queue-limit'] ?? DEFAULTS.queueLimit,
-      resubmitProbability: w.resubmit ?? 0,
+      resubmitProbability: w.resubmit ?? DEFAULTS.resubmit,
       resubmitAfter: w['resubmit-after'] ?? DEFAULTS.resubmitAfter,
     },
     dependencies,
@@ -194,7 +226,7 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
       sentinels,
       quorum,
       failoverTimeoutUs: redis['failover-timeout'] ?? DEFAULTS.failoverTimeoutUs,
-      minReplicasToWrite: redis['min-replicas-to-write'] ?? 0,
+      minReplicasToWrite: redis['min-replicas-to-write'] ?? DEFAULTS.minReplicasToWrite,
       minReplicasMaxLagUs: redis['min-replicas-max-lag'] ?? DEFAULTS.minReplicasMaxLagUs,
     },
     database: { statementTime: raw.database?.['statement-time'] ?? DEFAULTS.statementTime },
@@ -209,7 +241,7 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
 function arrivalOf(w: RawScenario['workload']): Arrival {
   if (w.arrival !== undefined) return { kind: 'open', ratePerS: w.arrival };
   if (w.requests !== undefined) {
-    const requests = w.requests.map((r) => ({ atUs: r.at, sku: r.sku, client: r.client ?? 1 }));
+    const requests = w.requests.map((r) => ({ atUs: r.at, sku: r.sku, client: r.client ?? DEFAULTS.requestClient }));
     // In time order; requests at the same instant keep the order they were written in.
     return { kind: 'script', requests: requests.sort((a, b) => a.atUs - b.atUs) };
   }

@@ -149,7 +149,48 @@ describe('lock-sim init', () => {
     expect(r.err).toContain('--from: no built-in scenario "failovr" (did you mean "failover"?)');
     const none = cliIn(dir, 'init');
     expect(none.code).toBe(2);
-    expect(none.err).toContain('init needs --from <built-in scenario>; built-in scenarios: cluster-split-brain,');
+    expect(none.err).toContain('init needs --from <built-in scenario> or --topology/--lock for a starter (e.g. init --topology sentinel --lock redisson); built-in scenarios: cluster-split-brain,');
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('--topology and --lock write a commented starter that runs, and explain tells its defaults', () => {
+    const dir = emptyDir();
+    const r = cliIn(dir, 'init', '--topology', 'sentinel', '--lock', 'redisson');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('wrote starter-sentinel-redisson.yaml (a starter for redisson on sentinel)');
+    const text = readFileSync(join(dir, 'starter-sentinel-redisson.yaml'), 'utf8');
+    expect(text).toMatch(/^# A starter scenario, written by `lock-sim init --topology sentinel --lock redisson`/);
+    expect(cliIn(dir, 'run', 'starter-sentinel-redisson.yaml').code).toBe(0);
+    const explained = cliIn(dir, 'explain', 'starter-sentinel-redisson.yaml');
+    expect(explained.code).toBe(0);
+    expect(explained.out).toMatch(/redis\.down-after: 30s +default: sentinel\.conf down-after-milliseconds default 30000/);
+    expect(explained.out).toMatch(/workload\.clients: 2 +file/);
+  });
+
+  it('refuses a starter that cannot be built, naming why (exit 2, nothing written)', () => {
+    const dir = emptyDir();
+    const redlock = cliIn(dir, 'init', '--topology', 'sentinel', '--lock', 'redlock');
+    expect(redlock.code).toBe(2);
+    expect(redlock.err).toContain('--lock redlock needs --topology independent');
+    const typo = cliIn(dir, 'init', '--lock', 'redison');
+    expect(typo.code).toBe(2);
+    expect(typo.err).toContain('--lock: no "redison" (did you mean "redisson"?)');
+    const guard = cliIn(dir, 'init', '--lock', 'lua-unlock', '--guard', 'fenced-write');
+    expect(guard.code).toBe(2);
+    expect(guard.err).toContain('fenced-write needs a lock that hands out fencing tokens');
+    expect(cliIn(dir, 'init', '--from', 'failover', '--lock', 'redisson').code).toBe(2);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('explain takes a built-in name too, and refuses an invalid file with its location (exit 2)', () => {
+    const dir = emptyDir();
+    const r = cliIn(dir, 'explain', 'failover-lag-race', '--json');
+    expect(r.code).toBe(0);
+    const fields = JSON.parse(r.out) as Array<{ field: string; origin: string; source: string }>;
+    expect(fields.find((f) => f.field === 'network.command-timeout')).toMatchObject({ origin: 'default', source: expect.stringContaining('Redisson BaseConfig timeout') });
+    writeFileSync(join(dir, 'bad.yaml'), 'name: x\nduration: -1s\n');
+    const bad = cliIn(dir, 'explain', 'bad.yaml');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/bad\.yaml:\d+:\d+/);
   });
 });

@@ -49,7 +49,9 @@ describe('lock-sim compare', () => {
     expect(merged.code).toBe(0);
     expect(merged.out).toBe(whole.out);
     const text = cli('merge', ...shards);
-    expect(text.out).toContain('P(oversell) [95% CI]');
+    expect(text.out).toContain('P(oversell) %');
+    const markdown = cli('merge', ...shards, '--format', 'markdown');
+    expect(markdown.out).toContain('| variant | P(oversell) % [95% CI] |');
     const missing = cli('merge', shards[0], shards[1]);
     expect(missing.code).toBe(2);
     expect(missing.err).toContain('missing 3/3');
@@ -59,10 +61,24 @@ describe('lock-sim compare', () => {
     const r = cli('compare', file, '--seeds', '20', '--baseline', 'long', '--jobs', '1');
     expect(r.code).toBe(0);
     expect(r.out).toContain('seeds 1..20 (20 runs per variant)');
-    expect(r.out).toMatch(/short\s+│\s+0\.0% \[0\.0%, 16\.1%\]/);
+    expect(r.out).toMatch(/short\s+0\.0 \[0\.0, 16\.1\]/);
     expect(r.out).toContain('worst runs');
     expect(r.out).toContain('paired differences against long');
     expect(r.err).toBe(''); // no progress bar when stderr is not a terminal
+    expect(Math.max(...r.out.split('\n').map((l) => l.length))).toBeLessThanOrEqual(120);
+  });
+
+  it('prints Markdown with --format markdown and the chosen columns with --columns; refuses unknown ones', () => {
+    const r = cli('compare', file, '--seeds', '5', '--jobs', '1', '--format', 'markdown', '--columns', 'oversell,p99');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('| variant | P(oversell) % [95% CI] | p99 mean |\n|---|---:|---:|');
+    const typo = cli('compare', file, '--seeds', '5', '--columns', 'oversel');
+    expect(typo.code).toBe(2);
+    expect(typo.err).toContain('no column "oversel" (did you mean "oversell"?)');
+    const format = cli('compare', file, '--seeds', '5', '--format', 'markdwn');
+    expect(format.code).toBe(2);
+    expect(format.err).toContain('did you mean "markdown"?');
+    expect(cli('compare', file, '--seeds', '5', '--json', '--format', 'markdown').code).toBe(2);
   });
 
   it('rejects bad seeds, shards, jobs, variants and a shard without output with exit 2', () => {
@@ -111,6 +127,15 @@ describe('lock-sim check', () => {
     expect(failed).toHaveLength(1);
     expect(failed[0].name).toBe('short: double-holders == 0');
     expect(failed[0].failure['#text']).toContain('replay: npx lock-sim run');
+  });
+
+  it('prints a Markdown table of the expectations with --reporter markdown (or --format markdown)', () => {
+    const r = cli('check', file, '--format', 'markdown', '--jobs', '1');
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^### 1 of 4 expectations failed in 1 of 1 scenarios\n/);
+    expect(r.out).toContain('| scenario | variant | expectation | result | measured |');
+    expect(r.out).toMatch(/\| short \| `double-holders == 0` \| \*\*FAIL\*\* \| \d+; failed in \d+ of 30 runs \|/);
+    expect(r.out).toContain('**Replay the failures**');
   });
 
   it('prints JSON with --reporter json, and rejects unknown reporters and bad files with exit 2', () => {

@@ -72,3 +72,53 @@ describe('timeline', () => {
     expect(svg).toContain('gc-pause client-1');
   });
 });
+
+describe('holder labels', () => {
+  it('are A..Z for the first 26 holders, then AA, AB, ... : never two alike', async () => {
+    const { holderLabel } = await import('../../src/report/timeline-model.js');
+    expect([0, 1, 25, 26, 27, 51, 52, 701, 702].map(holderLabel)).toEqual(['A', 'B', 'Z', 'AA', 'AB', 'AZ', 'BA', 'ZZ', 'AAA']);
+    const labels = Array.from({ length: 2000 }, (_, i) => holderLabel(i));
+    expect(new Set(labels).size).toBe(2000);
+  });
+});
+
+describe('svg layout', () => {
+  it('gives labels that would touch rows of their own, and keeps apart ones on one row', async () => {
+    const { labelRows } = await import('../../src/report/svg-layout.js');
+    // Two faults at one instant, a third far off, a fourth overlapping the second's label.
+    expect(labelRows([{ x: 10, width: 100 }, { x: 10, width: 100 }, { x: 400, width: 50 }, { x: 90, width: 40 }])).toEqual([0, 1, 0, 2]);
+    // Neighbour: a label that starts after the gap fits on the first row.
+    expect(labelRows([{ x: 10, width: 100 }, { x: 116, width: 10 }])).toEqual([0, 0]);
+    expect(labelRows([{ x: 10, width: 100 }, { x: 115, width: 10 }])).toEqual([0, 1]);
+  });
+
+  it('wraps a legend before its width runs out', async () => {
+    const { flowLegend, textWidth } = await import('../../src/report/svg-layout.js');
+    const items = ['lua', 'lua+guard-only-conditional-update', 'redisson-4.7-watchdog', 'x'];
+    const placed = flowLegend(items, 300, 12);
+    expect(placed.map((p) => p.line)).toEqual([0, 0, 1, 1]);
+    for (const [i, p] of placed.entries()) expect(p.x + 16 + textWidth(items[i], 12)).toBeLessThanOrEqual(300);
+  });
+});
+
+describe('a timeline of more than 26 holders', () => {
+  // 28 requests take the lock one after another, 1 s each, on one client thread.
+  const entries: Array<[number, NewOperation]> = [[0, { process: 'setup', type: 'info', f: 'setup', stock: [{ sku: 1, available: 100 }], primary: 'redis-0', lockNodes: [], quorum: 1, durationUs: 40 * S }]];
+  for (let i = 0; i < 28; i++) {
+    const id = `r${i + 1}`;
+    entries.push([i * S, req(id, 'client-1')], [i * S, acquire(id, 'client-1/w1', 'invoke')], [i * S + 1, acquire(id, 'client-1/w1', 'ok')], [(i + 1) * S - 1, release(id, 'client-1/w1')]);
+  }
+  entries.push([40 * S, { process: 'setup', type: 'info', f: 'end' }]);
+  const many = buildTimeline(history(entries), K, 0, 28 * S);
+
+  it('labels the 27th and 28th holders AA and AB', () => {
+    expect(many.legend.slice(24).map((l) => `${l.letter}=${l.request}`)).toEqual(['Y=r25', 'Z=r26', 'AA=r27', 'AB=r28']);
+  });
+
+  it('spells a two-letter label across its cells in the text timeline, one letter for the others', () => {
+    const text = renderTimeline(many, new Chalk({ level: 0 }));
+    const lane = text.split('\n').find((l) => l.startsWith('client-1')) as string;
+    expect(lane).toMatch(/Z+(AB?|BA?)+/);
+    expect(lane.length).toBeLessThanOrEqual(TIMELINE_WIDTH);
+  });
+});

@@ -8,6 +8,7 @@ import { checkScenario, type ScenarioCheck } from '../../sweep/check.js';
 import { checkToJson } from '../../report/check-json.js';
 import { renderJunit } from '../../report/check-junit.js';
 import { renderCheck } from '../../report/check-text.js';
+import { renderCheckMarkdown } from '../../report/markdown.js';
 import { colorFor } from '../color.js';
 import { EXIT_EXPECTATION_FAILED, EXIT_OK } from '../exit-codes.js';
 import type { Budget } from '../../scenario/cost.js';
@@ -16,7 +17,7 @@ import { progressBar } from '../progress.js';
 import { builtinScenario, isBareName, loadScenarioArg, resolveScenarioArg } from '../builtin-scenarios.js';
 import type { CommandContext } from './context.js';
 
-const REPORTERS = ['text', 'junit', 'json'] as const;
+const REPORTERS = ['text', 'junit', 'json', 'markdown'] as const;
 type Reporter = (typeof REPORTERS)[number];
 
 /**
@@ -55,6 +56,7 @@ interface CheckOptions {
   seeds?: number[];
   jobs?: number;
   reporter: string;
+  format?: string;
   output?: string;
   maxRequests?: number;
 }
@@ -66,11 +68,16 @@ export function registerCheck(program: Command, ctx: CommandContext): void {
     .argument('<paths...>', 'scenario files or folders, or names of built-in scenarios (lock-sim list)')
     .option('--seeds <spec>', "seeds to run each scenario on (default: the scenario's seeds:, or its seed)", parseSeeds)
     .option('--jobs <n>', 'worker threads (default: the number of cores)', parseJobs)
-    .option('--reporter <name>', `report format: ${REPORTERS.join(', ')}`, 'text')
+    .option('--reporter <name>', `report format: ${REPORTERS.join(', ')} (markdown: CI job summaries)`, 'text')
+    .option('--format <name>', 'the same as --reporter')
     .option('--output <file>', 'write the report to this file (the text summary still goes to stdout)')
     .option('--max-requests <n>', MAX_REQUESTS_HELP, parseMaxRequests)
     .action(async (paths: string[], options: CheckOptions) => {
       checkWritable('--output', options.output);
+      if (options.format !== undefined) {
+        if (options.reporter !== 'text' && options.reporter !== options.format) throw new UsageError(`--reporter ${options.reporter} and --format ${options.format} disagree; give one`);
+        options.reporter = options.format;
+      }
       if (!(REPORTERS as readonly string[]).includes(options.reporter)) {
         throw new UsageError(`unknown reporter "${options.reporter}"; reporters are ${REPORTERS.join(', ')}`);
       }
@@ -90,7 +97,8 @@ export function registerCheck(program: Command, ctx: CommandContext): void {
         progress.stop();
       }
       const text = renderCheck(checks, colorFor(ctx.io.stdoutIsTTY));
-      const report = reporter === 'junit' ? renderJunit(checks) : reporter === 'json' ? JSON.stringify(checkToJson(checks), null, 2) : text;
+      const report =
+        reporter === 'junit' ? renderJunit(checks) : reporter === 'json' ? JSON.stringify(checkToJson(checks), null, 2) : reporter === 'markdown' ? renderCheckMarkdown(checks) : text;
       if (options.output) {
         writeOutput(options.output, `${report}\n`);
         ctx.io.out(text);

@@ -4,13 +4,14 @@ import type { Command } from 'commander';
 import { compare, DEFAULT_COMPARE_SEEDS, mergeCompareResults, summarise, type CompareResult } from '../../sweep/compare.js';
 import { compareToJson } from '../../report/compare-json.js';
 import { renderCompareHtml } from '../../report/html.js';
-import { renderCompare } from '../../report/compare-text.js';
+import { COMPARE_COLUMN_IDS, renderCompare, renderCompareMarkdown } from '../../report/compare-text.js';
 import { colorFor } from '../color.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { budgetOf, checkNoDuplicates, checkWritable, collectList, defaultJobs, MAX_REQUESTS_HELP, parseJobs, parseMaxRequests, parseSeeds, parseShardOption, UsageError, writeOutput } from '../options.js';
+import { budgetOf, checkNoDuplicates, checkWritable, collectList, defaultJobs, formatOf, parseFormat, type Format, MAX_REQUESTS_HELP, parseJobs, parseMaxRequests, parseSeeds, parseShardOption, UsageError, writeOutput } from '../options.js';
 import { progressBar } from '../progress.js';
 import { loadScenarioArg } from '../builtin-scenarios.js';
 import { SHARD_FORMAT, validateTally } from '../../sweep/tally-file.js';
+import { closest } from '../../scenario/suggest.js';
 import type { CommandContext } from './context.js';
 import { checkVariantNames } from './run.js';
 import { mergeSweeps, printSweep, readSweepTally, SWEEP_SHARD_FORMAT } from './sweep.js';
@@ -25,20 +26,44 @@ interface CompareOptions {
   baseline?: string;
   jobs?: number;
   json?: boolean;
+  format?: Format;
+  columns: string[];
   shard?: { k: number; n: number };
   output?: string;
   report?: string;
   maxRequests?: number;
 }
 
-function print(result: CompareResult, options: { json?: boolean; report?: string }, ctx: CommandContext): void {
+interface PrintOptions {
+  json?: boolean;
+  format?: Format;
+  columns?: string[];
+  report?: string;
+}
+
+function print(result: CompareResult, options: PrintOptions, ctx: CommandContext): void {
   const summary = summarise(result);
-  ctx.io.out(options.json ? JSON.stringify(compareToJson(summary), null, 2) : renderCompare(summary, colorFor(ctx.io.stdoutIsTTY)));
+  const format = formatOf(options);
+  if (format === 'json') ctx.io.out(JSON.stringify(compareToJson(summary), null, 2));
+  else if (format === 'markdown') ctx.io.out(renderCompareMarkdown(summary, options.columns));
+  else ctx.io.out(renderCompare(summary, colorFor(ctx.io.stdoutIsTTY), options.columns));
   if (options.report) {
     writeOutput(options.report, renderCompareHtml(summary));
-    if (!options.json) ctx.io.out(`\nreport written to ${options.report}`);
+    if (format === 'text') ctx.io.out(`\nreport written to ${options.report}`);
   }
 }
+
+/** --columns names columns of the compare table; a typo is refused with the nearest name. */
+function checkColumns(columns: readonly string[] | undefined): void {
+  for (const c of columns ?? []) {
+    if (COMPARE_COLUMN_IDS.includes(c)) continue;
+    const near = closest(c, COMPARE_COLUMN_IDS);
+    throw new UsageError(`--columns: no column "${c}"${near ? ` (did you mean "${near}"?)` : ''}; columns are ${COMPARE_COLUMN_IDS.join(', ')}`);
+  }
+}
+
+const COLUMNS_HELP = `table columns to show, comma-separated (default: all; the variant always shows): ${COMPARE_COLUMN_IDS.slice(1).join(', ')}`;
+const FORMAT_HELP = 'text (default), markdown (pull-request comments, CI job summaries) or json';
 
 export function registerCompare(program: Command, ctx: CommandContext): void {
   program
@@ -49,7 +74,9 @@ export function registerCompare(program: Command, ctx: CommandContext): void {
     .option('--seeds <spec>', 'seeds: 1..1000, 500 (= 1..500) or 3,7,42 (default: 1..100)', parseSeeds)
     .option('--baseline <name>', 'report paired differences of the other variants against this one')
     .option('--jobs <n>', 'worker threads (default: the number of cores)', parseJobs)
-    .option('--json', 'print the result as JSON')
+    .option('--json', 'print the result as JSON (same as --format json)')
+    .option('--format <name>', FORMAT_HELP, parseFormat)
+    .option('--columns <names>', COLUMNS_HELP, collectList, [])
     .option('--shard <k/n>', 'run only the k-th of n slices of the seeds (with --output; combine with merge)', parseShardOption)
     .option('--output <file>', 'also write the raw tally to this file, for lock-sim merge')
     .option('--report <file>', 'also write a self-contained HTML report (table and oversold chart)')
@@ -57,6 +84,8 @@ export function registerCompare(program: Command, ctx: CommandContext): void {
     .action(async (file: string, options: CompareOptions) => {
       checkWritable('--report', options.report);
       checkWritable('--output', options.output);
+      checkColumns(options.columns);
+      formatOf(options);
       const scenario = loadScenarioArg(file, (note) => ctx.io.err(note), { budget: budgetOf(options.maxRequests) });
       checkVariantNames(scenario, options.variants);
       checkNoDuplicates('--variants', options.variants);
@@ -66,7 +95,7 @@ export function registerCompare(program: Command, ctx: CommandContext): void {
       }
       if (options.shard && !options.output) throw new UsageError('--shard needs --output <file>: shards are combined with lock-sim merge');
       const variantCount = options.variants.length > 0 ? options.variants.length : scenario.variants.length;
-      const progress = progressBar(options.json ? null : ctx.io.progress ?? null, 'compare', variantCount);
+      const progress = progressBar(formatOf(options) !== 'text' ? null : ctx.io.progress ?? null, 'compare', variantCount);
       const result = await compare(scenario, {
         seeds: options.seeds ?? DEFAULT_COMPARE_SEEDS,
         variants: options.variants,
@@ -88,14 +117,19 @@ export function registerCompare(program: Command, ctx: CommandContext): void {
     .command('merge')
     .description('combine the tallies of compare --shard (or sweep --shard) runs into the table of the whole sweep')
     .argument('<files...>', 'tally files written by compare --shard k/n --output <file> (or by sweep)')
-    .option('--json', 'print the result as JSON')
+    .option('--json', 'print the result as JSON (same as --format json)')
+    .option('--format <name>', FORMAT_HELP, parseFormat)
+    .option('--columns <names>', COLUMNS_HELP, collectList, [])
     .option('--report <file>', 'also write a self-contained HTML report')
-    .action((files: string[], options: { json?: boolean; report?: string }) => {
+    .action((files: string[], options: PrintOptions) => {
       checkWritable('--report', options.report);
+      checkColumns(options.columns);
+      const format = formatOf(options);
       // Shards of a sweep merge cell by cell (commands/sweep.ts).
       const sweeps = files.map((f) => readSweepShard(f));
       if (sweeps.every((s) => s !== null)) {
-        printSweep(mergeSweeps(sweeps as SweepResult[]), options, ctx);
+        if (format === 'markdown') throw new UsageError('--format markdown: a merged sweep prints as text or json');
+        printSweep(mergeSweeps(sweeps as SweepResult[]), { json: format === 'json', report: options.report }, ctx);
         ctx.setExitCode(EXIT_OK);
         return;
       }

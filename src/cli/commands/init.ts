@@ -1,12 +1,16 @@
 /**
- * `lock-sim init`: writes a scenario file to start from. Today its one source is a built-in
- * scenario (`--from failover`); the options that describe a new scenario (a topology, a lock)
- * are meant to be further sources of the same text, chosen in `initSource`, while writing the
- * file (the --output default, the refusal to overwrite) stays shared.
+ * `lock-sim init`: writes a scenario file to start from: a copy of a built-in scenario
+ * (`--from failover`), or a commented starter for a topology and a lock (`--topology sentinel
+ * --lock redisson`, scenario/starter.ts). Both are sources of the same text, chosen in
+ * `initSource`; writing the file (the --output default, the refusal to overwrite) is shared.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { ScenarioError } from '../../scenario/errors.js';
+import { STARTER_TOPOLOGIES, starterScenario } from '../../scenario/starter.js';
 import { closest } from '../../scenario/suggest.js';
+import { GUARD_NAMES, LOCK_NAMES } from '../../variants/registry.js';
+import type { Topology } from '../../world/redis/deployment.js';
 import { builtinScenario, builtinScenarios } from '../builtin-scenarios.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { UsageError, writeOutput } from '../options.js';
@@ -14,6 +18,9 @@ import type { CommandContext } from './context.js';
 
 export interface InitOptions {
   from?: string;
+  topology?: string;
+  lock?: string;
+  guard?: string;
   output?: string;
   force?: boolean;
 }
@@ -25,10 +32,41 @@ interface InitSource {
   what: string;
 }
 
+/** A name from a fixed list, or exit 2 with the nearest. */
+function pick(flag: string, value: string, names: readonly string[]): string {
+  if (names.includes(value)) return value;
+  const near = closest(value, names);
+  throw new UsageError(`${flag}: no "${value}"${near ? ` (did you mean "${near}"?)` : ''}; choose one of ${names.join(', ')}`);
+}
+
+function starterSource(options: InitOptions): InitSource {
+  const lock = options.lock === undefined ? undefined : pick('--lock', options.lock, LOCK_NAMES);
+  const guard = options.guard === undefined ? undefined : pick('--guard', options.guard, GUARD_NAMES);
+  // Redlock needs independent masters, and independent masters are Redlock's setup.
+  const topology = (options.topology === undefined ? (lock === 'redlock' ? 'independent' : 'standalone') : pick('--topology', options.topology, STARTER_TOPOLOGIES)) as Topology;
+  const chosenLock = lock ?? (topology === 'independent' ? 'redlock' : 'redisson');
+  if (chosenLock === 'redlock' && topology !== 'independent') throw new UsageError(`--lock redlock needs --topology independent (Redlock runs on independent masters), not ${topology}`);
+  let text: string;
+  try {
+    text = starterScenario({ topology, lock: chosenLock, guard }).text;
+  } catch (err) {
+    // A combination the resolver refuses (a fenced-write guard on a lock without tokens): its message.
+    if (err instanceof ScenarioError) throw new UsageError(err.issues.map((i) => i.message).join('; '));
+    throw err;
+  }
+  const name = `starter-${topology}-${chosenLock}`;
+  return { text, defaultOutput: `${name}.yaml`, what: `a starter for ${chosenLock} on ${topology}` };
+}
+
 function initSource(options: InitOptions): InitSource {
   const names = builtinScenarios().map((s) => s.name);
+  const starter = options.topology !== undefined || options.lock !== undefined || options.guard !== undefined;
+  if (starter && options.from !== undefined) throw new UsageError('give --from (a copy of a built-in) or --topology/--lock/--guard (a starter), not both');
+  if (starter) return starterSource(options);
   if (options.from === undefined) {
-    throw new UsageError(`init needs --from <built-in scenario>; built-in scenarios: ${names.join(', ')} (lock-sim list describes them)`);
+    throw new UsageError(
+      `init needs --from <built-in scenario> or --topology/--lock for a starter (e.g. init --topology sentinel --lock redisson); built-in scenarios: ${names.join(', ')} (lock-sim list describes them)`,
+    );
   }
   const found = builtinScenario(options.from);
   if (!found) {
@@ -42,8 +80,11 @@ function initSource(options: InitOptions): InitSource {
 export function registerInit(program: Command, ctx: CommandContext): void {
   program
     .command('init')
-    .description('write a scenario file to edit: a copy of a built-in scenario (lock-sim list shows them)')
+    .description('write a scenario file to edit: a copy of a built-in scenario, or a commented starter for a topology and a lock')
     .option('--from <name>', 'the built-in scenario to copy')
+    .option('--topology <name>', `a starter on this Redis: ${STARTER_TOPOLOGIES.join(', ')} (default standalone; independent with --lock redlock)`)
+    .option('--lock <name>', `the starter's lock: ${LOCK_NAMES.join(', ')} (default redisson; redlock on independent)`)
+    .option('--guard <name>', `the starter's database guard: ${GUARD_NAMES.join(', ')} (default: none, and a second variant with conditional)`)
     .option('--output <file>', 'where to write it (default: <name>.yaml in the current folder)')
     .option('--force', 'overwrite the output file if it exists')
     .action((options: InitOptions) => {

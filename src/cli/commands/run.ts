@@ -2,7 +2,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { parseDuration } from '../../scenario/values.js';
 import { renderRunHtml } from '../../report/html.js';
-import { timelineOf } from '../../report/timeline-select.js';
+import { CLI_GAP_TEXT, timelineOf } from '../../report/timeline-select.js';
 import { renderTimeline } from '../../report/timeline-text.js';
 import { ScenarioError } from '../../scenario/errors.js';
 import type { Scenario } from '../../scenario/types.js';
@@ -10,9 +10,10 @@ import { runScenario } from '../../runner/run-scenario.js';
 import { firstDivergence } from '../../runner/determinism.js';
 import { resultToJson } from '../../report/json.js';
 import { renderRun } from '../../report/text.js';
+import { renderRunMarkdown } from '../../report/markdown.js';
 import { colorFor } from '../color.js';
 import { EXIT_EXPECTATION_FAILED, EXIT_INTERNAL_ERROR, EXIT_OK } from '../exit-codes.js';
-import { budgetOf, checkNoDuplicates, checkWritable, collect, MAX_REQUESTS_HELP, parseMaxRequests, parseSeed, UsageError, writeOutput } from '../options.js';
+import { budgetOf, checkNoDuplicates, checkWritable, collect, formatOf, parseFormat, type Format, MAX_REQUESTS_HELP, parseMaxRequests, parseSeed, UsageError, writeOutput } from '../options.js';
 import { lockKeyOf } from '../../workload/request-flow.js';
 import { loadScenarioArg } from '../builtin-scenarios.js';
 import type { CommandContext } from './context.js';
@@ -32,6 +33,7 @@ interface RunOptions {
   seed?: number;
   variant: string[];
   json?: boolean;
+  format?: Format;
   checkDeterminism?: boolean;
   timeline?: boolean;
   around?: string;
@@ -56,7 +58,8 @@ export function registerRun(program: Command, ctx: CommandContext): void {
     .argument('<scenario>', 'scenario file (YAML), or the name of a built-in scenario (lock-sim list)')
     .option('--seed <n>', "seed (default: the scenario's)", parseSeed)
     .option('--variant <name>', 'run only this variant (repeatable)', collect, [])
-    .option('--json', 'print the result as JSON')
+    .option('--json', 'print the result as JSON (same as --format json)')
+    .option('--format <name>', 'text (default), markdown (pull-request comments, CI job summaries) or json', parseFormat)
     .option('--check-determinism', 'run twice and report the first event where the two runs differ')
     .option('--timeline', 'draw each variant\'s lock key on a time axis (80 columns)')
     .option('--around <what>', 'the timeline\'s window: first-violation (default)')
@@ -68,6 +71,7 @@ export function registerRun(program: Command, ctx: CommandContext): void {
     .option('--param <path=value>', 'set a field of the scenario first, as a sweep cell does: variants.lua.lease=10s (repeatable)', collectParam, [])
     .action((file: string, options: RunOptions) => {
       checkWritable('--report', options.report);
+      const format = formatOf(options);
       // run keeps every variant's history until it prints: their requests count together.
       const held = options.variant.length > 0 ? new Set(options.variant).size : 'all';
       const budget = budgetOf(options.maxRequests, held, options.checkDeterminism ? 2 : 1);
@@ -79,7 +83,8 @@ export function registerRun(program: Command, ctx: CommandContext): void {
       if (options.checkDeterminism) return checkDeterminism(scenario, options, ctx);
       const result = runScenario(scenario, { seed: options.seed, variants: options.variant });
       const window = { key: options.key, fromUs: options.from, toUs: options.to };
-      if (options.json) ctx.io.out(JSON.stringify(resultToJson(result), null, 2));
+      if (format === 'json') ctx.io.out(JSON.stringify(resultToJson(result), null, 2));
+      else if (format === 'markdown') ctx.io.out(renderRunMarkdown(result));
       else {
         const color = colorFor(ctx.io.stdoutIsTTY);
         ctx.io.out(renderRun(result, color));
@@ -87,14 +92,14 @@ export function registerRun(program: Command, ctx: CommandContext): void {
           for (const run of result.runs) {
             const model = timelineOf(run, window);
             ctx.io.out('');
-            ctx.io.out(color.bold(`${run.variant.name}:`) + (typeof model === 'string' ? ` ${model}` : ''));
+            ctx.io.out(color.bold(`${run.variant.name}:`) + (typeof model === 'string' ? ` ${CLI_GAP_TEXT[model]}` : ''));
             if (typeof model !== 'string') ctx.io.out(renderTimeline(model, color));
           }
         }
       }
       if (options.report) {
         writeOutput(options.report, renderRunHtml(result, window));
-        if (!options.json) ctx.io.out(`\nreport written to ${options.report}`);
+        if (format === 'text') ctx.io.out(`\nreport written to ${options.report}`);
       }
       ctx.setExitCode(result.passed ? EXIT_OK : EXIT_EXPECTATION_FAILED);
     });
