@@ -10,6 +10,7 @@ import { cloneEntry, Keyspace, type Entry, type KeyChange } from './keyspace.js'
 import { ERR_NOT_INTEGER, parseInteger, RedisErrorReply, wrongArgs, type RedisReply } from './reply.js';
 import type { ReplicationLink } from './replication.js';
 import { findScript } from './scripts.js';
+import { ScriptCache, userScriptRunner } from './user-scripts.js';
 
 export type RedisRole = 'primary' | 'replica';
 
@@ -50,6 +51,8 @@ export class RedisNode {
   private waits: WaitRequest[] = [];
   /** Client TCP connections this process accepted (tcp.ts); kill -9 closes them all. */
   private readonly sockets = new Set<() => void>();
+  /** Scripts user code loaded or ran (user-scripts.ts); the built-in ones are always known. */
+  readonly scriptCache = new ScriptCache();
 
   constructor(
     readonly name: string,
@@ -86,6 +89,7 @@ export class RedisNode {
     }
     if (name === 'EVAL' || name === 'EVALSHA') return reply(this.eval(args, tag));
     if (name === 'INFO') return reply(this.info(args));
+    if (name === 'SCRIPT') return reply(this.scriptCache.command(args));
     reply(executeKeyspaceCommand(this.keyspace, args, tag));
   }
 
@@ -200,6 +204,7 @@ export class RedisNode {
   /** Comes back up; without persistence the dataset is empty (Redis default: appendonly no). */
   restart(keepData: boolean): void {
     this.up = true;
+    this.scriptCache.clear();
     if (!keepData) this.keyspace.clear();
     else this.rescheduleExpiries();
   }
@@ -285,8 +290,9 @@ export class RedisNode {
 
   private eval(args: readonly string[], tag: string): RedisReply {
     if (args.length < 3) return wrongArgs(args[0]);
-    const script = findScript(args[1], args[0].toUpperCase() === 'EVALSHA');
-    if (script instanceof RedisErrorReply) return script;
+    const isSha = args[0].toUpperCase() === 'EVALSHA';
+    const script = findScript(args[1], isSha);
+    if (script instanceof RedisErrorReply) return this.userScript(args, isSha, tag) ?? script;
     // redis 7.0.15 eval.c evalGenericCommand.
     const numKeys = parseInteger(args[2]);
     if (numKeys === null) return ERR_NOT_INTEGER;
@@ -295,6 +301,23 @@ export class RedisNode {
     const keys = args.slice(3, 3 + numKeys);
     const argv = args.slice(3 + numKeys);
     return script.native({ keyspace: this.keyspace, publish: (c, m) => this.publish(c, m), tag }, keys, argv);
+  }
+
+  /** A script that is not built in, run by the Lua VM when one is installed (null: none is). */
+  private userScript(args: readonly string[], isSha: boolean, tag: string): RedisReply | null {
+    const run = userScriptRunner();
+    if (run === null) return null;
+    const lua = isSha ? this.scriptCache.get(args[1]) : args[1];
+    if (lua === undefined) return null; // NOSCRIPT, from findScript
+    const numKeys = parseInteger(args[2]);
+    if (numKeys === null) return ERR_NOT_INTEGER;
+    if (numKeys > args.length - 3) return new RedisErrorReply("ERR Number of keys can't be greater than number of args");
+    if (numKeys < 0) return new RedisErrorReply("ERR Number of keys can't be negative");
+    const sha = isSha ? args[1].toLowerCase() : this.scriptCache.add(lua);
+    return run(lua, sha, args.slice(3, 3 + numKeys), args.slice(3 + numKeys), (a) => {
+      if (a[0].toUpperCase() === 'PUBLISH') return a.length === 3 ? this.publish(a[1], a[2]) : wrongArgs('PUBLISH');
+      return executeKeyspaceCommand(this.keyspace, a, tag);
+    });
   }
 
   private onKeyChange(change: KeyChange): void {
