@@ -38,8 +38,9 @@ export class UserThread {
   constructor() {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
-    // Self-contained source (see worker-main.ts); `__name` covers a bundler's keep-names helper.
-    const source = `const __name = (f) => f;\n(${ownCodeWorkerMain.toString()})();`;
+    // Self-contained source (see worker-main.ts); `__name` covers a bundler's keep-names helper,
+    // and import() is defined here, in a string no bundler rewrites.
+    const source = `const __name = (f) => f;\nglobalThis.__ownCodeImport = (url) => import(url);\n(${ownCodeWorkerMain.toString()})();`;
     this.worker = new Worker(source, { eval: true, workerData: { sab: this.flag.buffer, port: port2 }, transferList: [port2] });
     this.worker.unref();
     this.port.unref();

@@ -372,7 +372,8 @@ export function ownCodeWorkerMain(): void {
 
   async function loadFactory(file: string, exportName: string, fresh: boolean): Promise<any> {
     const url = pathToFileURL(file).href + (fresh ? `?run=${runId}` : '');
-    const mod = await import(url);
+    // import() comes from the worker's preamble (user-thread.ts): a bundler rewrites it here.
+    const mod = await (globalThis as any).__ownCodeImport(url);
     if (!(exportName in mod)) {
       const names = Object.keys(mod).filter((k) => k !== 'default');
       throw Object.assign(new Error(`the module has no export "${exportName}"${names.length > 0 ? ` (it exports ${names.join(', ')})` : ''}`), { code: 'no-export' });

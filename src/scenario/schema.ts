@@ -187,10 +187,11 @@ export const moduleLockSchema = z.strictObject({
 
 /** A built-in lock by name, or a user module. */
 function lockField() {
+  const { $schema: _, ...moduleJson } = z.toJSONSchema(moduleLockSchema);
   const named = oneOf(LOCK_NAMES, 'lock');
   return z
     .any()
-    .meta({ anyOf: [{ enum: [...LOCK_NAMES], description: 'a built-in lock' }, z.toJSONSchema(moduleLockSchema)], description: 'a built-in lock, or { module: path } for your own lock code' })
+    .meta({ anyOf: [{ enum: [...LOCK_NAMES], description: 'a built-in lock' }, moduleJson], description: 'a built-in lock, or { module: path } for your own lock code' })
     .transform((v, ctx): string | z.infer<typeof moduleLockSchema> => {
       if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
         const r = moduleLockSchema.safeParse(v);
