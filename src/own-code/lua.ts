@@ -225,7 +225,8 @@ export function runLuaScript(lua_: string, sha: string, keys: readonly string[],
     // redis 7.0.15 eval.c luaCreateFunction: the body becomes function f_<sha>() ... end; "@user_script" names the chunk.
     const status = lauxlib.luaL_loadbuffer(L, S(lua_), null, S('@user_script'));
     if (status !== lua.LUA_OK) {
-      const msg = lua.lua_tojsstring(L, -1);
+      // Lua 5.1 (Redis) quotes the end of input as '<eof>', Lua 5.3 (fengari) does not.
+      const msg = String(lua.lua_tojsstring(L, -1)).replace(/near <eof>$/, "near '<eof>'");
       lua.lua_pop(L, 1);
       return new RedisErrorReply(`ERR Error compiling script (new function): ${msg}`);
     }

@@ -292,7 +292,10 @@ export class RedisNode {
     if (args.length < 3) return wrongArgs(args[0]);
     const isSha = args[0].toUpperCase() === 'EVALSHA';
     const script = findScript(args[1], isSha);
-    if (script instanceof RedisErrorReply) return this.userScript(args, isSha, tag) ?? script;
+    if (script instanceof RedisErrorReply) {
+      const reply = this.userScript(args, isSha, tag);
+      return reply === undefined ? script : reply;
+    }
     // redis 7.0.15 eval.c evalGenericCommand.
     const numKeys = parseInteger(args[2]);
     if (numKeys === null) return ERR_NOT_INTEGER;
@@ -303,12 +306,12 @@ export class RedisNode {
     return script.native({ keyspace: this.keyspace, publish: (c, m) => this.publish(c, m), tag }, keys, argv);
   }
 
-  /** A script that is not built in, run by the Lua VM when one is installed (null: none is). */
-  private userScript(args: readonly string[], isSha: boolean, tag: string): RedisReply | null {
+  /** A script that is not built in, run by the Lua VM when one is installed (undefined: none is, or NOSCRIPT). */
+  private userScript(args: readonly string[], isSha: boolean, tag: string): RedisReply | undefined {
     const run = userScriptRunner();
-    if (run === null) return null;
+    if (run === null) return undefined;
     const lua = isSha ? this.scriptCache.get(args[1]) : args[1];
-    if (lua === undefined) return null; // NOSCRIPT, from findScript
+    if (lua === undefined) return undefined; // NOSCRIPT, from findScript
     const numKeys = parseInteger(args[2]);
     if (numKeys === null) return ERR_NOT_INTEGER;
     if (numKeys > args.length - 3) return new RedisErrorReply("ERR Number of keys can't be greater than number of args");
