@@ -34,6 +34,7 @@ export class UserThread {
   private readonly flag = new Int32Array(new SharedArrayBuffer(4));
   private readonly port: MessagePort;
   private readonly worker: Worker;
+  private seq = 0;
 
   constructor() {
     const { port1, port2 } = new MessageChannel();
@@ -47,15 +48,24 @@ export class UserThread {
   }
 
   call(message: object): ThreadAnswer {
-    Atomics.store(this.flag, 0, 0);
-    this.port.postMessage(message);
-    const waited = Atomics.wait(this.flag, 0, 0, ANSWER_TIMEOUT_MS);
-    if (waited === 'timed-out') {
-      throw new Error(`user lock code did not return control within ${ANSWER_TIMEOUT_MS / 1000} s of real time (a busy loop, or waiting on real I/O?)`);
+    const seq = ++this.seq;
+    this.port.postMessage({ ...message, seq });
+    // The thread writes each answer's sequence number into the flag after posting it.
+    const deadline = Date.now() + ANSWER_TIMEOUT_MS; // lock-sim: wall-clock ok, a watchdog on user code, not part of any result
+    for (;;) {
+      const seen = Atomics.load(this.flag, 0);
+      if (seen === seq) break;
+      if (Date.now() > deadline) {
+        throw new Error(`user lock code did not return control within ${ANSWER_TIMEOUT_MS / 1000} s of real time (a busy loop, or waiting on real I/O?)`);
+      }
+      Atomics.wait(this.flag, 0, seen, 1000);
     }
-    const got = receiveMessageOnPort(this.port);
-    if (!got) throw new Error('the user-code thread answered without a message');
-    return got.message as ThreadAnswer;
+    for (;;) {
+      const got = receiveMessageOnPort(this.port);
+      if (!got) continue; // posted before the flag was written: it is on its way
+      const answer = got.message as ThreadAnswer & { seq: number };
+      if (answer.seq === seq) return answer;
+    }
   }
 
   terminate(): Promise<number> {

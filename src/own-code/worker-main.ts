@@ -563,6 +563,9 @@ export function ownCodeWorkerMain(): void {
     }
   }
 
+  process.on('uncaughtException', (err) => {
+    actions.push({ kind: 'uncaught', client: -1, error: describe(err) });
+  });
   process.on('unhandledRejection', (reason) => {
     actions.push({ kind: 'uncaught', client: -1, error: describe(reason) });
   });
@@ -579,8 +582,8 @@ export function ownCodeWorkerMain(): void {
     }
     const out = actions;
     actions = [];
-    port.postMessage({ result, actions: out });
-    Atomics.store(flag, 0, 1);
+    port.postMessage({ result, actions: out, seq: msg.seq });
+    Atomics.store(flag, 0, msg.seq);
     Atomics.notify(flag, 0);
   });
 }
