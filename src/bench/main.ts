@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadScenario } from '../scenario/load.js';
 import { runVariant } from '../runner/run.js';
+import { describeTwinBench, ownCodeTwinBench } from './own-code-twin.js';
 import { pingPong } from './ping-pong.js';
 
 const now = (): number => performance.now(); // lock-sim: wall-clock ok
@@ -93,3 +94,6 @@ console.log(
     `${2 * scaleS}s ${perCpuS(longRun)} requests per CPU-second, peak ${mib(longRun.peakRssBytes)} RSS: ` +
     `${(longRun.peakRssBytes / shortRun.peakRssBytes).toFixed(2)}x (target: flat, 1 h under 500 MiB)`,
 );
+
+// 5. Own code (issue 12): the README's Lua lock as a user module against the built-in lua-unlock.
+console.log(describeTwinBench(ownCodeTwinBench(Number(process.env.LOCK_SIM_BENCH_OWN_CODE_SEEDS ?? 20), now)));
