@@ -17,7 +17,7 @@ import { Signal, SignalWait, TIMED_OUT } from '../engine/signal.js';
 import type { Simulation } from '../engine/simulation.js';
 import type { ClientHost } from '../world/client-host.js';
 import type { EachOutcome } from '../world/effects.js';
-import { isErrorReply, type RedisReply } from '../world/redis/reply.js';
+import { isErrorReply, RedisErrorReply, type RedisReply } from '../world/redis/reply.js';
 import type { RedisNode } from '../world/redis/node.js';
 import type { OwnLockOptions } from './contract.js';
 import { installLua } from './install-lua.js';
@@ -154,6 +154,11 @@ export class OwnCodeRuntime {
         if (b) this.command(b, a);
         return;
       }
+      case 'batch': {
+        const b = this.live(a.client);
+        if (b) this.batch(b, a);
+        return;
+      }
       case 'timer':
         this.timer(a.id, a.client, a.ms);
         return;
@@ -221,6 +226,43 @@ export class OwnCodeRuntime {
     const self = this;
     this.sim.spawn(`${host.name}/reply`, (function* (): ProcessGenerator<void> {
       const r = yield timeoutUs === null ? reply : new SignalWait(reply, timeoutUs);
+      if (!self.live(b.id)) return;
+      self.send({ op: 'reply', id: a.id, outcome: r === TIMED_OUT ? { status: 'timeout' } : wire({ status: 'ok', reply: r as RedisReply }) });
+    })(), host.group);
+  }
+
+  /**
+   * MULTI ... EXEC: the commands reach the node in one message and run there one after the
+   * other at that instant, so no other client's command comes between them (redis 7.0.15
+   * multi.c execCommand runs the queue without yielding). Errors are per command, as EXEC
+   * answers runtime errors; queue-time errors (EXECABORT) are not modelled. For independent
+   * masters the commands go over the ioredis connection one by one.
+   */
+  private batch(b: Bridge, a: Extract<WorkerAction, { kind: 'batch' }>): void {
+    const node = this.nodeFor(b, a.conn);
+    const host = b.host;
+    const timeoutUs = a.timeoutMs === null ? null : this.localToSimUs(host, a.timeoutMs);
+    const done = new Signal<RedisReply>('exec');
+    if (this.independent) {
+      const replies: RedisReply[] = [];
+      a.commands.forEach((args) => host.ioredisTo(node).send(args, a.tag, (o) => {
+        replies.push(o.status === 'ok' ? o.reply : new RedisErrorReply(o.message));
+        if (replies.length === a.commands.length) done.fire(replies);
+      }));
+    } else {
+      const link = host.connectionTo(node);
+      const incarnation = host.incarnation;
+      link.deliver(() => {
+        const replies: RedisReply[] = [];
+        for (const args of a.commands) node.execute(args, a.tag, (r) => replies.push(r));
+        link.back.send(() => {
+          if (host.incarnation === incarnation) done.fire(replies);
+        });
+      });
+    }
+    const self = this;
+    this.sim.spawn(`${host.name}/exec`, (function* (): ProcessGenerator<void> {
+      const r = yield timeoutUs === null ? done : new SignalWait(done, timeoutUs);
       if (!self.live(b.id)) return;
       self.send({ op: 'reply', id: a.id, outcome: r === TIMED_OUT ? { status: 'timeout' } : wire({ status: 'ok', reply: r as RedisReply }) });
     })(), host.group);

@@ -15,6 +15,7 @@ export interface ThreadAnswer {
 
 export type WorkerAction =
   | { kind: 'cmd'; id: number; client: number; conn: number; args: string[]; timeoutMs: number | null; tag: string }
+  | { kind: 'batch'; id: number; client: number; conn: number; commands: string[][]; timeoutMs: number | null; tag: string }
   | { kind: 'timer'; id: number; client: number; ms: number }
   | { kind: 'clear'; id: number }
   | { kind: 'settled'; call: number; ok: true; value: number | boolean | null }
@@ -55,7 +56,7 @@ export class UserThread {
     for (;;) {
       const seen = Atomics.load(this.flag, 0);
       if (seen === seq) break;
-      if (Date.now() > deadline) {
+      if (Date.now() > deadline) { // lock-sim: wall-clock ok, the same watchdog
         throw new Error(`user lock code did not return control within ${ANSWER_TIMEOUT_MS / 1000} s of real time (a busy loop, or waiting on real I/O?)`);
       }
       Atomics.wait(this.flag, 0, seen, 1000);

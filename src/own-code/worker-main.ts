@@ -248,6 +248,23 @@ export function ownCodeWorkerMain(): void {
         actions.push({ kind: 'cmd', id, client: this.client, conn: this.conn, args: [name.toUpperCase(), ...args], timeoutMs, tag: ctx()?.tag ?? state.name });
       });
     }
+    /** A transaction's commands, run on the server back to back; resolves to their replies (errors as { __error }). */
+    sendBatch(commands: string[][]): Promise<any[]> {
+      const state = clients.get(this.client);
+      const id = nextId++;
+      const timeoutMs = typeof this.options.commandTimeout === 'number' ? this.options.commandTimeout : null;
+      return new Promise((resolve, reject) => {
+        if (!state?.alive) return;
+        waiting.set(id, (outcome) => {
+          if (outcome.status === 'ok') {
+            if (outcome.error !== undefined) reject(new ReplyError(outcome.error));
+            else resolve(outcome.reply);
+          } else if (outcome.status === 'timeout') reject(new Error('Command timed out'));
+          else reject(new MaxRetriesPerRequestError(outcome.message));
+        });
+        actions.push({ kind: 'batch', id, client: this.client, conn: this.conn, commands, timeoutMs, tag: ctx()?.tag ?? state.name });
+      });
+    }
     /** `script('load', lua)` and friends go out as SCRIPT <sub> ... */
     script(sub: string, ...args: any[]): Promise<any> {
       return this.callWithCallback('script', [sub, ...args]);
@@ -337,16 +354,15 @@ export function ownCodeWorkerMain(): void {
       }
     }
     exec(cb?: any): Promise<any> {
-      const names = this.transaction ? [{ name: 'multi', args: [] as string[] }, ...this.queued, { name: 'exec', args: [] as string[] }] : this.queued;
-      const replies = names.map((c) => this.redis.sendCommand(c.name, c.args).then((r) => [null, r], (e) => [e, null]));
-      const p = Promise.all(replies).then((all) => {
-        if (!this.transaction) return all;
-        const exec = all[all.length - 1];
-        if (exec[0]) throw exec[0];
-        const results = exec[1];
-        if (results === null) return null;
-        return (results as any[]).map((r, i) => (r && typeof r === 'object' && '__error' in r ? [new ReplyError(r.__error), null] : [null, transforms[this.queued[i].name] ? transforms[this.queued[i].name](r) : r]));
-      });
+      let p: Promise<any>;
+      if (this.transaction) {
+        // MULTI ... EXEC: the commands run together on the server, one reply per command.
+        p = this.redis.sendBatch(this.queued.map((c) => [c.name.toUpperCase(), ...c.args])).then((replies: any[]) =>
+          replies.map((r, i) => (r && typeof r === 'object' && '__error' in r ? [new ReplyError(r.__error), null] : [null, transforms[this.queued[i].name] ? transforms[this.queued[i].name](r) : r])),
+        );
+      } else {
+        p = Promise.all(this.queued.map((c) => this.redis.sendCommand(c.name, c.args).then((r) => [null, r], (e) => [e, null])));
+      }
       if (cb) p.then((r) => cb(null, r), (e) => cb(e));
       return p;
     }
