@@ -161,6 +161,12 @@ export function ownCodeWorkerMain(): void {
     nodeCrypto.webcrypto.getRandomValues = nodeCrypto.getRandomValues;
   }
   void realRandomBytes;
+  // Real network I/O (a real Redis client, HTTP) is not simulated: a socket that connects is
+  // refused with a message that says so (net, tls and http all connect through net.Socket).
+  const net = require('node:net') as any;
+  net.Socket.prototype.connect = function refused(): never {
+    throw new Error('lock-sim: a lock module opened a real network connection (net.Socket.connect); real I/O is not simulated: talk to Redis through the clients the factory receives');
+  };
   // `import { randomBytes } from 'node:crypto'` reads the ESM named exports: bring them in line.
   nodeModule.syncBuiltinESMExports();
 

@@ -3,7 +3,10 @@
  * middle of a run: no such file, no such export, a factory of the wrong shape, a module that
  * throws while loading. A good module loads, and the variant round-trips through to-yaml.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { parse } from 'yaml';
+import { scenarioJsonSchema } from '../../src/scenario/json-schema.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -81,5 +84,21 @@ describe('own-code scenarios round-trip through to-yaml', () => {
     const text = scenarioToYaml(original, []);
     expect(text).toContain('module: ./modules/hangs.mjs');
     expect(placeless(parseScenario(text, join(HERE, 's.yaml')))).toEqual(placeless(original));
+  });
+});
+
+describe('the scenario JSON Schema and lock modules', () => {
+  const validate = new Ajv2020({ strict: false, allErrors: true }).compile(scenarioJsonSchema());
+
+  it.each(readdirSync('scenarios/own-code').filter((f) => f.endsWith('.yaml')))('accepts scenarios/own-code/%s', (file) => {
+    const ok = validate(parse(readFileSync(`scenarios/own-code/${file}`, 'utf8')));
+    expect(validate.errors ?? []).toEqual([]);
+    expect(ok).toBe(true);
+  });
+
+  it('marks a lock module without its path, and one with an unknown field', () => {
+    expect(validate(parse(yaml('{ export: makeLock }')))).toBe(false);
+    expect(validate(parse(yaml('{ module: ./x.mjs, exprot: makeLock }')))).toBe(false);
+    expect(validate(parse(yaml('{ module: ./x.mjs, export: makeLock, options: { a: 1 } }')))).toBe(true);
   });
 });

@@ -74,6 +74,20 @@ describe('own-code calls that never settle or throw', () => {
   });
 });
 
+describe('own-code real I/O', () => {
+  it('a module that opens a real network connection fails that request with a message that says why', () => {
+    const r = run(world({ lock: 'real-io.mjs', work: '100ms', clients: 1, duration: '1s' }));
+    const failed = r.history.filter((op) => op.f === 'acquire' && op.type === 'fail');
+    expect(failed.length).toBeGreaterThan(0);
+    expect('detail' in failed[0] ? failed[0].detail : '').toMatch(/opened a real network connection \(net\.Socket\.connect\); real I\/O is not simulated/);
+  });
+
+  it('... while the same world with a module that talks through its clients has no failed acquire', () => {
+    const r = run(world({ lock: 'refresh-lock.mjs', work: '100ms', clients: 1, duration: '1s' }));
+    expect(r.history.filter((op) => op.f === 'acquire' && op.type === 'fail')).toEqual([]);
+  });
+});
+
 describe('own-code determinism and per-client environment', () => {
   const valuesOf = (r: RunResult): string[] => r.history.filter((op) => op.f === 'acquire' && op.type === 'ok').map((op) => `${op.process}@${op.timeUs}`);
 
