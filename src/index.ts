@@ -28,3 +28,4 @@ export { verdictOf } from './report/verdict.js';
 export { LOCKS, GUARDS } from './variants/registry.js';
 export { scenarioJsonSchema } from './scenario/json-schema.js';
 export { VERSION } from './version.js';
+export type { OwnLockFactory, OwnLock, OwnLockOptions, SimRedisClient, SimPipeline } from './own-code/contract.js';

@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadScenario } from '../scenario/load.js';
 import { runVariant } from '../runner/run.js';
+import { describeTwinBench, ownCodeTwinBench } from './own-code-twin.js';
 import { pingPong } from './ping-pong.js';
 
 const now = (): number => performance.now(); // lock-sim: wall-clock ok
@@ -94,7 +95,7 @@ console.log(
     `${(longRun.peakRssBytes / shortRun.peakRssBytes).toFixed(2)}x (target: flat, 1 h under 500 MiB)`,
 );
 
-// 5. A two-parameter sweep (issue 14), in a fresh process: wall time and cells per second.
+// 5. A two-parameter sweep, in a fresh process: wall time and cells per second.
 const gridScript = fileURLToPath(new URL('./sweep-grid-probe.js', import.meta.url));
 const gridSeeds = Number(process.env.LOCK_SIM_BENCH_SWEEP_SEEDS ?? 20);
 const grid = JSON.parse(execFileSync(process.execPath, [gridScript, String(gridSeeds), '2'], { encoding: 'utf8', maxBuffer: 1 << 20 })) as { cells: number; runs: number; wallMs: number };
@@ -102,3 +103,5 @@ console.log(
   `sweep lease-vs-slow-risk-check.yaml, lease x spike ceiling (${grid.cells} cells) x ${gridSeeds} seeds, 2 jobs: ` +
     `${(grid.wallMs / 1000).toFixed(1)}s, ${(grid.cells / (grid.wallMs / 1000)).toFixed(2)} cells/s (${(grid.runs / (grid.wallMs / 1000)).toFixed(1)} runs/s)`,
 );
+// 6. Own code: the README's Lua lock as a user module against the built-in lua-unlock.
+console.log(describeTwinBench(ownCodeTwinBench(Number(process.env.LOCK_SIM_BENCH_OWN_CODE_SEEDS ?? 20), now)));

@@ -11,7 +11,11 @@ import { faultRecord, renewRecord } from '../history/records.js';
 import type { History } from '../history/operation.js';
 import { checkHistory, type RunMetrics } from '../checker/check.js';
 import type { Violation } from '../checker/violations.js';
-import type { Scenario, VariantSpec } from '../scenario/types.js';
+import type { LockModuleSpec, Scenario, VariantSpec } from '../scenario/types.js';
+import { factoryOptions } from '../own-code/options.js';
+import { ownCodeLock } from '../own-code/protocol.js';
+import { OwnCodeRuntime } from '../own-code/runtime.js';
+import type { LockProtocol } from '../variants/lock-protocol.js';
 import { quorumOf } from '../variants/locks/redlock.js';
 import { GUARDS, LOCKS } from '../variants/registry.js';
 import { Workload } from '../workload/workload.js';
@@ -46,11 +50,11 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
 }
 
 function simulate(scenario: Scenario, variant: VariantSpec, seed: number): RunResult {
-  const lock = LOCKS.get(variant.lock);
-  const guard = GUARDS.get(variant.guard);
-  if (!lock || !guard) throw new Error(`variant ${variant.name}: unknown lock or guard`);
   const sim = new Simulation(seed);
   const recorder = new HistoryRecorder(() => sim.nowUs);
+  const lock = variant.lockModule ? moduleLock(sim, scenario, variant, recorder) : LOCKS.get(variant.lock);
+  const guard = GUARDS.get(variant.guard);
+  if (!lock || !guard) throw new Error(`variant ${variant.name}: unknown lock or guard`);
   const armed: Array<{ client: ClientHost; point: string; fromUs: number; onCrash: () => void; fired: boolean }> = [];
   let workload: Workload | null = null;
 
@@ -162,6 +166,19 @@ function simulate(scenario: Scenario, variant: VariantSpec, seed: number): RunRe
 
   const { metrics, violations } = checkHistory(recorder.ops);
   return { scenario: scenario.name, variant, seed, metrics, violations, history: recorder.ops, events: sim.eventCount };
+}
+
+/** A user lock module's protocol for this run (src/own-code); its uncaught exceptions go into the history. */
+function moduleLock(sim: Simulation, scenario: Scenario, variant: VariantSpec, recorder: HistoryRecorder): LockProtocol {
+  const spec = variant.lockModule as LockModuleSpec;
+  const runtime = new OwnCodeRuntime(
+    sim,
+    { file: spec.file, exportName: spec.export ?? 'default' },
+    factoryOptions(variant, scenario.network.commandTimeoutUs),
+    scenario.redis.topology === 'independent',
+  );
+  runtime.onUncaught = (client, message) => recorder.record(renewRecord(client, 'fail', 'renew', client, `uncaught in lock module: ${message}`));
+  return ownCodeLock(runtime, spec.module);
 }
 
 function recordKeyState(recorder: HistoryRecorder, node: RedisNode, change: KeyChange): void {

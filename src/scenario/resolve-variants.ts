@@ -79,8 +79,10 @@ function vdef<T>(option: string, value: T, source: string): VariantDefault<T> {
  * retry-count / retry-delay, and `none` takes no lock at all.
  */
 const POLLING_LOCKS = ['setnx-expire', 'set-nx-px', 'token-get-del', 'lua-unlock', 'fenced'];
+/** A user lock module (`lock: { module: ... }`) gets the polling locks' options, to use as it likes. */
+export const MODULE_LOCK = 'module';
 /** Every lock that takes something: lease and unlock-always mean nothing to `none`. */
-const LOCKING = [...POLLING_LOCKS, 'redisson', 'redlock'];
+const LOCKING = [...POLLING_LOCKS, 'redisson', 'redlock', MODULE_LOCK];
 
 /** A variant option: which locks or guards it belongs to (none listed: every variant), its default, its meaning. */
 export interface VariantOption {
@@ -96,8 +98,8 @@ export interface VariantOption {
 
 export const VARIANT_OPTIONS: readonly VariantOption[] = [
   { option: 'lease', takenBy: LOCKING, default: '5s (hand-written locks), watchdog (redisson), 10s (redlock)', meaning: 'the lock TTL; for redisson a lease turns the watchdog off' },
-  { option: 'wait', takenBy: [...POLLING_LOCKS, 'redisson'], default: '0 (try once)', meaning: 'how long acquire may keep trying; "forever" never gives up' },
-  { option: 'retry-interval', takenBy: POLLING_LOCKS, default: `${VARIANT_DEFAULTS.retryIntervalMs}ms`, meaning: 'pause between attempts of polling locks' },
+  { option: 'wait', takenBy: [...POLLING_LOCKS, 'redisson', MODULE_LOCK], default: '0 (try once)', meaning: 'how long acquire may keep trying; "forever" never gives up' },
+  { option: 'retry-interval', takenBy: [...POLLING_LOCKS, MODULE_LOCK], default: `${VARIANT_DEFAULTS.retryIntervalMs}ms`, meaning: 'pause between attempts of polling locks' },
   { option: 'unlock-always', takenBy: LOCKING, default: String(VARIANT_DEFAULTS.unlockAlways), meaning: 'unlock in a finally block even when the lock was never acquired' },
   { option: 'order-key', default: VARIANT_DEFAULTS.orderKey, meaning: '"unique": a unique index on the order number' },
   { option: 'redisson-version', locks: ['redisson'], default: DEFAULT_REDISSON_VERSION, meaning: 'the Redisson release modelled (3.11.0 and later, or a minor line such as "3.25"); see the version table below' },
@@ -161,8 +163,10 @@ export function resolveVariants(
   issue: (path: ScenarioIssue['path'], message: string) => void,
 ): VariantSpec[] {
   const variants: VariantSpec[] = [];
-  for (const [name, v] of Object.entries(raw)) {
-    const guard = v.guard ?? VARIANT_DEFAULTS.guard;
+  for (const [name, given] of Object.entries(raw)) {
+    const guard = given.guard ?? VARIANT_DEFAULTS.guard;
+    const module = typeof given.lock === 'string' ? null : given.lock;
+    const v = { ...given, lock: module === null ? (given.lock as string) : MODULE_LOCK };
     for (const [option, owner] of Object.entries(OPTION_OWNERS)) {
       if (!(option in v) || v[option as keyof RawVariant] === undefined) continue;
       if (option === 'wait' && v.lock === 'redlock') continue; // its own message below
@@ -194,6 +198,7 @@ export function resolveVariants(
     variants.push({
       name,
       lock: v.lock,
+      ...(module === null ? {} : { lockModule: { module: module.module, file: module.module, export: module.export ?? null, options: module.options ?? {} } }),
       guard,
       leaseMs: v.lease === undefined ? null : Math.round(v.lease / 1000),
       waitMs: v.wait === undefined ? VARIANT_DEFAULTS.waitMs : v.wait === Number.POSITIVE_INFINITY ? v.wait : Math.round(v.wait / 1000),

@@ -8,6 +8,8 @@ import type { ScenarioIssue } from './errors.js';
 import type { RawScenario } from './schema.js';
 import { didYouMean } from './suggest.js';
 import { resolveFaults } from './resolve-faults.js';
+import { factoryOptions } from '../own-code/options.js';
+import { probeModule, resolveModulePath } from '../own-code/probe.js';
 import { resolveVariants } from './resolve-variants.js';
 import { redisFieldRefusal } from './redis-fields.js';
 import { resolveExpectations } from './resolve-expectations.js';
@@ -139,6 +141,14 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
   );
 
   const variants = resolveVariants(raw.variants, topology, issue);
+  // User lock modules (src/own-code): resolved from the scenario file, loaded and checked now.
+  for (const v of variants) {
+    if (!v.lockModule) continue;
+    v.lockModule.file = resolveModulePath(v.lockModule.module, file);
+    const connections = topology === 'independent' ? masters : 1;
+    const problem = probeModule(v.lockModule.file, v.lockModule.export ?? 'default', connections, factoryOptions(v, raw.network?.['command-timeout'] ?? DEFAULTS.commandTimeoutUs));
+    if (problem !== null) issue(['variants', v.name, 'lock', 'module'], problem);
+  }
   variants.forEach((v) => {
     if (v.lock !== 'none' && !steps.includes('lock')) issue(['workload', 'steps'], `variant ${v.name} uses a lock but the steps have no "lock"`);
   });

@@ -188,8 +188,37 @@ const waitValue = z
     return r.value;
   });
 
+/** `lock: { module: ./locks/x.mjs }`: a user lock module (src/own-code), resolved from the scenario file. */
+export const moduleLockSchema = z.strictObject({
+  module: z.string().min(1).max(4096).meta({ description: 'path of an ES or CommonJS module, relative to the scenario file' }),
+  export: z.string().min(1).max(MAX_NAME_LENGTH).optional().meta({ description: 'the factory export (default: the default export)' }),
+  options: z.record(z.string(), z.unknown()).optional().meta({ description: 'passed to the factory with the variant options' }),
+});
+
+/** A built-in lock by name, or a user module. */
+function lockField() {
+  const { $schema: _, ...moduleJson } = z.toJSONSchema(moduleLockSchema);
+  const named = oneOf(LOCK_NAMES, 'lock');
+  return z
+    .any()
+    .meta({ anyOf: [{ enum: [...LOCK_NAMES], description: 'a built-in lock' }, moduleJson], description: 'a built-in lock, or { module: path } for your own lock code' })
+    .transform((v, ctx): string | z.infer<typeof moduleLockSchema> => {
+      if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+        const r = moduleLockSchema.safeParse(v);
+        if (r.success) return r.data;
+        for (const i of r.error.issues) ctx.addIssue({ code: 'custom', message: i.message, path: i.path as PropertyKey[] });
+        return z.NEVER;
+      }
+      const r = named.safeParse(v);
+      if (r.success) return r.data;
+      const message = r.error.issues[0]?.message ?? 'invalid lock';
+      ctx.addIssue({ code: 'custom', message: `${message}, or { module: ./path/to/lock.mjs }` });
+      return z.NEVER;
+    });
+}
+
 export const variantSchema = z.strictObject({
-  lock: oneOf(LOCK_NAMES, 'lock'),
+  lock: lockField(),
   guard: oneOf(GUARD_NAMES, 'guard').optional(),
   lease: duration().optional(),
   wait: waitValue.optional(),

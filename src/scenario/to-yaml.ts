@@ -89,9 +89,16 @@ function variantEntry(v: VariantSpec): Record<string, unknown> {
   return Object.fromEntries(Object.entries(entry).filter(([key]) => key === 'lock' || key === 'guard' || optionApplies(key, v.lock, v.guard)));
 }
 
+/** A user lock module as the scenario gave it (its path relative to the scenario file). */
+function lockEntry(v: VariantSpec): unknown {
+  const m = v.lockModule;
+  if (!m) return v.lock;
+  return { module: m.module, ...(m.export === null ? {} : { export: m.export }), ...(Object.keys(m.options).length === 0 ? {} : { options: m.options }) };
+}
+
 function allVariantFields(v: VariantSpec): Record<string, unknown> {
   return {
-    lock: v.lock,
+    lock: lockEntry(v),
     guard: v.guard,
     ...(v.leaseMs === null ? {} : { lease: durationText(v.leaseMs * 1000) }),
     ...(v.lock === 'redlock' ? {} : { wait: v.waitMs === Number.POSITIVE_INFINITY ? 'forever' : durationText(v.waitMs * 1000) }),

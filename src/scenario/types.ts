@@ -89,9 +89,24 @@ export interface RandomFaultSpec {
 export const REDLOCK_VERSIONS = ['spec', 'v4', 'v5'] as const;
 export type RedlockVersion = (typeof REDLOCK_VERSIONS)[number];
 
+/** A variant's user lock module (`lock: { module: ... }`; src/own-code). */
+export interface LockModuleSpec {
+  /** The path as the scenario file gives it. */
+  module: string;
+  /** The absolute path it resolves to (from the scenario file's directory). */
+  file: string;
+  /** The factory export, as given (null: the default export). */
+  export: string | null;
+  /** `lock.options` as given (empty: none). */
+  options: Record<string, unknown>;
+}
+
 export interface VariantSpec {
   name: string;
+  /** A built-in lock's name, or "module" for a user lock module (see lockModule). */
   lock: string;
+  /** The user lock module of `lock: { module: ... }` (absent: a built-in lock). */
+  lockModule?: LockModuleSpec;
   guard: string;
   leaseMs: number | null;
   /** How long acquire may keep trying (Infinity: forever, the anti-pattern). */

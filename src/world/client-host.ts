@@ -249,6 +249,8 @@ export class ClientHost {
       }
       case 'await-message':
         return yield* this.awaitMessage(effect.channel, effect.timeoutUs);
+      case 'own-code':
+        return yield effect.start(this, thread.requestTag);
       case 'crash-point':
         if (this.hooks.crashPoint(this, thread, effect.point)) {
           // This thread died with its process: wait on something that never happens.
@@ -286,7 +288,13 @@ export class ClientHost {
     }
   }
 
-  private sendCommand(node: RedisNode, command: string[], tag: string): Signal<RedisReply> {
+  /** The independent masters (Redlock), or this client's primary: the nodes own-code clients talk to. */
+  get lockNodes(): readonly RedisNode[] {
+    return this.masters.length > 0 ? this.masters : [this.primary];
+  }
+
+  /** One command on this process's connection to `node` (own-code clients use it too). */
+  sendCommand(node: RedisNode, command: string[], tag: string): Signal<RedisReply> {
     const reply = new Signal<RedisReply>('reply');
     const incarnation = this.incarnation;
     this.connectionTo(node).command(command, tag, (r) => r, (r) => {
@@ -348,7 +356,7 @@ export class ClientHost {
   }
 
   /** This process's ioredis connection to `node` (node-redlock's clients), opened on first use. */
-  private ioredisTo(node: RedisNode): IoredisConnection {
+  ioredisTo(node: RedisNode): IoredisConnection {
     let connection = this.ioredis.get(node);
     if (!connection) {
       const path = { sim: this.sim, fabric: this.fabric, latency: this.params.redisLatency, rng: this.sim.random.fork(`ioredis/${this.name}->${node.name}`) };
@@ -408,7 +416,7 @@ export class ClientHost {
   }
 
   /** This process's connection to `node`, one stream of draws for both ways, opened on first use. */
-  private connectionTo(node: RedisNode): NodeConnection {
+  connectionTo(node: RedisNode): NodeConnection {
     let connection = this.connections.get(node);
     if (!connection) {
       const rng = this.sim.random.fork(`link/${this.name}<->${node.name}`);

@@ -3,6 +3,8 @@
  * yield these effects and never touch the world; a client host interprets them (and a
  * future interpreter could send them to a real Redis through ioredis).
  */
+import type { Signal } from '../engine/signal.js';
+import type { ClientHost } from './client-host.js';
 import type { RedisReply } from './redis/reply.js';
 import type { DbResult, DbStatement } from './database.js';
 
@@ -74,7 +76,13 @@ export type Effect =
    * Something the history should show (watchdog renewals, lock loss noticed), on behalf of
    * `request` (default: the calling thread's request).
    */
-  | { kind: 'note'; f: NoteKind; ok: boolean; detail: string; request?: string };
+  | { kind: 'note'; f: NoteKind; ok: boolean; detail: string; request?: string }
+  /**
+   * A call into user lock code (src/own-code): `start` sets it off on behalf of the calling
+   * thread's request with the client process itself, and the thread waits for the signal.
+   * Only own-code locks yield it; the built-in protocols never see the client host.
+   */
+  | { kind: 'own-code'; start: (host: ClientHost, requestTag: string) => Signal<unknown> };
 
 export type NoteKind = 'renew';
 

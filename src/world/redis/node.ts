@@ -9,7 +9,8 @@ import { asciiLower, commandShapeError, commandSpec, runCheckedKeyspaceCommand }
 import { cloneEntry, Keyspace, type Entry, type KeyChange } from './keyspace.js';
 import { ERR_NOT_INTEGER, parseInt64, RedisErrorReply, type RedisReply } from './reply.js';
 import type { ReplicationLink } from './replication.js';
-import { ScriptCallError, type ScriptContext } from './script-call.js';
+import { ScriptCallError, scriptCallReply, type ScriptContext } from './script-call.js';
+import { userScriptRunner } from './user-scripts.js';
 import { ScriptCache } from './script-cache.js';
 import { builtinScriptByText, runBuiltin } from './scripts.js';
 import { runTransaction, type TransactionReplies } from './transaction.js';
@@ -416,6 +417,11 @@ export class RedisNode {
     if (builtin !== undefined) return runBuiltin(builtin, ctx, keys, argv);
     try {
       if (this.userScripts !== null) return this.userScripts(ctx, body, keys, argv);
+      // The Lua VM of own-code locks (src/own-code/install-lua.ts), when one is loaded: its
+      // redis.call goes through the same checks as a built-in script's, and it places the
+      // error itself ("on @user_script:N").
+      const lua = userScriptRunner();
+      if (lua !== null) return lua(body, sha, keys, argv, (a) => scriptCallReply(ctx, a));
       return new RedisErrorReply('ERR lock-sim runs only its built-in scripts here (no Lua VM attached to this node)');
     } catch (e) {
       if (e instanceof ScriptCallError) return e.reply;

@@ -44,20 +44,27 @@ export function scriptError(ctx: ScriptContext, line: number, message: string): 
 
 /** redis.call(...) at `line` of the running script: the reply, or a thrown ScriptCallError. */
 export function scriptCall(ctx: ScriptContext, line: number, args: readonly string[]): RedisReply {
-  const name = asciiLower(args[0]);
-  const spec = commandSpec(name);
-  if (spec === undefined) throw scriptError(ctx, line, 'ERR Unknown Redis command called from script');
-  // script.c scriptVerifyCommandArity: lookupCommand finds no command for an unknown subcommand.
-  const shape = commandShapeError(args, name);
-  if (shape !== null && shape.message.startsWith('ERR unknown subcommand')) throw scriptError(ctx, line, 'ERR Unknown Redis command called from script');
-  if (shape !== null) throw scriptError(ctx, line, 'ERR Wrong number of args calling Redis command from script');
-  if (spec.noscript) throw scriptError(ctx, line, 'ERR This Redis command is not allowed from script');
-  if (spec.write) {
-    const refusal = ctx.writeRefusal();
-    if (refusal !== null) throw scriptError(ctx, line, refusal);
-  }
-  const reply =
-    name === 'publish' ? ctx.publish(args[1], args[2]) : name === 'info' ? (ctx.info?.(args) ?? '') : runCheckedKeyspaceCommand(ctx.keyspace, args, ctx.tag, name);
+  const reply = scriptCallReply(ctx, args);
   if (reply instanceof RedisErrorReply) throw scriptError(ctx, line, reply.message);
   return reply;
+}
+
+/**
+ * redis.call(...) with its error as a reply, not yet placed in the script (a Lua VM that
+ * knows the line itself, and redis.pcall, which returns the error as a table).
+ */
+export function scriptCallReply(ctx: ScriptContext, args: readonly string[]): RedisReply {
+  const name = asciiLower(args[0]);
+  const spec = commandSpec(name);
+  if (spec === undefined) return new RedisErrorReply('ERR Unknown Redis command called from script');
+  // script.c scriptVerifyCommandArity: lookupCommand finds no command for an unknown subcommand.
+  const shape = commandShapeError(args, name);
+  if (shape !== null && shape.message.startsWith('ERR unknown subcommand')) return new RedisErrorReply('ERR Unknown Redis command called from script');
+  if (shape !== null) return new RedisErrorReply('ERR Wrong number of args calling Redis command from script');
+  if (spec.noscript) return new RedisErrorReply('ERR This Redis command is not allowed from script');
+  if (spec.write) {
+    const refusal = ctx.writeRefusal();
+    if (refusal !== null) return new RedisErrorReply(refusal);
+  }
+  return name === 'publish' ? ctx.publish(args[1], args[2]) : name === 'info' ? (ctx.info?.(args) ?? '') : runCheckedKeyspaceCommand(ctx.keyspace, args, ctx.tag, name);
 }

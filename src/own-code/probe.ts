@@ -1,0 +1,25 @@
+/**
+ * Checks a variant's lock module when the scenario loads, so a bad module is a located
+ * error (exit 2) rather than a crash mid-run: the file exists, it loads, the export exists
+ * and is a function, and the factory returns { acquire, release } (called once with clients
+ * that never answer; a factory that waits for Redis is checked when the run calls it).
+ */
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, resolve, dirname } from 'node:path';
+import { userThread } from './user-thread.js';
+
+/** The module path as the scenario gives it, from the scenario file's directory. */
+export function resolveModulePath(module: string, scenarioFile: string): string {
+  return isAbsolute(module) ? module : resolve(dirname(scenarioFile), module);
+}
+
+/** null when the module is usable, else what is wrong with it. */
+export function probeModule(file: string, exportName: string, connections: number, options: Record<string, unknown>): string | null {
+  if (!existsSync(file) || !statSync(file).isFile()) return `no such file: ${file}`;
+  const answer = userThread().call({ op: 'probe', file, exportName, connections, options });
+  const r = answer.result as { ok: boolean; code?: string; message?: string } | null;
+  if (r?.ok) return null;
+  const message = r?.message ?? 'unknown failure';
+  if (r?.code === 'no-export' || r?.code === 'shape') return message;
+  return `the module throws while loading or in its factory: ${message}`;
+}

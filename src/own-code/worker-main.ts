@@ -1,0 +1,611 @@
+/**
+ * The thread user lock code runs in. The simulation is synchronous and user code is
+ * asynchronous (promises, timers): the main thread posts one message (a reply, a timer, a
+ * call) and blocks until this thread has run everything that message set off, microtasks
+ * and immediates included, and answers with what the user code asked for meanwhile
+ * (commands, timers, settled calls). So a promise continuation runs at the simulated instant
+ * of the event that resolved it, in one order, every run.
+ *
+ * This function is started as the source of an eval'd worker (`${fn}`), so it must be
+ * self-contained: no imports, only `require` of Node built-ins.
+ *
+ * What user code sees instead of Node's globals (installed before any user module loads,
+ * so libraries that keep a reference at load time keep ours): setTimeout / setInterval /
+ * setImmediate and their clear*, Date, performance.now, Math.random, crypto.randomBytes,
+ * crypto.randomUUID and crypto.getRandomValues. Each call is attributed to a simulated
+ * client by AsyncLocalStorage (the context follows promise continuations and our timers).
+ */
+export function ownCodeWorkerMain(): void {
+  /* eslint-disable @typescript-eslint/no-explicit-any */
+  const { workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
+  const { AsyncLocalStorage } = require('node:async_hooks') as typeof import('node:async_hooks');
+  const nodeCrypto = require('node:crypto') as any;
+  const nodeModule = require('node:module') as any;
+  const { EventEmitter } = require('node:events') as typeof import('node:events');
+  const { pathToFileURL } = require('node:url') as typeof import('node:url');
+
+  const flag = new Int32Array(workerData.sab as SharedArrayBuffer);
+  const port = workerData.port as import('node:worker_threads').MessagePort;
+  const realSetImmediate = globalThis.setImmediate;
+  const RealDate = Date;
+  /** A fixed epoch for Date: simulated time 0 reads 2024-01-01T00:00:00Z. */
+  const EPOCH_MS = 1_704_067_200_000;
+
+  interface Ctx {
+    client: number;
+    /** The request on whose behalf commands go out (Redis records it as the key's writer). */
+    tag: string;
+  }
+  interface ClientState {
+    id: number;
+    name: string;
+    alive: boolean;
+    wallMs: number;
+    monoMs: number;
+    rng: () => number;
+    /** The factory's lock, once it returned (it may return a promise). */
+    ready: Promise<any>;
+    handles: Map<number, unknown>;
+    redis: any[];
+  }
+  const als = new AsyncLocalStorage<Ctx>();
+  const clients = new Map<number, ClientState>();
+  let actions: any[] = [];
+  let nextId = 1;
+  let runId = 0;
+  let simMs = 0;
+  let factory: any = null;
+  let options: any = {};
+  let globalRng = mulberry(1);
+  /** Command and call continuations by id: (outcome) => void. */
+  const waiting = new Map<number, (outcome: any) => void>();
+  /** Timers by id. */
+  const timers = new Map<number, { fn: () => void; ctx: Ctx | undefined; interval: number | null; run: number }>();
+  const immediates: Array<{ fn: () => void; ctx: Ctx | undefined; id: number }> = [];
+  const clearedImmediates = new Set<number>();
+
+  function mulberry(seed: number): () => number {
+    let a = seed >>> 0;
+    return () => {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  const ctx = (): Ctx | undefined => als.getStore();
+  const clientOf = (): ClientState | undefined => {
+    const c = ctx();
+    return c ? clients.get(c.client) : undefined;
+  };
+  const wallNow = (): number => EPOCH_MS + (clientOf()?.wallMs ?? simMs);
+  const monoNow = (): number => clientOf()?.monoMs ?? simMs;
+  const rand = (): number => (clientOf()?.rng ?? globalRng)();
+
+  // ---- the globals user code sees ----
+  class Timeout {
+    constructor(readonly id: number) {}
+    ref(): this { return this; }
+    unref(): this { return this; }
+    hasRef(): boolean { return true; }
+    refresh(): this { return this; }
+    [Symbol.toPrimitive](): number { return this.id; }
+  }
+  function addTimer(fn: any, ms: any, args: any[], interval: boolean): Timeout {
+    if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function');
+    // Node lib/internal/timers.js: a delay that is not a number in [1, 2^31-1] becomes 1.
+    let delay = Number(ms);
+    if (!(delay >= 1 && delay <= 2147483647)) delay = 1;
+    const id = nextId++;
+    const c = ctx();
+    timers.set(id, { fn: () => fn(...args), ctx: c, interval: interval ? delay : null, run: runId });
+    actions.push({ kind: 'timer', id, client: c?.client ?? -1, ms: delay });
+    return new Timeout(id);
+  }
+  function clearTimer(t: any): void {
+    const id = typeof t === 'number' ? t : t instanceof Timeout ? t.id : Number(t);
+    if (!timers.delete(id)) return;
+    actions.push({ kind: 'clear', id });
+  }
+  (globalThis as any).setTimeout = (fn: any, ms?: any, ...args: any[]) => addTimer(fn, ms, args, false);
+  (globalThis as any).setInterval = (fn: any, ms?: any, ...args: any[]) => addTimer(fn, ms, args, true);
+  (globalThis as any).clearTimeout = clearTimer;
+  (globalThis as any).clearInterval = clearTimer;
+  (globalThis as any).setImmediate = (fn: any, ...args: any[]) => {
+    const id = nextId++;
+    immediates.push({ fn: () => fn(...args), ctx: ctx(), id });
+    return { id, ref() { return this; }, unref() { return this; }, hasRef: () => true };
+  };
+  (globalThis as any).clearImmediate = (i: any) => { if (i && typeof i.id === 'number') clearedImmediates.add(i.id); };
+
+  class SimDate extends RealDate {
+    constructor(...args: any[]) {
+      if (args.length === 0) super(wallNow());
+      else super(...(args as [any]));
+    }
+    static override now(): number {
+      return wallNow();
+    }
+  }
+  (globalThis as any).Date = SimDate;
+  const perf = (globalThis as any).performance;
+  if (perf) perf.now = () => monoNow();
+  Math.random = rand;
+  const randomFill = (buf: Uint8Array): Uint8Array => {
+    for (let i = 0; i < buf.length; i++) buf[i] = Math.floor(rand() * 256);
+    return buf;
+  };
+  const realRandomBytes = nodeCrypto.randomBytes;
+  nodeCrypto.randomBytes = (size: number, cb?: any) => {
+    const buf = Buffer.alloc(size);
+    randomFill(buf);
+    if (typeof cb === 'function') {
+      (globalThis as any).setImmediate(() => cb(null, buf));
+      return undefined;
+    }
+    return buf;
+  };
+  const uuid = (): string => {
+    const b = randomFill(new Uint8Array(16));
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  };
+  nodeCrypto.randomUUID = uuid;
+  nodeCrypto.getRandomValues = (a: any) => { randomFill(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)); return a; };
+  if (nodeCrypto.webcrypto) {
+    nodeCrypto.webcrypto.randomUUID = uuid;
+    nodeCrypto.webcrypto.getRandomValues = nodeCrypto.getRandomValues;
+  }
+  void realRandomBytes;
+  // Real network I/O (a real Redis client, HTTP) is not simulated: a socket that connects is
+  // refused with a message that says so (net, tls and http all connect through net.Socket).
+  const net = require('node:net') as any;
+  net.Socket.prototype.connect = function refused(): never {
+    throw new Error('lock-sim: a lock module opened a real network connection (net.Socket.connect); real I/O is not simulated: talk to Redis through the clients the factory receives');
+  };
+  // `import { randomBytes } from 'node:crypto'` reads the ESM named exports: bring them in line.
+  nodeModule.syncBuiltinESMExports();
+
+  // ---- the ioredis-compatible client ----
+  class ReplyError extends Error {
+    constructor(message: string) {
+      super(message);
+      this.name = 'ReplyError';
+    }
+  }
+  class MaxRetriesPerRequestError extends Error {
+    constructor(message: string) {
+      super(message);
+      this.name = 'MaxRetriesPerRequestError';
+    }
+  }
+  const sha1 = (s: string): string => nodeCrypto.createHash('sha1').update(s).digest('hex');
+  const flatten = (args: any[]): string[] => {
+    const out: string[] = [];
+    for (const a of args) {
+      if (Array.isArray(a)) out.push(...flatten(a));
+      else if (a === undefined || a === null) out.push('');
+      else if (Buffer.isBuffer(a)) out.push(a.toString());
+      else if (typeof a === 'object') for (const [k, v] of Object.entries(a)) out.push(k, String(v));
+      else out.push(String(a));
+    }
+    return out;
+  };
+  /** ioredis converts HGETALL's flat array into an object (lib/command.ts reply transformers). */
+  const transforms: Record<string, (r: any) => any> = {
+    hgetall: (r) => {
+      if (!Array.isArray(r)) return r;
+      const o: Record<string, any> = {};
+      for (let i = 0; i < r.length; i += 2) o[r[i]] = r[i + 1];
+      return o;
+    },
+  };
+
+  class SimRedis extends EventEmitter {
+    status = 'ready';
+    readonly options: any;
+    private readonly scripts = new Map<string, { lua: string; numberOfKeys: number | null }>();
+    private subscribed = new Set<string>();
+    constructor(readonly client: number, readonly conn: number, opts: any) {
+      super();
+      this.options = { ...opts };
+      const self = this as any;
+      // Every Redis command by name, as ioredis defines them (lowercase and uppercase).
+      for (const name of COMMANDS) {
+        if (self[name] === undefined) self[name] = (...args: any[]) => this.callWithCallback(name, args);
+        const upper = name.toUpperCase();
+        if (self[upper] === undefined) self[upper] = self[name];
+      }
+    }
+    /** ioredis `call(command, ...args)`. */
+    call(name: string, ...args: any[]): Promise<any> {
+      return this.callWithCallback(String(name).toLowerCase(), args);
+    }
+    private callWithCallback(name: string, args: any[]): Promise<any> {
+      let cb: ((err: unknown, r?: any) => void) | null = null;
+      if (args.length > 0 && typeof args[args.length - 1] === 'function') cb = args.pop();
+      const p = this.sendCommand(name, flatten(args));
+      if (cb) {
+        const callback = cb;
+        p.then((r) => callback(null, r), (e) => callback(e));
+      }
+      return p;
+    }
+    sendCommand(name: string, args: string[]): Promise<any> {
+      const state = clients.get(this.client);
+      const id = nextId++;
+      const timeoutMs = typeof this.options.commandTimeout === 'number' ? this.options.commandTimeout : null;
+      return new Promise((resolve, reject) => {
+        if (!state?.alive) return; // the process is gone: nothing settles
+        waiting.set(id, (outcome) => {
+          if (outcome.status === 'ok') {
+            if (outcome.error !== undefined) reject(new ReplyError(outcome.error));
+            else resolve(transforms[name] ? transforms[name](outcome.reply) : outcome.reply);
+          } else if (outcome.status === 'timeout') {
+            reject(new Error('Command timed out'));
+          } else {
+            reject(new MaxRetriesPerRequestError(outcome.message));
+          }
+        });
+        actions.push({ kind: 'cmd', id, client: this.client, conn: this.conn, args: [name.toUpperCase(), ...args], timeoutMs, tag: ctx()?.tag ?? state.name });
+      });
+    }
+    /** A transaction's commands, run on the server back to back; resolves to their replies (errors as { __error }). */
+    sendBatch(commands: string[][]): Promise<any[]> {
+      const state = clients.get(this.client);
+      const id = nextId++;
+      const timeoutMs = typeof this.options.commandTimeout === 'number' ? this.options.commandTimeout : null;
+      return new Promise((resolve, reject) => {
+        if (!state?.alive) return;
+        waiting.set(id, (outcome) => {
+          if (outcome.status === 'ok') {
+            if (outcome.error !== undefined) reject(new ReplyError(outcome.error));
+            else resolve(outcome.reply);
+          } else if (outcome.status === 'timeout') reject(new Error('Command timed out'));
+          else reject(new MaxRetriesPerRequestError(outcome.message));
+        });
+        actions.push({ kind: 'batch', id, client: this.client, conn: this.conn, commands, timeoutMs, tag: ctx()?.tag ?? state.name });
+      });
+    }
+    /** `script('load', lua)` and friends go out as SCRIPT <sub> ... */
+    script(sub: string, ...args: any[]): Promise<any> {
+      return this.callWithCallback('script', [sub, ...args]);
+    }
+    /** ioredis defineCommand: EVALSHA first, EVAL when the server answers NOSCRIPT (lib/Script.ts). */
+    defineCommand(name: string, def: { lua: string; numberOfKeys?: number }): void {
+      const lua = def.lua;
+      const hash = sha1(lua);
+      const fixedKeys = typeof def.numberOfKeys === 'number' ? def.numberOfKeys : null;
+      this.scripts.set(name, { lua, numberOfKeys: fixedKeys });
+      (this as any)[name] = (...raw: any[]) => {
+        let cb: any = null;
+        if (raw.length > 0 && typeof raw[raw.length - 1] === 'function') cb = raw.pop();
+        const args = flatten(raw);
+        const tail = fixedKeys === null ? args : [String(fixedKeys), ...args];
+        const p = this.sendCommand('evalsha', [hash, ...tail]).catch((e: Error) => {
+          if (String(e.message).startsWith('NOSCRIPT')) return this.sendCommand('eval', [lua, ...tail]);
+          throw e;
+        });
+        if (cb) p.then((r: any) => cb(null, r), (e: any) => cb(e));
+        return p;
+      };
+    }
+    multi(): any {
+      return new Pipeline(this, true);
+    }
+    pipeline(): any {
+      return new Pipeline(this, false);
+    }
+    subscribe(...channels: any[]): Promise<number> {
+      let cb: any = null;
+      if (typeof channels[channels.length - 1] === 'function') cb = channels.pop();
+      for (const c of flatten(channels)) {
+        if (this.subscribed.has(c)) continue;
+        this.subscribed.add(c);
+        actions.push({ kind: 'subscribe', client: this.client, conn: this.conn, channel: c, sub: subscriberId(this) });
+      }
+      // Confirmed after a round trip, like the built-in clients' SUBSCRIBE.
+      const p = this.sendCommand('ping', []).then(() => this.subscribed.size);
+      if (cb) p.then((n) => cb(null, n), (e) => cb(e));
+      return p;
+    }
+    unsubscribe(...channels: any[]): Promise<number> {
+      const list = channels.length === 0 ? [...this.subscribed] : flatten(channels);
+      for (const c of list) {
+        if (!this.subscribed.delete(c)) continue;
+        actions.push({ kind: 'unsubscribe', client: this.client, sub: subscriberId(this), channel: c });
+      }
+      return Promise.resolve(this.subscribed.size);
+    }
+    duplicate(): SimRedis {
+      return new SimRedis(this.client, this.conn, this.options);
+    }
+    quit(): Promise<string> {
+      this.status = 'end';
+      return Promise.resolve('OK');
+    }
+    disconnect(): void {
+      this.status = 'end';
+    }
+    connect(): Promise<void> {
+      return Promise.resolve();
+    }
+  }
+  const subscribers = new Map<number, SimRedis>();
+  const subscriberIds = new WeakMap<SimRedis, number>();
+  function subscriberId(r: SimRedis): number {
+    let id = subscriberIds.get(r);
+    if (id === undefined) {
+      id = nextId++;
+      subscriberIds.set(r, id);
+      subscribers.set(id, r);
+    }
+    return id;
+  }
+
+  /** MULTI/EXEC and pipelines: the commands written back to back; exec answers [[err, reply], ...]. */
+  class Pipeline {
+    private readonly queued: Array<{ name: string; args: string[] }> = [];
+    constructor(private readonly redis: SimRedis, private readonly transaction: boolean) {
+      const self = this as any;
+      for (const name of COMMANDS) {
+        self[name] = (...args: any[]) => {
+          this.queued.push({ name, args: flatten(args) });
+          return this;
+        };
+      }
+    }
+    exec(cb?: any): Promise<any> {
+      let p: Promise<any>;
+      if (this.transaction) {
+        // MULTI ... EXEC: the commands run together on the server, one reply per command.
+        p = this.redis.sendBatch(this.queued.map((c) => [c.name.toUpperCase(), ...c.args])).then((replies: any[]) =>
+          replies.map((r, i) => (r && typeof r === 'object' && '__error' in r ? [new ReplyError(r.__error), null] : [null, transforms[this.queued[i].name] ? transforms[this.queued[i].name](r) : r])),
+        );
+      } else {
+        p = Promise.all(this.queued.map((c) => this.redis.sendCommand(c.name, c.args).then((r) => [null, r], (e) => [e, null])));
+      }
+      if (cb) p.then((r) => cb(null, r), (e) => cb(e));
+      return p;
+    }
+  }
+
+  const COMMANDS = [
+    'get', 'set', 'setnx', 'getset', 'getdel', 'del', 'unlink', 'exists', 'expire', 'pexpire', 'expireat', 'pexpireat', 'ttl', 'pttl',
+    'persist', 'incr', 'incrby', 'decr', 'decrby', 'hset', 'hget', 'hdel', 'hincrby', 'hexists', 'hgetall', 'hlen', 'hmset', 'hmget',
+    'eval', 'evalsha', 'publish', 'wait', 'info', 'ping', 'time', 'type', 'zadd', 'zrem', 'zrange', 'zcard', 'zremrangebyscore',
+    'mget', 'mset', 'keys', 'echo', 'dbsize',
+  ];
+
+  // ---- running user code ----
+  const inClient = <T>(client: ClientState | undefined, tag: string, fn: () => T): T =>
+    client ? als.run({ client: client.id, tag }, fn) : fn();
+
+  function describe(err: unknown): { message: string; name: string; timeout: boolean } {
+    const e = err as any;
+    const message = e && typeof e.message === 'string' ? e.message : String(err);
+    const name = e && typeof e.name === 'string' ? e.name : 'Error';
+    return { message, name, timeout: message === 'Command timed out' };
+  }
+
+  async function loadFactory(file: string, exportName: string, fresh: boolean): Promise<any> {
+    const url = pathToFileURL(file).href + (fresh ? `?run=${runId}` : '');
+    // import() comes from the worker's preamble (user-thread.ts): a bundler rewrites it here.
+    const mod = await (globalThis as any).__ownCodeImport(url);
+    if (!(exportName in mod)) {
+      const names = Object.keys(mod).filter((k) => k !== 'default');
+      throw Object.assign(new Error(`the module has no export "${exportName}"${names.length > 0 ? ` (it exports ${names.join(', ')})` : ''}`), { code: 'no-export' });
+    }
+    const f = mod[exportName];
+    if (typeof f !== 'function') throw Object.assign(new Error(`export "${exportName}" is a ${typeof f}, not a factory function (clients, options) => { acquire, release }`), { code: 'shape' });
+    return f;
+  }
+
+  function checkShape(lock: any): void {
+    if (!lock || typeof lock.acquire !== 'function' || typeof lock.release !== 'function') {
+      const got = lock === null || lock === undefined ? String(lock) : `an object with ${Object.keys(lock).join(', ') || 'no keys'}`;
+      throw Object.assign(new Error(`the factory returned ${got}; it must return { acquire(key), release(handle) }`), { code: 'shape' });
+    }
+  }
+
+  function settle(call: number, client: ClientState, p: Promise<any>, kind: 'acquire' | 'release'): void {
+    p.then(
+      (value) => {
+        if (!client.alive) return;
+        if (kind === 'release') {
+          actions.push({ kind: 'settled', call, ok: true, value: value === true });
+          return;
+        }
+        if (value === null || value === undefined || value === false) {
+          actions.push({ kind: 'settled', call, ok: true, value: null });
+          return;
+        }
+        const handle = nextId++;
+        client.handles.set(handle, value);
+        actions.push({ kind: 'settled', call, ok: true, value: handle });
+      },
+      (err) => {
+        if (!client.alive) return;
+        actions.push({ kind: 'settled', call, ok: false, error: describe(err) });
+      },
+    );
+  }
+
+  async function handle(msg: any): Promise<any> {
+    simMs = msg.simMs ?? simMs;
+    if (msg.clocks) {
+      for (const [id, wall, mono] of msg.clocks as Array<[number, number, number]>) {
+        const c = clients.get(id);
+        if (c) {
+          c.wallMs = wall;
+          c.monoMs = mono;
+        }
+      }
+    }
+    switch (msg.op) {
+      case 'probe': {
+        // Loads the module and calls the factory once with clients that never answer.
+        try {
+          const f = await loadFactory(msg.file, msg.exportName, false);
+          const probeClient: ClientState = { id: -2, name: 'probe', alive: false, wallMs: 0, monoMs: 0, rng: mulberry(1), ready: Promise.resolve(null), handles: new Map(), redis: [] };
+          clients.set(-2, probeClient);
+          const redis = Array.from({ length: msg.connections }, (_, i) => new SimRedis(-2, i, {}));
+          // A factory that waits for Redis never gets an answer here: its shape is checked at the run.
+          let outcome: { lock?: any; err?: unknown } | null = null;
+          Promise.resolve(inClient(probeClient, 'probe', () => f(redis, msg.options))).then((lock) => { outcome = { lock }; }, (err) => { outcome = { err }; });
+          await quiesce();
+          const o = outcome as { lock?: any; err?: unknown } | null;
+          if (o?.err !== undefined) throw o.err;
+          if (o) checkShape(o.lock);
+          return { ok: true };
+        } catch (err) {
+          const e = err as any;
+          return { ok: false, code: e?.code ?? 'throws', message: describe(err).message };
+        } finally {
+          clients.delete(-2);
+          timers.clear();
+        }
+      }
+      case 'start-run': {
+        runId++;
+        clients.clear();
+        waiting.clear();
+        timers.clear();
+        immediates.length = 0;
+        subscribers.clear();
+        globalRng = mulberry(msg.seed);
+        options = msg.options;
+        try {
+          factory = await loadFactory(msg.file, msg.exportName, true);
+          return { ok: true };
+        } catch (err) {
+          return { ok: false, message: describe(err).message };
+        }
+      }
+      case 'client': {
+        const client: ClientState = {
+          id: msg.client, name: msg.name, alive: true, wallMs: msg.wallMs, monoMs: msg.monoMs, rng: mulberry(msg.seed),
+          ready: Promise.resolve(null), handles: new Map(), redis: [],
+        };
+        clients.set(client.id, client);
+        client.redis = Array.from({ length: msg.connections }, (_, i) => new SimRedis(client.id, i, msg.clientOptions ?? {}));
+        client.ready = inClient(client, client.name, () => {
+          try {
+            return Promise.resolve(factory(client.redis, options)).then((lock) => {
+              checkShape(lock);
+              return lock;
+            });
+          } catch (err) {
+            return Promise.reject(err);
+          }
+        });
+        client.ready.catch(() => undefined);
+        return null;
+      }
+      case 'acquire':
+      case 'release': {
+        const client = clients.get(msg.client);
+        if (!client) return null;
+        const h = msg.op === 'release' ? client.handles.get(msg.handle) : undefined;
+        if (msg.op === 'release') client.handles.delete(msg.handle);
+        inClient(client, msg.tag, () => {
+          // A throw inside acquire/release (sync or async) settles the call as failed.
+          const p = client.ready.then((lock) => (msg.op === 'acquire' ? lock.acquire(msg.key) : lock.release(h ?? null, msg.key)));
+          settle(msg.call, client, p, msg.op);
+        });
+        return null;
+      }
+      case 'reply': {
+        const done = waiting.get(msg.id);
+        waiting.delete(msg.id);
+        done?.(msg.outcome);
+        return null;
+      }
+      case 'fire': {
+        const t = timers.get(msg.id);
+        if (!t || t.run !== runId) return null;
+        if (t.interval === null) timers.delete(msg.id);
+        else actions.push({ kind: 'timer', id: msg.id, client: t.ctx?.client ?? -1, ms: t.interval });
+        runUser(t.ctx, t.fn);
+        return null;
+      }
+      case 'message': {
+        const sub = subscribers.get(msg.sub);
+        if (!sub) return null;
+        const c = clients.get(sub.client);
+        if (!c?.alive) return null;
+        inClient(c, c.name, () => {
+          try {
+            sub.emit('message', msg.channel, msg.message);
+          } catch (err) {
+            actions.push({ kind: 'uncaught', client: c.id, error: describe(err) });
+          }
+        });
+        return null;
+      }
+      case 'kill': {
+        const c = clients.get(msg.client);
+        if (c) c.alive = false;
+        for (const [id, t] of timers) if (t.ctx?.client === msg.client) timers.delete(id);
+        return null;
+      }
+      default:
+        return null;
+    }
+  }
+
+  function runUser(c: Ctx | undefined, fn: () => void): void {
+    const client = c ? clients.get(c.client) : undefined;
+    if (c && !client?.alive) return;
+    const call = (): void => {
+      try {
+        fn();
+      } catch (err) {
+        actions.push({ kind: 'uncaught', client: c?.client ?? -1, error: describe(err) });
+      }
+    };
+    if (c) als.run(c, call);
+    else call();
+  }
+
+  /** Until nothing is left to run: microtasks and nextTicks run between macrotasks; our immediates here. */
+  async function quiesce(): Promise<void> {
+    for (;;) {
+      await new Promise<void>((r) => realSetImmediate(r));
+      if (immediates.length === 0) return;
+      const batch = immediates.splice(0);
+      for (const im of batch) {
+        if (clearedImmediates.delete(im.id)) continue;
+        runUser(im.ctx, im.fn);
+      }
+    }
+  }
+
+  process.on('uncaughtException', (err) => {
+    actions.push({ kind: 'uncaught', client: -1, error: describe(err) });
+  });
+  process.on('unhandledRejection', (reason) => {
+    actions.push({ kind: 'uncaught', client: -1, error: describe(reason) });
+  });
+
+  port.on('message', async (msg: any) => {
+    let result: any = null;
+    try {
+      const batch = msg.batch as any[] | undefined;
+      if (batch) for (const m of batch) await handle(m);
+      else result = await handle(msg);
+      await quiesce();
+    } catch (err) {
+      result = { ok: false, message: describe(err).message };
+    }
+    const out = actions;
+    actions = [];
+    port.postMessage({ result, actions: out, seq: msg.seq });
+    Atomics.store(flag, 0, msg.seq);
+    Atomics.notify(flag, 0);
+  });
+}

@@ -1,0 +1,2 @@
+export default function notALock() { return { acquire() {} }; }
+export const answer = 42;
