@@ -29,13 +29,13 @@ console.log(`engine ping-pong: 1000 processes, 1M timeouts: ${fmt(best.eventsPer
 
 // 2. scenarios/failover.yaml, every variant, its own seed.
 const scenario = loadScenario('scenarios/failover.yaml');
-for (const v of scenario.variants) runVariant(scenario, v); // warm-up
+for (const v of scenario.variants) runVariant(scenario, v, scenario.seed, { history: 'none' }); // warm-up
 let events = 0;
 const t0 = now();
 const repeats = 5;
 for (let i = 0; i < repeats; i++) {
   for (const v of scenario.variants) {
-    events += runVariant(scenario, v).events;
+    events += runVariant(scenario, v, scenario.seed, { history: 'none' }).events;
     sampleMemory();
   }
 }

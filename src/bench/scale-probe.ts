@@ -25,7 +25,7 @@ variants:
 const seconds = Number(process.argv[2] ?? 60);
 const scenario = parseScenario(scaleScenario(seconds), 'bench-scale.yaml');
 const before = process.cpuUsage();
-const result = runVariant(scenario, scenario.variants[0]);
+const result = runVariant(scenario, scenario.variants[0], scenario.seed, { history: 'none' });
 const cpu = process.cpuUsage(before);
 const usage = process.resourceUsage();
 process.stdout.write(

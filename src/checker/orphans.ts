@@ -64,8 +64,13 @@ export function findOrphans(index: HistoryIndex, segments: ReadonlyMap<string, r
 
 /** The first orphan's violation, told only when it is the earliest so far. */
 function orphanViolation(index: HistoryIndex, key: string, seg: Segment, fromUs: number): Violation {
+  return orphanViolationOf(key, seg, fromUs, index.lockWork.get(seg.holder), index.promotions.get(fromUs));
+}
+
+/** The orphan's violation from its holder's last lock work and the node promoted at `fromUs`, if any. */
+export function orphanViolationOf(key: string, seg: Segment, fromUs: number, work: LockWork | undefined, promoted: string | undefined): Violation {
   const holder = seg.holder;
-  const why = departureText(index.lockWork.get(holder), index.promotions.get(fromUs));
+  const why = departureText(work, promoted);
   const until = seg.hasTtl ? 'until its TTL ran out or someone deleted it' : 'and it has no TTL';
   return {
     kind: 'orphaned-lock',

@@ -72,7 +72,9 @@ export function registerRun(program: Command, ctx: CommandContext): void {
       checkKey(scenario, options.key);
       if (options.around !== undefined && options.around !== 'first-violation') throw new UsageError(`--around takes first-violation, found "${options.around}"`);
       if (options.checkDeterminism) return checkDeterminism(scenario, options, ctx);
-      const result = runScenario(scenario, { seed: options.seed, variants: options.variant });
+      // Timelines and the HTML report draw from whole histories; otherwise a run keeps what its story tells.
+      const history = options.timeline || options.report ? 'all' : 'story';
+      const result = runScenario(scenario, { seed: options.seed, variants: options.variant, history });
       const window = { key: options.key, fromUs: options.from, toUs: options.to };
       if (options.json) ctx.io.out(JSON.stringify(resultToJson(result), null, 2));
       else {
@@ -111,7 +113,7 @@ function checkDeterminism(scenario: Scenario, options: RunOptions, ctx: CommandC
   first.runs.forEach((run, i) => {
     const d = firstDivergence(run, second.runs[i]);
     if (d === null) {
-      ctx.io.out(`${run.variant.name}: deterministic (${run.history.length} operations, ${run.events} events, identical twice)`);
+      ctx.io.out(`${run.variant.name}: deterministic (${run.historyLength} operations, ${run.events} events, identical twice)`);
       return;
     }
     diverged = true;

@@ -1,0 +1,90 @@
+/**
+ * Compact stores for what the checker must remember for a whole run. The workload names
+ * requests `r<n>` and order keys `o<n>` (workload/workload.ts submit), so a number indexes
+ * a typed array instead of a string keying a Map entry (about 4 bytes instead of about 80
+ * per entry); any other name (hand-written histories) falls back to a Map or a Set.
+ */
+
+/** n when `tag` is `prefix` followed by the canonical decimal form of n, else -1. */
+export function numberedTag(tag: string, prefix: string): number {
+  if (tag.length <= prefix.length || tag.length > prefix.length + 9 || !tag.startsWith(prefix)) return -1;
+  let n = 0;
+  for (let i = prefix.length; i < tag.length; i++) {
+    const c = tag.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    if (c === 0 && i === prefix.length && tag.length > prefix.length + 1) return -1; // leading zero
+    n = n * 10 + c;
+  }
+  return n;
+}
+
+function grown<T extends Int32Array | Uint8Array | Float64Array>(a: T, need: number, make: (n: number) => T): T {
+  if (need <= a.length) return a;
+  let size = Math.max(16, a.length);
+  while (size < need) size *= 2;
+  const b = make(size);
+  b.set(a);
+  return b;
+}
+
+/** A set of request tags. */
+export class TagSet {
+  private bits = new Uint8Array(0);
+  private readonly other = new Set<string>();
+
+  add(tag: string): void {
+    const n = numberedTag(tag, 'r');
+    if (n < 0) {
+      this.other.add(tag);
+      return;
+    }
+    this.bits = grown(this.bits, (n >> 3) + 1, (k) => new Uint8Array(k));
+    this.bits[n >> 3] |= 1 << (n & 7);
+  }
+
+  has(tag: string): boolean {
+    const n = numberedTag(tag, 'r');
+    if (n < 0) return this.other.has(tag);
+    return (n >> 3) < this.bits.length && (this.bits[n >> 3] & (1 << (n & 7))) !== 0;
+  }
+}
+
+/** Order key -> the request that first committed it. */
+export class OrderKeyMap {
+  /** Index n of `o<n>` -> m + 1 for request `r<m>` (0: none). */
+  private numbered = new Int32Array(0);
+  private readonly other = new Map<string, string>();
+
+  get(orderKey: string): string | undefined {
+    const n = numberedTag(orderKey, 'o');
+    if (n >= 0 && n < this.numbered.length && this.numbered[n] !== 0) return `r${this.numbered[n] - 1}`;
+    return this.other.get(orderKey);
+  }
+
+  set(orderKey: string, request: string): void {
+    const n = numberedTag(orderKey, 'o');
+    const m = numberedTag(request, 'r');
+    if (n < 0 || m < 0 || m >= 0x7fffffff) {
+      this.other.set(orderKey, request);
+      return;
+    }
+    this.numbered = grown(this.numbered, n + 1, (k) => new Int32Array(k));
+    this.numbered[n] = m + 1;
+  }
+}
+
+/** A growable list of numbers (8 bytes each, no object per entry). */
+export class NumberList {
+  private data = new Float64Array(1024);
+  length = 0;
+
+  push(x: number): void {
+    if (this.length === this.data.length) this.data = grown(this.data, this.length + 1, (k) => new Float64Array(k));
+    this.data[this.length++] = x;
+  }
+
+  /** The values in ascending order (sorts in place). */
+  sorted(): Float64Array {
+    return this.data.subarray(0, this.length).sort();
+  }
+}
