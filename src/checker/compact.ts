@@ -5,48 +5,17 @@
  * per entry); any other name (hand-written histories) falls back to a Map or a Set.
  */
 
-/** n when `tag` is `prefix` followed by the canonical decimal form of n, else -1. */
-export function numberedTag(tag: string, prefix: string): number {
-  if (tag.length <= prefix.length || tag.length > prefix.length + 9 || !tag.startsWith(prefix)) return -1;
-  let n = 0;
-  for (let i = prefix.length; i < tag.length; i++) {
-    const c = tag.charCodeAt(i) - 48;
-    if (c < 0 || c > 9) return -1;
-    if (c === 0 && i === prefix.length && tag.length > prefix.length + 1) return -1; // leading zero
-    n = n * 10 + c;
-  }
-  return n;
-}
+import { numberedTag, TagSet } from '../engine/tag-set.js';
 
-function grown<T extends Int32Array | Uint8Array | Float64Array>(a: T, need: number, make: (n: number) => T): T {
+export { numberedTag, TagSet };
+
+function grown<T extends Int32Array | Float64Array>(a: T, need: number, make: (n: number) => T): T {
   if (need <= a.length) return a;
   let size = Math.max(16, a.length);
   while (size < need) size *= 2;
   const b = make(size);
   b.set(a);
   return b;
-}
-
-/** A set of request tags. */
-export class TagSet {
-  private bits = new Uint8Array(0);
-  private readonly other = new Set<string>();
-
-  add(tag: string): void {
-    const n = numberedTag(tag, 'r');
-    if (n < 0) {
-      this.other.add(tag);
-      return;
-    }
-    this.bits = grown(this.bits, (n >> 3) + 1, (k) => new Uint8Array(k));
-    this.bits[n >> 3] |= 1 << (n & 7);
-  }
-
-  has(tag: string): boolean {
-    const n = numberedTag(tag, 'r');
-    if (n < 0) return this.other.has(tag);
-    return (n >> 3) < this.bits.length && (this.bits[n >> 3] & (1 << (n & 7))) !== 0;
-  }
 }
 
 /** Order key -> the request that first committed it. */

@@ -58,12 +58,13 @@ export class StreamingChecker {
   private segments: SegmentStream | null = null;
   private ownership: OwnershipStream | null = null;
   private readonly reqs = new Map<string, Req>();
-  private readonly forgotten = new TagSet();
-  private retireQueue: Req[] = [];
+  private readonly forgotten = new TagSet('r');
+  private retireQueue: Array<Req | null> = [];
   private retireHead = 0;
   private readonly open = new Map<string, LiveSection>();
   private readonly working = new Map<string, LockWork>();
   private readonly crashes = new Map<string, number[]>();
+  private readonly clients = new Map<string, string>();
   private readonly promotions = new Map<number, string>();
   private requests = 0;
   private readonly outcomes: RequestStats['outcomes'] = {
@@ -236,11 +237,18 @@ export class StreamingChecker {
   private openSection(request: string, thread: string, key: string, atUs: number): void {
     const r = this.reqOf(request);
     if (r.open !== null || r.csEndUs >= 0) throw new Forgotten(`${request} enters a second critical section`);
-    const s: LiveSection = { request, thread, client: clientOfThread(thread), key, startUs: atUs, endUs: NaN };
+    const s: LiveSection = { request, thread, client: this.clientOf(thread), key, startUs: atUs, endUs: NaN };
     r.open = s;
     this.open.set(request, s);
     this.holders.start(s);
     this.ownership?.sectionOpened(s);
+  }
+
+  /** clientOfThread, one string per thread rather than one per section. */
+  private clientOf(thread: string): string {
+    let client = this.clients.get(thread);
+    if (client === undefined) this.clients.set(thread, (client = clientOfThread(thread)));
+    return client;
   }
 
   private close(request: string, atUs: number): void {
@@ -279,7 +287,7 @@ export class StreamingChecker {
       if (list) list.push(op.timeUs);
       else this.crashes.set(op.target, [op.timeUs]);
       for (const [request, s] of [...this.open]) if (s.client === op.target) this.close(request, op.timeUs);
-      for (const [request, w] of [...this.working]) if (clientOfThread(w.thread) === op.target) this.stopWorking(request, op.timeUs);
+      for (const [request, w] of [...this.working]) if (this.clientOf(w.thread) === op.target) this.stopWorking(request, op.timeUs);
     } else if (op.fault === 'failover') {
       this.promotions.set(op.timeUs, op.target);
       this.segments?.failover(op);
@@ -289,8 +297,10 @@ export class StreamingChecker {
   /** Drops the facts of requests finished `graceUs` ago that nothing open names any more. */
   private retire(): void {
     const q = this.retireQueue;
-    while (this.retireHead < q.length && q[this.retireHead].retireAtUs <= this.nowUs) {
-      const r = q[this.retireHead++];
+    for (;;) {
+      const r = this.retireHead < q.length ? q[this.retireHead] : null;
+      if (r === null || r.retireAtUs > this.nowUs) break;
+      q[this.retireHead++] = null;
       if (r.pins > 0 || r.open !== null || (r.work !== null && this.working.has(r.id))) {
         r.retireAtUs = this.nowUs + Math.max(1, this.graceUs);
         q.push(r);

@@ -22,6 +22,12 @@ export interface RunScenarioOptions {
    * is its concurrency's, and variants do not pile up histories.
    */
   history?: 'all' | 'story';
+  /**
+   * With history 'all': told each run as soon as it ends (to draw what needs its whole
+   * history), after which the run keeps only what its stories tell, so that variants' whole
+   * histories are not held together.
+   */
+  onRun?: (run: RunResult) => void;
 }
 
 export function runScenario(scenario: Scenario, options: RunScenarioOptions = {}): ScenarioResult {
@@ -29,7 +35,14 @@ export function runScenario(scenario: Scenario, options: RunScenarioOptions = {}
   const selected = options.variants && options.variants.length > 0
     ? scenario.variants.filter((v) => options.variants?.includes(v.name))
     : scenario.variants;
-  const runs = selected.map((v) => (options.history === 'story' ? runForStory(scenario, v, seed) : runVariant(scenario, v, seed)));
+  const runs = selected.map((v) => {
+    if (options.history === 'story') return runForStory(scenario, v, seed);
+    const run = runVariant(scenario, v, seed);
+    if (!options.onRun) return run;
+    options.onRun(run);
+    const keep = storyRetention(run.violations);
+    return { ...run, history: keep === null ? [] : run.history.filter(keep) };
+  });
   const expectations = judgeExpectations(scenario.expectations, runs);
   return { scenario, seed, runs, expectations, passed: expectations.every((e) => e.passed) };
 }

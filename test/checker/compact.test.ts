@@ -18,14 +18,14 @@ describe('numberedTag', () => {
 
 describe('TagSet', () => {
   it('holds numbered and other tags', () => {
-    const s = new TagSet();
+    const s = new TagSet('r');
     s.add('r5');
     s.add('r100000');
     s.add('custom');
     expect([s.has('r5'), s.has('r100000'), s.has('custom')]).toEqual([true, true, true]);
   });
   it('does not hold what was not added', () => {
-    const s = new TagSet();
+    const s = new TagSet('r');
     s.add('r5');
     expect([s.has('r4'), s.has('r6'), s.has('r05'), s.has('r99999999'), s.has('custom')]).toEqual([false, false, false, false, false]);
   });

@@ -7,6 +7,7 @@ import { renderTimeline } from '../../report/timeline-text.js';
 import { ScenarioError } from '../../scenario/errors.js';
 import type { Scenario } from '../../scenario/types.js';
 import { runScenario } from '../../runner/run-scenario.js';
+import type { RunResult } from '../../runner/run.js';
 import { firstDivergence } from '../../runner/determinism.js';
 import { resultToJson } from '../../report/json.js';
 import { renderRun } from '../../report/text.js';
@@ -64,25 +65,31 @@ export function registerRun(program: Command, ctx: CommandContext): void {
     .option('--max-requests <n>', MAX_REQUESTS_HELP, parseMaxRequests)
     .action((file: string, options: RunOptions) => {
       checkWritable('--report', options.report);
-      // run keeps every variant's history until it prints: their requests count together.
-      const held = options.variant.length > 0 ? new Set(options.variant).size : 'all';
+      // Only the HTML report holds every variant's whole history until it is written: their
+      // requests count together. Otherwise runs hold what their stories tell, one at a time.
+      const held = !options.report ? 1 : options.variant.length > 0 ? new Set(options.variant).size : 'all';
       const scenario = loadScenarioArg(file, (note) => ctx.io.err(note), { budget: budgetOf(options.maxRequests, held, options.checkDeterminism ? 2 : 1) });
       checkVariantNames(scenario, options.variant);
       checkNoDuplicates('--variant', options.variant);
       checkKey(scenario, options.key);
       if (options.around !== undefined && options.around !== 'first-violation') throw new UsageError(`--around takes first-violation, found "${options.around}"`);
       if (options.checkDeterminism) return checkDeterminism(scenario, options, ctx);
-      // Timelines and the HTML report draw from whole histories; otherwise a run keeps what its story tells.
-      const history = options.timeline || options.report ? 'all' : 'story';
-      const result = runScenario(scenario, { seed: options.seed, variants: options.variant, history });
+      // Timelines and the HTML report draw from whole histories; otherwise a run keeps what its
+      // story tells. Timelines are drawn as each run ends, and its history dropped.
       const window = { key: options.key, fromUs: options.from, toUs: options.to };
+      const timelines = new Map<string, ReturnType<typeof timelineOf>>(); // by variant
+      const result = options.report
+        ? runScenario(scenario, { seed: options.seed, variants: options.variant, history: 'all' })
+        : options.timeline && !options.json
+          ? runScenario(scenario, { seed: options.seed, variants: options.variant, history: 'all', onRun: (run: RunResult) => timelines.set(run.variant.name, timelineOf(run, window)) })
+          : runScenario(scenario, { seed: options.seed, variants: options.variant, history: 'story' });
       if (options.json) ctx.io.out(JSON.stringify(resultToJson(result), null, 2));
       else {
         const color = colorFor(ctx.io.stdoutIsTTY);
         ctx.io.out(renderRun(result, color));
         if (options.timeline) {
           for (const run of result.runs) {
-            const model = timelineOf(run, window);
+            const model = timelines.get(run.variant.name) ?? timelineOf(run, window);
             ctx.io.out('');
             ctx.io.out(color.bold(`${run.variant.name}:`) + (typeof model === 'string' ? ` ${model}` : ''));
             if (typeof model !== 'string') ctx.io.out(renderTimeline(model, color));
