@@ -65,9 +65,9 @@ export function registerRun(program: Command, ctx: CommandContext): void {
     .option('--max-requests <n>', MAX_REQUESTS_HELP, parseMaxRequests)
     .action((file: string, options: RunOptions) => {
       checkWritable('--report', options.report);
-      // Only the HTML report holds every variant's whole history until it is written: their
+      // Only the HTML report and the determinism check hold every variant's whole history: their
       // requests count together. Otherwise runs hold what their stories tell, one at a time.
-      const held = !options.report ? 1 : options.variant.length > 0 ? new Set(options.variant).size : 'all';
+      const held = !options.report && !options.checkDeterminism ? 1 : options.variant.length > 0 ? new Set(options.variant).size : 'all';
       const scenario = loadScenarioArg(file, (note) => ctx.io.err(note), { budget: budgetOf(options.maxRequests, held, options.checkDeterminism ? 2 : 1) });
       checkVariantNames(scenario, options.variant);
       checkNoDuplicates('--variant', options.variant);
