@@ -7,7 +7,7 @@ export { ScenarioError } from './scenario/errors.js';
 export type { Scenario, VariantSpec, FaultSpec, RandomFaultSpec, Expectation, Statistic } from './scenario/types.js';
 export { parseSeedSpec } from './scenario/seeds.js';
 export { runScenario, type ScenarioResult } from './runner/run-scenario.js';
-export { runVariant, type RunResult } from './runner/run.js';
+export { runVariant, type RunResult, type RunOptions } from './runner/run.js';
 export type { ExpectationResult } from './runner/expectations.js';
 export {
   compare,

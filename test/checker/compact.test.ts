@@ -53,4 +53,9 @@ describe('NumberList', () => {
     const sorted = l.sorted();
     expect([l.length, sorted[0], sorted[1], sorted[2999]]).toEqual([3000, 10, 20, 30000]);
   });
+  it('keeps values that are not 32-bit unsigned integers exactly', () => {
+    const l = new NumberList();
+    for (const x of [5, 2 ** 32 + 7, 1.5, 3]) l.push(x);
+    expect([...l.sorted()]).toEqual([1.5, 3, 5, 2 ** 32 + 7]);
+  });
 });
