@@ -7,7 +7,7 @@ export { ScenarioError } from './scenario/errors.js';
 export type { Scenario, VariantSpec, FaultSpec, RandomFaultSpec, Expectation, Statistic } from './scenario/types.js';
 export { parseSeedSpec } from './scenario/seeds.js';
 export { runScenario, type ScenarioResult } from './runner/run-scenario.js';
-export { runVariant, type RunResult } from './runner/run.js';
+export { runVariant, type RunResult, type RunOptions } from './runner/run.js';
 export type { ExpectationResult } from './runner/expectations.js';
 export {
   compare,
@@ -22,6 +22,7 @@ export {
 export { checkScenario, type CheckOptions, type ScenarioCheck, type CheckedExpectation } from './sweep/check.js';
 export { wilson, meanInterval, type Interval } from './sweep/stats.js';
 export { checkHistory, type RunMetrics, type CheckResult } from './checker/check.js';
+export { StreamingChecker, type StreamOptions } from './checker/stream.js';
 export type { Operation, History } from './history/operation.js';
 export { resultToJson } from './report/json.js';
 export { verdictOf } from './report/verdict.js';

@@ -5,6 +5,7 @@
  * asynchronously replicated primary, RedissonFencedLock.java, redisson-3.19.0) means the
  * storage can no longer tell the stale holder from the current one.
  */
+import type { Operation } from '../history/operation.js';
 import type { HistoryIndex } from './history-index.js';
 import type { Violation } from './violations.js';
 
@@ -14,11 +15,20 @@ export interface FencingStats {
 }
 
 export function checkFencing(index: HistoryIndex): FencingStats {
-  const highest = new Map<string, { fence: number; request: string }>();
-  const stats: FencingStats = { staleTokens: 0, violations: [] };
-  for (const op of index.ops) {
-    if (op.f !== 'acquire' || op.type !== 'ok' || op.fence === undefined) continue;
-    const before = highest.get(op.key);
+  const stream = new FencingStream();
+  for (const op of index.ops) stream.observe(op);
+  return stream.stats;
+}
+
+/** The fencing check one operation at a time: the highest token per key so far. */
+export class FencingStream {
+  readonly stats: FencingStats = { staleTokens: 0, violations: [] };
+  private readonly highest = new Map<string, { fence: number; request: string }>();
+
+  observe(op: Operation): void {
+    if (op.f !== 'acquire' || op.type !== 'ok' || op.fence === undefined) return;
+    const { stats } = this;
+    const before = this.highest.get(op.key);
     if (before !== undefined && op.fence <= before.fence) {
       stats.staleTokens++;
       if (stats.violations.length === 0) {
@@ -30,9 +40,8 @@ export function checkFencing(index: HistoryIndex): FencingStats {
           summary: `${op.request} got fencing token ${op.fence} for ${op.key}, but ${before.request} had already got ${before.fence}: the counter went backwards`,
         });
       }
-      continue;
+      return;
     }
-    highest.set(op.key, { fence: op.fence, request: op.request });
+    this.highest.set(op.key, { fence: op.fence, request: op.request });
   }
-  return stats;
 }

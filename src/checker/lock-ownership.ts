@@ -135,13 +135,7 @@ export function checkOwnership(index: HistoryIndex, segments: ReadonlyMap<string
     if (lostAt === null) continue;
     stats.lockLost++;
     if (firstLost === null || lostAt < firstLost.timeUs) {
-      firstLost = {
-        kind: 'lock-lost',
-        timeUs: lostAt,
-        subject: cs.key,
-        requests: [cs.request],
-        summary: `${cs.thread} (${cs.request}) was inside its critical section but ${cs.key} on the primary was no longer its lock`,
-      };
+      firstLost = lockLostViolation(cs, lostAt);
     }
   }
 
@@ -151,13 +145,7 @@ export function checkOwnership(index: HistoryIndex, segments: ReadonlyMap<string
     if (!isForeignDelete(op)) continue;
     stats.foreignUnlocks++;
     if (firstForeign === null) {
-      firstForeign = {
-        kind: 'foreign-unlock',
-        timeUs: op.timeUs,
-        subject: op.key,
-        requests: [op.previousHolder as string, op.by],
-        summary: `${op.by}'s unlock deleted ${op.key} on ${op.node}, which belonged to ${op.previousHolder}`,
-      };
+      firstForeign = foreignUnlockViolation(op);
     }
   }
 
@@ -170,13 +158,7 @@ export function checkOwnership(index: HistoryIndex, segments: ReadonlyMap<string
       if (start >= seg.endUs) continue;
       stats.stuckUs += seg.endUs - start;
       if (firstStuck === null || start < firstStuck.timeUs) {
-        firstStuck = {
-          kind: 'stuck-lock',
-          timeUs: start,
-          subject: key,
-          requests: [seg.holder],
-          summary: `${key} stayed held by ${seg.holder}, which could never release it${seg.hasTtl ? ' (until its TTL ran out)' : ' (no TTL)'}`,
-        };
+        firstStuck = stuckViolation(key, seg, start);
       }
     }
   }
@@ -184,14 +166,45 @@ export function checkOwnership(index: HistoryIndex, segments: ReadonlyMap<string
   return stats;
 }
 
-function isForeignDelete(op: KeyStateOp): boolean {
+export function lockLostViolation(cs: Pick<CriticalSection, 'thread' | 'request' | 'key'>, lostAt: number): Violation {
+  return {
+    kind: 'lock-lost',
+    timeUs: lostAt,
+    subject: cs.key,
+    requests: [cs.request],
+    summary: `${cs.thread} (${cs.request}) was inside its critical section but ${cs.key} on the primary was no longer its lock`,
+  };
+}
+
+export function foreignUnlockViolation(op: KeyStateOp): Violation {
+  return {
+    kind: 'foreign-unlock',
+    timeUs: op.timeUs,
+    subject: op.key,
+    requests: [op.previousHolder as string, op.by],
+    summary: `${op.by}'s unlock deleted ${op.key} on ${op.node}, which belonged to ${op.previousHolder}`,
+  };
+}
+
+export function stuckViolation(key: string, seg: Segment, start: number): Violation {
+  return {
+    kind: 'stuck-lock',
+    timeUs: start,
+    subject: key,
+    requests: [seg.holder],
+    summary: `${key} stayed held by ${seg.holder}, which could never release it${seg.hasTtl ? ' (until its TTL ran out)' : ' (no TTL)'}`,
+  };
+}
+
+export function isForeignDelete(op: KeyStateOp): boolean {
   return op.previousHolder !== null && op.by !== '' && op.by !== op.previousHolder;
 }
 
-/** Segments are in time order and do not overlap. */
-function firstMomentNotHeld(cs: CriticalSection, list: readonly Segment[]): number | null {
+/** Segments are in time order and do not overlap; those before `from` are not looked at. */
+export function firstMomentNotHeld(cs: Pick<CriticalSection, 'startUs' | 'endUs' | 'request'>, list: readonly Segment[], from = 0): number | null {
   let t = cs.startUs; // the request held the key from the section's start until t
-  for (const seg of list) {
+  for (let i = from; i < list.length; i++) {
+    const seg = list[i];
     if (t >= cs.endUs) return null;
     if (seg.endUs <= t) continue;
     if (seg.startUs > t || seg.holder !== cs.request) return t; // a gap, or someone else's

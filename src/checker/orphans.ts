@@ -47,11 +47,19 @@ export function findOrphans(index: HistoryIndex, segments: ReadonlyMap<string, r
     stats.orphanUs += toUs - fromUs;
     if (stats.first === null || fromUs < stats.first.timeUs) stats.first = orphanViolation(index, key, seg, fromUs);
   };
+  // Where each owner's list is judged from: segments of a key come in time order, and work that
+  // ended before a segment began changes nothing for it or later ones (a thread's list grows
+  // with every request it served; rescanning it from the start made this quadratic).
+  const cursors = new Map<LockWork[], number>();
   for (const [key, list] of segments) {
     for (const seg of list) {
       const covered = windows.get(ownerOf(seg.holder))?.get(key) ?? [];
+      let from = cursors.get(covered) ?? 0;
+      while (from < covered.length && covered[from].toUs <= seg.startUs) from++;
+      cursors.set(covered, from);
       let t = seg.startUs; // the hold is judged up to t
-      for (const w of covered) {
+      for (let i = from; i < covered.length; i++) {
+        const w = covered[i];
         if (w.fromUs >= seg.endUs) break;
         if (w.fromUs > t) note(key, seg, t, w.fromUs);
         t = Math.max(t, w.toUs);
@@ -64,8 +72,13 @@ export function findOrphans(index: HistoryIndex, segments: ReadonlyMap<string, r
 
 /** The first orphan's violation, told only when it is the earliest so far. */
 function orphanViolation(index: HistoryIndex, key: string, seg: Segment, fromUs: number): Violation {
+  return orphanViolationOf(key, seg, fromUs, index.lockWork.get(seg.holder), index.promotions.get(fromUs));
+}
+
+/** The orphan's violation from its holder's last lock work and the node promoted at `fromUs`, if any. */
+export function orphanViolationOf(key: string, seg: Segment, fromUs: number, work: LockWork | undefined, promoted: string | undefined): Violation {
   const holder = seg.holder;
-  const why = departureText(index.lockWork.get(holder), index.promotions.get(fromUs));
+  const why = departureText(work, promoted);
   const until = seg.hasTtl ? 'until its TTL ran out or someone deleted it' : 'and it has no TTL';
   return {
     kind: 'orphaned-lock',

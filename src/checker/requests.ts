@@ -44,7 +44,7 @@ export function requestStats(index: HistoryIndex): RequestStats {
 }
 
 /** Nearest-rank percentile of sorted values (0 when empty). */
-export function percentile(sorted: readonly number[], p: number): number {
+export function percentile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return 0;
   const rank = Math.max(1, Math.ceil(p * sorted.length));
   return sorted[rank - 1];

@@ -13,7 +13,8 @@
  * never ended. Row locks keep every other write to a row out until the commit, so replaying
  * a transaction's writes at its commit sees the same row values as at the writes.
  */
-import type { History, OrderOp, StockWriteOp } from '../history/operation.js';
+import type { Operation, OrderOp, StockWriteOp } from '../history/operation.js';
+import { OrderKeyMap } from './compact.js';
 import type { HistoryIndex } from './history-index.js';
 import type { Violation } from './violations.js';
 
@@ -39,7 +40,7 @@ type Effect = StockWriteOp | OrderOp;
 class StockReplay {
   readonly ordered = new Map<number, number>();
   readonly current: Map<number, number>;
-  readonly orderKeys = new Map<string, string>();
+  readonly orderKeys = new OrderKeyMap();
   firstDuplicate: Violation | null = null;
   firstOversell: Violation | null = null;
   firstLost: Violation | null = null;
@@ -122,37 +123,57 @@ class StockReplay {
 }
 
 export function checkStock(index: HistoryIndex): StockStats {
-  const stats: StockStats = {
+  const stream = new StockStream(index.stock);
+  for (const op of index.ops) stream.observe(op);
+  return stream.finish();
+}
+
+/**
+ * The stock checks one operation at a time (the batch checker and the streaming one share
+ * it): it keeps the current row values, the orders per SKU, the order keys and the effects of
+ * transactions still open, nothing else.
+ */
+export class StockStream {
+  readonly stats: StockStats = {
     unitsOrdered: 0, oversold: 0, negativeStock: 0, lostUpdates: 0, lostUnits: 0, refusedWrites: 0, casConflicts: 0, fenceRejections: 0, duplicateOrders: 0, violations: [],
   };
-  const replay = new StockReplay(index.stock, stats);
+  private readonly replay: StockReplay;
   /** Effects of open transactions, in statement order, until their commit or rollback. */
-  const pending = new Map<number, Effect[]>();
+  private readonly pending = new Map<number, Effect[]>();
 
-  for (const op of index.ops as History) {
+  constructor(private readonly initial: ReadonlyMap<number, number>) {
+    this.replay = new StockReplay(initial, this.stats);
+  }
+
+  observe(op: Operation): void {
+    const { stats, pending, replay } = this;
     if (op.f === 'read-stock' && op.type === 'fail' && op.fence !== undefined) stats.fenceRejections++;
     if (op.f === 'txn') {
       const effects = pending.get(op.txn) ?? [];
       pending.delete(op.txn);
       if (op.outcome === 'commit') for (const e of effects) replay.apply(e, op.timeUs);
-      continue;
+      return;
     }
-    if (op.type !== 'ok' || (op.f !== 'order' && op.f !== 'write-stock')) continue;
+    if (op.type !== 'ok' || (op.f !== 'order' && op.f !== 'write-stock')) return;
     if (op.f === 'write-stock' && op.affected === 0) {
       // A refused write changes nothing, committed or not.
       if (op.mode === 'cas') stats.casConflicts++;
       else if (op.fence !== undefined) stats.fenceRejections++;
       else stats.refusedWrites++;
-      continue;
+      return;
     }
     if (op.txn === undefined) replay.apply(op, op.timeUs);
     else {
-      const effects = pending.get(op.txn) ?? [];
-      effects.push(op);
-      pending.set(op.txn, effects);
+      const effects = pending.get(op.txn);
+      if (effects) effects.push(op);
+      else pending.set(op.txn, [op]);
     }
   }
-  for (const [sku, total] of replay.ordered) stats.oversold += Math.max(0, total - (index.stock.get(sku) ?? 0));
-  for (const v of [replay.firstOversell, replay.firstLost, replay.firstNegative, replay.firstDuplicate]) if (v) stats.violations.push(v);
-  return stats;
+
+  finish(): StockStats {
+    const { stats, replay } = this;
+    for (const [sku, total] of replay.ordered) stats.oversold += Math.max(0, total - (this.initial.get(sku) ?? 0));
+    for (const v of [replay.firstOversell, replay.firstLost, replay.firstNegative, replay.firstDuplicate]) if (v) stats.violations.push(v);
+    return stats;
+  }
 }

@@ -27,7 +27,7 @@ export function resultToJson(result: ScenarioResult): unknown {
         broken: brokenInvariants(run.metrics),
         metrics: run.metrics,
         events: run.events,
-        historyLength: run.history.length,
+        historyLength: run.historyLength,
         firstViolation: first
           ? { kind: first.kind, timeUs: first.timeUs, subject: first.subject, requests: first.requests, summary: first.summary, story: story?.lines ?? [] }
           : null,

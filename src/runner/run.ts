@@ -6,10 +6,11 @@
  */
 import { Simulation } from '../engine/simulation.js';
 import { faultsOfRun, injectFault, type FaultContext } from '../faults/index.js';
-import { HistoryRecorder } from '../history/recorder.js';
+import { HistoryRecorder, type Retention } from '../history/recorder.js';
 import { faultRecord, renewRecord } from '../history/records.js';
-import type { History } from '../history/operation.js';
+import type { History, Operation } from '../history/operation.js';
 import { checkHistory, type RunMetrics } from '../checker/check.js';
+import { StreamingChecker } from '../checker/stream.js';
 import type { Violation } from '../checker/violations.js';
 import type { LockModuleSpec, Scenario, VariantSpec } from '../scenario/types.js';
 import { factoryOptions } from '../own-code/options.js';
@@ -32,7 +33,10 @@ export interface RunResult {
   seed: number;
   metrics: RunMetrics;
   violations: Violation[];
+  /** The operations kept (RunOptions.history): all of them by default. */
   history: History;
+  /** Operations the run recorded, kept or not. */
+  historyLength: number;
   /** Engine events processed: the figure `npm run bench` divides by wall time. */
   events: number;
 }
@@ -41,17 +45,40 @@ const LOCK_KEY_PREFIX = 'lock:';
 /** How often the drain loop checks whether every request has finished. */
 const DRAIN_STEP_US = 100_000;
 
-export function runVariant(scenario: Scenario, variant: VariantSpec, seed: number = scenario.seed): RunResult {
+export interface RunOptions {
+  /**
+   * Which operations the result keeps: 'all' (the default), 'none' (memory bounded by the
+   * run's concurrency, not its length: the streaming checker judges the run as it goes), or
+   * those a filter selects.
+   */
+  history?: Retention;
+  /** Also told every operation, in history order, as it is recorded. */
+  listen?: (op: Operation) => void;
+}
+
+export function runVariant(scenario: Scenario, variant: VariantSpec, seed: number = scenario.seed, options: RunOptions = {}): RunResult {
   try {
-    return simulate(scenario, variant, seed);
+    const run = simulate(scenario, variant, seed, options);
+    if (run !== null) return run;
+    // The streaming checker could not judge this run exactly (it names a request whose facts
+    // it had dropped): the same seed again, keeping the history for the batch checker.
+    const full = simulate(scenario, variant, seed, { history: 'all' });
+    if (full === null) throw new Error('a run that keeps its history is always judged');
+    const keep = options.history ?? 'all';
+    return { ...full, history: keep === 'all' ? full.history : keep === 'none' ? [] : full.history.filter(keep) };
   } catch (err) {
     throw explainNoProgress(err, scenario, variant, seed);
   }
 }
 
-function simulate(scenario: Scenario, variant: VariantSpec, seed: number): RunResult {
+/** One run; null when the streaming checker could not judge it and the history was not kept. */
+function simulate(scenario: Scenario, variant: VariantSpec, seed: number, options: RunOptions): RunResult | null {
   const sim = new Simulation(seed);
-  const recorder = new HistoryRecorder(() => sim.nowUs);
+  const keep = options.history ?? 'all';
+  const recorder = new HistoryRecorder(() => sim.nowUs, keep);
+  const checker = new StreamingChecker();
+  recorder.listen((op) => checker.observe(op));
+  if (options.listen) recorder.listen(options.listen);
   const lock = variant.lockModule ? moduleLock(sim, scenario, variant, recorder) : LOCKS.get(variant.lock);
   const guard = GUARDS.get(variant.guard);
   if (!lock || !guard) throw new Error(`variant ${variant.name}: unknown lock or guard`);
@@ -164,8 +191,10 @@ function simulate(scenario: Scenario, variant: VariantSpec, seed: number): RunRe
   while (workload.inFlight > 0 && sim.nowUs < drainEndUs) sim.run(Math.min(drainEndUs, sim.nowUs + DRAIN_STEP_US));
   recorder.record({ index: 0, timeUs: 0, process: 'setup', type: 'info', f: 'end' });
 
-  const { metrics, violations } = checkHistory(recorder.ops);
-  return { scenario: scenario.name, variant, seed, metrics, violations, history: recorder.ops, events: sim.eventCount };
+  const verdict = checker.finish() ?? (keep === 'all' ? checkHistory(recorder.ops) : null);
+  if (verdict === null) return null;
+  const { metrics, violations } = verdict;
+  return { scenario: scenario.name, variant, seed, metrics, violations, history: recorder.ops, historyLength: recorder.count, events: sim.eventCount };
 }
 
 /** A user lock module's protocol for this run (src/own-code); its uncaught exceptions go into the history. */

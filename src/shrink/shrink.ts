@@ -184,7 +184,7 @@ function sizeOf(s: Scenario, requests: number, historyOps: number): ScenarioSize
 export function shrink(original: Scenario, options: ShrinkOptions): ShrinkResult {
   const variant = original.variants.find((v) => v.name === options.variant);
   if (!variant) throw new NothingToShrink(`no variant named ${options.variant}`);
-  const first = runVariant(original, variant, options.seed);
+  const first = runVariant(original, variant, options.seed, { history: 'none' });
   const failure = options.failure !== undefined ? failureByKind(options.failure) : worstFailure(first.metrics);
   if (!failure) {
     throw new NothingToShrink(
@@ -208,12 +208,12 @@ export function shrink(original: Scenario, options: ShrinkOptions): ShrinkResult
     expectations: [invariant],
   };
   const fails = (s: Scenario) => {
-    const r = runVariant(s, s.variants[0], options.seed);
+    const r = runVariant(s, s.variants[0], options.seed, { history: 'none' });
     return { failed: failure.read(r.metrics) > 0, run: r };
   };
   let state = fails(current);
   if (!state.failed) throw new NothingToShrink('the run stops failing once its random faults are written out; please report this');
-  const before = sizeOf(original, first.metrics.requests, first.history.length);
+  const before = sizeOf(original, first.metrics.requests, first.historyLength);
   const maxAttempts = options.maxAttempts ?? 2_000;
   const steps: string[] = [];
   let attempts = 0;
@@ -245,7 +245,7 @@ export function shrink(original: Scenario, options: ShrinkOptions): ShrinkResult
     seed: options.seed,
     variant: variant.name,
     before,
-    after: sizeOf(current, state.run.metrics.requests, state.run.history.length),
+    after: sizeOf(current, state.run.metrics.requests, state.run.historyLength),
     attempts,
     steps,
   };

@@ -31,7 +31,7 @@ export function runSeed(scenario: Scenario, variants: readonly string[], seed: n
   const metrics = variants.map((name) => {
     const variant = scenario.variants.find((v) => v.name === name);
     if (!variant) throw new Error(`no variant ${name}`);
-    return runVariant(scenario, variant, seed).metrics;
+    return runVariant(scenario, variant, seed, { history: 'none' }).metrics;
   });
   return { seed, metrics };
 }

@@ -54,6 +54,9 @@ class Latch {
   waiters: Signal<true>[] = [];
 }
 
+/** A command's reply is the client's result as it is: one function for every command, not a closure each. */
+const replyAsIs = (r: RedisReply): RedisReply => r;
+
 export class ClientHost {
   group: ProcessGroup;
   up = true;
@@ -297,7 +300,7 @@ export class ClientHost {
   sendCommand(node: RedisNode, command: string[], tag: string): Signal<RedisReply> {
     const reply = new Signal<RedisReply>('reply');
     const incarnation = this.incarnation;
-    this.connectionTo(node).command(command, tag, (r) => r, (r) => {
+    this.connectionTo(node).command(command, tag, replyAsIs, (r) => {
       if (this.incarnation === incarnation) reply.fire(r);
     });
     return reply;

@@ -7,6 +7,7 @@ import { renderTimeline } from '../../report/timeline-text.js';
 import { ScenarioError } from '../../scenario/errors.js';
 import type { Scenario } from '../../scenario/types.js';
 import { runScenario } from '../../runner/run-scenario.js';
+import type { RunResult } from '../../runner/run.js';
 import { firstDivergence } from '../../runner/determinism.js';
 import { resultToJson } from '../../report/json.js';
 import { renderRun } from '../../report/text.js';
@@ -72,8 +73,9 @@ export function registerRun(program: Command, ctx: CommandContext): void {
     .action((file: string, options: RunOptions) => {
       checkWritable('--report', options.report);
       const format = formatOf(options);
-      // run keeps every variant's history until it prints: their requests count together.
-      const held = options.variant.length > 0 ? new Set(options.variant).size : 'all';
+      // Only the HTML report and the determinism check hold every variant's whole history: their
+      // requests count together. Otherwise runs hold what their stories tell, one at a time.
+      const held = !options.report && !options.checkDeterminism ? 1 : options.variant.length > 0 ? new Set(options.variant).size : 'all';
       const budget = budgetOf(options.maxRequests, held, options.checkDeterminism ? 2 : 1);
       const scenario = options.param.length > 0 ? loadWithParams(file, options.param, budget, (note) => ctx.io.err(note)) : loadScenarioArg(file, (note) => ctx.io.err(note), { budget });
       checkVariantNames(scenario, options.variant);
@@ -81,8 +83,15 @@ export function registerRun(program: Command, ctx: CommandContext): void {
       checkKey(scenario, options.key);
       if (options.around !== undefined && options.around !== 'first-violation') throw new UsageError(`--around takes first-violation, found "${options.around}"`);
       if (options.checkDeterminism) return checkDeterminism(scenario, options, ctx);
-      const result = runScenario(scenario, { seed: options.seed, variants: options.variant });
+      // Timelines and the HTML report draw from whole histories; otherwise a run keeps what its
+      // story tells. Timelines are drawn as each run ends, and its history dropped.
       const window = { key: options.key, fromUs: options.from, toUs: options.to };
+      const timelines = new Map<string, ReturnType<typeof timelineOf>>(); // by variant
+      const result = options.report
+        ? runScenario(scenario, { seed: options.seed, variants: options.variant, history: 'all' })
+        : options.timeline && format === 'text'
+          ? runScenario(scenario, { seed: options.seed, variants: options.variant, history: 'all', onRun: (run: RunResult) => timelines.set(run.variant.name, timelineOf(run, window)) })
+          : runScenario(scenario, { seed: options.seed, variants: options.variant, history: 'story' });
       if (format === 'json') ctx.io.out(JSON.stringify(resultToJson(result), null, 2));
       else if (format === 'markdown') ctx.io.out(renderRunMarkdown(result));
       else {
@@ -90,7 +99,7 @@ export function registerRun(program: Command, ctx: CommandContext): void {
         ctx.io.out(renderRun(result, color));
         if (options.timeline) {
           for (const run of result.runs) {
-            const model = timelineOf(run, window);
+            const model = timelines.get(run.variant.name) ?? timelineOf(run, window);
             ctx.io.out('');
             ctx.io.out(color.bold(`${run.variant.name}:`) + (typeof model === 'string' ? ` ${CLI_GAP_TEXT[model]}` : ''));
             if (typeof model !== 'string') ctx.io.out(renderTimeline(model, color));
@@ -121,7 +130,7 @@ function checkDeterminism(scenario: Scenario, options: RunOptions, ctx: CommandC
   first.runs.forEach((run, i) => {
     const d = firstDivergence(run, second.runs[i]);
     if (d === null) {
-      ctx.io.out(`${run.variant.name}: deterministic (${run.history.length} operations, ${run.events} events, identical twice)`);
+      ctx.io.out(`${run.variant.name}: deterministic (${run.historyLength} operations, ${run.events} events, identical twice)`);
       return;
     }
     diverged = true;

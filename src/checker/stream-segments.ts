@@ -1,0 +1,179 @@
+/**
+ * The authoritative holder of each lock key, one operation at a time: the same segments as
+ * lock-ownership.ts builds (the primary's view, or a quorum of Redlock's masters), emitted as
+ * the key-state facts and failovers arrive. A segment is final once a later one follows it or
+ * it has ended (only the last one of a key can still be cut short); final segments go to
+ * `judge` at once, the others at the end of the run. The lists keep only what open critical sections can
+ * still ask about (`prune`).
+ */
+import type { FaultOp, KeyStateOp } from '../history/operation.js';
+import type { Segment } from './lock-ownership.js';
+
+export interface KeySegments {
+  key: string;
+  /** Order in which the batch checker's map of segments gets this key (its tie-break). */
+  rank: number;
+  segments: Segment[];
+  /** Segments before this index are no longer looked at. */
+  head: number;
+  /** Whether the last segment has been judged (it has once a later one follows it). */
+  lastJudged: boolean;
+}
+
+export interface SegmentHooks {
+  /** A segment is final (its end will not move). */
+  judge(k: KeySegments, seg: Segment): void;
+  /** A key's list came into being. */
+  created(k: KeySegments): void;
+  /** A server state names this request as holder (pin), or no longer does (unpin). */
+  pin(holder: string): void;
+  unpin(holder: string): void;
+  /** The earliest instant open critical sections of this key can ask about. */
+  horizonUs(key: string): number;
+}
+
+interface NodeKeyState {
+  holder: string | null;
+  expiresAtUs: number | null;
+}
+
+/** Lists longer than this are pruned of segments nobody can ask about any more. */
+const PRUNE_ABOVE = 32;
+
+export class SegmentStream {
+  readonly lists = new Map<string, KeySegments>();
+  /** Primary: node -> key -> state; quorum: key -> node -> state. */
+  private readonly states = new Map<string, Map<string, NodeKeyState>>();
+  private readonly keys = new Set<string>();
+  private primary: string;
+
+  constructor(
+    initialPrimary: string,
+    private readonly lockNodes: readonly string[],
+    private readonly quorum: number,
+    private readonly hooks: SegmentHooks,
+  ) {
+    this.primary = initialPrimary;
+  }
+
+  keyState(op: KeyStateOp): void {
+    if (this.quorum > 1) this.quorumKeyState(op);
+    else this.primaryKeyState(op);
+  }
+
+  failover(op: FaultOp): void {
+    if (this.quorum > 1) return;
+    this.primary = op.target;
+    for (const key of this.keys) {
+      this.cut(key, op.timeUs);
+      this.emit(key, op.timeUs);
+    }
+  }
+
+  /** The end of the run: holds without a TTL last until `runEndUs`; the last segments are judged. */
+  finish(runEndUs: number): void {
+    for (const k of this.lists.values()) {
+      const last = k.segments[k.segments.length - 1];
+      if (!last) continue;
+      if (last.endUs === Infinity) last.endUs = runEndUs;
+      if (!k.lastJudged) this.judgeLast(k);
+    }
+  }
+
+  private setState(perKey: Map<string, NodeKeyState>, name: string, op: KeyStateOp): void {
+    const before = perKey.get(name);
+    if (op.holder !== null) this.hooks.pin(op.holder);
+    if (before && before.holder !== null) this.hooks.unpin(before.holder);
+    perKey.set(name, { holder: op.holder, expiresAtUs: op.expiresAtUs });
+  }
+
+  private primaryKeyState(op: KeyStateOp): void {
+    let perKey = this.states.get(op.node);
+    if (!perKey) this.states.set(op.node, (perKey = new Map()));
+    this.setState(perKey, op.key, op);
+    this.keys.add(op.key);
+    if (op.node === this.primary) {
+      this.cut(op.key, op.timeUs);
+      this.emit(op.key, op.timeUs);
+    }
+  }
+
+  private emit(key: string, t: number): void {
+    const s = this.states.get(this.primary)?.get(key);
+    const k = this.listOf(key);
+    if (s === undefined || s.holder === null) return;
+    this.push(k, { startUs: t, endUs: s.expiresAtUs ?? Infinity, holder: s.holder, hasTtl: s.expiresAtUs !== null });
+  }
+
+  private quorumKeyState(op: KeyStateOp): void {
+    if (!this.lockNodes.includes(op.node)) return;
+    let perNode = this.states.get(op.key);
+    if (!perNode) this.states.set(op.key, (perNode = new Map()));
+    this.setState(perNode, op.node, op);
+    const k = this.listOf(op.key);
+    this.cut(op.key, op.timeUs);
+    const deadlines = new Map<string, number[]>();
+    for (const s of perNode.values()) {
+      if (s.holder === null) continue;
+      const list = deadlines.get(s.holder);
+      if (list) list.push(s.expiresAtUs ?? Infinity);
+      else deadlines.set(s.holder, [s.expiresAtUs ?? Infinity]);
+    }
+    for (const [holder, ends] of deadlines) {
+      if (ends.length < this.quorum) continue;
+      ends.sort((a, b) => b - a);
+      const endUs = ends[this.quorum - 1];
+      this.push(k, { startUs: op.timeUs, endUs, holder, hasTtl: endUs !== Infinity });
+    }
+  }
+
+  private listOf(key: string): KeySegments {
+    let k = this.lists.get(key);
+    if (!k) {
+      k = { key, rank: this.lists.size, segments: [], head: 0, lastJudged: true };
+      this.lists.set(key, k);
+      this.hooks.created(k);
+    }
+    return k;
+  }
+
+  /**
+   * The last segment of `key` ends at `t` at the latest. One that has ended by now is final
+   * (later facts come at `t` or after): it is judged at once, so that its holder's facts need
+   * not wait for the key's next holder.
+   */
+  private cut(key: string, t: number): void {
+    const k = this.lists.get(key);
+    if (!k) return;
+    const last = k.segments[k.segments.length - 1];
+    if (!last) return;
+    if (last.endUs > t) last.endUs = t;
+    if (!k.lastJudged && last.endUs <= t) this.judgeLast(k);
+  }
+
+  private push(k: KeySegments, seg: Segment): void {
+    if (!k.lastJudged) this.judgeLast(k);
+    this.hooks.pin(seg.holder);
+    k.segments.push(seg);
+    k.lastJudged = false;
+    if (k.segments.length - k.head > PRUNE_ABOVE) this.prune(k);
+  }
+
+  private judgeLast(k: KeySegments): void {
+    const seg = k.segments[k.segments.length - 1];
+    k.lastJudged = true;
+    this.hooks.judge(k, seg);
+    this.hooks.unpin(seg.holder);
+  }
+
+  /** Drops judged segments that end before anything open critical sections may ask about. */
+  private prune(k: KeySegments): void {
+    const horizon = this.hooks.horizonUs(k.key);
+    const last = k.segments.length - 1;
+    while (k.head < last && k.segments[k.head].endUs <= horizon) k.head++;
+    if (k.head > k.segments.length / 2) {
+      k.segments = k.segments.slice(k.head);
+      k.head = 0;
+    }
+  }
+}

@@ -1,0 +1,410 @@
+/**
+ * The streaming checker: the same metrics and first violations as checkHistory (check.ts,
+ * kept as its test oracle), computed while the run records its history, one operation at a
+ * time. It keeps only what is still open: requests in flight, critical sections, lock work,
+ * current lock holders per server, unjudged segments, transactions not yet ended, and the
+ * instants' buffer of the double-holder sweep; plus 8 bytes per answered request (the exact
+ * latency percentiles) and 4 per committed order (duplicate order keys), see compact.ts.
+ *
+ * A finished request's facts are dropped `graceUs` after it ended unless a server still names
+ * it as a lock holder. Should the history name a dropped request again (a replica applying a
+ * lock write long after the request ended, then promoted), the checker cannot judge the run
+ * exactly: finish() returns null and the caller judges the full history instead (the runner
+ * re-runs the seed keeping it; runs are deterministic). It does the same for histories the
+ * workload never records (a request invoked twice, a second acquire by one request, operations
+ * out of time order).
+ */
+import type { FaultOp, Operation, RequestOp } from '../history/operation.js';
+import type { CheckResult } from './check.js';
+import { TagSet, NumberList } from './compact.js';
+import { FencingStream } from './fencing.js';
+import { clientOfThread, type LockDeparture, type LockWork } from './history-index.js';
+import { percentile, type RequestStats } from './requests.js';
+import { StockStream } from './stock.js';
+import { FlashSaleConsumer } from './flash-sale.js';
+import type { FinishedRequest } from './request-consumer.js';
+import { HolderStream, type LiveSection } from './stream-holders.js';
+import { OwnershipStream, type HolderFacts } from './stream-ownership.js';
+import { SegmentStream } from './stream-segments.js';
+import type { Violation } from './violations.js';
+
+/** One minute of simulated time: longer than any replication lag or partition the casebook models. */
+export const DEFAULT_GRACE_US = 60_000_000;
+
+export interface StreamOptions {
+  /** How long a finished request's facts are kept after it ended (simulated microseconds). */
+  graceUs?: number;
+}
+
+/** Thrown inside the checker when the history names a request whose facts were dropped. */
+class Forgotten extends Error {}
+
+interface Req extends HolderFacts {
+  id: string;
+  sku: number;
+  qty: number;
+  pins: number;
+  /** When it may be dropped (the retire queue). */
+  retireAtUs: number;
+}
+
+export class StreamingChecker {
+  private readonly graceUs: number;
+  private incomplete: string | null = null;
+  private nowUs = 0;
+  private endUs = 0;
+  private durationUs = 0;
+  private seen = 0;
+  private lockOwner: 'request' | 'thread' = 'request';
+  private stock: StockStream | null = null;
+  /** Per-request consumers (request-consumer.ts), fed as each request ends. */
+  private flashSale: FlashSaleConsumer | null = null;
+  private readonly fencing = new FencingStream();
+  private readonly holders = new HolderStream();
+  private segments: SegmentStream | null = null;
+  private ownership: OwnershipStream | null = null;
+  private readonly reqs = new Map<string, Req>();
+  private readonly forgotten = new TagSet('r');
+  private retireQueue: Array<Req | null> = [];
+  private retireHead = 0;
+  private readonly open = new Map<string, LiveSection>();
+  private readonly working = new Map<string, LockWork>();
+  private readonly crashes = new Map<string, number[]>();
+  private readonly clients = new Map<string, string>();
+  private readonly promotions = new Map<number, string>();
+  private requests = 0;
+  private readonly outcomes: RequestStats['outcomes'] = {
+    ordered: 0, 'sold-out': 0, 'lock-busy': 0, 'lock-error': 0, conflict: 0, fenced: 0, duplicate: 0, 'already-ordered': 0, 'db-error': 0,
+    overloaded: 0, unavailable: 0, unknown: 0,
+  };
+  private readonly latencies = new NumberList();
+  private timeouts = 0;
+  private renewals = 0;
+  private renewalFailures = 0;
+
+  constructor(options: StreamOptions = {}) {
+    this.graceUs = options.graceUs ?? DEFAULT_GRACE_US;
+  }
+
+  /** Requests whose facts are held now (in flight, holding a lock, or finished within the grace). */
+  get heldRequests(): number {
+    return this.reqs.size;
+  }
+
+  /** Why the checker could not judge the run exactly (then finish() returns null). */
+  get incompleteBecause(): string | null {
+    return this.incomplete;
+  }
+
+  /** Takes the next operation of the history (history order). */
+  observe(op: Operation): void {
+    if (this.incomplete !== null) return;
+    try {
+      this.take(op);
+    } catch (err) {
+      if (!(err instanceof Forgotten)) throw err;
+      this.incomplete = err.message;
+    }
+  }
+
+  private take(op: Operation): void {
+    if (op.timeUs < this.nowUs) throw new Forgotten('the history goes back in time (it is judged in time order)');
+    if (op.timeUs > this.nowUs) {
+      this.holders.flush();
+      this.nowUs = op.timeUs;
+      this.retire();
+    }
+    this.endUs = Math.max(this.endUs, op.timeUs);
+    if (op.f === 'setup') return this.setup(op);
+    if (this.seen++ === 0) this.setupMissing();
+    this.stock?.observe(op);
+    this.fencing.observe(op);
+    switch (op.f) {
+      case 'request':
+        return this.request(op);
+      case 'acquire':
+        if (op.type === 'info') this.timeouts++;
+        if (op.type === 'invoke') return this.acquireInvoked(op.request, op.process, op.key, op.timeUs, op.detail);
+        if (op.type === 'ok') {
+          this.openSection(op.request, op.process, op.key, op.timeUs);
+          this.depart(op.request, 'kept', op.timeUs, op.detail);
+        } else {
+          this.stopWorking(op.request, op.timeUs);
+          this.depart(op.request, op.type === 'info' ? 'acquire-unknown' : 'acquire-failed', op.timeUs, op.detail);
+        }
+        return;
+      case 'release':
+        if (op.type === 'info') this.timeouts++;
+        if (op.type === 'invoke') return this.close(op.request, op.timeUs);
+        this.stopWorking(op.request, op.timeUs);
+        this.depart(op.request, op.type === 'ok' ? 'released' : op.type === 'info' ? 'release-unknown' : 'release-failed', op.timeUs, op.detail);
+        return;
+      case 'fault':
+        return this.fault(op);
+      case 'key-state':
+        this.segments?.keyState(op);
+        this.ownership?.observeKeyState(op);
+        return;
+      case 'renew':
+        if (op.type === 'ok') this.renewals++;
+        else this.renewalFailures++;
+        return;
+      default:
+        return;
+    }
+  }
+
+  private setup(op: Extract<Operation, { f: 'setup' }>): void {
+    if (this.seen++ > 0 || this.stock !== null) throw new Forgotten('the setup is not the first operation');
+    const stock = new Map<number, number>();
+    for (const s of op.stock) stock.set(s.sku, (stock.get(s.sku) ?? 0) + s.available);
+    this.stock = new StockStream(stock);
+    this.durationUs = op.durationUs;
+    let stockUnits = 0;
+    for (const n of stock.values()) stockUnits += n;
+    this.flashSale = new FlashSaleConsumer({ stockUnits, durationUs: op.durationUs });
+    this.lockOwner = op.lockOwner ?? 'request';
+    const ownership: { o: OwnershipStream | null } = { o: null };
+    this.segments = new SegmentStream(op.primary, op.lockNodes, op.quorum, {
+      judge: (k, seg) => ownership.o?.judge(k, seg),
+      created: (k) => ownership.o?.keyCreated(k),
+      pin: (holder) => this.pin(holder, 1),
+      unpin: (holder) => this.pin(holder, -1),
+      horizonUs: (key) => ownership.o?.horizonUs(key) ?? this.nowUs,
+    });
+    this.ownership = ownership.o = new OwnershipStream(
+      { lockOwner: this.lockOwner, facts: (request) => this.facts(request), crashes: this.crashes, nowUs: () => this.nowUs },
+      this.segments.lists,
+    );
+  }
+
+  private setupMissing(): void {
+    throw new Forgotten('the history does not begin with its setup');
+  }
+
+  /** A request's facts, or undefined if the history never named it. */
+  private facts(request: string): Req | undefined {
+    const r = this.reqs.get(request);
+    if (r === undefined && this.forgotten.has(request)) throw new Forgotten(`${request} is named again after its facts were dropped`);
+    return r;
+  }
+
+  private reqOf(request: string): Req {
+    let r = this.facts(request);
+    if (!r) {
+      r = {
+        id: request, sku: 0, qty: 0, invoked: false, client: '', invokeUs: 0, endUs: -1, work: null, open: null, csEndUs: -1, csClient: '', pins: 0, retireAtUs: Infinity,
+      };
+      this.reqs.set(request, r);
+    }
+    return r;
+  }
+
+  private pin(holder: string, delta: 1 | -1): void {
+    const r = delta > 0 ? this.reqOf(holder) : this.reqs.get(holder);
+    if (r) r.pins += delta;
+  }
+
+  private request(op: RequestOp): void {
+    if (op.type === 'invoke') {
+      if (this.reqs.get(op.request)?.invoked || this.forgotten.has(op.request)) throw new Forgotten(`${op.request} is invoked twice`);
+      const r = this.reqOf(op.request);
+      r.invoked = true;
+      r.client = op.process;
+      r.invokeUs = op.timeUs;
+      r.sku = op.sku;
+      r.qty = op.qty;
+      this.requests++;
+      return;
+    }
+    const r = this.facts(op.request);
+    if (r?.invoked) {
+      if (r.endUs >= 0) throw new Forgotten(`${op.request} completes twice`);
+      r.endUs = op.timeUs;
+      if (op.type === 'info' || op.outcome === undefined) this.outcomes.unknown++;
+      else {
+        this.outcomes[op.outcome]++;
+        this.latencies.push(op.timeUs - r.invokeUs);
+      }
+      this.flashSale?.add(finishedRequest(r, op));
+      r.retireAtUs = op.timeUs + this.graceUs;
+      this.retireQueue.push(r);
+    }
+    this.close(op.request, op.timeUs);
+    this.stopWorking(op.request, op.timeUs);
+    // Lost with its process while holding the lock or waiting for it (a SET that executed).
+    const w = r?.work;
+    if (op.type === 'info' && w && (w.departure === 'kept' || w.departure === 'acquiring')) this.depart(op.request, 'died', op.timeUs);
+  }
+
+  private acquireInvoked(request: string, thread: string, key: string, atUs: number, detail: string | undefined): void {
+    const r = this.reqOf(request);
+    if (r.work !== null) throw new Forgotten(`${request} invokes a second acquire`);
+    const w: LockWork = { request, thread, key, fromUs: atUs, toUs: Infinity, departure: 'acquiring', departureUs: atUs, detail };
+    r.work = w;
+    this.working.set(request, w);
+    this.ownership?.workStarted(w);
+  }
+
+  private openSection(request: string, thread: string, key: string, atUs: number): void {
+    const r = this.reqOf(request);
+    if (r.open !== null || r.csEndUs >= 0) throw new Forgotten(`${request} enters a second critical section`);
+    const s: LiveSection = { request, thread, client: this.clientOf(thread), key, startUs: atUs, endUs: NaN };
+    r.open = s;
+    this.open.set(request, s);
+    this.holders.start(s);
+    this.ownership?.sectionOpened(s);
+  }
+
+  /** clientOfThread, one string per thread rather than one per section. */
+  private clientOf(thread: string): string {
+    let client = this.clients.get(thread);
+    if (client === undefined) this.clients.set(thread, (client = clientOfThread(thread)));
+    return client;
+  }
+
+  private close(request: string, atUs: number): void {
+    const s = this.open.get(request);
+    if (!s) return;
+    this.open.delete(request);
+    s.endUs = atUs;
+    const r = this.reqs.get(request);
+    if (r) {
+      r.open = null;
+      r.csEndUs = atUs;
+      r.csClient = s.client;
+    }
+    this.holders.end(s);
+    this.ownership?.sectionClosed(s);
+  }
+
+  private stopWorking(request: string, atUs: number): void {
+    const w = this.working.get(request);
+    if (!w) return;
+    this.working.delete(request);
+    w.toUs = atUs;
+  }
+
+  private depart(request: string, departure: LockDeparture, atUs: number, detail?: string): void {
+    const w = this.facts(request)?.work;
+    if (!w) return;
+    w.departure = departure;
+    w.departureUs = atUs;
+    w.detail = detail;
+  }
+
+  private fault(op: FaultOp): void {
+    if (op.fault === 'crash' && op.phase === 'start') {
+      const list = this.crashes.get(op.target);
+      if (list) list.push(op.timeUs);
+      else this.crashes.set(op.target, [op.timeUs]);
+      for (const [request, s] of [...this.open]) if (s.client === op.target) this.close(request, op.timeUs);
+      for (const [request, w] of [...this.working]) if (this.clientOf(w.thread) === op.target) this.stopWorking(request, op.timeUs);
+    } else if (op.fault === 'failover') {
+      this.promotions.set(op.timeUs, op.target);
+      this.segments?.failover(op);
+    }
+  }
+
+  /** Drops the facts of requests finished `graceUs` ago that nothing open names any more. */
+  private retire(): void {
+    const q = this.retireQueue;
+    for (;;) {
+      const r = this.retireHead < q.length ? q[this.retireHead] : null;
+      if (r === null || r.retireAtUs > this.nowUs) break;
+      q[this.retireHead++] = null;
+      if (r.pins > 0 || r.open !== null || (r.work !== null && this.working.has(r.id))) {
+        r.retireAtUs = this.nowUs + Math.max(1, this.graceUs);
+        q.push(r);
+        continue;
+      }
+      this.reqs.delete(r.id);
+      this.forgotten.add(r.id);
+    }
+    if (this.retireHead > 1024 && this.retireHead > q.length / 2) {
+      this.retireQueue = q.slice(this.retireHead);
+      this.retireHead = 0;
+    }
+  }
+
+  /** The verdict, or null when the run must be judged from its full history (incompleteBecause). */
+  finish(): CheckResult | null {
+    if (this.incomplete !== null) return null;
+    try {
+      return this.verdict();
+    } catch (err) {
+      if (!(err instanceof Forgotten)) throw err;
+      this.incomplete = err.message;
+      return null;
+    }
+  }
+
+  private verdict(): CheckResult {
+    if (this.stock === null || this.segments === null || this.ownership === null) throw new Forgotten('the history has no setup');
+    const endUs = this.endUs;
+    for (const request of [...this.open.keys()]) this.close(request, endUs);
+    this.holders.flush();
+    for (const w of this.working.values()) w.toUs = endUs;
+    this.segments.finish(endUs);
+    for (const r of this.reqs.values()) {
+      if (!r.invoked || r.endUs >= 0) continue;
+      this.outcomes.unknown++;
+      this.flashSale?.add({ sku: r.sku, qty: r.qty, invokeUs: r.invokeUs, endUs: null, outcome: 'unknown' });
+    }
+    const stock = this.stock.finish();
+    const own = this.ownership;
+    const found = own.violations(this.promotions);
+    const violations: Violation[] = [...stock.violations];
+    for (const v of [found.lost, found.foreign, found.stuck]) if (v) violations.push(v);
+    violations.push(...this.fencing.stats.violations);
+    if (this.holders.first) violations.push(this.holders.first);
+    if (found.orphan) violations.push(found.orphan);
+    violations.sort((a, b) => a.timeUs - b.timeUs || (a.kind < b.kind ? -1 : 1));
+    const latencies = this.latencies.sorted();
+    const seconds = this.durationUs / 1e6;
+    const h = this.holders;
+    return {
+      metrics: {
+        requests: this.requests,
+        orders: this.outcomes.ordered,
+        unitsSold: stock.unitsOrdered,
+        outcomes: this.outcomes,
+        timeouts: this.timeouts,
+        oversold: stock.oversold,
+        negativeStock: stock.negativeStock,
+        lostUpdates: stock.lostUpdates,
+        refusedWrites: stock.refusedWrites,
+        casConflicts: stock.casConflicts,
+        fenceRejections: stock.fenceRejections,
+        duplicateOrders: stock.duplicateOrders,
+        staleTokens: this.fencing.stats.staleTokens,
+        doubleHolders: h.episodes,
+        doubleHolderUs: h.totalUs,
+        firstDoubleHolderUs: h.firstStartUs,
+        lastDoubleHolderUs: h.lastStartUs,
+        maxHolders: h.maxHolders,
+        lockLost: own.lockLost,
+        foreignUnlocks: own.foreignUnlocks,
+        stuckLockUs: own.stuckUs,
+        orphanLockUs: own.orphanUs,
+        renewals: this.renewals,
+        renewalFailures: this.renewalFailures,
+        throughputPerS: seconds > 0 ? round2(this.outcomes.ordered / seconds) : 0,
+        requestsPerS: seconds > 0 ? round2(latencies.length / seconds) : 0,
+        latencyP50Us: percentile(latencies, 0.5),
+        latencyP99Us: percentile(latencies, 0.99),
+        lostUnits: stock.lostUnits,
+        flashSale: (this.flashSale as FlashSaleConsumer).result(),
+      },
+      violations,
+    };
+  }
+}
+
+const round2 = (x: number): number => Math.round(x * 100) / 100;
+
+/** A request's end as the per-request consumers hear it (request-consumer.ts consumeIndex's rule). */
+function finishedRequest(r: Req, end: RequestOp): FinishedRequest {
+  const answered = end.type !== 'info' && end.outcome !== undefined;
+  return { sku: r.sku, qty: r.qty, invokeUs: r.invokeUs, endUs: answered ? end.timeUs : null, outcome: answered ? (end.outcome as NonNullable<RequestOp['outcome']>) : 'unknown' };
+}

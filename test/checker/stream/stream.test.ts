@@ -1,0 +1,94 @@
+/**
+ * The streaming checker on hand-written histories: what it keeps, when it declines to judge
+ * alone (and the batch checker judges), and the instant's order of the double-holder sweep.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkHistory } from '../../../src/checker/check.js';
+import { StreamingChecker } from '../../../src/checker/stream.js';
+import type { Operation } from '../../../src/history/operation.js';
+import { end, fault, history, keyState, section, setup, type Entry } from '../histories.js';
+
+function stream(ops: readonly Operation[], graceUs: number): StreamingChecker {
+  const s = new StreamingChecker({ graceUs });
+  for (const op of ops) s.observe(op);
+  return s;
+}
+
+/** r1 takes and releases the lock on the primary; a replica applies r1's SET at `lateUs` and is promoted. */
+function lateReplica(lateUs: number): Operation[] {
+  return history([
+    [0, setup()],
+    [100, keyState('redis-0', 'r1')],
+    ...section('r1', 100, 200),
+    [200, keyState('redis-0', null, { by: 'r1', previousHolder: 'r1' })],
+    [lateUs, keyState('redis-1', 'r1', { expiresAtUs: null })],
+    [lateUs + 10, fault('failover', 'event', 'redis-1')],
+    [lateUs + 1_000, end()],
+  ]);
+}
+
+describe('facts of finished requests', () => {
+  it('declines to judge alone when a server names a request whose facts it dropped', () => {
+    const s = stream(lateReplica(10_000), 0);
+    expect(s.finish()).toBeNull();
+    expect(s.incompleteBecause).toContain('r1');
+  });
+  it('judges the same history when the late write comes within the grace, as the batch checker does', () => {
+    const ops = lateReplica(10_000);
+    const verdict = stream(ops, 60_000_000).finish();
+    expect(verdict).toEqual(checkHistory(ops));
+    expect(verdict?.metrics.stuckLockUs).toBeGreaterThan(0); // the promoted copy has no TTL
+  });
+
+  const sequential = (n: number): Operation[] => {
+    const entries: Entry[] = [[0, setup({ available: n })]];
+    for (let i = 1; i <= n; i++) {
+      const t = i * 1_000;
+      entries.push([t, keyState('redis-0', `r${i}`)], ...section(`r${i}`, t, t + 500), [t + 500, keyState('redis-0', null, { by: `r${i}`, previousHolder: `r${i}` })]);
+    }
+    entries.push([(n + 1) * 1_000, end()]);
+    return history(entries);
+  };
+  it('keeps only requests still open when finished ones are dropped at once', () => {
+    const ops = sequential(2_000);
+    const s = stream(ops, 0);
+    expect(s.heldRequests).toBeLessThanOrEqual(2);
+    expect(s.finish()).toEqual(checkHistory(ops));
+  });
+  it('keeps every request finished within the grace', () => {
+    const ops = sequential(2_000);
+    const s = stream(ops, 3_600_000_000);
+    expect(s.heldRequests).toBe(2_000);
+    expect(s.finish()).toEqual(checkHistory(ops));
+  });
+});
+
+describe('order of the operations', () => {
+  const ops = history([[0, setup()], ...section('r1', 100, 500), [600, end()]]);
+  it('judges a history in time order', () => {
+    expect(stream(ops, 0).finish()).toEqual(checkHistory(ops));
+  });
+  it('declines a history that goes back in time', () => {
+    const shuffled = [ops[0], ops[2], ops[1], ...ops.slice(3)].map((op, index) => ({ ...op, index }));
+    shuffled[1] = { ...shuffled[1], timeUs: 400 };
+    expect(stream(shuffled, 0).finish()).toBeNull();
+  });
+});
+
+describe('hand-over at one instant', () => {
+  // r2's acquire is recorded before r1's release at the same instant: ends still come first.
+  const handOver = (r2StartUs: number): Operation[] =>
+    history([[0, setup()], ...section('r2', r2StartUs, 900, 'client-1/w2'), ...section('r1', 100, 500, 'client-1/w1'), [1_000, end()]]);
+  it('is no double holder when the new holder enters at the instant the old one leaves', () => {
+    const ops = handOver(500);
+    const verdict = stream(ops, 0).finish();
+    expect(verdict?.metrics.doubleHolders).toBe(0);
+    expect(verdict).toEqual(checkHistory(ops));
+  });
+  it('is a double holder when the new holder enters a microsecond earlier', () => {
+    const ops = handOver(499);
+    const verdict = stream(ops, 0).finish();
+    expect(verdict?.metrics).toMatchObject({ doubleHolders: 1, doubleHolderUs: 1, firstDoubleHolderUs: 499 });
+    expect(verdict).toEqual(checkHistory(ops));
+  });
+});
