@@ -1,7 +1,8 @@
 /**
  * Every casebook story names the cause its scenario's header comment names: the fault or the
  * mechanism (an expiry, a foreign DEL, a failover, a restart, a crash), read off the causal
- * chain rather than the last events on the key.
+ * chain rather than the last events on the key; and the story a run keeps only what it needs
+ * for (what `run` prints) is the story of the whole history.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -62,6 +63,14 @@ describe('casebook stories', () => {
     for (const { variant, text } of told) {
       for (const cause of causes) expect(text, `${scenario.name}/${variant}`).toMatch(cause);
     }
+    // What run prints: the run kept nothing and was re-run keeping only what its story reads
+    // (runner/story-retention.ts). The story must be the one told from the whole history.
+    const retained = runScenario(scenario, { history: 'story' });
+    result.runs.forEach((run, i) => {
+      const focus = focusViolation(run.violations);
+      if (!focus) return;
+      expect(tellStory(focus, retained.runs[i].history), `${scenario.name}/${run.variant.name}`).toEqual(tellStory(focus, run.history));
+    });
   });
 
   it('tells redlock-clock-jump\'s first holder (client 2) on its three masters, the jump, and the second holder', () => {
