@@ -14,6 +14,7 @@ import { registerRun } from './commands/run.js';
 import { registerShrink } from './commands/shrink.js';
 import { EXIT_INTERNAL_ERROR, EXIT_INVALID_INPUT, EXIT_OK } from './exit-codes.js';
 import { UsageError } from './options.js';
+import { RealBackendError } from '../real/errors.js';
 
 export type { Io } from './commands/context.js';
 
@@ -44,8 +45,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT_OK;
       return EXIT_INVALID_INPUT;
     }
-    if (err instanceof ScenarioError || err instanceof UsageError) {
-      io.err(err instanceof UsageError && !err.raw ? `lock-sim: ${err.message}` : err.message);
+    if (err instanceof ScenarioError || err instanceof UsageError || err instanceof RealBackendError) {
+      io.err((err instanceof UsageError && !err.raw) || err instanceof RealBackendError ? `lock-sim: ${err.message}` : err.message);
       return EXIT_INVALID_INPUT;
     }
     io.err(`lock-sim: internal error: ${err instanceof Error ? err.message : String(err)}`);

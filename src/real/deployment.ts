@@ -1,0 +1,164 @@
+/**
+ * The scenario's Redis topology made of real processes on loopback ports:
+ * - standalone: one redis-server; independent: `masters` of them (Redlock);
+ * - sentinel: a primary, `replicas` replicas (REPLICAOF) and `sentinels` redis-sentinel
+ *   processes that fail it over for real.
+ * Every path between two processes goes through a TcpProxy of lock-sim's (see proxy.ts):
+ * - `clientProxy(client, node)`: one per client and node, carrying redis-latency each way;
+ * - `infra` of a node: what Sentinels and (after a failover) replicas use to reach it, since
+ *   each node announces its infra port (replica-announce-port) and Sentinel monitors the
+ *   primary there;
+ * - `repl` of the first primary: the replicas' first REPLICAOF goes through it, with
+ *   replication-lag added to the stream it sends them and a stall that holds that stream.
+ * A restarted server keeps its port, so the proxies in front of it stay valid.
+ */
+import { sample, type Distribution } from '../engine/distribution.js';
+import type { RandomStreams } from '../engine/random.js';
+import type { Scenario } from '../scenario/types.js';
+import { freePort } from './ports.js';
+import { MASTER_NAME, RedisProcess, SentinelProcess } from './processes.js';
+import { TcpProxy } from './proxy.js';
+
+export interface RealNode {
+  name: string;
+  process: RedisProcess;
+  port: number;
+  infra: TcpProxy;
+  /** The first primary's replication proxy (null on the other nodes). */
+  repl: TcpProxy | null;
+  /** client name -> its proxy to this node. */
+  clientProxies: Map<string, TcpProxy>;
+  paused: boolean;
+}
+
+export class RealDeployment {
+  readonly nodes: RealNode[] = [];
+  readonly sentinels: SentinelProcess[] = [];
+  /** The node the Sentinels last announced as primary (redis-0 at the start). */
+  primaryName = 'redis-0';
+
+  constructor(
+    private readonly scenario: Scenario,
+    private readonly binary: string,
+    private readonly clientNames: readonly string[],
+    /** Nodes a restart must find with their data: they run with AOF, fsync always. */
+    private readonly persistent: ReadonlySet<string>,
+    private readonly random: RandomStreams,
+  ) {}
+
+  get topology(): Scenario['redis']['topology'] {
+    return this.scenario.redis.topology;
+  }
+
+  async start(): Promise<void> {
+    const r = this.scenario.redis;
+    const count = r.topology === 'standalone' ? 1 : r.topology === 'independent' ? r.masters : 1 + r.replicas;
+    const latency = (stream: string): (() => number) => {
+      const rng = this.random.fork(stream);
+      const d: Distribution = this.scenario.network.redisLatency;
+      return () => sample(d, rng);
+    };
+    for (let i = 0; i < count; i++) {
+      const name = `redis-${i}`;
+      const port = await freePort();
+      const infra = new TcpProxy(`${name}/infra`, port, { up: latency(`real/${name}/infra-up`), down: latency(`real/${name}/infra-down`) });
+      await infra.listen(await freePort());
+      let repl: TcpProxy | null = null;
+      if (i === 0 && r.topology === 'sentinel') {
+        const lagRng = this.random.fork(`real/${name}/replication-lag`);
+        repl = new TcpProxy(`${name}/repl`, port, { up: latency(`real/${name}/repl-up`), down: () => sample(r.replicationLag, lagRng) });
+        await repl.listen(await freePort());
+      }
+      const clientProxies = new Map<string, TcpProxy>();
+      for (const client of this.clientNames) {
+        const proxy = new TcpProxy(`${client}->${name}`, port, { up: latency(`real/${client}->${name}`), down: latency(`real/${name}->${client}`) });
+        await proxy.listen(await freePort());
+        clientProxies.set(client, proxy);
+      }
+      const replicaOf = i > 0 && r.topology === 'sentinel' ? (this.nodes[0].repl as TcpProxy).port : null;
+      const process = new RedisProcess(name, this.binary, {
+        port,
+        announcePort: infra.port,
+        replicaOf,
+        persistent: this.persistent.has(name),
+        // redis.conf takes whole seconds for both.
+        replTimeoutS: Math.max(1, Math.round(r.replTimeoutUs / 1e6)),
+        minReplicasToWrite: r.minReplicasToWrite,
+        minReplicasMaxLagS: Math.max(1, Math.round(r.minReplicasMaxLagUs / 1e6)),
+      });
+      this.nodes.push({ name, process, port, infra, repl, clientProxies, paused: false });
+    }
+    await Promise.all(this.nodes.map((n) => n.process.start()));
+    if (r.topology === 'sentinel') {
+      for (let i = 0; i < r.sentinels; i++) {
+        const sentinel = new SentinelProcess(`sentinel-${i}`, this.binary, {
+          port: await freePort(),
+          primaryPort: this.nodes[0].infra.port,
+          quorum: r.quorum,
+          downAfterMs: Math.max(1, Math.round(r.downAfterUs / 1000)),
+          failoverTimeoutMs: Math.max(1, Math.round(r.failoverTimeoutUs / 1000)),
+        });
+        this.sentinels.push(sentinel);
+      }
+      await Promise.all(this.sentinels.map((s) => s.start()));
+    }
+  }
+
+  node(name: string): RealNode | undefined {
+    return this.nodes.find((n) => n.name === name);
+  }
+
+  get primary(): RealNode {
+    return this.node(this.primaryName) as RealNode;
+  }
+
+  /** The node announced at an infra port (what Sentinel names in +switch-master). */
+  nodeAtAnnouncedPort(port: number): RealNode | undefined {
+    return this.nodes.find((n) => n.infra.port === port);
+  }
+
+  /** ioredis natMap for one client: announced (infra) addresses -> that client's proxies. */
+  natMapFor(client: string): Record<string, { host: string; port: number }> {
+    const map: Record<string, { host: string; port: number }> = {};
+    for (const n of this.nodes) map[`127.0.0.1:${n.infra.port}`] = { host: '127.0.0.1', port: (n.clientProxies.get(client) as TcpProxy).port };
+    return map;
+  }
+
+  sentinelAddresses(): Array<{ host: string; port: number }> {
+    return this.sentinels.map((s) => ({ host: '127.0.0.1', port: s.options.port }));
+  }
+
+  get masterName(): string {
+    return MASTER_NAME;
+  }
+
+  /** Every proxy in front of a node. */
+  proxiesOf(node: RealNode): TcpProxy[] {
+    return [node.infra, ...(node.repl ? [node.repl] : []), ...node.clientProxies.values()];
+  }
+
+  crash(node: RealNode): void {
+    if (node.paused) node.process.resume();
+    node.paused = false;
+    node.process.kill();
+  }
+
+  async restart(node: RealNode, keepData: boolean): Promise<void> {
+    if (!keepData) node.process.wipe();
+    await node.process.start();
+  }
+
+  setPaused(node: RealNode, paused: boolean): void {
+    if (node.paused === paused || !node.process.running) return;
+    node.paused = paused;
+    if (paused) node.process.pause();
+    else node.process.resume();
+  }
+
+  /** Stops every process and proxy; safe to call twice. */
+  async stop(): Promise<void> {
+    for (const s of this.sentinels) s.dispose();
+    for (const n of this.nodes) n.process.dispose();
+    await Promise.all(this.nodes.flatMap((n) => this.proxiesOf(n).map((p) => p.close())));
+  }
+}
