@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { ScenarioError } from '../scenario/errors.js';
 import { VERSION } from '../version.js';
+import { registerAgree } from './commands/agree.js';
 import { registerCatalogue } from './commands/catalogue.js';
 import { registerCheck } from './commands/check.js';
 import { registerCompare } from './commands/compare.js';
@@ -30,6 +31,7 @@ export function buildProgram(ctx: CommandContext): Command {
   registerCatalogue(program, ctx);
   registerShrink(program, ctx);
   registerInit(program, ctx);
+  registerAgree(program, ctx);
   return program;
 }
 
