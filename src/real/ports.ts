@@ -1,4 +1,7 @@
-/** Free loopback ports: each candidate is bound once to prove it free; taken ones are skipped. */
+/**
+ * Free loopback ports: the kernel picks one no socket holds (bind to port 0), so a port in use
+ * is never handed out, and no port is handed out twice in one lock-sim process.
+ */
 import { createServer } from 'node:net';
 
 const reserved = new Set<number>();
@@ -21,13 +24,4 @@ export async function freePort(): Promise<number> {
       return port;
     }
   }
-}
-
-/** True when nothing listens on `port` (a port taken by another program is skipped). */
-export async function isFree(port: number): Promise<boolean> {
-  return new Promise<boolean>((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
 }

@@ -90,7 +90,8 @@ export class RedisProcess {
       '--loglevel', 'notice',
     ];
     if (o.replicaOf !== null) args.push('--replicaof', '127.0.0.1', String(o.replicaOf));
-    this.child = await startProcess(this.binary, args, /Ready to accept connections/, this.name);
+    // The child is ours from the moment it exists: a stop during its start kills it too.
+    await startProcess(this.binary, args, /Ready to accept connections/, this.name, (child) => (this.child = child));
   }
 
   /** kill -9. */
@@ -165,7 +166,8 @@ export class SentinelProcess {
       ].join('\n'),
     );
     // redis-server started with --sentinel is redis-sentinel (the same binary, redis 7.0.15 server.c checkForSentinelMode).
-    this.child = await startProcess(this.binary, [file, '--sentinel', '--loglevel', 'warning'], /Sentinel ID is|monitor master/, this.name);
+    // "+monitor master" is logged at warning level (sentinel.c sentinelEvent): ready to watch.
+    await startProcess(this.binary, [file, '--sentinel', '--loglevel', 'warning'], /Sentinel ID is|monitor master/, this.name, (child) => (this.child = child));
   }
 
   dispose(): void {
@@ -182,11 +184,12 @@ export class SentinelProcess {
 export const MASTER_NAME = 'lock-sim';
 
 /** Spawns a process and waits until a line of its output matches `ready`. */
-function startProcess(binary: string, args: string[], ready: RegExp, name: string): Promise<ChildProcess> {
+function startProcess(binary: string, args: string[], ready: RegExp, name: string, spawned: (child: ChildProcess) => void): Promise<ChildProcess> {
   hookExit();
   return new Promise<ChildProcess>((resolve, reject) => {
     const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     live.add(child);
+    spawned(child);
     let output = '';
     let settled = false;
     const onData = (chunk: Buffer): void => {

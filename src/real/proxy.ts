@@ -73,6 +73,13 @@ export class TcpProxy {
     if (!stalled) for (const pipe of this.pipes) this.pump(pipe, direction);
   }
 
+  /** Chunks waiting in one direction (stalled or not yet due), over every connection. */
+  heldChunks(direction: Direction): number {
+    let n = 0;
+    for (const pipe of this.pipes) n += pipe.held[direction].length;
+    return n;
+  }
+
   get connections(): number {
     return this.pipes.size;
   }
