@@ -4,20 +4,21 @@
  * - sentinel: a primary, `replicas` replicas (REPLICAOF) and `sentinels` redis-sentinel
  *   processes that fail it over for real.
  * Every path between two processes goes through a TcpProxy of lock-sim's (see proxy.ts):
- * - `clientProxy(client, node)`: one per client and node, carrying redis-latency each way;
+ * - `clientProxies`: one per client and node;
  * - `infra` of a node: what Sentinels and (after a failover) replicas use to reach it, since
  *   each node announces its infra port (replica-announce-port) and Sentinel monitors the
  *   primary there;
- * - `repl` of the first primary: the replicas' first REPLICAOF goes through it, with
- *   replication-lag added to the stream it sends them and a stall that holds that stream.
+ * - `repl` of the first primary: the replicas' first REPLICAOF goes through it, so a fault
+ *   can stall the stream it sends them.
+ * The proxies add no latency of their own: the scenario's `redis-latency`, `replication-lag`
+ * and `replication-backlog` are the model's stand-ins for what the loopback and the real
+ * servers do here (README, "The real backend"); faults add delays, stalls and cuts.
  * A restarted server keeps its port, so the proxies in front of it stay valid.
  */
-import { sample, type Distribution } from '../engine/distribution.js';
-import type { RandomStreams } from '../engine/random.js';
 import type { Scenario } from '../scenario/types.js';
 import { freePort } from './ports.js';
 import { MASTER_NAME, RedisProcess, SentinelProcess } from './processes.js';
-import { TcpProxy } from './proxy.js';
+import { NO_DELAY, TcpProxy } from './proxy.js';
 
 export interface RealNode {
   name: string;
@@ -43,7 +44,6 @@ export class RealDeployment {
     private readonly clientNames: readonly string[],
     /** Nodes a restart must find with their data: they run with AOF, fsync always. */
     private readonly persistent: ReadonlySet<string>,
-    private readonly random: RandomStreams,
   ) {}
 
   get topology(): Scenario['redis']['topology'] {
@@ -53,25 +53,19 @@ export class RealDeployment {
   async start(): Promise<void> {
     const r = this.scenario.redis;
     const count = r.topology === 'standalone' ? 1 : r.topology === 'independent' ? r.masters : 1 + r.replicas;
-    const latency = (stream: string): (() => number) => {
-      const rng = this.random.fork(stream);
-      const d: Distribution = this.scenario.network.redisLatency;
-      return () => sample(d, rng);
-    };
     for (let i = 0; i < count; i++) {
       const name = `redis-${i}`;
       const port = await freePort();
-      const infra = new TcpProxy(`${name}/infra`, port, { up: latency(`real/${name}/infra-up`), down: latency(`real/${name}/infra-down`) });
+      const infra = new TcpProxy(`${name}/infra`, port, NO_DELAY);
       await infra.listen(await freePort());
       let repl: TcpProxy | null = null;
       if (i === 0 && r.topology === 'sentinel') {
-        const lagRng = this.random.fork(`real/${name}/replication-lag`);
-        repl = new TcpProxy(`${name}/repl`, port, { up: latency(`real/${name}/repl-up`), down: () => sample(r.replicationLag, lagRng) });
+        repl = new TcpProxy(`${name}/repl`, port, NO_DELAY);
         await repl.listen(await freePort());
       }
       const clientProxies = new Map<string, TcpProxy>();
       for (const client of this.clientNames) {
-        const proxy = new TcpProxy(`${client}->${name}`, port, { up: latency(`real/${client}->${name}`), down: latency(`real/${name}->${client}`) });
+        const proxy = new TcpProxy(`${client}->${name}`, port, NO_DELAY);
         await proxy.listen(await freePort());
         clientProxies.set(client, proxy);
       }
