@@ -49,6 +49,8 @@ export interface AgreeOptions {
   repeat: number;
   variants?: readonly string[];
   redisServer: string;
+  /** The metrics whose agreement decides `consistent` (default: all the real side measures). */
+  judged?: readonly AgreeMetric[];
   /** Called after each run (progress). */
   onRun?: (side: 'simulated' | 'real', variant: string, done: number, total: number) => void;
 }
@@ -78,13 +80,16 @@ export function estimate(runs: readonly RunResult[], metric: AgreeMetric): Inter
   return meanInterval(values.length, values.reduce((s, v) => s + v, 0), values.reduce((s, v) => s + v * v, 0));
 }
 
-/** The table of one variant from its two sets of runs. */
-export function compareRuns(variant: string, simulated: readonly RunResult[], real: readonly RunResult[]): AgreeVariant {
+/**
+ * The table of one variant from its two sets of runs. Metrics outside `judged` are shown
+ * with both estimates but not judged (consistent: null).
+ */
+export function compareRuns(variant: string, simulated: readonly RunResult[], real: readonly RunResult[], judged: readonly AgreeMetric[] = AGREE_METRICS): AgreeVariant {
   const rows = AGREE_METRICS.map((metric): AgreeRow => {
     const s = estimate(simulated, metric);
     if (MODEL_ONLY.has(metric)) return { metric, simulated: s, real: null, consistent: null };
     const r = estimate(real, metric);
-    return { metric, simulated: s, real: r, consistent: overlap(s, r) };
+    return { metric, simulated: s, real: r, consistent: judged.includes(metric) ? overlap(s, r) : null };
   });
   return { variant, simulatedRuns: simulated.length, realRuns: real.length, rows, consistent: rows.every((r) => r.consistent !== false) };
 }
@@ -108,7 +113,7 @@ export async function agree(scenario: Scenario, options: AgreeOptions): Promise<
       real.push({ ...run, history: [] });
       options.onRun?.('real', v.name, real.length, options.repeat);
     }
-    variants.push(compareRuns(v.name, simulated, real));
+    variants.push(compareRuns(v.name, simulated, real, options.judged));
   }
   return {
     scenario: scenario.name,

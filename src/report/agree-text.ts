@@ -13,7 +13,8 @@ export function formatEstimate(metric: AgreeRow['metric'], i: Interval | null): 
   return `${i.estimate.toFixed(digits)}${unit} [${i.low.toFixed(digits)}, ${i.high.toFixed(digits)}]`;
 }
 
-export const agreementWord = (row: AgreeRow): string => (row.consistent === null ? 'model only' : row.consistent ? 'agree' : 'DIFFER');
+export const agreementWord = (row: AgreeRow): string =>
+  row.real === null ? 'model only' : row.consistent === null ? 'not judged' : row.consistent ? 'agree' : 'DIFFER';
 
 export function renderAgree(result: AgreeResult, color: ChalkInstance): string {
   const out: string[] = [];

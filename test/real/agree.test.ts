@@ -35,6 +35,15 @@ describe('agreement of two sets of runs', () => {
     expect(compareRuns('v', sim, many(5, (i) => run(0, 70 + (i % 3)))).rows.find((r) => r.metric === 'orders/s')?.consistent).toBe(false);
   });
 
+  it('a metric left out of the judged ones is shown but does not decide: --metrics', () => {
+    const sim = many(20, () => run(1, 50));
+    const real = many(5, () => run(1, 70));
+    expect(compareRuns('v', sim, real).consistent).toBe(false);
+    const judged = compareRuns('v', sim, real, ['p(oversold)', 'p(double-holders)']);
+    expect(judged.consistent).toBe(true);
+    expect(judged.rows.find((r) => r.metric === 'orders/s')).toMatchObject({ consistent: null, real: { estimate: 70 } });
+  });
+
   it('stuck and orphan time are the model\'s only: not judged', () => {
     const v = compareRuns('v', many(3, () => run(0, 1)), many(3, () => run(0, 1)));
     for (const metric of ['stuck-time', 'orphan-time'] as const) {

@@ -1,6 +1,6 @@
 /** `lock-sim agree`: per variant, the model over seeds against real Redis over repeats. */
 import { InvalidArgumentError, type Command } from 'commander';
-import { agree } from '../../real/agree.js';
+import { agree, AGREE_METRICS, type AgreeMetric } from '../../real/agree.js';
 import { checkRedisServer } from '../../real/processes.js';
 import { renderAgreeHtml } from '../../report/agree-html.js';
 import { agreeToJson, renderAgree } from '../../report/agree-text.js';
@@ -19,11 +19,20 @@ interface AgreeOptions {
   report?: string;
   redisServer: string;
   maxRequests?: number;
+  metrics: AgreeMetric[];
 }
 
 /** The default sizes: 20 seeds and 20 real runs (about 10 minutes for a 30 s scenario). */
 const DEFAULT_SEEDS = Array.from({ length: 20 }, (_, i) => i + 1);
 const DEFAULT_REPEAT = 20;
+
+function parseMetrics(value: string, previous: AgreeMetric[]): AgreeMetric[] {
+  const names = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  for (const n of names) {
+    if (!(AGREE_METRICS as readonly string[]).includes(n)) throw new InvalidArgumentError(`unknown metric "${n}"; agree judges ${AGREE_METRICS.join(', ')}`);
+  }
+  return [...previous, ...(names as AgreeMetric[])];
+}
 
 function parseRepeat(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1000) throw new InvalidArgumentError('expected a number of real runs from 1 to 1000');
@@ -38,6 +47,7 @@ export function registerAgree(program: Command, ctx: CommandContext): void {
     .option('--seeds <spec>', 'seeds of the simulated runs; real run i uses seed i of the list (default: 1..20)', parseSeeds)
     .option('--repeat <n>', `real runs per variant (default: ${DEFAULT_REPEAT})`, parseRepeat, DEFAULT_REPEAT)
     .option('--variants <names>', 'comma-separated variants (default: all; repeatable)', collectList, [])
+    .option('--metrics <names>', `the metrics that decide the exit code (default: all; ${AGREE_METRICS.join(', ')})`, parseMetrics, [])
     .option('--json', 'print the result as JSON')
     .option('--report <file>', 'also write a self-contained HTML report')
     .option('--redis-server <path>', 'the redis-server binary', 'redis-server')
@@ -53,6 +63,7 @@ export function registerAgree(program: Command, ctx: CommandContext): void {
         repeat: options.repeat,
         variants: options.variants,
         redisServer: options.redisServer,
+        judged: options.metrics.length > 0 ? options.metrics : AGREE_METRICS,
         onRun: (side, variant, done, total) => {
           if (!options.json) ctx.io.err(`  ${variant}: ${side} ${done}/${total}`);
         },
