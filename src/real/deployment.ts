@@ -10,15 +10,19 @@
  *   primary there;
  * - `repl` of the first primary: the replicas' first REPLICAOF goes through it, so a fault
  *   can stall the stream it sends them.
- * The proxies add no latency of their own: the scenario's `redis-latency`, `replication-lag`
- * and `replication-backlog` are the model's stand-ins for what the loopback and the real
- * servers do here (README, "The real backend"); faults add delays, stalls and cuts.
+ * The proxies carry the scenario's network: `redis-latency` one way on the client and infra
+ * proxies, `replication-lag` on the replication proxy, drawn per chunk from seeded streams
+ * (on top of the loopback's own few tens of microseconds; delays under 1 ms pass on the next
+ * turn of Node's event loop, whose timers count whole milliseconds). `replication-backlog`
+ * is the real primary's own output buffer. Faults add delays, stalls and cuts.
  * A restarted server keeps its port, so the proxies in front of it stay valid.
  */
+import { sample, type Distribution } from '../engine/distribution.js';
+import type { RandomStreams } from '../engine/random.js';
 import type { Scenario } from '../scenario/types.js';
 import { freePort } from './ports.js';
 import { MASTER_NAME, RedisProcess, SentinelProcess } from './processes.js';
-import { NO_DELAY, TcpProxy } from './proxy.js';
+import { TcpProxy, type ProxyDelays } from './proxy.js';
 
 export interface RealNode {
   name: string;
@@ -44,7 +48,15 @@ export class RealDeployment {
     private readonly clientNames: readonly string[],
     /** Nodes a restart must find with their data: they run with AOF, fsync always. */
     private readonly persistent: ReadonlySet<string>,
+    private readonly random: RandomStreams,
   ) {}
+
+  /** Each direction's delay drawn from `distribution`, from a named stream of its own. */
+  private delays(distribution: Distribution, path: string): ProxyDelays {
+    const up = this.random.fork(`real/${path}/up`);
+    const down = this.random.fork(`real/${path}/down`);
+    return { up: () => sample(distribution, up), down: () => sample(distribution, down) };
+  }
 
   get topology(): Scenario['redis']['topology'] {
     return this.scenario.redis.topology;
@@ -56,16 +68,20 @@ export class RealDeployment {
     for (let i = 0; i < count; i++) {
       const name = `redis-${i}`;
       const port = await freePort();
-      const infra = new TcpProxy(`${name}/infra`, port, NO_DELAY);
+      const latency = this.scenario.network.redisLatency;
+      // The deciders' latency is the clients' in the model too (runner/build-world.ts deciderLatency).
+      const infra = new TcpProxy(`${name}/infra`, port, this.delays(latency, `${name}/infra`));
       await infra.listen(await freePort());
       let repl: TcpProxy | null = null;
       if (i === 0 && r.topology === 'sentinel') {
-        repl = new TcpProxy(`${name}/repl`, port, NO_DELAY);
+        const lag = this.delays(r.replicationLag, `${name}/repl`);
+        // The stream to the replicas takes replication-lag; the replicas' acknowledgements the same.
+        repl = new TcpProxy(`${name}/repl`, port, lag);
         await repl.listen(await freePort());
       }
       const clientProxies = new Map<string, TcpProxy>();
       for (const client of this.clientNames) {
-        const proxy = new TcpProxy(`${client}->${name}`, port, NO_DELAY);
+        const proxy = new TcpProxy(`${client}->${name}`, port, this.delays(latency, `${client}<->${name}`));
         await proxy.listen(await freePort());
         clientProxies.set(client, proxy);
       }

@@ -53,7 +53,7 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
   const recorder = new HistoryRecorder(() => sim.nowUs);
   const clientNames = Array.from({ length: scenario.workload.clients }, (_, i) => `client-${i + 1}`);
   const persistent = new Set(faults.flatMap((f) => (f.kind === 'redis-restart' && f.persistence === 'always' ? [f.node] : [])));
-  const deployment = new RealDeployment(scenario, options.redisServer, clientNames, persistent);
+  const deployment = new RealDeployment(scenario, options.redisServer, clientNames, persistent, sim.random);
   const clients: RealClientHost[] = [];
   let watcher: Redis | null = null;
   try {
