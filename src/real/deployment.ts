@@ -20,6 +20,7 @@
 import { sample, type Distribution } from '../engine/distribution.js';
 import type { RandomStreams } from '../engine/random.js';
 import type { Scenario } from '../scenario/types.js';
+import { Redis } from 'ioredis';
 import { freePort } from './ports.js';
 import { MASTER_NAME, RedisProcess, SentinelProcess } from './processes.js';
 import { TcpProxy, type ProxyDelays } from './proxy.js';
@@ -111,6 +112,45 @@ export class RealDeployment {
         this.sentinels.push(sentinel);
       }
       await Promise.all(this.sentinels.map((s) => s.start()));
+    }
+    await this.settled();
+  }
+
+  /**
+   * Waits until the topology is what the scenario describes before the run's time begins:
+   * every replica's link to the primary up (INFO replication master_link_status), and every
+   * Sentinel aware of every replica and of the other Sentinels (SENTINEL MASTER num-slaves,
+   * num-other-sentinels; Sentinels find replicas by INFO and each other by hello messages,
+   * redis 7.0.15 sentinel.c sentinelRefreshInstanceInfo, sentinelProcessHelloMessage).
+   */
+  private async settled(): Promise<void> {
+    const r = this.scenario.redis;
+    if (r.topology !== 'sentinel') return;
+    const ask = async (port: number, ...command: string[]): Promise<unknown> => {
+      const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        return await client.call(command[0], ...command.slice(1));
+      } catch {
+        return null;
+      } finally {
+        client.disconnect();
+      }
+    };
+    for (let attempt = 0; ; attempt++) {
+      // About a minute (Sentinels hello every 2 s): a topology that never settles is a failure.
+      if (attempt === 600) throw new Error('the replicas and Sentinels did not settle within 600 polls');
+      const links = await Promise.all(this.nodes.slice(1).map((n) => ask(n.port, 'INFO', 'replication')));
+      const linked = links.every((info) => typeof info === 'string' && info.includes('master_link_status:up'));
+      const views = await Promise.all(this.sentinels.map((s) => ask(s.options.port, 'SENTINEL', 'MASTER', MASTER_NAME)));
+      const aware = views.every((view) => {
+        if (!Array.isArray(view)) return false;
+        const field = (name: string): number => Number(view[view.indexOf(name) + 1]);
+        return field('num-slaves') >= r.replicas && field('num-other-sentinels') >= this.sentinels.length - 1;
+      });
+      if (linked && aware) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 

@@ -80,7 +80,9 @@ export class RedisProcess {
   async start(): Promise<void> {
     const o = this.options;
     // redis.conf 7.0 directives given as arguments; `save ""` with appendonly no is Redis
-    // without persistence (redis.io "Redis persistence").
+    // without persistence (redis.io "Redis persistence"). A diskless sync without its 5 s
+    // wait for more replicas (redis.conf 7.0 repl-diskless-sync-delay 5) lets replicas sync
+    // before the run begins rather than 5 s into it.
     const args = [
       '--port', String(o.port), '--bind', '127.0.0.1', '--protected-mode', 'no', '--daemonize', 'no',
       '--dir', this.dir, '--save', '', '--appendonly', o.persistent ? 'yes' : 'no', '--appendfsync', 'always',
