@@ -35,6 +35,16 @@ describe('agreement of two sets of runs', () => {
     expect(compareRuns('v', sim, many(5, (i) => run(0, 70 + (i % 3)))).rows.find((r) => r.metric === 'orders/s')?.consistent).toBe(false);
   });
 
+  it('equal runs agree although their means differ in the last bits (20 x 0.14 against 10 x 0.14)', () => {
+    const v = compareRuns('v', many(20, () => run(1, 0.14)), many(10, () => run(1, 0.14)));
+    expect(v.rows.find((r) => r.metric === 'orders/s')?.consistent).toBe(true);
+  });
+
+  it('... while intervals of width 0 a hundredth apart differ', () => {
+    const v = compareRuns('v', many(20, () => run(1, 0.14)), many(10, () => run(1, 0.15)));
+    expect(v.rows.find((r) => r.metric === 'orders/s')?.consistent).toBe(false);
+  });
+
   it('a metric left out of the judged ones is shown but does not decide: --metrics', () => {
     const sim = many(20, () => run(1, 50));
     const real = many(5, () => run(1, 70));
