@@ -5,13 +5,12 @@
  *   processes that fail it over for real.
  * Every path between two processes goes through a TcpProxy of lock-sim's (see proxy.ts):
  * - `clientProxies`: one per client and node;
- * - `infra` of a node: what Sentinels and (after a failover) replicas use to reach it, since
- *   each node announces its infra port (replica-announce-port) and Sentinel monitors the
- *   primary there;
- * - `repl` of the first primary: the replicas' first REPLICAOF goes through it, so a fault
- *   can stall the stream it sends them.
+ * - `infra` of a node: what Sentinels and replicas use to reach it, since each node announces
+ *   its infra port (replica-announce-port), Sentinel monitors the primary there and the
+ *   replicas' REPLICAOF names it; the proxy tells a replica's connection by its PSYNC, so a
+ *   fault can stall the replication stream alone.
  * The proxies carry the scenario's network: `redis-latency` one way on the client and infra
- * proxies, `replication-lag` on the replication proxy, drawn per chunk from seeded streams
+ * proxies, `replication-lag` on the replication stream, drawn per chunk from seeded streams
  * (on top of the loopback's own few tens of microseconds; delays under 1 ms pass on the next
  * turn of Node's event loop, whose timers count whole milliseconds). `replication-backlog`
  * is the real primary's own output buffer. Faults add delays, stalls and cuts.
@@ -29,9 +28,8 @@ export interface RealNode {
   name: string;
   process: RedisProcess;
   port: number;
+  /** What Sentinels and replicas reach this node through (its announced port). */
   infra: TcpProxy;
-  /** The first primary's replication proxy (null on the other nodes). */
-  repl: TcpProxy | null;
   /** client name -> its proxy to this node. */
   clientProxies: Map<string, TcpProxy>;
   paused: boolean;
@@ -59,6 +57,12 @@ export class RealDeployment {
     return { up: () => sample(distribution, up), down: () => sample(distribution, down) };
   }
 
+  /** An infra proxy: redis-latency for Sentinels, replication-lag for the stream to replicas. */
+  private infraDelays(path: string): ProxyDelays {
+    const lag = this.random.fork(`real/${path}/replication`);
+    return { ...this.delays(this.scenario.network.redisLatency, path), replication: () => sample(this.scenario.redis.replicationLag, lag) };
+  }
+
   get topology(): Scenario['redis']['topology'] {
     return this.scenario.redis.topology;
   }
@@ -71,22 +75,17 @@ export class RealDeployment {
       const port = await freePort();
       const latency = this.scenario.network.redisLatency;
       // The deciders' latency is the clients' in the model too (runner/build-world.ts deciderLatency).
-      const infra = new TcpProxy(`${name}/infra`, port, this.delays(latency, `${name}/infra`));
+      const infra = new TcpProxy(`${name}/infra`, port, this.infraDelays(`${name}/infra`));
       await infra.listen(await freePort());
-      let repl: TcpProxy | null = null;
-      if (i === 0 && r.topology === 'sentinel') {
-        const lag = this.delays(r.replicationLag, `${name}/repl`);
-        // The stream to the replicas takes replication-lag; the replicas' acknowledgements the same.
-        repl = new TcpProxy(`${name}/repl`, port, lag);
-        await repl.listen(await freePort());
-      }
       const clientProxies = new Map<string, TcpProxy>();
       for (const client of this.clientNames) {
         const proxy = new TcpProxy(`${client}->${name}`, port, this.delays(latency, `${client}<->${name}`));
         await proxy.listen(await freePort());
         clientProxies.set(client, proxy);
       }
-      const replicaOf = i > 0 && r.topology === 'sentinel' ? (this.nodes[0].repl as TcpProxy).port : null;
+      // The primary's announced address, as Sentinel knows it: a replica pointing elsewhere
+      // would be "fixed" by Sentinel after failover-timeout (sentinel.c +fix-slave-config).
+      const replicaOf = i > 0 && r.topology === 'sentinel' ? this.nodes[0].infra.port : null;
       const process = new RedisProcess(name, this.binary, {
         port,
         announcePort: infra.port,
@@ -97,7 +96,7 @@ export class RealDeployment {
         minReplicasToWrite: r.minReplicasToWrite,
         minReplicasMaxLagS: Math.max(1, Math.round(r.minReplicasMaxLagUs / 1e6)),
       });
-      this.nodes.push({ name, process, port, infra, repl, clientProxies, paused: false });
+      this.nodes.push({ name, process, port, infra, clientProxies, paused: false });
     }
     await Promise.all(this.nodes.map((n) => n.process.start()));
     if (r.topology === 'sentinel') {
@@ -184,7 +183,7 @@ export class RealDeployment {
 
   /** Every proxy in front of a node. */
   proxiesOf(node: RealNode): TcpProxy[] {
-    return [node.infra, ...(node.repl ? [node.repl] : []), ...node.clientProxies.values()];
+    return [node.infra, ...node.clientProxies.values()];
   }
 
   crash(node: RealNode): void {

@@ -14,6 +14,8 @@ export interface ProxyDelays {
   /** Extra delay of a chunk from client to server (`up`) or back (`down`), in microseconds. */
   up: () => number;
   down: () => number;
+  /** The delay of the replication stream a primary sends down a replica's connection (default `down`). */
+  replication?: () => number;
 }
 
 interface Held {
@@ -29,6 +31,8 @@ interface Pipe {
   /** When the last chunk of each direction is due (a later chunk never goes before it). */
   lastDueMs: Record<Direction, number>;
   busy: Record<Direction, boolean>;
+  /** A replica's connection (it sent PSYNC): the primary's replication stream flows down it. */
+  replication: boolean;
 }
 
 /** A proxy that adds nothing of its own (real runs: the loopback's latency is the real one). */
@@ -39,6 +43,8 @@ export class TcpProxy {
   private readonly pipes = new Set<Pipe>();
   private cut = false;
   private readonly stalled: Record<Direction, boolean> = { up: false, down: false };
+  /** Holds the replication stream only (the down direction of replicas' connections). */
+  private replicationStalled = false;
   /** Extra fixed delay of every chunk (network-delay), in microseconds. */
   extraDelayUs = 0;
   port = 0;
@@ -76,6 +82,16 @@ export class TcpProxy {
     if (!stalled) for (const pipe of this.pipes) this.pump(pipe, direction);
   }
 
+  /** Holds (true) or releases the stream a primary sends its replicas, and nothing else. */
+  setReplicationStalled(stalled: boolean): void {
+    this.replicationStalled = stalled;
+    if (!stalled) for (const pipe of this.pipes) this.pump(pipe, 'down');
+  }
+
+  private isStalled(pipe: Pipe, direction: Direction): boolean {
+    return this.stalled[direction] || (direction === 'down' && pipe.replication && this.replicationStalled);
+  }
+
   /** Chunks waiting in one direction (stalled or not yet due), over every connection. */
   heldChunks(direction: Direction): number {
     let n = 0;
@@ -111,7 +127,7 @@ export class TcpProxy {
     client.setNoDelay(true);
     const server = connect(this.targetPort, '127.0.0.1');
     server.setNoDelay(true);
-    const pipe: Pipe = { client, server, held: { up: [], down: [] }, lastDueMs: { up: 0, down: 0 }, busy: { up: false, down: false } };
+    const pipe: Pipe = { client, server, held: { up: [], down: [] }, lastDueMs: { up: 0, down: 0 }, busy: { up: false, down: false }, replication: false };
     this.pipes.add(pipe);
     client.on('data', (chunk: Buffer) => this.enqueue(pipe, 'up', chunk));
     server.on('data', (chunk: Buffer) => this.enqueue(pipe, 'down', chunk));
@@ -123,8 +139,11 @@ export class TcpProxy {
   }
 
   private enqueue(pipe: Pipe, direction: Direction, chunk: Buffer): void {
-    const delayUs = (direction === 'up' ? this.delays.up() : this.delays.down()) + this.extraDelayUs;
-    if (delayUs <= 0 && !this.stalled[direction] && pipe.held[direction].length === 0) {
+    // A replica asks for the stream with PSYNC (redis 7.0.15 replication.c slaveTryPartialResynchronization).
+    if (direction === 'up' && !pipe.replication && chunk.includes('PSYNC')) pipe.replication = true;
+    const down = pipe.replication && this.delays.replication ? this.delays.replication : this.delays.down;
+    const delayUs = (direction === 'up' ? this.delays.up() : down()) + this.extraDelayUs;
+    if (delayUs <= 0 && !this.isStalled(pipe, direction) && pipe.held[direction].length === 0) {
       // Nothing to add: straight through, no extra turn of the event loop.
       (direction === 'up' ? pipe.server : pipe.client).write(chunk);
       return;
@@ -138,12 +157,12 @@ export class TcpProxy {
 
   /** Delivers the held chunks of one direction in order, each when it falls due. */
   private pump(pipe: Pipe, direction: Direction): void {
-    if (pipe.busy[direction] || this.stalled[direction] || !this.pipes.has(pipe)) return;
+    if (pipe.busy[direction] || this.isStalled(pipe, direction) || !this.pipes.has(pipe)) return;
     const head = pipe.held[direction][0];
     if (!head) return;
     const deliver = (): void => {
       pipe.busy[direction] = false;
-      if (!this.pipes.has(pipe) || this.stalled[direction]) return;
+      if (!this.pipes.has(pipe) || this.isStalled(pipe, direction)) return;
       const target = direction === 'up' ? pipe.server : pipe.client;
       const queue = pipe.held[direction];
       const now = nowMs();

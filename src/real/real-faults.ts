@@ -3,7 +3,7 @@
  * client's clock) are the simulator's own injectors: they act on the client processes and
  * the database model inside lock-sim. Redis faults act on the real processes and proxies:
  * - primary-crash: SIGKILL of the current primary (Sentinel fails it over for real); the
- *   stall holds the replication stream in the first primary's proxy; healing restarts it empty;
+ *   stall holds the replication stream in the primary's proxy; healing restarts it empty;
  * - redis-restart: SIGKILL, then a restart `down-for` later, with its AOF (fsync always) or
  *   with its data directory wiped;
  * - redis-pause: SIGSTOP, SIGCONT when it ends (the process serves nothing, as DEBUG SLEEP);
@@ -43,11 +43,11 @@ function nodeOf(deployment: RealDeployment, name: string): RealNode | null {
 function proxiesBetween(deployment: RealDeployment, a: string, b: string): TcpProxy[] {
   const na = nodeOf(deployment, a);
   const nb = nodeOf(deployment, b);
-  if (na && nb) return [na.infra, nb.infra, ...(na.repl ? [na.repl] : []), ...(nb.repl ? [nb.repl] : [])];
+  if (na && nb) return [na.infra, nb.infra];
   if (na && CLIENT.test(b)) return [na.clientProxies.get(b) as TcpProxy];
   if (nb && CLIENT.test(a)) return [nb.clientProxies.get(a) as TcpProxy];
   const node = na ?? nb;
-  if (node && (a === 'sentinel' || b === 'sentinel')) return [node.infra, ...(node.repl ? [node.repl] : [])];
+  if (node && (a === 'sentinel' || b === 'sentinel')) return [node.infra];
   return [];
 }
 
@@ -71,8 +71,7 @@ export function injectRealFault(spec: FaultSpec, ctx: FaultContext, deployment: 
     case 'primary-crash': {
       if (spec.replicationStalledUs > 0) {
         sim.scheduleAt(Math.max(0, spec.atUs - spec.replicationStalledUs), () => {
-          const repl = deployment.primary.repl;
-          repl?.setStalled('down', true);
+          deployment.primary.infra.setReplicationStalled(true);
           ctx.record('primary-crash', 'event', deployment.primary.name, 'replication stream to the replicas stalls (held in the proxy)');
         });
       }
@@ -84,14 +83,9 @@ export function injectRealFault(spec: FaultSpec, ctx: FaultContext, deployment: 
         ctx.record('primary-crash', 'start', node.name, `primary killed (SIGKILL)${lost}`);
         ctx.healAfter(spec.restartAfterUs, () => {
           if (node.process.running) return;
-          node.repl?.setCut(true); // the stalled stream died with the process
-          hooks.background(
-            deployment.restart(node, false).then(() => {
-              node.repl?.setCut(false);
-              node.repl?.setStalled('down', false);
-              ctx.record('primary-crash', 'end', node.name, 'restarted empty (SIGKILL, no persistence)');
-            }),
-          );
+          // The held stream died with the process (its connections closed); new ones flow.
+          node.infra.setReplicationStalled(false);
+          hooks.background(deployment.restart(node, false).then(() => ctx.record('primary-crash', 'end', node.name, 'restarted empty (SIGKILL, no persistence)')));
         });
       });
       return;

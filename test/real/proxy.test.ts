@@ -93,4 +93,29 @@ describe('TcpProxy', () => {
     s.destroy();
     await proxy.close();
   });
+
+  it('a replication stall holds the stream down a replica\'s connection (it sent PSYNC), not a Sentinel\'s', async () => {
+    const proxy = await proxyWith(() => 0, () => 0);
+    const replica = await open(proxy.port);
+    const sentinel = await open(proxy.port);
+    let toReplica = '';
+    replica.on('data', (d: Buffer) => (toReplica += d.toString()));
+    const hello = read(replica, 'PSYNC ? -1'.length);
+    replica.write('PSYNC ? -1');
+    expect(await hello).toBe('PSYNC ? -1'); // flows before the stall
+    toReplica = '';
+    proxy.setReplicationStalled(true);
+    replica.write('+stream');
+    const ping = read(sentinel, 4);
+    sentinel.write('PING');
+    expect(await ping).toBe('PING'); // the Sentinel's connection is not held
+    while (proxy.heldChunks('down') === 0) await tick(5);
+    expect(toReplica).toBe('');
+    const released = read(replica, '+stream'.length);
+    proxy.setReplicationStalled(false);
+    expect(await released).toBe('+stream');
+    replica.destroy();
+    sentinel.destroy();
+    await proxy.close();
+  });
 });
