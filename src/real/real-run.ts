@@ -115,6 +115,8 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
       );
     }
 
+    await Promise.all(clients.map((c) => c.warmUp()));
+
     if (topology === 'sentinel') {
       // Sentinel's announcement (+switch-master <name> <old ip> <old port> <new ip> <new port>,
       // redis 7.0.15 sentinel.c sentinelFailoverSwitchToPromotedSlave) is the failover event.
