@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { ScenarioError } from '../scenario/errors.js';
 import { VERSION } from '../version.js';
+import { registerAgree } from './commands/agree.js';
 import { registerCatalogue } from './commands/catalogue.js';
 import { registerCheck } from './commands/check.js';
 import { registerCompare } from './commands/compare.js';
@@ -16,6 +17,7 @@ import { registerShrink } from './commands/shrink.js';
 import { registerSweep } from './commands/sweep.js';
 import { EXIT_INTERNAL_ERROR, EXIT_INVALID_INPUT, EXIT_OK } from './exit-codes.js';
 import { UsageError } from './options.js';
+import { RealBackendError } from '../real/errors.js';
 
 export type { Io } from './commands/context.js';
 
@@ -33,6 +35,7 @@ export function buildProgram(ctx: CommandContext): Command {
   registerInit(program, ctx);
   registerSweep(program, ctx);
   registerExplain(program, ctx);
+  registerAgree(program, ctx);
   return program;
 }
 
@@ -48,8 +51,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT_OK;
       return EXIT_INVALID_INPUT;
     }
-    if (err instanceof ScenarioError || err instanceof UsageError) {
-      io.err(err instanceof UsageError && !err.raw ? `lock-sim: ${err.message}` : err.message);
+    if (err instanceof ScenarioError || err instanceof UsageError || err instanceof RealBackendError) {
+      io.err((err instanceof UsageError && !err.raw) || err instanceof RealBackendError ? `lock-sim: ${err.message}` : err.message);
       return EXIT_INVALID_INPUT;
     }
     io.err(`lock-sim: internal error: ${err instanceof Error ? err.message : String(err)}`);

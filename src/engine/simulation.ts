@@ -76,6 +76,11 @@ export class Simulation {
     this.stopped = true;
   }
 
+  /** When the next queued event falls due (Infinity: none); a real-time driver sleeps until then. */
+  nextEventUs(): Micros {
+    return this.queue.peekTime();
+  }
+
   /** Processes events up to and including `untilUs`; the clock ends at `untilUs`. */
   run(untilUs: Micros = Infinity): void {
     const queue = this.queue;

@@ -39,7 +39,7 @@ svg .grid { stroke: #e5e5e5; } svg .tick { fill: #444; } svg .fault { fill: #a85
 svg .event { stroke: #7e22ce; stroke-width: 1.5; stroke-dasharray: 3 2; } svg .eventlabel { fill: #7e22ce; font-weight: 700; }
 .meta { color: #555; }`;
 
-function page(title: string, body: string): string {
+export function page(title: string, body: string): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -49,7 +49,7 @@ export interface ClientHooks {
 }
 
 /** A pub/sub latch per channel: permits released by messages, taken by waiting threads. */
-class Latch {
+export class Latch {
   permits = 0;
   waiters: Signal<true>[] = [];
 }
@@ -64,10 +64,10 @@ export class ClientHost {
   incarnation = 0;
   pool: ConnectionPool;
   readonly clock: LocalClock;
-  private primary: RedisNode;
+  protected primary: RedisNode;
   private readonly connections = new Map<RedisNode, NodeConnection>();
-  private latches = new Map<string, Latch>();
-  private subscriptions = new Map<string, () => void>();
+  protected latches = new Map<string, Latch>();
+  protected subscriptions = new Map<string, () => void>();
   private background = new Map<number, Process<unknown>>();
   private nextHandle = 1;
   /** This process's ioredis connections to the masters (redis-each without a deadline). */
@@ -174,7 +174,7 @@ export class ClientHost {
   }
 
   /** The answer of an effect that takes no simulated time, or WAITS. */
-  private immediate(effect: Effect, thread: ThreadContext): unknown {
+  protected immediate(effect: Effect, thread: ThreadContext): unknown {
     switch (effect.kind) {
       case 'clock':
         return this.clock.nowMs();
@@ -333,7 +333,7 @@ export class ClientHost {
    * awaited until it; otherwise the commands go over this process's ioredis connections and
    * the wait ends when every master answered, or when a quorum decided (see EachWait).
    */
-  private *redisEach(command: string[], tag: string, wait: EachWait): ProcessGenerator<EachOutcome[]> {
+  protected *redisEach(command: string[], tag: string, wait: EachWait): ProcessGenerator<EachOutcome[]> {
     const nodes = this.masters.length > 0 ? this.masters : [this.primary];
     if (wait.until === 'deadline') {
       const replies = nodes.map((node) => this.sendCommand(node, command, tag));
@@ -385,7 +385,7 @@ export class ClientHost {
     return 'message';
   }
 
-  private latchFor(channel: string): Latch {
+  protected latchFor(channel: string): Latch {
     let latch = this.latches.get(channel);
     if (!latch) {
       latch = new Latch();
@@ -394,7 +394,7 @@ export class ClientHost {
     return latch;
   }
 
-  private subscribeAtNode(channel: string): void {
+  protected subscribeAtNode(channel: string): void {
     const node = this.primary;
     const link = this.connectionTo(node);
     const incarnation = this.incarnation;

@@ -20,6 +20,12 @@ describe('README', () => {
     expect(files.filter((f) => !listed(f))).toEqual([]);
   });
 
+  it('lists every real-time scenario (scenarios/real/)', () => {
+    const files = readdirSync('scenarios/real').filter((f) => f.endsWith('.yaml'));
+    expect(files.length).toBeGreaterThan(0);
+    expect(files.filter((f) => !readme.includes(`scenarios/real/${f}`))).toEqual([]);
+  });
+
   it('shows a scenario-format example that is a valid scenario', () => {
     const section = readme.slice(readme.indexOf('## Scenario format'));
     const yaml = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';

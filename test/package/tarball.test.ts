@@ -117,8 +117,12 @@ describe('the packed tarball', () => {
     expect(files).toContain('README.md');
     expect(files).toContain('docs/sources.md');
     expect(files).toContain('dist/index.d.ts');
-    const scenarios = readdirSync(join(ROOT, 'scenarios')).filter((f) => f.endsWith('.yaml'));
-    expect(files.filter((f) => f.startsWith('scenarios/')).sort()).toEqual(scenarios.map((f) => `scenarios/${f}`).sort());
+    // scenarios/ and the real backend's scenarios/real/ (lock-sim run scenarios/real/... --backend redis).
+    const scenarios = [
+      ...readdirSync(join(ROOT, 'scenarios')).filter((f) => f.endsWith('.yaml')).map((f) => `scenarios/${f}`),
+      ...readdirSync(join(ROOT, 'scenarios', 'real')).filter((f) => f.endsWith('.yaml')).map((f) => `scenarios/real/${f}`),
+    ];
+    expect(files.filter((f) => f.startsWith('scenarios/')).sort()).toEqual(scenarios.sort());
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(files.filter((f) => f.startsWith('dist/bench/'))).toEqual([]);
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).toEqual([]);

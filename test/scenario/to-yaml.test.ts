@@ -14,6 +14,12 @@ describe('scenarioToYaml', () => {
     expect(placeless(again)).toEqual(placeless(original));
   });
 
+  it.each(readdirSync('scenarios/real').filter((f) => f.endsWith('.yaml')))('round-trips scenarios/real/%s', (file) => {
+    const original = loadScenario(`scenarios/real/${file}`);
+    const again = parseScenario(scenarioToYaml(original, ['a header']), 'again.yaml');
+    expect(placeless(again)).toEqual(placeless(original));
+  });
+
   it('round-trips every Redisson option, and leaves out sync-replicas where the version has none', () => {
     const original = parseScenario(`name: r
 duration: 10s

@@ -20,6 +20,8 @@ import { loadScenarioArg } from '../builtin-scenarios.js';
 import type { CommandContext } from './context.js';
 import type { ValueSpec } from '../../sweep/param-values.js';
 import { collectParam, loadWithParams } from './sweep.js';
+import { runScenarioReal } from '../../real/run-real.js';
+import { checkRedisServer } from '../../real/processes.js';
 
 export function checkVariantNames(scenario: Scenario, names: readonly string[]): void {
   const unknown = names.filter((v) => !scenario.variants.some((s) => s.name === v));
@@ -44,6 +46,9 @@ interface RunOptions {
   report?: string;
   maxRequests?: number;
   param: Array<{ path: string; spec: ValueSpec }>;
+  backend: string;
+  redisServer: string;
+  repeat: number;
 }
 
 function parseTime(value: string): number {
@@ -70,7 +75,10 @@ export function registerRun(program: Command, ctx: CommandContext): void {
     .option('--report <file>', 'also write a self-contained HTML report')
     .option('--max-requests <n>', MAX_REQUESTS_HELP, parseMaxRequests)
     .option('--param <path=value>', 'set a field of the scenario first, as a sweep cell does: variants.lua.lease=10s (repeatable)', collectParam, [])
-    .action((file: string, options: RunOptions) => {
+    .option('--backend <name>', 'sim (the model, default) or redis (real redis-server processes, in real time)', parseBackend, 'sim')
+    .option('--redis-server <path>', 'the redis-server binary of --backend redis', 'redis-server')
+    .option('--repeat <n>', '--backend redis: run this many times (each on fresh servers)', parseRepeat, 1)
+    .action(async (file: string, options: RunOptions) => {
       checkWritable('--report', options.report);
       const format = formatOf(options);
       // Only the HTML report and the determinism check hold every variant's whole history: their
@@ -82,6 +90,8 @@ export function registerRun(program: Command, ctx: CommandContext): void {
       checkNoDuplicates('--variant', options.variant);
       checkKey(scenario, options.key);
       if (options.around !== undefined && options.around !== 'first-violation') throw new UsageError(`--around takes first-violation, found "${options.around}"`);
+      if (options.backend === 'redis') return runReal(scenario, options, ctx);
+      if (options.repeat !== 1) throw new UsageError('--repeat needs --backend redis (a simulated run repeats byte for byte)');
       if (options.checkDeterminism) return checkDeterminism(scenario, options, ctx);
       // Timelines and the HTML report draw from whole histories; otherwise a run keeps what its
       // story tells. Timelines are drawn as each run ends, and its history dropped.
@@ -112,6 +122,39 @@ export function registerRun(program: Command, ctx: CommandContext): void {
       }
       ctx.setExitCode(result.passed ? EXIT_OK : EXIT_EXPECTATION_FAILED);
     });
+}
+
+/** A real run: not deterministic, so --check-determinism, --timeline and --report are the simulator's. */
+async function runReal(scenario: Scenario, options: RunOptions, ctx: CommandContext): Promise<void> {
+  for (const [flag, set] of [['--check-determinism', options.checkDeterminism], ['--timeline', options.timeline], ['--report', options.report !== undefined]] as const) {
+    if (set) throw new UsageError(`${flag} is not available with --backend redis`);
+  }
+  const version = checkRedisServer(options.redisServer);
+  let passed = true;
+  const results = [];
+  for (let i = 0; i < options.repeat; i++) {
+    const result = await runScenarioReal(scenario, { seed: options.seed, variants: options.variant, redisServer: options.redisServer });
+    passed &&= result.passed;
+    results.push(result);
+    if (!options.json) {
+      const color = colorFor(ctx.io.stdoutIsTTY);
+      if (i > 0) ctx.io.out('');
+      ctx.io.out(color.bold(`REAL RUN ${i + 1}/${options.repeat}`) + ` against redis-server ${version} (real time, not deterministic; the seed drives arrivals and faults)`);
+      ctx.io.out(renderRun(result, color));
+    }
+  }
+  if (options.json) ctx.io.out(JSON.stringify({ backend: 'redis', redisServer: version, deterministic: false, repeats: results.map((r) => resultToJson(r)) }, null, 2));
+  ctx.setExitCode(passed ? EXIT_OK : EXIT_EXPECTATION_FAILED);
+}
+
+function parseBackend(value: string): string {
+  if (value !== 'sim' && value !== 'redis') throw new InvalidArgumentError(`expected sim or redis, found "${value}"`);
+  return value;
+}
+
+function parseRepeat(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1000) throw new InvalidArgumentError('expected a number of repeats from 1 to 1000');
+  return Number(value);
 }
 
 /** --key names a lock key of this scenario's stock, or the timeline would be empty. */

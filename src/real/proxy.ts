@@ -1,0 +1,182 @@
+/**
+ * A TCP proxy in Node between two real processes (a client and a server, a replica and its
+ * primary, a Sentinel and a node): the network faults of a real run. Each direction adds a
+ * delay per chunk drawn from a seeded stream (order kept: a chunk never overtakes the one
+ * before it), may be stalled (chunks held, delivered on release) and may be cut (open
+ * connections destroyed, new ones refused until healed): what a partition does to TCP
+ * connections once the peers notice (a reset rather than a silent drop; see README).
+ */
+import { createServer, connect, type Server, type Socket } from 'node:net';
+
+export type Direction = 'up' | 'down';
+
+export interface ProxyDelays {
+  /** Extra delay of a chunk from client to server (`up`) or back (`down`), in microseconds. */
+  up: () => number;
+  down: () => number;
+  /** The delay of the replication stream a primary sends down a replica's connection (default `down`). */
+  replication?: () => number;
+}
+
+interface Held {
+  chunk: Buffer;
+  /** When it is delivered, in ms of the monotonic clock. */
+  dueMs: number;
+}
+
+interface Pipe {
+  client: Socket;
+  server: Socket;
+  held: Record<Direction, Held[]>;
+  /** When the last chunk of each direction is due (a later chunk never goes before it). */
+  lastDueMs: Record<Direction, number>;
+  busy: Record<Direction, boolean>;
+  /** A replica's connection (it sent PSYNC): the primary's replication stream flows down it. */
+  replication: boolean;
+}
+
+/** A proxy that adds nothing of its own (real runs: the loopback's latency is the real one). */
+export const NO_DELAY: ProxyDelays = { up: () => 0, down: () => 0 };
+
+export class TcpProxy {
+  private server: Server | null = null;
+  private readonly pipes = new Set<Pipe>();
+  private cut = false;
+  private readonly stalled: Record<Direction, boolean> = { up: false, down: false };
+  /** Holds the replication stream only (the down direction of replicas' connections). */
+  private replicationStalled = false;
+  /** Extra fixed delay of every chunk (network-delay), in microseconds. */
+  extraDelayUs = 0;
+  port = 0;
+
+  constructor(
+    readonly name: string,
+    private targetPort: number,
+    private readonly delays: ProxyDelays,
+  ) {}
+
+  async listen(port: number): Promise<void> {
+    const server = createServer((client) => this.accept(client));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
+    this.server = server;
+    this.port = port;
+  }
+
+  /** Where new connections go (a restarted server keeps its port, so this rarely changes). */
+  retarget(port: number): void {
+    this.targetPort = port;
+  }
+
+  /** Cuts every connection and refuses new ones (true), or lets connections through again. */
+  setCut(cut: boolean): void {
+    this.cut = cut;
+    if (cut) for (const pipe of [...this.pipes]) this.close(pipe);
+  }
+
+  /** Holds every chunk of one direction (a stalled stream) until released. */
+  setStalled(direction: Direction, stalled: boolean): void {
+    this.stalled[direction] = stalled;
+    if (!stalled) for (const pipe of this.pipes) this.pump(pipe, direction);
+  }
+
+  /** Holds (true) or releases the stream a primary sends its replicas, and nothing else. */
+  setReplicationStalled(stalled: boolean): void {
+    this.replicationStalled = stalled;
+    if (!stalled) for (const pipe of this.pipes) this.pump(pipe, 'down');
+  }
+
+  private isStalled(pipe: Pipe, direction: Direction): boolean {
+    return this.stalled[direction] || (direction === 'down' && pipe.replication && this.replicationStalled);
+  }
+
+  /** Chunks waiting in one direction (stalled or not yet due), over every connection. */
+  heldChunks(direction: Direction): number {
+    let n = 0;
+    for (const pipe of this.pipes) n += pipe.held[direction].length;
+    return n;
+  }
+
+  get connections(): number {
+    return this.pipes.size;
+  }
+
+  async close(): Promise<void>;
+  close(pipe: Pipe): void;
+  close(pipe?: Pipe): void | Promise<void> {
+    if (pipe) {
+      this.pipes.delete(pipe);
+      pipe.client.destroy();
+      pipe.server.destroy();
+      return;
+    }
+    for (const p of [...this.pipes]) this.close(p);
+    const server = this.server;
+    this.server = null;
+    if (!server) return Promise.resolve();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private accept(client: Socket): void {
+    if (this.cut) {
+      client.destroy();
+      return;
+    }
+    client.setNoDelay(true);
+    const server = connect(this.targetPort, '127.0.0.1');
+    server.setNoDelay(true);
+    const pipe: Pipe = { client, server, held: { up: [], down: [] }, lastDueMs: { up: 0, down: 0 }, busy: { up: false, down: false }, replication: false };
+    this.pipes.add(pipe);
+    client.on('data', (chunk: Buffer) => this.enqueue(pipe, 'up', chunk));
+    server.on('data', (chunk: Buffer) => this.enqueue(pipe, 'down', chunk));
+    const end = (): void => this.close(pipe);
+    client.on('error', end);
+    server.on('error', end);
+    client.on('close', end);
+    server.on('close', end);
+  }
+
+  private enqueue(pipe: Pipe, direction: Direction, chunk: Buffer): void {
+    // A replica asks for the stream with PSYNC (redis 7.0.15 replication.c slaveTryPartialResynchronization).
+    if (direction === 'up' && !pipe.replication && chunk.includes('PSYNC')) pipe.replication = true;
+    const down = pipe.replication && this.delays.replication ? this.delays.replication : this.delays.down;
+    const delayUs = (direction === 'up' ? this.delays.up() : down()) + this.extraDelayUs;
+    if (delayUs <= 0 && !this.isStalled(pipe, direction) && pipe.held[direction].length === 0) {
+      // Nothing to add: straight through, no extra turn of the event loop.
+      (direction === 'up' ? pipe.server : pipe.client).write(chunk);
+      return;
+    }
+    // A chunk never overtakes the one before it (one TCP stream): due at the later of the two.
+    const dueMs = Math.max(pipe.lastDueMs[direction], nowMs() + delayUs / 1000);
+    pipe.lastDueMs[direction] = dueMs;
+    pipe.held[direction].push({ chunk, dueMs });
+    this.pump(pipe, direction);
+  }
+
+  /** Delivers the held chunks of one direction in order, each when it falls due. */
+  private pump(pipe: Pipe, direction: Direction): void {
+    if (pipe.busy[direction] || this.isStalled(pipe, direction) || !this.pipes.has(pipe)) return;
+    const head = pipe.held[direction][0];
+    if (!head) return;
+    const deliver = (): void => {
+      pipe.busy[direction] = false;
+      if (!this.pipes.has(pipe) || this.isStalled(pipe, direction)) return;
+      const target = direction === 'up' ? pipe.server : pipe.client;
+      const queue = pipe.held[direction];
+      const now = nowMs();
+      while (queue.length > 0 && queue[0].dueMs <= now + 0.5) target.write((queue.shift() as Held).chunk);
+      this.pump(pipe, direction);
+    };
+    pipe.busy[direction] = true;
+    const waitMs = head.dueMs - nowMs();
+    // Under a millisecond: the next turn of the event loop (timers have 1 ms resolution).
+    if (waitMs < 1) setImmediate(deliver);
+    else setTimeout(deliver, waitMs);
+  }
+}
+
+function nowMs(): number {
+  return performance.now(); // lock-sim: wall-clock ok (the proxy delays real TCP traffic in real time)
+}

@@ -1,0 +1,221 @@
+/**
+ * One run against real Redis: the scenario's topology started from redis-server, the same
+ * workload, request flow, protocols, database model and checker as a simulated run, in real
+ * time (see realtime.ts). Stages as in runner/run.ts: inject faults while the load runs, heal
+ * everything, let in-flight requests drain, stop every process, judge the history.
+ *
+ * What a real run does not record: the servers' view of lock keys (key-state facts), so
+ * lock-lost, foreign-unlock, stuck and orphan time read 0 here (see README, "The real
+ * backend"). Everything judged from the clients and the database (double holders, oversell,
+ * lost updates, orders, latency) is measured as in a simulated run.
+ */
+import { Redis } from 'ioredis';
+import { checkHistory } from '../checker/check.js';
+import { Simulation } from '../engine/simulation.js';
+import { faultsOfRun, type FaultContext } from '../faults/index.js';
+import { faultRecord, renewRecord } from '../history/records.js';
+import { HistoryRecorder } from '../history/recorder.js';
+import type { RunResult } from '../runner/run.js';
+import type { Scenario, VariantSpec } from '../scenario/types.js';
+import { quorumOf } from '../variants/locks/redlock.js';
+import { GUARDS, LOCKS } from '../variants/registry.js';
+import { Workload } from '../workload/workload.js';
+import type { ClientHooks, ClientHost } from '../world/client-host.js';
+import { LocalClock } from '../world/clock.js';
+import { Database } from '../world/database.js';
+import { Dependency } from '../world/dependency.js';
+import { Fabric } from '../world/network.js';
+import { RedisNode } from '../world/redis/node.js';
+import type { RedisDeployment } from '../world/redis/deployment.js';
+import type { World } from '../world/world.js';
+import { RealDeployment } from './deployment.js';
+import { monotonicClock } from './monotonic.js';
+import { RealClientHost } from './real-client.js';
+import { injectRealFault, refuseUnreal } from './real-faults.js';
+import { RealTimeDriver } from './realtime.js';
+
+export interface RealRunOptions {
+  /** The redis-server binary (checked by the caller). */
+  redisServer: string;
+}
+
+/** How often the drain loop checks whether every request has finished. */
+const DRAIN_STEP_US = 100_000;
+
+export async function runVariantReal(scenario: Scenario, variant: VariantSpec, seed: number, options: RealRunOptions): Promise<RunResult> {
+  const lock = LOCKS.get(variant.lock);
+  const guard = GUARDS.get(variant.guard);
+  if (!lock || !guard) throw new Error(`variant ${variant.name}: unknown lock or guard`);
+  const sim = new Simulation(seed);
+  const faults = faultsOfRun(scenario, sim.random);
+  refuseUnreal(scenario, faults);
+  const driver = new RealTimeDriver(sim);
+  const recorder = new HistoryRecorder(() => sim.nowUs);
+  const clientNames = Array.from({ length: scenario.workload.clients }, (_, i) => `client-${i + 1}`);
+  const persistent = new Set(faults.flatMap((f) => (f.kind === 'redis-restart' && f.persistence === 'always' ? [f.node] : [])));
+  const deployment = new RealDeployment(scenario, options.redisServer, clientNames, persistent, sim.random);
+  const clients: RealClientHost[] = [];
+  let watcher: Redis | null = null;
+  try {
+    await deployment.start();
+    let workload: Workload | null = null;
+    const armed: Array<{ client: ClientHost; point: string; fromUs: number; onCrash: () => void; fired: boolean }> = [];
+    const nemesis = (fault: string, phase: 'start' | 'end' | 'event', target: string, detail: string): void => {
+      recorder.record(faultRecord(fault, phase, target, detail));
+    };
+    const crashClient = (client: ClientHost, detail: string): void => {
+      if (!client.up) return;
+      client.crash();
+      nemesis('crash', 'start', client.name, detail);
+      workload?.clientCrashed(client);
+    };
+    const hooks: ClientHooks = {
+      note(_client, thread, f, ok, detail) {
+        recorder.record(renewRecord(thread.name, ok ? 'ok' : 'fail', f, thread.requestTag, detail));
+      },
+      crashPoint(client, _thread, point) {
+        const trap = armed.find((a) => !a.fired && a.client === client && a.point === point && sim.nowUs >= a.fromUs);
+        if (!trap) return false;
+        trap.fired = true;
+        crashClient(client, `kill -9 at ${point}`);
+        trap.onCrash();
+        return true;
+      },
+    };
+
+    const database = new Database({ statementTime: scenario.database.statementTime }, sim.random.fork('database'));
+    database.onTransactionEnd = (end) => {
+      recorder.record({ index: 0, timeUs: 0, process: 'database', type: 'info', f: 'txn', request: end.requestTag, owner: end.owner, txn: end.txn, outcome: end.outcome, cause: end.cause });
+    };
+    for (const row of scenario.stock) database.addStock(row.sku, row.available);
+    const dependencies = new Map(scenario.dependencies.map((d) => [d.name, new Dependency(d.name, d.latency, sim.random.fork(`dependency/${d.name}`))]));
+    // Names only: the model's nodes are not run (see real-client.ts).
+    const placeholders = deployment.nodes.map((n) => new RedisNode(n.name, sim, new LocalClock(sim)));
+    const topology = scenario.redis.topology;
+    for (const name of clientNames) {
+      clients.push(
+        new RealClientHost(
+          name,
+          sim,
+          {
+            poolSize: scenario.workload.poolPerClient,
+            commandTimeoutUs: scenario.network.commandTimeoutUs,
+            redisLatency: scenario.network.redisLatency,
+            replicated: topology === 'sentinel',
+          },
+          placeholders,
+          topology === 'independent',
+          database,
+          dependencies,
+          hooks,
+          deployment,
+          driver,
+          topology === 'sentinel' ? scenario.redis.replicas : 0,
+        ),
+      );
+    }
+
+    await Promise.all(clients.map((c) => c.warmUp()));
+
+    if (topology === 'sentinel') {
+      // Sentinel's announcement (+switch-master <name> <old ip> <old port> <new ip> <new port>,
+      // redis 7.0.15 sentinel.c sentinelFailoverSwitchToPromotedSlave) is the failover event.
+      watcher = new Redis({ host: '127.0.0.1', port: deployment.sentinels[0].options.port, lazyConnect: false });
+      watcher.on('error', () => undefined);
+      await watcher.subscribe('+switch-master');
+      watcher.on('message', (_channel: string, message: string) => {
+        const parts = message.split(' ');
+        const from = deployment.nodeAtAnnouncedPort(Number(parts[2]));
+        const to = deployment.nodeAtAnnouncedPort(Number(parts[4]));
+        driver.inject(() => {
+          if (!to) return;
+          deployment.primaryName = to.name;
+          nemesis('failover', 'event', to.name, `sentinel promoted ${to.name} in place of ${from?.name ?? parts[2]}`);
+        });
+      });
+    }
+
+    // The run's time starts now: servers are up, clients not yet connected.
+    recorder.record({
+      index: 0,
+      timeUs: 0,
+      process: 'setup',
+      type: 'info',
+      f: 'setup',
+      stock: scenario.stock.map((s) => ({ ...s })),
+      primary: 'redis-0',
+      lockNodes: topology === 'independent' ? deployment.nodes.map((n) => n.name) : [],
+      quorum: topology === 'independent' ? quorumOf(deployment.nodes.length) : 1,
+      durationUs: scenario.durationUs,
+      lockOwner: lock.reentrantByThread ? 'thread' : 'request',
+    });
+
+    workload = new Workload(
+      sim,
+      scenario.workload,
+      [...clients],
+      scenario.stock.map((s) => s.sku),
+      {
+        lock,
+        guard,
+        steps: scenario.workload.steps,
+        recorder,
+        lockParams: variant,
+        uniqueOrderKey: variant.uniqueOrderKey,
+        unlockAlways: variant.unlockAlways,
+        conflictRetry: { retries: variant.casRetries, backoffMs: variant.casBackoffMs, jitterMs: variant.casJitterMs },
+        fenceCheck: variant.fenceCheck,
+      },
+      scenario.durationUs,
+    );
+
+    // Client faults reuse the simulator's injectors, which see clients, database and
+    // dependencies; the model's Redis and network are not part of a real run.
+    const world = { sim, fabric: new Fabric(), redis: { primary: placeholders[0], node: () => undefined } as unknown as RedisDeployment, database, dependencies, clients } satisfies World;
+    const heals: Array<() => void> = [];
+    const ctx: FaultContext = {
+      world,
+      record: nemesis,
+      healAfter(afterUs, heal) {
+        let healed = false;
+        const once = (): void => {
+          if (healed) return;
+          healed = true;
+          heal();
+        };
+        if (afterUs !== null) sim.schedule(afterUs, once);
+        heals.push(once);
+      },
+      crashClient,
+      restartClient(client) {
+        if (client.up) return;
+        client.restart();
+        workload?.startWorkers(client);
+        nemesis('crash', 'end', client.name, 'process restarted');
+      },
+      armCrashPoint(client, point, fromUs, onCrash) {
+        armed.push({ client, point, fromUs, onCrash, fired: false });
+      },
+    };
+    const background = (step: Promise<void>): void => {
+      step.catch((err: unknown) => driver.fail(err));
+    };
+    const allHosts = (): string[] => [...clientNames, ...deployment.nodes.map((n) => n.name), 'sentinel'];
+    for (const fault of faults) injectRealFault(fault, ctx, deployment, { background, allHosts });
+
+    // Real time begins here: the first event is due at once.
+    driver.start(monotonicClock());
+    workload.start();
+    await driver.runUntil(scenario.durationUs);
+    for (const heal of heals) heal();
+    const drainEndUs = scenario.durationUs + scenario.drainUs;
+    while (workload.inFlight > 0 && sim.nowUs < drainEndUs) await driver.runUntil(Math.min(drainEndUs, sim.nowUs + DRAIN_STEP_US));
+    recorder.record({ index: 0, timeUs: 0, process: 'setup', type: 'info', f: 'end' });
+    const { metrics, violations } = checkHistory(recorder.ops);
+    return { scenario: scenario.name, variant, seed, metrics, violations, history: recorder.ops, historyLength: recorder.count, events: sim.eventCount };
+  } finally {
+    for (const c of clients) c.dispose();
+    watcher?.disconnect();
+    await deployment.stop();
+  }
+}
