@@ -121,7 +121,7 @@ export class OwnCodeRuntime {
     const bridge: Bridge = { id: this.nextClient++, host, incarnation: host.incarnation };
     this.bridges.set(host, bridge);
     this.byId.set(bridge.id, bridge);
-    // A stream per client process and incarnation: Math.random, crypto.randomBytes/randomUUID.
+    // A stream per client process and incarnation: Math.random, crypto.randomBytes/randomUUID. lock-sim: wall-clock ok (seeded replacements)
     const seed = Math.floor(this.sim.random.fork(`own-code/${host.name}#${host.incarnation}`).next() * 2 ** 32);
     const connections = this.independent ? host.lockNodes.length : 1;
     this.send({ op: 'client', client: bridge.id, name: host.name, connections, seed, wallMs: host.clock.nowMs(), monoMs: host.clock.nowUs() / 1000 });

@@ -10,8 +10,8 @@
  * self-contained: no imports, only `require` of Node built-ins.
  *
  * What user code sees instead of Node's globals (installed before any user module loads,
- * so libraries that keep a reference at load time keep ours): setTimeout / setInterval /
- * setImmediate and their clear*, Date, performance.now, Math.random, crypto.randomBytes,
+ * so libraries that keep a reference at load time keep ours): setTimeout / setInterval / (lock-sim: wall-clock ok: replaced, not read)
+ * setImmediate and their clear*, Date, performance.now, Math.random, crypto.randomBytes, (lock-sim: wall-clock ok: replaced by simulated ones)
  * crypto.randomUUID and crypto.getRandomValues. Each call is attributed to a simulated
  * client by AsyncLocalStorage (the context follows promise continuations and our timers).
  */
@@ -109,8 +109,8 @@ export function ownCodeWorkerMain(): void {
     if (!timers.delete(id)) return;
     actions.push({ kind: 'clear', id });
   }
-  (globalThis as any).setTimeout = (fn: any, ms?: any, ...args: any[]) => addTimer(fn, ms, args, false);
-  (globalThis as any).setInterval = (fn: any, ms?: any, ...args: any[]) => addTimer(fn, ms, args, true);
+  (globalThis as any).setTimeout = (fn: any, ms?: any, ...args: any[]) => addTimer(fn, ms, args, false); // lock-sim: wall-clock ok (replaced by a simulated timer)
+  (globalThis as any).setInterval = (fn: any, ms?: any, ...args: any[]) => addTimer(fn, ms, args, true); // lock-sim: wall-clock ok (replaced by a simulated timer)
   (globalThis as any).clearTimeout = clearTimer;
   (globalThis as any).clearInterval = clearTimer;
   (globalThis as any).setImmediate = (fn: any, ...args: any[]) => {
@@ -132,7 +132,7 @@ export function ownCodeWorkerMain(): void {
   (globalThis as any).Date = SimDate;
   const perf = (globalThis as any).performance;
   if (perf) perf.now = () => monoNow();
-  Math.random = rand;
+  Math.random = rand; // lock-sim: wall-clock ok (replaced by the client's seeded stream)
   const randomFill = (buf: Uint8Array): Uint8Array => {
     for (let i = 0; i < buf.length; i++) buf[i] = Math.floor(rand() * 256);
     return buf;

@@ -149,7 +149,7 @@ export class RealDeployment {
         return field('num-slaves') >= r.replicas && field('num-other-sentinels') >= this.sentinels.length - 1;
       });
       if (linked && aware) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, 100)); // lock-sim: wall-clock ok (real servers start in real time: poll until linked)
     }
   }
 

@@ -173,7 +173,7 @@ export class TcpProxy {
     const waitMs = head.dueMs - nowMs();
     // Under a millisecond: the next turn of the event loop (timers have 1 ms resolution).
     if (waitMs < 1) setImmediate(deliver);
-    else setTimeout(deliver, waitMs);
+    else setTimeout(deliver, waitMs); // lock-sim: wall-clock ok (the proxy delays real bytes in real time)
   }
 }
 

@@ -55,7 +55,7 @@ export class RealTimeDriver {
         continue;
       }
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, waitMs);
+        const timer = setTimeout(done, waitMs); // lock-sim: wall-clock ok (the real-time driver sleeps until the next event is due)
         function done(): void {
           clearTimeout(timer);
           resolve();
