@@ -68,7 +68,7 @@ console.log(
     `2 jobs ${runsPerS(twoJobs).toFixed(1)} runs/s (${(twoJobs.wallMs / 1000).toFixed(1)}s): ${(runsPerS(twoJobs) / runsPerS(oneJob)).toFixed(2)}x (target >= 1.8x)`,
 );
 // Against another build (LOCK_SIM_BENCH_BASELINE: the root of a built lock-sim checkout, e.g.
-// the commit before issue 11), the same compare on one thread, run right after this one.
+// the commit before the streaming checker), the same compare on one thread, run right after this one.
 const baselineRoot = process.env.LOCK_SIM_BENCH_BASELINE;
 if (baselineRoot) {
   const base = probeWith(`${baselineRoot}/dist/bench/sweep-probe.js`, baselineRoot, 'scenarios/failover.yaml', compareSeeds, 1);
@@ -85,7 +85,7 @@ console.log(
     `${(large.peakRssBytes / small.peakRssBytes).toFixed(2)}x (target <= 1.2x); ${runsPerS(large).toFixed(0)} runs/s`,
 );
 
-// 4. Scale (issue 11): a standalone world at 1000 requests/s for S and 6S simulated seconds
+// 4. Scale: a standalone world at 1000 requests/s for S and 6S simulated seconds
 //    (default 10 min and 1 hour), each in a fresh process: simulated requests per CPU-second,
 //    and whether peak memory stays flat as the run gets longer.
 interface ScaleProbe {

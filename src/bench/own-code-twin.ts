@@ -1,5 +1,5 @@
 /**
- * `npm run bench`, own code (issue 12): runs per second of the README's Lua lock as a user
+ * `npm run bench`, own code: runs per second of the README's Lua lock as a user
  * module against the built-in lua-unlock on the same scenario and seeds
  * (scenarios/own-code/twin-lua-unlock.yaml), one after the other in this process. Wall-clock
  * reads are fine here: this measures the simulator from outside. Also runnable alone:

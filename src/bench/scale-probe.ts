@@ -1,6 +1,6 @@
 /**
  * One long run measured in a fresh process (so that its peak memory is its own): a standalone
- * world at 1000 requests/s, the load issue 11 ("Scale") sets its targets on.
+ * world at 1000 requests/s, the load the scale targets are set on (1 hour under 500 MiB, flat in duration).
  * `node dist/bench/scale-probe.js <seconds>` prints {requests, simulatedS, cpuMs, peakRssBytes}
  * as JSON. CPU time and the peak RSS are read from the process (resourceUsage), never in the
  * simulation.

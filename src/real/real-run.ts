@@ -14,6 +14,7 @@ import { checkHistory } from '../checker/check.js';
 import { Simulation } from '../engine/simulation.js';
 import { faultsOfRun, type FaultContext } from '../faults/index.js';
 import { faultRecord, renewRecord } from '../history/records.js';
+import { RealBackendError } from './errors.js';
 import { HistoryRecorder } from '../history/recorder.js';
 import type { RunResult } from '../runner/run.js';
 import type { Scenario, VariantSpec } from '../scenario/types.js';
@@ -43,6 +44,9 @@ export interface RealRunOptions {
 const DRAIN_STEP_US = 100_000;
 
 export async function runVariantReal(scenario: Scenario, variant: VariantSpec, seed: number, options: RealRunOptions): Promise<RunResult> {
+  if (variant.lockModule) {
+    throw new RealBackendError(`variant ${variant.name}: a user lock module (lock: { module }) does not run on the real backend yet; --backend redis runs the built-in locks`);
+  }
   const lock = LOCKS.get(variant.lock);
   const guard = GUARDS.get(variant.guard);
   if (!lock || !guard) throw new Error(`variant ${variant.name}: unknown lock or guard`);

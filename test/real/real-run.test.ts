@@ -101,6 +101,14 @@ variants:
     expect(livePids()).toEqual([]);
   });
 
+  it('refuses a user lock module (not on the real backend yet), before starting anything', async () => {
+    const s = loadScenario('scenarios/own-code/constant-value-del.yaml');
+    const own = s.variants.find((v) => v.lockModule);
+    if (!own) throw new Error('the own-code scenario has no module variant');
+    await expect(runVariantReal(s, own, s.seed, options)).rejects.toThrow(/user lock module .* does not run on the real backend yet/);
+    expect(livePids()).toEqual([]);
+  });
+
   it('... but steps a client\'s clock, which lock-sim keeps', async () => {
     const s = parseScenario(`name: clock
 duration: 1s
