@@ -1,6 +1,6 @@
 /**
  * The streaming checker against the batch one (the oracle) on the casebook: every scenario of
- * scenarios/, every variant, 50 seeds. Each simulation runs once, keeping its history; the
+ * scenarios/, every variant, 10 seeds (50 with `npm run equivalence`). Each simulation runs once, keeping its history; the
  * run's own verdict (the streaming checker's, default grace) and a second streaming checker
  * that drops every finished request's facts at once (grace 0: the most pruning) are compared
  * with checkHistory on the same history. The files that call this split the casebook so that
@@ -13,7 +13,11 @@ import { StreamingChecker } from '../../../src/checker/stream.js';
 import { runVariant } from '../../../src/runner/run.js';
 import { loadScenario } from '../../../src/scenario/load.js';
 
-export const SEEDS = Number(process.env.LOCK_SIM_EQ_SEEDS ?? 50);
+/**
+ * Seeds per scenario and variant: 10 in `npm test` (CI's 15-minute budget), 50 with
+ * `npm run equivalence` (the full proof; LOCK_SIM_EQ_SEEDS sets any other count).
+ */
+export const SEEDS = Number(process.env.LOCK_SIM_EQ_SEEDS ?? 10);
 
 /** The casebook's files, in name order. */
 export const casebook = (): string[] => readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).sort();
