@@ -60,6 +60,11 @@ export class NumberList {
     this.data[this.length++] = x;
   }
 
+  /** The values in the order they were pushed (a view, valid until the next push). */
+  values(): Uint32Array | Float64Array {
+    return this.data.subarray(0, this.length);
+  }
+
   /** The values in ascending order (sorts in place). */
   sorted(): Uint32Array | Float64Array {
     return this.data.subarray(0, this.length).sort();

@@ -6,6 +6,7 @@
  * while orders wait 3 s.
  */
 import type { RequestOutcome } from '../history/operation.js';
+import { NumberList } from './compact.js';
 import { percentile } from './requests.js';
 import type { FinishedRequest, RequestConsumer, RunFacts } from './request-consumer.js';
 
@@ -44,9 +45,13 @@ export class FlashSaleConsumer implements RequestConsumer<FlashSaleMetrics> {
   private arrivals = 0;
   private answered = 0;
   private busy = 0;
-  private readonly latencies = { ordered: [] as number[], refused: [] as number[], error: [] as number[] };
-  /** Orders by when they were answered, to find the one that took the last unit. */
-  private readonly orders: Array<{ endUs: number; qty: number }> = [];
+  // Compact lists (4 bytes a value while they fit): a consumer of a streaming run keeps these
+  // for every request of an hour-long run (measured: arrays of numbers and one object per
+  // order cost about 175 bytes per request at 1000 requests/s).
+  private readonly latencies = { ordered: new NumberList(), refused: new NumberList(), error: new NumberList() };
+  /** Orders' answer times and units, to find the one that took the last unit. */
+  private readonly orderEndUs = new NumberList();
+  private readonly orderQty = new NumberList();
 
   constructor(private readonly facts: RunFacts) {}
 
@@ -56,13 +61,16 @@ export class FlashSaleConsumer implements RequestConsumer<FlashSaleMetrics> {
     this.answered++;
     if (r.outcome === 'lock-busy') this.busy++;
     this.latencies[OUTCOME_GROUP[r.outcome]].push(r.endUs - r.invokeUs);
-    if (r.outcome === 'ordered') this.orders.push({ endUs: r.endUs, qty: r.qty });
+    if (r.outcome === 'ordered') {
+      this.orderEndUs.push(r.endUs);
+      this.orderQty.push(r.qty);
+    }
   }
 
   result(): FlashSaleMetrics {
     const seconds = this.facts.durationUs / 1e6;
-    const split = (xs: number[]): LatencySplit => {
-      const sorted = [...xs].sort((a, b) => a - b);
+    const split = (xs: NumberList): LatencySplit => {
+      const sorted = xs.sorted();
       return { count: sorted.length, p50Us: percentile(sorted, 0.5), p99Us: percentile(sorted, 0.99) };
     };
     return {
@@ -75,11 +83,14 @@ export class FlashSaleConsumer implements RequestConsumer<FlashSaleMetrics> {
 
   private soldOutUs(): number {
     if (this.facts.stockUnits <= 0) return -1;
-    const byTime = [...this.orders].sort((a, b) => a.endUs - b.endUs);
+    const ends = this.orderEndUs.values();
+    const qty = this.orderQty.values();
+    // By answer time; equal times in the order they were heard (a stable sort).
+    const byTime = Uint32Array.from({ length: ends.length }, (_, i) => i).sort((a, b) => ends[a] - ends[b] || a - b);
     let units = 0;
-    for (const o of byTime) {
-      units += o.qty;
-      if (units >= this.facts.stockUnits) return o.endUs;
+    for (const i of byTime) {
+      units += qty[i];
+      if (units >= this.facts.stockUnits) return ends[i];
     }
     return -1;
   }
