@@ -11,7 +11,7 @@ import { FlashSaleConsumer, type FlashSaleMetrics } from './flash-sale.js';
 import { findOrphans } from './orphans.js';
 import { consumeIndex, runFactsOf } from './request-consumer.js';
 import { requestStats, type RequestStats } from './requests.js';
-import { checkStock } from './stock.js';
+import { checkStock, stockCounts } from './stock.js';
 import type { Violation } from './violations.js';
 
 export interface RunMetrics {
@@ -77,13 +77,7 @@ export function checkHistory(ops: History): CheckResult {
       unitsSold: stock.unitsOrdered,
       outcomes: requests.outcomes,
       timeouts: requests.timeouts,
-      oversold: stock.oversold,
-      negativeStock: stock.negativeStock,
-      lostUpdates: stock.lostUpdates,
-      refusedWrites: stock.refusedWrites,
-      casConflicts: stock.casConflicts,
-      fenceRejections: stock.fenceRejections,
-      duplicateOrders: stock.duplicateOrders,
+      ...stockCounts(stock),
       staleTokens: fencing.staleTokens,
       doubleHolders: holders.episodes,
       doubleHolderUs: holders.totalUs,

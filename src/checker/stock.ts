@@ -122,6 +122,19 @@ class StockReplay {
   }
 }
 
+/** The stock figures of RunMetrics, in their order there (both checkers build metrics with it). */
+export function stockCounts(s: StockStats) {
+  return {
+    oversold: s.oversold,
+    negativeStock: s.negativeStock,
+    lostUpdates: s.lostUpdates,
+    refusedWrites: s.refusedWrites,
+    casConflicts: s.casConflicts,
+    fenceRejections: s.fenceRejections,
+    duplicateOrders: s.duplicateOrders,
+  };
+}
+
 export function checkStock(index: HistoryIndex): StockStats {
   const stream = new StockStream(index.stock);
   for (const op of index.ops) stream.observe(op);

@@ -20,7 +20,7 @@ import { TagSet, NumberList } from './compact.js';
 import { FencingStream } from './fencing.js';
 import { clientOfThread, type LockDeparture, type LockWork } from './history-index.js';
 import { percentile, type RequestStats } from './requests.js';
-import { StockStream } from './stock.js';
+import { stockCounts, StockStream } from './stock.js';
 import { FlashSaleConsumer } from './flash-sale.js';
 import type { FinishedRequest } from './request-consumer.js';
 import { HolderStream, type LiveSection } from './stream-holders.js';
@@ -370,13 +370,7 @@ export class StreamingChecker {
         unitsSold: stock.unitsOrdered,
         outcomes: this.outcomes,
         timeouts: this.timeouts,
-        oversold: stock.oversold,
-        negativeStock: stock.negativeStock,
-        lostUpdates: stock.lostUpdates,
-        refusedWrites: stock.refusedWrites,
-        casConflicts: stock.casConflicts,
-        fenceRejections: stock.fenceRejections,
-        duplicateOrders: stock.duplicateOrders,
+        ...stockCounts(stock),
         staleTokens: this.fencing.stats.staleTokens,
         doubleHolders: h.episodes,
         doubleHolderUs: h.totalUs,
