@@ -3,24 +3,17 @@
  * The page must render the table and the SVG, log no console error, run no script (names
  * from the scenario are escaped), and a screenshot is kept for a human to look at.
  */
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScenario } from '../../src/runner/run-scenario.js';
 import { loadScenario, parseScenario } from '../../src/scenario/load.js';
 import { compare, summarise, type CompareSummary, type VariantSummary } from '../../src/sweep/compare.js';
 import { renderCompareHtml, renderRunHtml } from '../../src/report/html.js';
-import { CHROMIUM, chromiumAvailable, skipNotice } from './chromium.js';
+import { launchChromium, openReport, requireChromium } from './chromium.js';
 
-const available = chromiumAvailable();
-if (!available && process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package`);
-// Printed here as well as by test/notices.ts, so that running this file alone says it too.
-if (!available) console.warn(skipNotice());
-
-const outDir = resolve('test-output');
-mkdirSync(outDir, { recursive: true });
+const available = requireChromium();
 
 const HOSTILE = `<script>alert("x")</script>&'"`;
 const hostileScenario = () =>
@@ -41,46 +34,13 @@ variants:
 describe.skipIf(!available)('HTML reports in headless Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
-    // No sandbox: Chromium refuses to start its sandbox as root (CI containers run as root).
-    // No background networking, updates or sync: the machine may have no network, and the
-    // test checks that the page itself fetches nothing. timeout 0: Playwright's own limit on
-    // the launch (3 minutes) is wall-clock time that a loaded machine can exceed; a hang is
-    // caught by vitest's hook limit (vitest.config.ts) instead.
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      timeout: 0,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
   });
 
-  async function open(html: string, name: string) {
-    const file = join(outDir, `${name}.html`);
-    writeFileSync(file, html);
-    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-    // Playwright's 30 s default for goto, screenshot and every locator call is wall-clock
-    // time too: off, for the same reason as the launch's.
-    page.setDefaultTimeout(0);
-    const errors: string[] = [];
-    const dialogs: string[] = [];
-    const requests: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
-    page.on('pageerror', (e) => errors.push(String(e)));
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
-    page.on('request', (r) => {
-      if (!r.url().startsWith('file:')) requests.push(r.url());
-    });
-    await page.goto(pathToFileURL(file).href);
-    await page.screenshot({ path: join(outDir, `${name}.png`), fullPage: true });
-    return { page, errors, dialogs, requests };
-  }
+  const open = (html: string, name: string) => openReport(browser, html, name);
 
   /**
    * Every text of every SVG on the page, in the SVG's own coordinates: none may leave its SVG

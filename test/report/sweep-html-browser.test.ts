@@ -4,24 +4,16 @@
  * variant and metric; no console error, nothing fetched, names escaped; screenshots are kept
  * in test-output/ for a human to look at.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseScenario } from '../../src/scenario/load.js';
 import { parseValueSpec } from '../../src/sweep/param-values.js';
 import { checkParam, scenarioText } from '../../src/sweep/params.js';
 import { sweep, SweepGrid } from '../../src/sweep/sweep.js';
 import { renderSweepHtml } from '../../src/report/sweep-html.js';
-import { CHROMIUM, chromiumAvailable, skipNotice } from './chromium.js';
+import { launchChromium, openReport, requireChromium } from './chromium.js';
 
-const available = chromiumAvailable();
-if (!available && process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium package`);
-if (!available) console.warn(skipNotice());
-
-const outDir = resolve('test-output');
-mkdirSync(outDir, { recursive: true });
+const available = requireChromium();
 
 const WORLD = `
 name: section
@@ -47,39 +39,13 @@ async function sweepOf(params: Array<[string, string]>) {
 describe.skipIf(!available)('sweep HTML report in headless Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      timeout: 0,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
   });
 
-  async function open(html: string, name: string) {
-    const file = join(outDir, `${name}.html`);
-    writeFileSync(file, html);
-    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-    page.setDefaultTimeout(0);
-    const errors: string[] = [];
-    const requests: string[] = [];
-    const dialogs: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
-    page.on('pageerror', (e) => errors.push(String(e)));
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
-    page.on('request', (r) => {
-      if (!r.url().startsWith('file:')) requests.push(r.url());
-    });
-    await page.goto(pathToFileURL(file).href);
-    await page.screenshot({ path: join(outDir, `${name}.png`), fullPage: true });
-    return { page, errors, requests, dialogs };
-  }
+  const open = (html: string, name: string) => openReport(browser, html, name);
 
   it('draws one parameter as lines with 95% bands, a legend entry per variant, names escaped', async () => {
     const { page, errors, requests, dialogs } = await open(renderSweepHtml(await sweepOf([['variants.cond.lease', '1s..6s/6']])), 'sweep-line');
