@@ -15,7 +15,8 @@ const percent = (x: number): string => (x * 100).toFixed(1);
 /** "83.0 [74.5, 89.1]": percent, with the Wilson interval. */
 const probability = (i: Interval): string => `${percent(i.estimate)} [${percent(i.low)}, ${percent(i.high)}]`;
 const signed = (x: number, digits: number): string => `${x > 0 ? '+' : ''}${x.toFixed(digits)}`;
-const difference = (i: Interval, digits: number, asPercent = false): string =>
+/** "+0.42 [+0.10, +0.74]", or in percentage points: a paired difference with its interval. */
+export const difference = (i: Interval, digits: number, asPercent = false): string =>
   asPercent
     ? `${signed(i.estimate * 100, 1)} pp [${signed(i.low * 100, 1)}, ${signed(i.high * 100, 1)}]`
     : `${signed(i.estimate, digits)} [${signed(i.low, digits)}, ${signed(i.high, digits)}]`;

@@ -16,7 +16,7 @@ import type { TimelineWindow } from './timeline-model.js';
 import { focusViolation } from '../checker/violations.js';
 import { timelineOf, type TimelineGap } from './timeline-select.js';
 import { forestPlotSvg, scatterSvg } from './html-charts.js';
-import { failedWorst } from './compare-text.js';
+import { difference, failedWorst } from './compare-text.js';
 import { verdictOf } from './verdict.js';
 
 /** Why a variant has no timeline, in a report's words (no command-line flags in a page). */
@@ -132,7 +132,7 @@ export function renderCompareHtml(s: CompareSummary): string {
   if (s.paired.length > 0) {
     parts.push(`<h2>Paired differences against ${escapeHtml(s.paired[0].baseline)}</h2><table><thead><tr><th>variant</th><th>oversold per run</th><th>P(oversell)</th><th>orders/s</th></tr></thead><tbody>`);
     for (const p of s.paired) {
-      parts.push(`<tr><td>${escapeHtml(p.variant)}</td><td>${p.oversold.estimate} [${p.oversold.low}, ${p.oversold.high}]</td><td>${pct(p.oversell.estimate)} [${pct(p.oversell.low)}, ${pct(p.oversell.high)}]</td><td>${p.throughput.estimate} [${p.throughput.low}, ${p.throughput.high}]</td></tr>`);
+      parts.push(`<tr><td>${escapeHtml(p.variant)}</td><td>${difference(p.oversold, 2)}</td><td>${difference(p.oversell, 1, true)}</td><td>${difference(p.throughput, 2)}</td></tr>`);
     }
     parts.push('</tbody></table>');
   }

@@ -87,3 +87,24 @@ describe('renderCompareMarkdown', () => {
     expect(md).toContain('| - |');
   });
 });
+
+describe('paired differences', () => {
+  const withPaired = (): CompareSummary => ({
+    ...summary([variant('base'), variant('fix')]),
+    paired: [{ variant: 'fix', baseline: 'base', runs: 1000, oversold: { estimate: -12.345678, low: -13.0000001, high: -11.7 }, oversell: { estimate: -0.1234567, low: -0.14, high: -0.1 }, throughput: { estimate: 0.333333, low: -1.25, high: 2 } }],
+  });
+
+  it('rounds them the same way in the text, Markdown and HTML reports', async () => {
+    const { renderCompareHtml } = await import('../../src/report/html.js');
+    const expected = ['-12.35 [-13.00, -11.70]', '-12.3 pp [-14.0, -10.0]', '+0.33 [-1.25, +2.00]'];
+    for (const out of [renderCompare(withPaired(), plain), renderCompareMarkdown(withPaired()), renderCompareHtml(withPaired())]) {
+      for (const figure of expected) expect(out).toContain(figure);
+      expect(out).not.toContain('12.345678');
+    }
+  });
+
+  it('leaves them out when no baseline was named', async () => {
+    const { renderCompareHtml } = await import('../../src/report/html.js');
+    expect(renderCompareHtml(summary([variant('a')]))).not.toContain('Paired differences');
+  });
+});
