@@ -54,6 +54,25 @@ export class Latch {
   waiters: Signal<true>[] = [];
 }
 
+/** A command that got no reply in time. */
+const TIMEOUT_OUTCOME: RedisOutcome = { status: 'timeout' };
+const OK_OK: RedisOutcome = { status: 'ok', reply: 'OK' };
+const OK_NIL: RedisOutcome = { status: 'ok', reply: null };
+const OK_0: RedisOutcome = { status: 'ok', reply: 0 };
+const OK_1: RedisOutcome = { status: 'ok', reply: 1 };
+
+/**
+ * A reply as the outcome a lock protocol reads. Outcomes are only read, never changed or kept
+ * apart from their reply: the commonest replies (OK, nil, 0, 1) share one object each.
+ */
+function replyOutcome(r: RedisReply): RedisOutcome {
+  if (r === 'OK') return OK_OK;
+  if (r === null) return OK_NIL;
+  if (r === 1) return OK_1;
+  if (r === 0) return OK_0;
+  return { status: 'ok', reply: r };
+}
+
 /** A command's reply is the client's result as it is: one function for every command, not a closure each. */
 const replyAsIs = (r: RedisReply): RedisReply => r;
 
@@ -75,6 +94,8 @@ export class ClientHost {
   /** The process's own state (effect `client-state`); a crash starts a fresh process without it. */
   private statics = new Map<string, unknown>();
   private readonly setup: RedisSetup;
+  /** The bounded wait every command of this process yields (SignalWait.set: read at once by the engine). */
+  private readonly commandWait = new SignalWait<RedisReply>(new Signal<RedisReply>('unused'), 0);
 
   constructor(
     readonly name: string,
@@ -165,8 +186,8 @@ export class ClientHost {
         const node = effect.target === 'primary' ? this.primary : this.masters[effect.target];
         if (!node) throw new Error(`no Redis master ${effect.target}`);
         const reply = this.sendCommand(node, effect.command, thread.requestTag);
-        const r = yield new SignalWait(reply, effect.timeoutUs ?? this.params.commandTimeoutUs);
-        input = r === TIMED_OUT ? { status: 'timeout' } : { status: 'ok', reply: r as RedisReply };
+        const r = yield this.commandWait.set(reply, effect.timeoutUs ?? this.params.commandTimeoutUs);
+        input = r === TIMED_OUT ? TIMEOUT_OUTCOME : replyOutcome(r as RedisReply);
         continue;
       }
       input = yield* this.perform(effect, thread);
@@ -308,8 +329,8 @@ export class ClientHost {
 
   private *redisCall(command: string[], tag: string, node: RedisNode, timeoutUs: number): ProcessGenerator<RedisOutcome> {
     const reply = this.sendCommand(node, command, tag);
-    const r = yield new SignalWait(reply, timeoutUs);
-    return r === TIMED_OUT ? { status: 'timeout' } : { status: 'ok', reply: r as RedisReply };
+    const r = yield this.commandWait.set(reply, timeoutUs);
+    return r === TIMED_OUT ? TIMEOUT_OUTCOME : replyOutcome(r as RedisReply);
   }
 
   /** Written in order on one connection; the link keeps that order to the server and back. */
@@ -322,7 +343,7 @@ export class ClientHost {
   private *awaitAll(replies: Signal<RedisReply>[], deadlineUs: number): ProcessGenerator<RedisOutcome[]> {
     const outcomes: RedisOutcome[] = [];
     for (const reply of replies) {
-      if (!reply.fired) yield new SignalWait(reply, Math.max(0, deadlineUs - this.sim.nowUs));
+      if (!reply.fired) yield this.commandWait.set(reply, Math.max(0, deadlineUs - this.sim.nowUs));
       outcomes.push(reply.fired ? { status: 'ok', reply: reply.value as RedisReply } : { status: 'timeout' });
     }
     return outcomes;

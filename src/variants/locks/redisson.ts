@@ -8,7 +8,7 @@
  * (redisson/executor.ts): re-sent after a response timeout, followed by WAIT when Redis has
  * replicas, the whole acquire or unlock run again after a recognised "no replica synced".
  */
-import { awaitMessage, clientState, currentRequest, localClockMs, redisSend, redisSetup, subscribe, unsubscribe, type EffectProgram } from '../../world/effects.js';
+import { awaitMessage, CLOCK_EFFECT, clientStateEffect, CURRENT_REQUEST_EFFECT, REDIS_SETUP_EFFECT, redisSend, subscribe, unsubscribe, type EffectProgram, type RedisSetup } from '../../world/effects.js';
 import { isErrorReply } from '../../world/redis/reply.js';
 import { redissonAcquire, redissonUnlock, redissonUnlockLatch } from '../../world/redis/scripts.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../lock-protocol.js';
@@ -23,16 +23,18 @@ const UNLOCK_MESSAGE = '0';
 const channelOf = (key: string): string => `redisson_lock__channel:{${key}}`;
 
 const newConfigs = (): Map<LockParams, RedissonConfig> => new Map();
+/** The effects of every lock call, yielded in place (no helper generator per call). */
+const CONFIGS = clientStateEffect('redisson/config', newConfigs);
 
 /** The settings of this variant's Redisson client, made once per client process. */
 function* configOf(params: LockParams): EffectProgram<RedissonConfig> {
-  const made = yield* clientState('redisson/config', newConfigs);
+  const made = (yield CONFIGS) as Map<LockParams, RedissonConfig>;
   const known = made.get(params);
   if (known) return known;
   const b = behaviourOf(params.redissonVersion);
   const config: RedissonConfig = {
     b,
-    setup: yield* redisSetup(),
+    setup: (yield REDIS_SETUP_EFFECT) as RedisSetup,
     retryAttempts: params.commandRetries ?? b.retryAttempts,
     // BaseConfig.setRetryInterval sets a ConstantDelay (3.48+), as retryInterval always was.
     retryDelay: params.commandRetryIntervalMs === null ? b.retryDelay : { kind: 'constant', ms: params.commandRetryIntervalMs },
@@ -115,8 +117,8 @@ export const redisson: LockProtocol = {
   *acquire(lock, params) {
     const config = yield* configOf(params);
     lock.leaseMs = params.leaseMs ?? LOCK_WATCHDOG_TIMEOUT_MS;
-    const request = yield* currentRequest();
-    const startMs = yield* localClockMs();
+    const request = (yield CURRENT_REQUEST_EFFECT) as string;
+    const startMs = (yield CLOCK_EFFECT) as number;
     const first = yield* tryAcquireOnce(config, lock, params, request);
     if (typeof first !== 'number') return first;
     if (params.waitMs <= 0) return BUSY;
@@ -124,7 +126,7 @@ export const redisson: LockProtocol = {
     yield* subscribe(channel);
     try {
       for (;;) {
-        const remainingMs = params.waitMs - ((yield* localClockMs()) - startMs);
+        const remainingMs = params.waitMs - (((yield CLOCK_EFFECT) as number) - startMs);
         if (remainingMs <= 0) return BUSY;
         const attempt = yield* tryAcquireOnce(config, lock, params, request);
         if (typeof attempt !== 'number') return attempt;

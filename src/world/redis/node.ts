@@ -69,6 +69,13 @@ export class RedisNode {
   /** Client TCP connections this process accepted (tcp.ts); kill -9 closes them all. */
   private readonly sockets = new Set<() => void>();
 
+  /**
+   * What a script sees of this node. A script runs to its end inside one command, and nothing
+   * keeps the context after it: one object per node, its request and SHA1 set per EVAL (not an
+   * object and three closures per script run).
+   */
+  private readonly scriptContext: ScriptContext;
+
   constructor(
     readonly name: string,
     private readonly sim: Simulation,
@@ -76,6 +83,14 @@ export class RedisNode {
   ) {
     this.keyspace = new Keyspace(() => clock.nowMs());
     this.keyspace.onChange = (change) => this.onKeyChange(change);
+    this.scriptContext = {
+      keyspace: this.keyspace,
+      publish: (c, m) => this.publish(c, m),
+      info: (a) => this.info(a),
+      tag: '',
+      sha: '',
+      writeRefusal: () => (this.role === 'replica' ? ERR_READONLY.message : (this.writeRefusal?.() ?? null)),
+    };
   }
 
   /**
@@ -405,14 +420,9 @@ export class RedisNode {
     const sha = this.scripts.add(body);
     const keys = args.slice(3, 3 + Number(numKeys));
     const argv = args.slice(3 + Number(numKeys));
-    const ctx: ScriptContext = {
-      keyspace: this.keyspace,
-      publish: (c, m) => this.publish(c, m),
-      info: (a) => this.info(a),
-      tag,
-      sha,
-      writeRefusal: () => (this.role === 'replica' ? ERR_READONLY.message : (this.writeRefusal?.() ?? null)),
-    };
+    const ctx = this.scriptContext;
+    ctx.tag = tag;
+    ctx.sha = sha;
     const builtin = builtinScriptByText(body);
     if (builtin !== undefined) return runBuiltin(builtin, ctx, keys, argv);
     try {
