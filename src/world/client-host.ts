@@ -11,6 +11,7 @@ import { Signal, SignalWait, TIMED_OUT } from '../engine/signal.js';
 import type { Simulation } from '../engine/simulation.js';
 import type { Micros } from '../engine/time.js';
 import { LocalClock } from './clock.js';
+import { CommandTrip } from './command-trip.js';
 import { ConnectionPool } from './connection-pool.js';
 import type { Database, DbResult, DbStatement } from './database.js';
 import type { Dependency } from './dependency.js';
@@ -72,9 +73,6 @@ function replyOutcome(r: RedisReply): RedisOutcome {
   if (r === 0) return OK_0;
   return { status: 'ok', reply: r };
 }
-
-/** A command's reply is the client's result as it is: one function for every command, not a closure each. */
-const replyAsIs = (r: RedisReply): RedisReply => r;
 
 export class ClientHost {
   group: ProcessGroup;
@@ -319,12 +317,9 @@ export class ClientHost {
 
   /** One command on this process's connection to `node` (own-code clients use it too). */
   sendCommand(node: RedisNode, command: string[], tag: string): Signal<RedisReply> {
-    const reply = new Signal<RedisReply>('reply');
-    const incarnation = this.incarnation;
-    this.connectionTo(node).command(command, tag, replyAsIs, (r) => {
-      if (this.incarnation === incarnation) reply.fire(r);
-    });
-    return reply;
+    // NodeConnection.command's legs, as one object (command-trip.ts); a reply addressed to an
+    // earlier incarnation of this process is dropped.
+    return new CommandTrip(this, this.incarnation, this.connectionTo(node), node, command, tag).start();
   }
 
   private *redisCall(command: string[], tag: string, node: RedisNode, timeoutUs: number): ProcessGenerator<RedisOutcome> {
