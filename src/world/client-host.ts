@@ -188,8 +188,24 @@ export class ClientHost {
         input = r === TIMED_OUT ? TIMEOUT_OUTCOME : replyOutcome(r as RedisReply);
         continue;
       }
+      if (effect.kind === 'db') {
+        // A statement, handled here rather than through perform's generator.
+        input = yield* this.db(effect.statement, thread);
+        continue;
+      }
+      if (effect.kind === 'call') {
+        yield this.dependencyOf(effect.dependency).callLatencyUs();
+        input = undefined;
+        continue;
+      }
       input = yield* this.perform(effect, thread);
     }
+  }
+
+  private dependencyOf(name: string): Dependency {
+    const dependency = this.dependencies.get(name);
+    if (!dependency) throw new Error(`unknown dependency ${name}`);
+    return dependency;
   }
 
   /** The answer of an effect that takes no simulated time, or WAITS. */
@@ -257,12 +273,9 @@ export class ClientHost {
         return yield* this.redisEach(effect.command, thread.requestTag, effect.wait);
       case 'db':
         return yield* this.db(effect.statement, thread);
-      case 'call': {
-        const dependency = this.dependencies.get(effect.dependency);
-        if (!dependency) throw new Error(`unknown dependency ${effect.dependency}`);
-        yield dependency.callLatencyUs();
+      case 'call':
+        yield this.dependencyOf(effect.dependency).callLatencyUs();
         return undefined;
-      }
       case 'subscribe': {
         if (!this.subscriptions.has(effect.channel)) this.subscribeAtNode(effect.channel);
         // SUBSCRIBE is confirmed after a round trip to the node.

@@ -191,9 +191,16 @@ export function* syncedEval(config: RedissonConfig, script: string[], retry: boo
   // A single server (isSingleConfig) never waits for replicas.
   if (!setup.replicated || b.replicaCount === 'none') return yield* plain(config, script, retry);
   const state = config.sync;
-  const probe = yield* probeWait(config, state);
+  // The probe's verdict and the replica count are known without a command on most calls:
+  // read in place then, without probeWait's and replicasToWaitFor's generators.
+  const probe = b.waitProbe === 'none' ? true : state.waitSupported !== null ? state.waitSupported : yield* probeWait(config, state);
   if (probe !== true) return probe === false ? yield* plain(config, script, true) : probe;
-  const n = yield* replicasToWaitFor(config, state);
+  const n =
+    b.replicaCount === 'client-view'
+      ? ((yield REPLICAS_EFFECT) as number)
+      : b.replicaCount === 'info-cached' && state.cachedReplicas !== -1
+        ? state.cachedReplicas
+        : yield* replicasToWaitFor(config, state);
   if (typeof n !== 'number') return n;
   const commands = n > 0 ? [script, ['WAIT', String(n), String(SLAVES_SYNC_TIMEOUT_MS)]] : [script];
   const timeoutUs = setup.commandTimeoutUs + (n > 0 && b.batchTimeoutAddsWait ? SLAVES_SYNC_TIMEOUT_MS * 1000 : 0);
