@@ -26,11 +26,8 @@ const newConfigs = (): Map<LockParams, RedissonConfig> => new Map();
 /** The effects of every lock call, yielded in place (no helper generator per call). */
 const CONFIGS = clientStateEffect('redisson/config', newConfigs);
 
-/** The settings of this variant's Redisson client, made once per client process. */
-function* configOf(params: LockParams): EffectProgram<RedissonConfig> {
-  const made = (yield CONFIGS) as Map<LockParams, RedissonConfig>;
-  const known = made.get(params);
-  if (known) return known;
+/** The settings of this variant's Redisson client, made once per client process, at its first lock call. */
+function* makeConfig(params: LockParams, made: Map<LockParams, RedissonConfig>): EffectProgram<RedissonConfig> {
   const b = behaviourOf(params.redissonVersion);
   const config: RedissonConfig = {
     b,
@@ -115,7 +112,9 @@ export const redisson: LockProtocol = {
   summary: 'Redisson RLock by version: hash + reentrancy, watchdog when no lease, pub/sub waiters, command re-sends, WAIT for replicas',
   reentrantByThread: true,
   *acquire(lock, params) {
-    const config = yield* configOf(params);
+    // configOf in place (a generator less per lock call): the config, made on first use.
+    const made = (yield CONFIGS) as Map<LockParams, RedissonConfig>;
+    const config = made.get(params) ?? (yield* makeConfig(params, made));
     lock.leaseMs = params.leaseMs ?? LOCK_WATCHDOG_TIMEOUT_MS;
     const request = (yield CURRENT_REQUEST_EFFECT) as string;
     const startMs = (yield CLOCK_EFFECT) as number;
@@ -139,7 +138,8 @@ export const redisson: LockProtocol = {
     }
   },
   *release(lock, params) {
-    const config = yield* configOf(params);
+    const made = (yield CONFIGS) as Map<LockParams, RedissonConfig>;
+    const config = made.get(params) ?? (yield* makeConfig(params, made));
     // Run again by ServiceManager.execute after a recognised no-sync error, when the version does.
     for (let run = 0; ; run++) {
       // A new request id per run, until 3.52.0 keeps the first (and so finds its own latch).
