@@ -3,6 +3,7 @@
  * simulation): this file measures the simulator from outside.
  */
 import { execFileSync } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { loadScenario } from '../scenario/load.js';
 import { runVariant } from '../runner/run.js';
@@ -53,28 +54,38 @@ interface Probe {
   seeds: number;
   wallMs: number;
   peakRssBytes: number;
+  /** User + system CPU time of the probe's process, all threads (with-cpu.js). */
+  cpuMs: number;
 }
 const probeScript = fileURLToPath(new URL('./sweep-probe.js', import.meta.url));
-const probeWith = (script: string, cwd: string | undefined, target: string, seeds: number, jobs: number): Probe =>
-  JSON.parse(execFileSync(process.execPath, [script, target, String(seeds), String(jobs)], { encoding: 'utf8', maxBuffer: 1 << 20, cwd })) as Probe;
+const withCpu = fileURLToPath(new URL('./with-cpu.js', import.meta.url));
+/** The probe's JSON line and with-cpu's {"cpuMs"} line, merged. */
+const probeWith = (script: string, cwd: string | undefined, target: string, seeds: number, jobs: number): Probe => {
+  const out = execFileSync(process.execPath, [withCpu, script, target, String(seeds), String(jobs)], { encoding: 'utf8', maxBuffer: 1 << 20, cwd });
+  return Object.assign({}, ...out.trim().split('\n').map((line) => JSON.parse(line) as object)) as Probe;
+};
 const probe = (target: string, seeds: number, jobs: number): Probe => probeWith(probeScript, undefined, target, seeds, jobs);
 const compareSeeds = Number(process.env.LOCK_SIM_BENCH_SEEDS ?? 1000);
 const oneJob = probe('scenarios/failover.yaml', compareSeeds, 1);
 const twoJobs = probe('scenarios/failover.yaml', compareSeeds, 2);
 const runsPerS = (p: Probe): number => p.runs / (p.wallMs / 1000);
+const runsPerCpuS = (p: Probe): number => p.runs / (p.cpuMs / 1000);
+const load = (): string => `load average ${loadavg()[0].toFixed(1)}`;
 console.log(
   `compare scenarios/failover.yaml, ${compareSeeds} seeds x ${oneJob.runs / compareSeeds} variants: ` +
-    `1 job ${runsPerS(oneJob).toFixed(1)} runs/s (${(oneJob.wallMs / 1000).toFixed(1)}s), ` +
-    `2 jobs ${runsPerS(twoJobs).toFixed(1)} runs/s (${(twoJobs.wallMs / 1000).toFixed(1)}s): ${(runsPerS(twoJobs) / runsPerS(oneJob)).toFixed(2)}x (target >= 1.8x)`,
+    `1 job ${runsPerS(oneJob).toFixed(1)} runs/s (${(oneJob.wallMs / 1000).toFixed(1)}s; ${runsPerCpuS(oneJob).toFixed(1)} runs per CPU-second), ` +
+    `2 jobs ${runsPerS(twoJobs).toFixed(1)} runs/s (${(twoJobs.wallMs / 1000).toFixed(1)}s; ${runsPerCpuS(twoJobs).toFixed(1)} runs per CPU-second): ` +
+    `${(runsPerS(twoJobs) / runsPerS(oneJob)).toFixed(2)}x (target >= 1.8x); ${load()}`,
 );
 // Against another build (LOCK_SIM_BENCH_BASELINE: the root of a built lock-sim checkout, e.g.
-// the commit before the streaming checker), the same compare on one thread, run right after this one.
+// commit 6e8c717, the build issue 11 measured), the same compare on one thread, run right after
+// this one, with that build's own failover.yaml; by wall time and by CPU time.
 const baselineRoot = process.env.LOCK_SIM_BENCH_BASELINE;
 if (baselineRoot) {
   const base = probeWith(`${baselineRoot}/dist/bench/sweep-probe.js`, baselineRoot, 'scenarios/failover.yaml', compareSeeds, 1);
   console.log(
-    `  baseline ${baselineRoot}: 1 job ${runsPerS(base).toFixed(1)} runs/s (${(base.wallMs / 1000).toFixed(1)}s): ` +
-      `this build ${(runsPerS(oneJob) / runsPerS(base)).toFixed(2)}x (target >= 2x)`,
+    `  baseline ${baselineRoot}: 1 job ${runsPerS(base).toFixed(1)} runs/s (${(base.wallMs / 1000).toFixed(1)}s; ${runsPerCpuS(base).toFixed(1)} runs per CPU-second): ` +
+      `this build ${(runsPerS(oneJob) / runsPerS(base)).toFixed(2)}x by wall time, ${(runsPerCpuS(oneJob) / runsPerCpuS(base)).toFixed(2)}x by CPU time (target >= 2x); ${load()}`,
   );
 }
 const small = probe('memory', 1000, 2);

@@ -10,23 +10,25 @@
 export class EventQueue<T> {
   private times: number[] = [];
   private seqs: number[] = [];
-  private items: T[] = [];
+  private items: Array<T | undefined> = [];
   private tags: number[] = [];
   private nextSeq = 0;
+  /**
+   * Items in the heap. The arrays keep their high-water length: `pop()` on them right-trims
+   * the backing store once it is under half full, and the next pushes allocate and copy it
+   * again, over and over as a run's queue breathes.
+   */
+  private n = 0;
 
   get size(): number {
-    return this.items.length;
+    return this.n;
   }
 
   /** `tag` is an opaque number carried with the item (the engine uses it for wake tokens). */
   push(timeUs: number, item: T, tag: number): void {
     const seq = this.nextSeq++;
-    let i = this.items.length;
     const { times, seqs, items, tags } = this;
-    times.push(timeUs);
-    seqs.push(seq);
-    items.push(item);
-    tags.push(tag);
+    let i = this.n++;
     while (i > 0) {
       const parent = (i - 1) >> 1;
       const pt = times[parent];
@@ -44,7 +46,7 @@ export class EventQueue<T> {
   }
 
   peekTime(): number {
-    return this.items.length === 0 ? Infinity : this.times[0];
+    return this.n === 0 ? Infinity : this.times[0];
   }
 
   /** Removes the earliest item; its time and tag are left in `poppedTime` / `poppedTag`. */
@@ -52,16 +54,19 @@ export class EventQueue<T> {
   poppedTag = 0;
   pop(): T | undefined {
     const { times, seqs, items, tags } = this;
-    const n = items.length;
+    const n = this.n;
     if (n === 0) return undefined;
     const top = items[0];
     this.poppedTime = times[0];
     this.poppedTag = tags[0];
-    const lastTime = times.pop() as number;
-    const lastSeq = seqs.pop() as number;
-    const lastItem = items.pop() as T;
-    const lastTag = tags.pop() as number;
     const size = n - 1;
+    this.n = size;
+    const lastTime = times[size];
+    const lastSeq = seqs[size];
+    const lastItem = items[size];
+    const lastTag = tags[size];
+    // The vacated slot lets go of its item (a process or a callback and what it holds).
+    items[size] = undefined;
     if (size > 0) {
       let i = 0;
       for (;;) {

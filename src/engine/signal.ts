@@ -8,8 +8,15 @@ import type { Process } from './process.js';
 export class Signal<T = unknown> {
   fired = false;
   value: T | undefined;
-  /** Waiters as flat pairs (process, token) so a wait allocates no object. */
-  private waiters: Array<Process | number> = [];
+  /**
+   * The first waiter inline (almost every signal has at most one: a command's reply, a
+   * statement's end, an idle worker's wake-up), the others as flat pairs (process, token):
+   * a wait allocates no object, and a signal with one waiter no array (an empty array grows
+   * to 17 slots on its first push; signals are made per command).
+   */
+  private firstWaiter: Process | null = null;
+  private firstToken = 0;
+  private moreWaiters: Array<Process | number> | null = null;
 
   constructor(readonly label = 'signal') {}
 
@@ -17,22 +24,41 @@ export class Signal<T = unknown> {
     if (this.fired) return;
     this.fired = true;
     this.value = value;
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (let i = 0; i < waiters.length; i += 2) {
-      (waiters[i] as Process).resumeIfWaiting(waiters[i + 1] as number, value);
+    const first = this.firstWaiter;
+    if (first === null) return;
+    this.firstWaiter = null;
+    first.resumeIfWaiting(this.firstToken, value);
+    const more = this.moreWaiters;
+    if (more === null) return;
+    this.moreWaiters = null;
+    for (let i = 0; i < more.length; i += 2) {
+      (more[i] as Process).resumeIfWaiting(more[i + 1] as number, value);
     }
   }
 
   /** @internal used by Process when it yields this signal. */
   addWaiter(process: Process, token: number): void {
-    this.waiters.push(process, token);
+    if (this.firstWaiter === null && this.moreWaiters === null) {
+      this.firstWaiter = process;
+      this.firstToken = token;
+    } else if (this.moreWaiters === null) this.moreWaiters = [process, token];
+    else this.moreWaiters.push(process, token);
   }
 }
 
-/** Yield this to wait for a signal at most `timeoutUs`; the process resumes with TIMED_OUT on timeout. */
+/**
+ * Yield this to wait for a signal at most `timeoutUs`; the process resumes with TIMED_OUT on
+ * timeout. The engine reads a yielded wait at once and keeps nothing of it, so a hot path may
+ * yield one object again and again, set anew each time (`set`): no allocation per wait.
+ */
 export class SignalWait<T = unknown> {
-  constructor(readonly signal: Signal<T>, readonly timeoutUs: number) {}
+  constructor(public signal: Signal<T>, public timeoutUs: number) {}
+
+  set(signal: Signal<T>, timeoutUs: number): this {
+    this.signal = signal;
+    this.timeoutUs = timeoutUs;
+    return this;
+  }
 }
 
 export const TIMED_OUT: unique symbol = Symbol('timed out');

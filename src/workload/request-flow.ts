@@ -89,7 +89,10 @@ export function* requestFlow(
 ): EffectProgram<RequestOutcome> {
   const st = new RequestState();
   const guardCtx: GuardContext = { fence: null, fenceCheck: s.fenceCheck };
-  for (const step of s.steps) {
+  // An index, not for-of: an array iterator in a generator makes a result object per step.
+  const steps = s.steps;
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i];
     if (st.outcome !== null && step !== 'unlock') continue;
     if (typeof step === 'object') {
       yield { kind: 'call', dependency: step.call };

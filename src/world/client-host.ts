@@ -11,6 +11,7 @@ import { Signal, SignalWait, TIMED_OUT } from '../engine/signal.js';
 import type { Simulation } from '../engine/simulation.js';
 import type { Micros } from '../engine/time.js';
 import { LocalClock } from './clock.js';
+import { CommandTrip } from './command-trip.js';
 import { ConnectionPool } from './connection-pool.js';
 import type { Database, DbResult, DbStatement } from './database.js';
 import type { Dependency } from './dependency.js';
@@ -54,8 +55,24 @@ export class Latch {
   waiters: Signal<true>[] = [];
 }
 
-/** A command's reply is the client's result as it is: one function for every command, not a closure each. */
-const replyAsIs = (r: RedisReply): RedisReply => r;
+/** A command that got no reply in time. */
+const TIMEOUT_OUTCOME: RedisOutcome = { status: 'timeout' };
+const OK_OK: RedisOutcome = { status: 'ok', reply: 'OK' };
+const OK_NIL: RedisOutcome = { status: 'ok', reply: null };
+const OK_0: RedisOutcome = { status: 'ok', reply: 0 };
+const OK_1: RedisOutcome = { status: 'ok', reply: 1 };
+
+/**
+ * A reply as the outcome a lock protocol reads. Outcomes are only read, never changed or kept
+ * apart from their reply: the commonest replies (OK, nil, 0, 1) share one object each.
+ */
+function replyOutcome(r: RedisReply): RedisOutcome {
+  if (r === 'OK') return OK_OK;
+  if (r === null) return OK_NIL;
+  if (r === 1) return OK_1;
+  if (r === 0) return OK_0;
+  return { status: 'ok', reply: r };
+}
 
 export class ClientHost {
   group: ProcessGroup;
@@ -75,6 +92,8 @@ export class ClientHost {
   /** The process's own state (effect `client-state`); a crash starts a fresh process without it. */
   private statics = new Map<string, unknown>();
   private readonly setup: RedisSetup;
+  /** The bounded wait every command of this process yields (SignalWait.set: read at once by the engine). */
+  private readonly commandWait = new SignalWait<RedisReply>(new Signal<RedisReply>('unused'), 0);
 
   constructor(
     readonly name: string,
@@ -165,12 +184,28 @@ export class ClientHost {
         const node = effect.target === 'primary' ? this.primary : this.masters[effect.target];
         if (!node) throw new Error(`no Redis master ${effect.target}`);
         const reply = this.sendCommand(node, effect.command, thread.requestTag);
-        const r = yield new SignalWait(reply, effect.timeoutUs ?? this.params.commandTimeoutUs);
-        input = r === TIMED_OUT ? { status: 'timeout' } : { status: 'ok', reply: r as RedisReply };
+        const r = yield this.commandWait.set(reply, effect.timeoutUs ?? this.params.commandTimeoutUs);
+        input = r === TIMED_OUT ? TIMEOUT_OUTCOME : replyOutcome(r as RedisReply);
+        continue;
+      }
+      if (effect.kind === 'db') {
+        // A statement, handled here rather than through perform's generator.
+        input = yield* this.db(effect.statement, thread);
+        continue;
+      }
+      if (effect.kind === 'call') {
+        yield this.dependencyOf(effect.dependency).callLatencyUs();
+        input = undefined;
         continue;
       }
       input = yield* this.perform(effect, thread);
     }
+  }
+
+  private dependencyOf(name: string): Dependency {
+    const dependency = this.dependencies.get(name);
+    if (!dependency) throw new Error(`unknown dependency ${name}`);
+    return dependency;
   }
 
   /** The answer of an effect that takes no simulated time, or WAITS. */
@@ -238,12 +273,9 @@ export class ClientHost {
         return yield* this.redisEach(effect.command, thread.requestTag, effect.wait);
       case 'db':
         return yield* this.db(effect.statement, thread);
-      case 'call': {
-        const dependency = this.dependencies.get(effect.dependency);
-        if (!dependency) throw new Error(`unknown dependency ${effect.dependency}`);
-        yield dependency.callLatencyUs();
+      case 'call':
+        yield this.dependencyOf(effect.dependency).callLatencyUs();
         return undefined;
-      }
       case 'subscribe': {
         if (!this.subscriptions.has(effect.channel)) this.subscribeAtNode(effect.channel);
         // SUBSCRIBE is confirmed after a round trip to the node.
@@ -298,18 +330,15 @@ export class ClientHost {
 
   /** One command on this process's connection to `node` (own-code clients use it too). */
   sendCommand(node: RedisNode, command: string[], tag: string): Signal<RedisReply> {
-    const reply = new Signal<RedisReply>('reply');
-    const incarnation = this.incarnation;
-    this.connectionTo(node).command(command, tag, replyAsIs, (r) => {
-      if (this.incarnation === incarnation) reply.fire(r);
-    });
-    return reply;
+    // NodeConnection.command's legs, as one object (command-trip.ts); a reply addressed to an
+    // earlier incarnation of this process is dropped.
+    return new CommandTrip(this, this.incarnation, this.connectionTo(node), node, command, tag).start();
   }
 
   private *redisCall(command: string[], tag: string, node: RedisNode, timeoutUs: number): ProcessGenerator<RedisOutcome> {
     const reply = this.sendCommand(node, command, tag);
-    const r = yield new SignalWait(reply, timeoutUs);
-    return r === TIMED_OUT ? { status: 'timeout' } : { status: 'ok', reply: r as RedisReply };
+    const r = yield this.commandWait.set(reply, timeoutUs);
+    return r === TIMED_OUT ? TIMEOUT_OUTCOME : replyOutcome(r as RedisReply);
   }
 
   /** Written in order on one connection; the link keeps that order to the server and back. */
@@ -322,7 +351,7 @@ export class ClientHost {
   private *awaitAll(replies: Signal<RedisReply>[], deadlineUs: number): ProcessGenerator<RedisOutcome[]> {
     const outcomes: RedisOutcome[] = [];
     for (const reply of replies) {
-      if (!reply.fired) yield new SignalWait(reply, Math.max(0, deadlineUs - this.sim.nowUs));
+      if (!reply.fired) yield this.commandWait.set(reply, Math.max(0, deadlineUs - this.sim.nowUs));
       outcomes.push(reply.fired ? { status: 'ok', reply: reply.value as RedisReply } : { status: 'timeout' });
     }
     return outcomes;

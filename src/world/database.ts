@@ -160,7 +160,8 @@ export class Database {
       return { kind: 'affected', rows: 0 };
     }
     const sku = lockedRowOf(statement);
-    if (sku !== null) {
+    // A row lock that is free or already ours is taken in place; only a wait needs lockRow's generator.
+    if (sku !== null && !this.takeRowLockNow(sku, owner, txn)) {
       const waited = yield* this.lockRow(sku, owner, txn);
       if (waited !== null) return waited;
     }
@@ -174,15 +175,20 @@ export class Database {
     return result;
   }
 
+  /** The row's lock is `owner`'s now without a wait (free, already its own, or no such row): true. */
+  private takeRowLockNow(sku: number, owner: string, txn: Transaction | null): boolean {
+    const lock = this.rowLocks.get(sku);
+    if (!lock || lock.owner === owner) return true;
+    if (lock.owner !== null) return false;
+    lock.owner = owner;
+    txn?.locked.add(sku);
+    return true;
+  }
+
   /** Takes the row's lock for `owner`, waiting in line; an error when the wait failed, else null. */
   private *lockRow(sku: number, owner: string, txn: Transaction | null): ProcessGenerator<DbResult | null> {
-    const lock = this.rowLocks.get(sku);
-    if (!lock || lock.owner === owner) return null;
-    if (lock.owner === null) {
-      lock.owner = owner;
-      txn?.locked.add(sku);
-      return null;
-    }
+    if (this.takeRowLockNow(sku, owner, txn)) return null;
+    const lock = this.rowLocks.get(sku) as RowLock;
     const waiter = { owner, txn, turn: new Signal<boolean>('row-lock') };
     lock.waiters.push(waiter);
     const r = yield new SignalWait(waiter.turn, LOCK_WAIT_TIMEOUT_US);

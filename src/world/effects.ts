@@ -129,6 +129,18 @@ const MASTERS: Effect = { kind: 'masters' };
 const REPLICAS: Effect = { kind: 'replicas' };
 const RANDOM: Effect = { kind: 'random' };
 
+/**
+ * The same effects for a hot path that yields them itself (`(yield CLOCK_EFFECT) as number`)
+ * instead of through a helper: a helper's `yield*` makes a generator per call.
+ */
+export const CLOCK_EFFECT = CLOCK;
+export const CURRENT_REQUEST_EFFECT = CURRENT_REQUEST;
+export const REDIS_SETUP_EFFECT = REDIS_SETUP;
+export const REPLICAS_EFFECT = REPLICAS;
+
+/** A `client-state` effect made once (a module constant) for a hot path to yield itself. */
+export const clientStateEffect = <T>(name: string, create: () => T): Effect => ({ kind: 'client-state', name, create });
+
 /** Typed helpers so protocol code reads as calls: `const r = yield* redis('GET', key)`. */
 export function* redis(...command: string[]): EffectProgram<RedisOutcome> {
   return (yield { kind: 'redis', target: 'primary', command }) as RedisOutcome;

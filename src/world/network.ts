@@ -50,6 +50,14 @@ export class Fabric {
   }
 }
 
+/**
+ * A message that carries its own delivery (a client command in flight: world/command-trip.ts):
+ * one object for the whole round trip instead of a closure per leg.
+ */
+export interface Delivery {
+  arrive(): void;
+}
+
 export class Link {
   private lastDeliveryUs = 0;
   /**
@@ -58,20 +66,30 @@ export class Link {
    * of this link delivers the oldest message: one shared callback instead of a closure per
    * message.
    */
-  private inFlight: Array<(() => void) | undefined> = [];
+  private inFlight: Array<(() => void) | Delivery | undefined> = [];
   private head = 0;
+  /**
+   * One past the newest message. The array keeps its length when the link drains (head and
+   * tail go back to 0): setting its length to 0 dropped its backing store, and the next
+   * message, on a link that is mostly empty between commands, allocated a new one.
+   */
+  private tail = 0;
   private readonly deliverNext = (): void => {
-    const deliver = this.inFlight[this.head] as () => void;
-    this.inFlight[this.head++] = undefined;
-    if (this.head === this.inFlight.length) {
-      this.inFlight.length = 0;
+    const inFlight = this.inFlight;
+    const deliver = inFlight[this.head] as (() => void) | Delivery;
+    inFlight[this.head++] = undefined;
+    if (this.head === this.tail) {
       this.head = 0;
-    } else if (this.head >= 1024 && this.head * 2 >= this.inFlight.length) {
+      this.tail = 0;
+    } else if (this.head >= 1024 && this.head * 2 >= this.tail) {
       // A link never empty for long: drop the delivered half so memory stays bounded.
-      this.inFlight.splice(0, this.head);
+      inFlight.splice(0, this.head);
+      this.tail -= this.head;
       this.head = 0;
     }
-    if (!this.cut) deliver();
+    if (this.cut) return;
+    if (typeof deliver === 'function') deliver();
+    else deliver.arrive();
   };
 
   constructor(
@@ -87,12 +105,12 @@ export class Link {
     return this.fabric.isCut(this.from, this.to);
   }
 
-  send(deliver: () => void): void {
+  send(deliver: (() => void) | Delivery): void {
     if (this.cut) return;
     const delayUs = sample(this.latency, this.rng) + this.fabric.delayBetween(this.from, this.to);
     const at = Math.max(this.lastDeliveryUs, this.sim.nowUs + delayUs);
     this.lastDeliveryUs = at;
-    this.inFlight.push(deliver);
+    this.inFlight[this.tail++] = deliver;
     this.sim.scheduleAt(at, this.deliverNext);
   }
 }

@@ -147,4 +147,53 @@ describe('Simulation', () => {
     expect(xs).toEqual(ys);
     expect(new Simulation(8).random.fork('client-1/arrivals').next()).not.toBe(xs[0]);
   });
+
+  it('a signal wakes all its waiters, in the order they began to wait, with its value', () => {
+    const sim = new Simulation(1);
+    const signal = new Signal<string>();
+    const log: string[] = [];
+    for (const [name, startUs] of [['p1', 0], ['p2', 5], ['p3', 7]] as const) {
+      sim.spawn(name, (function* () {
+        yield startUs;
+        log.push(`${name}:${String(yield signal)}@${sim.nowUs}`);
+      })());
+    }
+    sim.schedule(10, () => signal.fire('go'));
+    sim.run();
+    expect(log).toEqual(['p1:go@10', 'p2:go@10', 'p3:go@10']);
+  });
+
+  it('a waiter that timed out is not woken by the signal; the one after it is', () => {
+    const sim = new Simulation(1);
+    const signal = new Signal<string>();
+    const log: string[] = [];
+    sim.spawn('short', (function* () {
+      const r = yield new SignalWait(signal, 3);
+      log.push(`short:${r === TIMED_OUT ? 'timeout' : String(r)}@${sim.nowUs}`);
+    })());
+    sim.spawn('long', (function* () {
+      const r = yield new SignalWait(signal, 100);
+      log.push(`long:${r === TIMED_OUT ? 'timeout' : String(r)}@${sim.nowUs}`);
+    })());
+    sim.schedule(10, () => signal.fire('go'));
+    sim.run();
+    expect(log).toEqual(['short:timeout@3', 'long:go@10']);
+  });
+
+  it('one SignalWait yielded again with new values (set) waits on the new signal and deadline', () => {
+    const sim = new Simulation(1);
+    const wait = new SignalWait<string>(new Signal<string>(), 0);
+    const first = new Signal<string>();
+    const second = new Signal<string>();
+    const got: unknown[] = [];
+    sim.spawn('p', (function* () {
+      got.push(yield wait.set(first, 50), sim.nowUs);
+      got.push(yield wait.set(second, 3), sim.nowUs);
+    })());
+    sim.schedule(10, () => first.fire('a'));
+    sim.schedule(15, () => second.fire('b'));
+    sim.run();
+    // The second wait's own deadline (3 us after 10), not the first's 50.
+    expect(got).toEqual(['a', 10, TIMED_OUT, 13]);
+  });
 });

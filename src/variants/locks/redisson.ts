@@ -8,7 +8,7 @@
  * (redisson/executor.ts): re-sent after a response timeout, followed by WAIT when Redis has
  * replicas, the whole acquire or unlock run again after a recognised "no replica synced".
  */
-import { awaitMessage, clientState, currentRequest, localClockMs, redisSend, redisSetup, subscribe, unsubscribe, type EffectProgram } from '../../world/effects.js';
+import { awaitMessage, CLOCK_EFFECT, clientStateEffect, CURRENT_REQUEST_EFFECT, REDIS_SETUP_EFFECT, redisSend, subscribe, unsubscribe, type EffectProgram, type RedisSetup } from '../../world/effects.js';
 import { isErrorReply } from '../../world/redis/reply.js';
 import { redissonAcquire, redissonUnlock, redissonUnlockLatch } from '../../world/redis/scripts.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../lock-protocol.js';
@@ -23,16 +23,15 @@ const UNLOCK_MESSAGE = '0';
 const channelOf = (key: string): string => `redisson_lock__channel:{${key}}`;
 
 const newConfigs = (): Map<LockParams, RedissonConfig> => new Map();
+/** The effects of every lock call, yielded in place (no helper generator per call). */
+const CONFIGS = clientStateEffect('redisson/config', newConfigs);
 
-/** The settings of this variant's Redisson client, made once per client process. */
-function* configOf(params: LockParams): EffectProgram<RedissonConfig> {
-  const made = yield* clientState('redisson/config', newConfigs);
-  const known = made.get(params);
-  if (known) return known;
+/** The settings of this variant's Redisson client, made once per client process, at its first lock call. */
+function* makeConfig(params: LockParams, made: Map<LockParams, RedissonConfig>): EffectProgram<RedissonConfig> {
   const b = behaviourOf(params.redissonVersion);
   const config: RedissonConfig = {
     b,
-    setup: yield* redisSetup(),
+    setup: (yield REDIS_SETUP_EFFECT) as RedisSetup,
     retryAttempts: params.commandRetries ?? b.retryAttempts,
     // BaseConfig.setRetryInterval sets a ConstantDelay (3.48+), as retryInterval always was.
     retryDelay: params.commandRetryIntervalMs === null ? b.retryDelay : { kind: 'constant', ms: params.commandRetryIntervalMs },
@@ -113,10 +112,12 @@ export const redisson: LockProtocol = {
   summary: 'Redisson RLock by version: hash + reentrancy, watchdog when no lease, pub/sub waiters, command re-sends, WAIT for replicas',
   reentrantByThread: true,
   *acquire(lock, params) {
-    const config = yield* configOf(params);
+    // configOf in place (a generator less per lock call): the config, made on first use.
+    const made = (yield CONFIGS) as Map<LockParams, RedissonConfig>;
+    const config = made.get(params) ?? (yield* makeConfig(params, made));
     lock.leaseMs = params.leaseMs ?? LOCK_WATCHDOG_TIMEOUT_MS;
-    const request = yield* currentRequest();
-    const startMs = yield* localClockMs();
+    const request = (yield CURRENT_REQUEST_EFFECT) as string;
+    const startMs = (yield CLOCK_EFFECT) as number;
     const first = yield* tryAcquireOnce(config, lock, params, request);
     if (typeof first !== 'number') return first;
     if (params.waitMs <= 0) return BUSY;
@@ -124,7 +125,7 @@ export const redisson: LockProtocol = {
     yield* subscribe(channel);
     try {
       for (;;) {
-        const remainingMs = params.waitMs - ((yield* localClockMs()) - startMs);
+        const remainingMs = params.waitMs - (((yield CLOCK_EFFECT) as number) - startMs);
         if (remainingMs <= 0) return BUSY;
         const attempt = yield* tryAcquireOnce(config, lock, params, request);
         if (typeof attempt !== 'number') return attempt;
@@ -137,7 +138,8 @@ export const redisson: LockProtocol = {
     }
   },
   *release(lock, params) {
-    const config = yield* configOf(params);
+    const made = (yield CONFIGS) as Map<LockParams, RedissonConfig>;
+    const config = made.get(params) ?? (yield* makeConfig(params, made));
     // Run again by ServiceManager.execute after a recognised no-sync error, when the version does.
     for (let run = 0; ; run++) {
       // A new request id per run, until 3.52.0 keeps the first (and so finds its own latch).

@@ -4,7 +4,7 @@
  */
 import { redis } from '../../world/effects.js';
 import type { LockProtocol } from '../lock-protocol.js';
-import { pollCommand } from './polling.js';
+import { pollCommand, replyIsOk } from './polling.js';
 import { RELEASED, releaseFailure } from './outcomes.js';
 import { DEFAULT_LEASE_MS } from './setnx-expire.js';
 
@@ -15,7 +15,7 @@ export const setNxPx: LockProtocol = {
   summary: 'SET key "locked" NX PX lease, DEL to release (value is not a token)',
   acquire(lock, params) {
     lock.leaseMs = params.leaseMs ?? DEFAULT_LEASE_MS;
-    return pollCommand(params, ['SET', lock.key, CONSTANT_LOCK_VALUE, 'NX', 'PX', String(lock.leaseMs)], (reply) => reply === 'OK');
+    return pollCommand(params, ['SET', lock.key, CONSTANT_LOCK_VALUE, 'NX', 'PX', String(lock.leaseMs)], replyIsOk);
   },
   *release(lock) {
     const r = yield* redis('DEL', lock.key);

@@ -6,13 +6,13 @@
 import { primaryCommand, redis, type EffectProgram, type RedisOutcome } from '../../world/effects.js';
 import { compareAndDelete } from '../../world/redis/scripts.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol } from '../lock-protocol.js';
-import { pollCommand } from './polling.js';
+import { pollCommand, replyIsOk } from './polling.js';
 import { RELEASED, releaseFailure } from './outcomes.js';
 import { DEFAULT_LEASE_MS } from './setnx-expire.js';
 
 function acquireWithToken(lock: LockHandle, params: LockParams): EffectProgram<AcquireResult> {
   lock.leaseMs = params.leaseMs ?? DEFAULT_LEASE_MS;
-  return pollCommand(params, ['SET', lock.key, lock.token, 'NX', 'PX', String(lock.leaseMs)], (reply) => reply === 'OK');
+  return pollCommand(params, ['SET', lock.key, lock.token, 'NX', 'PX', String(lock.leaseMs)], replyIsOk);
 }
 
 export const tokenGetDel: LockProtocol = {

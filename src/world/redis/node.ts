@@ -35,11 +35,22 @@ const ERR_READONLY = new RedisErrorReply("READONLY You can't write against a rea
  */
 export type UserScriptRunner = (ctx: ScriptContext, body: string, keys: readonly string[], argv: readonly string[]) => RedisReply;
 
+/**
+ * Where a command's reply goes: a callback, or an object that takes it (a client command in
+ * flight, world/command-trip.ts: no closure per command).
+ */
+export type ReplyTo = ((r: RedisReply) => void) | { nodeReplied(r: RedisReply): void };
+
+const answer = (to: ReplyTo, r: RedisReply): void => {
+  if (typeof to === 'function') to(r);
+  else to.nodeReplied(r);
+};
+
 /** A blocked WAIT; it is answered once, then leaves `waits`. */
 interface WaitRequest {
   targetOffset: number;
   needed: number;
-  reply: (r: RedisReply) => void;
+  reply: ReplyTo;
 }
 
 export class RedisNode {
@@ -69,6 +80,13 @@ export class RedisNode {
   /** Client TCP connections this process accepted (tcp.ts); kill -9 closes them all. */
   private readonly sockets = new Set<() => void>();
 
+  /**
+   * What a script sees of this node. A script runs to its end inside one command, and nothing
+   * keeps the context after it: one object per node, its request and SHA1 set per EVAL (not an
+   * object and three closures per script run).
+   */
+  private readonly scriptContext: ScriptContext;
+
   constructor(
     readonly name: string,
     private readonly sim: Simulation,
@@ -76,13 +94,21 @@ export class RedisNode {
   ) {
     this.keyspace = new Keyspace(() => clock.nowMs());
     this.keyspace.onChange = (change) => this.onKeyChange(change);
+    this.scriptContext = {
+      keyspace: this.keyspace,
+      publish: (c, m) => this.publish(c, m),
+      info: (a) => this.info(a),
+      tag: '',
+      sha: '',
+      writeRefusal: () => (this.role === 'replica' ? ERR_READONLY.message : (this.writeRefusal?.() ?? null)),
+    };
   }
 
   /**
    * Executes one command from a client. `reply` is called once, now or later (WAIT);
    * never when the node is down (the client's timeout covers that).
    */
-  execute(args: readonly string[], tag: string, reply: (r: RedisReply) => void): void {
+  execute(args: readonly string[], tag: string, reply: ReplyTo): void {
     if (!this.up) return;
     if (this.pausedQueue !== null) {
       this.pausedQueue.push(() => this.execute(args, tag, reply));
@@ -90,9 +116,9 @@ export class RedisNode {
     }
     const name = asciiLower(args[0]);
     const refused = this.admissionError(args, name);
-    if (refused !== null) return reply(refused);
+    if (refused !== null) return answer(reply, refused);
     if (name === 'wait') return this.wait(args, reply, false);
-    reply(this.run(args, tag, name));
+    answer(reply, this.run(args, tag, name));
   }
 
   /**
@@ -344,7 +370,7 @@ export class RedisNode {
     if (this.waits.length === 0) return;
     const answered = this.waits.filter((w) => this.ackedReplicas(w.targetOffset) >= w.needed);
     this.waits = this.waits.filter((w) => !answered.includes(w));
-    for (const w of answered) w.reply(this.ackedReplicas(w.targetOffset));
+    for (const w of answered) answer(w.reply, this.ackedReplicas(w.targetOffset));
   }
 
   /** Listed replicas that acknowledged `offset` (redis 7.0.15 replicationCountAcksByOffset). */
@@ -358,17 +384,17 @@ export class RedisNode {
    * WAIT numreplicas timeout, checked in the order of redis 7.0.15 `replication.c` waitCommand.
    * `noBlock` (inside EXEC) answers the count at once.
    */
-  private wait(args: readonly string[], reply: (r: RedisReply) => void, noBlock: boolean): void {
-    if (this.role === 'replica') return reply(ERR_WAIT_ON_REPLICA);
+  private wait(args: readonly string[], reply: ReplyTo, noBlock: boolean): void {
+    if (this.role === 'replica') return answer(reply, ERR_WAIT_ON_REPLICA);
     const needed = parseInt64(args[1]);
-    if (needed === null) return reply(ERR_NOT_INTEGER);
+    if (needed === null) return answer(reply, ERR_NOT_INTEGER);
     // timeout.c getTimeoutFromObjectOrReply.
     const timeoutMs = parseInt64(args[2]);
-    if (timeoutMs === null) return reply(new RedisErrorReply('ERR timeout is not an integer or out of range'));
-    if (timeoutMs < 0n) return reply(new RedisErrorReply('ERR timeout is negative'));
+    if (timeoutMs === null) return answer(reply, new RedisErrorReply('ERR timeout is not an integer or out of range'));
+    if (timeoutMs < 0n) return answer(reply, new RedisErrorReply('ERR timeout is negative'));
     const targetOffset = this.replicationOffset;
     const acked = this.ackedReplicas(targetOffset);
-    if (acked >= needed || noBlock) return reply(acked);
+    if (acked >= needed || noBlock) return answer(reply, acked);
     const request: WaitRequest = { targetOffset, needed: Number(needed), reply };
     this.waits.push(request);
     // WAIT with timeout 0 blocks forever. One answered already, or dropped by a crash, is no
@@ -377,7 +403,7 @@ export class RedisNode {
       this.sim.schedule(Number(timeoutMs) * 1000, () => {
         if (!this.waits.includes(request)) return;
         this.waits = this.waits.filter((w) => w !== request);
-        request.reply(this.ackedReplicas(targetOffset));
+        answer(request.reply, this.ackedReplicas(targetOffset));
       });
     }
   }
@@ -405,14 +431,9 @@ export class RedisNode {
     const sha = this.scripts.add(body);
     const keys = args.slice(3, 3 + Number(numKeys));
     const argv = args.slice(3 + Number(numKeys));
-    const ctx: ScriptContext = {
-      keyspace: this.keyspace,
-      publish: (c, m) => this.publish(c, m),
-      info: (a) => this.info(a),
-      tag,
-      sha,
-      writeRefusal: () => (this.role === 'replica' ? ERR_READONLY.message : (this.writeRefusal?.() ?? null)),
-    };
+    const ctx = this.scriptContext;
+    ctx.tag = tag;
+    ctx.sha = sha;
     const builtin = builtinScriptByText(body);
     if (builtin !== undefined) return runBuiltin(builtin, ctx, keys, argv);
     try {

@@ -25,6 +25,7 @@ export const ERR_OVERFLOW = new RedisErrorReply('ERR increment or decrement woul
 /** Signed 64-bit bounds (C long long), which Redis's integer arguments and counters obey. */
 export const INT64_MAX = 9223372036854775807n;
 export const INT64_MIN = -9223372036854775808n;
+const DIGITS: readonly bigint[] = [0n, 1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 9n];
 
 export function wrongArgs(command: string): RedisErrorReply {
   return new RedisErrorReply(`ERR wrong number of arguments for '${command.toLowerCase()}' command`);
@@ -50,6 +51,11 @@ export function parseInteger(s: string): number | null {
  * as is anything outside [-2^63, 2^63-1]).
  */
 export function parseInt64(s: string): bigint | null {
+  // One digit (numkeys, WAIT's replica count): a bigint made once, not per command.
+  if (s.length === 1) {
+    const d = s.charCodeAt(0) - 48;
+    return d >= 0 && d <= 9 ? DIGITS[d] : null;
+  }
   if (!/^(0|-?[1-9][0-9]{0,18})$/.test(s)) return null;
   const n = BigInt(s);
   return n > INT64_MAX || n < INT64_MIN ? null : n;

@@ -10,7 +10,7 @@
  * - ServiceManager.execute (3.21.0+): the whole operation runs again after a "no replica
  *   synced" error it recognises.
  */
-import { clientState, random, replicaCount, sleep, type EffectProgram, type RedisOutcome, type RedisSetup } from '../../../world/effects.js';
+import { clientStateEffect, random, REPLICAS_EFFECT, sleep, type EffectProgram, type RedisOutcome, type RedisSetup } from '../../../world/effects.js';
 import { isErrorReply, type RedisReply } from '../../../world/redis/reply.js';
 import { NO_SYNC, type DelayStrategy, type RedissonBehaviour } from './versions.js';
 
@@ -121,7 +121,10 @@ export class SyncState {
 }
 
 const newSyncState = (): SyncState => new SyncState();
-export const syncState = (): EffectProgram<SyncState> => clientState('redisson/sync', newSyncState);
+const SYNC_STATE = clientStateEffect('redisson/sync', newSyncState);
+export function* syncState(): EffectProgram<SyncState> {
+  return (yield SYNC_STATE) as SyncState;
+}
 
 /** `connected_slaves` from an INFO reply (0 when absent, as `getOrDefault("connected_slaves", "0")`). */
 function connectedSlaves(reply: RedisReply): number {
@@ -143,9 +146,9 @@ function* replicasToWaitFor(config: RedissonConfig, state: SyncState): EffectPro
     case 'client-view':
       // MasterSlaveEntry.getAvailableSlaves: the replicas the client is connected to. The model
       // takes the primary's connected replicas for it (the client's own view is not modelled).
-      return yield* replicaCount();
+      return (yield REPLICAS_EFFECT) as number;
     case 'info-if-client-sees-replicas':
-      return (yield* replicaCount()) > 0 ? yield* info() : 0;
+      return ((yield REPLICAS_EFFECT) as number) > 0 ? yield* info() : 0;
     case 'info':
       return yield* info();
     case 'info-cached': {
@@ -188,9 +191,16 @@ export function* syncedEval(config: RedissonConfig, script: string[], retry: boo
   // A single server (isSingleConfig) never waits for replicas.
   if (!setup.replicated || b.replicaCount === 'none') return yield* plain(config, script, retry);
   const state = config.sync;
-  const probe = yield* probeWait(config, state);
+  // The probe's verdict and the replica count are known without a command on most calls:
+  // read in place then, without probeWait's and replicasToWaitFor's generators.
+  const probe = b.waitProbe === 'none' ? true : state.waitSupported !== null ? state.waitSupported : yield* probeWait(config, state);
   if (probe !== true) return probe === false ? yield* plain(config, script, true) : probe;
-  const n = yield* replicasToWaitFor(config, state);
+  const n =
+    b.replicaCount === 'client-view'
+      ? ((yield REPLICAS_EFFECT) as number)
+      : b.replicaCount === 'info-cached' && state.cachedReplicas !== -1
+        ? state.cachedReplicas
+        : yield* replicasToWaitFor(config, state);
   if (typeof n !== 'number') return n;
   const commands = n > 0 ? [script, ['WAIT', String(n), String(SLAVES_SYNC_TIMEOUT_MS)]] : [script];
   const timeoutUs = setup.commandTimeoutUs + (n > 0 && b.batchTimeoutAddsWait ? SLAVES_SYNC_TIMEOUT_MS * 1000 : 0);

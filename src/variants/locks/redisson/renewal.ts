@@ -11,7 +11,7 @@
  * that created it: an entry left behind (3.11's leak) silences the watchdog of every later
  * lock of that name in that client.
  */
-import { cancel, clientState, note, sleep, spawn, type EffectProgram } from '../../../world/effects.js';
+import { cancel, clientStateEffect, note, sleep, spawn, type EffectProgram } from '../../../world/effects.js';
 import { isErrorReply } from '../../../world/redis/reply.js';
 import { redissonRenew, redissonRenewMany } from '../../../world/redis/scripts.js';
 import { syncedEval, type Outcome, type RedissonConfig } from './executor.js';
@@ -58,8 +58,8 @@ class SharedRenewal {
 
 const newPerLockMap = (): Map<string, RenewalEntry> => new Map();
 const newSharedRenewal = (): SharedRenewal => new SharedRenewal();
-const perLockMap = (): EffectProgram<Map<string, RenewalEntry>> => clientState('redisson/expiration-renewal-map', newPerLockMap);
-const sharedRenewal = (): EffectProgram<SharedRenewal> => clientState('redisson/lock-renewal-scheduler', newSharedRenewal);
+const PER_LOCK_MAP = clientStateEffect('redisson/expiration-renewal-map', newPerLockMap);
+const SHARED_RENEWAL = clientStateEffect('redisson/lock-renewal-scheduler', newSharedRenewal);
 
 /** Why a renewal failed, or null when it got a reply. */
 function failure(r: Outcome): string | null {
@@ -71,7 +71,7 @@ function failure(r: Outcome): string | null {
 /** scheduleExpirationRenewal: the lock was taken without a lease. */
 export function* scheduleRenewal(config: RedissonConfig, key: string, owner: string, request: string): EffectProgram<void> {
   if (config.b.renewal === 'shared') {
-    const shared = yield* sharedRenewal();
+    const shared = (yield SHARED_RENEWAL) as SharedRenewal;
     const old = shared.entries.get(key);
     if (old) return old.add(owner, request);
     const entry = new RenewalEntry();
@@ -83,7 +83,7 @@ export function* scheduleRenewal(config: RedissonConfig, key: string, owner: str
     }
     return;
   }
-  const map = yield* perLockMap();
+  const map = (yield PER_LOCK_MAP) as Map<string, RenewalEntry>;
   const old = map.get(key);
   // An entry already there (held by another thread of this client, or left behind) gets the
   // thread added and no timer of its own.
@@ -96,8 +96,8 @@ export function* scheduleRenewal(config: RedissonConfig, key: string, owner: str
 
 /** cancelExpirationRenewal(threadId): `owner` null drops the whole entry. */
 export function* cancelRenewal(config: RedissonConfig, key: string, owner: string | null): EffectProgram<void> {
-  if (config.b.renewal === 'shared') return cancelShared(yield* sharedRenewal(), key, owner);
-  const map = yield* perLockMap();
+  if (config.b.renewal === 'shared') return cancelShared((yield SHARED_RENEWAL) as SharedRenewal, key, owner);
+  const map = (yield PER_LOCK_MAP) as Map<string, RenewalEntry>;
   const task = map.get(key);
   if (!task) return;
   if (owner !== null) task.remove(owner);

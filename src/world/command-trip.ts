@@ -1,0 +1,56 @@
+/**
+ * One command of a client process to a Redis node, as a single object for its whole round
+ * trip: it is the reply signal the calling thread waits on, the message on the link out, the
+ * node's reply sink and the message on the link back. The same legs as
+ * NodeConnection.command (out, execute on the node, back), without a closure per leg: a run
+ * sends thousands of commands.
+ */
+import { Signal } from '../engine/signal.js';
+import type { Delivery } from './network.js';
+import type { NodeConnection } from './node-connection.js';
+import type { RedisNode } from './redis/node.js';
+import type { RedisReply } from './redis/reply.js';
+
+/** The process the command belongs to: a reply to an earlier incarnation (before a crash) is dropped. */
+export interface TripOwner {
+  readonly incarnation: number;
+}
+
+export class CommandTrip extends Signal<RedisReply> implements Delivery {
+  /** false: on the way to the node; true: the reply on the way back. */
+  private returning = false;
+  private reply: RedisReply = null;
+
+  constructor(
+    private readonly owner: TripOwner,
+    private readonly incarnation: number,
+    private readonly connection: NodeConnection,
+    private readonly node: RedisNode,
+    private readonly args: readonly string[],
+    private readonly tag: string,
+  ) {
+    super('reply');
+  }
+
+  /** Sends it: the command leaves on the link out now. */
+  start(): this {
+    this.connection.out.send(this);
+    return this;
+  }
+
+  /** @internal the link delivered this leg. */
+  arrive(): void {
+    if (!this.returning) {
+      this.node.execute(this.args, this.tag, this);
+      return;
+    }
+    if (this.owner.incarnation === this.incarnation) this.fire(this.reply);
+  }
+
+  /** @internal the node answered (once: RedisNode.execute); the reply travels back. */
+  nodeReplied(r: RedisReply): void {
+    this.returning = true;
+    this.reply = r;
+    this.connection.back.send(this);
+  }
+}
