@@ -75,12 +75,13 @@ const MIN_PENDING = 65_536;
 
 /**
  * Values as counts per distinct value (two sorted columns), for exact nearest-rank
- * percentiles in memory that grows with the number of distinct values, not of values: a
- * latency in whole microseconds takes one of a few ten thousand values in a long run (the
- * bench's standalone hour at 1000 requests/s), however many requests answer. New values wait
- * in a buffer and are merged in sorted batches; a buffer at least as long as the columns
- * keeps the merging linear in total. When every value differs this costs 16 bytes a
- * distinct value instead of 4-8 for a plain list, the price of staying flat in the usual case.
+ * percentiles in memory that grows with the number of distinct values, not of values
+ * (measured on the bench's standalone world at 1000 requests/s, src/bench/scale-probe.ts:
+ * 8,040 distinct latencies after 300 simulated seconds, 8,999 after an hour of 3.6M answers,
+ * 144 KB). New values wait in a buffer and are merged in sorted batches; a buffer at least
+ * as long as the columns keeps the merging linear in total. When every value differs this
+ * costs 16 bytes a distinct value instead of 4-8 for a plain list, the price of staying flat
+ * in the usual case.
  */
 export class ValueCounts {
   private values = new Float64Array(0);
