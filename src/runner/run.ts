@@ -69,7 +69,8 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
     // requests, not for the history (runs are deterministic).
     let keepRequests: ReadonlySet<string> | null = null;
     for (let attempt = 0; attempt <= RERUNS; attempt++) {
-      const run = simulate(scenario, variant, seed, options, keepRequests ?? undefined);
+      // A listener hears the operations once: those of the first run.
+      const run = simulate(scenario, variant, seed, attempt === 0 ? options : { history: options.history }, keepRequests ?? undefined);
       if ('metrics' in run) return run;
       keepRequests = run.keepRequests;
       if (keepRequests === null) break;

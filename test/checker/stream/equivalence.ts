@@ -3,7 +3,9 @@
  * scenarios/, every variant, 10 seeds (50 with `npm run equivalence`). Each simulation runs once, keeping its history; the
  * run's own verdict (the streaming checker's, default grace) and a second streaming checker
  * that drops every finished request's facts at once (grace 0: the most pruning) are compared
- * with checkHistory on the same history. The files that call this split the casebook so that
+ * with checkHistory on the same history; when the grace-0 checker declines, passes over the
+ * same history keeping the requests it found named again (what the runner's re-runs keep)
+ * must judge it, equal to checkHistory. The files that call this split the casebook so that
  * vitest runs them in parallel.
  */
 import { readdirSync } from 'node:fs';
