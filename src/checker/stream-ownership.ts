@@ -33,7 +33,7 @@ export interface HolderFacts {
 
 export interface OwnershipContext {
   lockOwner: 'request' | 'thread';
-  /** A request's facts; undefined if the history never named it. Throws Forgotten if they were dropped. */
+  /** A request's facts; undefined if the history never named it (or they were dropped: then the checker withholds its verdict). */
   facts(request: string): HolderFacts | undefined;
   /** Crash times per client, ascending. */
   crashes: ReadonlyMap<string, readonly number[]>;

@@ -56,14 +56,28 @@ export interface RunOptions {
   listen?: (op: Operation) => void;
 }
 
+/**
+ * Re-runs of a run the streaming checker could not judge, each keeping the facts of the
+ * requests the one before named after dropping them, before one that keeps the whole history.
+ */
+export const RERUNS = 2;
+
 export function runVariant(scenario: Scenario, variant: VariantSpec, seed: number = scenario.seed, options: RunOptions = {}): RunResult {
   try {
-    const run = simulate(scenario, variant, seed, options);
-    if (run !== null) return run;
-    // The streaming checker could not judge this run exactly (it names a request whose facts
-    // it had dropped): the same seed again, keeping the history for the batch checker.
+    // When the streaming checker cannot judge a run (the history named requests whose facts it
+    // had dropped), the same seed again keeping those requests' facts: memory for a few more
+    // requests, not for the history (runs are deterministic).
+    let keepRequests: ReadonlySet<string> | null = null;
+    for (let attempt = 0; attempt <= RERUNS; attempt++) {
+      // A listener hears the operations once: those of the first run.
+      const run = simulate(scenario, variant, seed, attempt === 0 ? options : { history: options.history }, keepRequests ?? undefined);
+      if ('metrics' in run) return run;
+      keepRequests = run.keepRequests;
+      if (keepRequests === null) break;
+    }
+    // Still not judged: the same seed again, keeping the history for the batch checker.
     const full = simulate(scenario, variant, seed, { history: 'all' });
-    if (full === null) throw new Error('a run that keeps its history is always judged');
+    if (!('metrics' in full)) throw new Error('a run that keeps its history is always judged');
     const keep = options.history ?? 'all';
     return { ...full, history: keep === 'all' ? full.history : keep === 'none' ? [] : full.history.filter(keep) };
   } catch (err) {
@@ -71,12 +85,12 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
   }
 }
 
-/** One run; null when the streaming checker could not judge it and the history was not kept. */
-function simulate(scenario: Scenario, variant: VariantSpec, seed: number, options: RunOptions): RunResult | null {
+/** One run; when the streaming checker could not judge it and the history was not kept, what a re-run must keep (StreamingChecker.rerunKeeping). */
+function simulate(scenario: Scenario, variant: VariantSpec, seed: number, options: RunOptions, keepRequests?: ReadonlySet<string>): RunResult | { keepRequests: ReadonlySet<string> | null } {
   const sim = new Simulation(seed);
   const keep = options.history ?? 'all';
   const recorder = new HistoryRecorder(() => sim.nowUs, keep);
-  const checker = new StreamingChecker();
+  const checker = new StreamingChecker({ keep: keepRequests });
   recorder.listen((op) => checker.observe(op));
   if (options.listen) recorder.listen(options.listen);
   const lock = variant.lockModule ? moduleLock(sim, scenario, variant, recorder) : LOCKS.get(variant.lock);
@@ -192,7 +206,7 @@ function simulate(scenario: Scenario, variant: VariantSpec, seed: number, option
   recorder.record({ index: 0, timeUs: 0, process: 'setup', type: 'info', f: 'end' });
 
   const verdict = checker.finish() ?? (keep === 'all' ? checkHistory(recorder.ops) : null);
-  if (verdict === null) return null;
+  if (verdict === null) return { keepRequests: checker.rerunKeeping };
   const { metrics, violations } = verdict;
   return { scenario: scenario.name, variant, seed, metrics, violations, history: recorder.ops, historyLength: recorder.count, events: sim.eventCount };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NumberList, numberedTag, OrderKeyMap, TagSet } from '../../src/checker/compact.js';
+import { NumberList, numberedTag, OrderKeyMap, TagSet, ValueCounts } from '../../src/checker/compact.js';
+import { percentile } from '../../src/checker/requests.js';
 
 describe('numberedTag', () => {
   it('reads the number of a canonical tag', () => {
@@ -37,7 +38,16 @@ describe('OrderKeyMap', () => {
     m.set('o3', 'r9');
     m.set('o4', 'client-request');
     m.set('key-x', 'r1');
-    expect([m.get('o3'), m.get('o4'), m.get('key-x')]).toEqual(['r9', 'client-request', 'r1']);
+    m.set('o5', 'r5');
+    m.set('o12345678', 'r12345678');
+    expect([m.get('o3'), m.get('o4'), m.get('key-x'), m.get('o5'), m.get('o12345678')]).toEqual(['r9', 'client-request', 'r1', 'r5', 'r12345678']);
+  });
+  it('keeps a key committed by its own request in one bit, and one committed by another in a Map entry', () => {
+    const m = new OrderKeyMap();
+    m.set('o5', 'r5');
+    m.set('o6', 'r60');
+    const inner = m as unknown as { own: { size: number }; other: Map<string, string> };
+    expect([inner.own.size, [...inner.other]]).toEqual([1, [['o6', 'r60']]]);
   });
   it('knows nothing of a key never set', () => {
     const m = new OrderKeyMap();
@@ -57,5 +67,52 @@ describe('NumberList', () => {
     const l = new NumberList();
     for (const x of [5, 2 ** 32 + 7, 1.5, 3]) l.push(x);
     expect([...l.sorted()]).toEqual([1.5, 3, 5, 2 ** 32 + 7]);
+  });
+});
+
+describe('ValueCounts', () => {
+  /** A deterministic stream of latencies (a linear congruential generator): few distinct values, or many. */
+  const values = (n: number, distinct: number): number[] => {
+    let x = 12345;
+    return Array.from({ length: n }, () => {
+      x = (x * 1103515245 + 12345) % 2 ** 31;
+      return 100 + (x % distinct);
+    });
+  };
+  const exact = (xs: number[], p: number): number => percentile([...xs].sort((a, b) => a - b), p);
+  const ps = [0, 0.001, 0.5, 0.9, 0.99, 0.999, 1];
+
+  it('gives the nearest-rank percentiles of every value added, across many merges', () => {
+    for (const [n, distinct] of [[200_000, 3000], [150_000, 10_000_000]]) {
+      const xs = values(n, distinct);
+      const c = new ValueCounts();
+      for (const x of xs) c.add(x);
+      expect(ps.map((p) => c.percentile(p))).toEqual(ps.map((p) => exact(xs, p)));
+      expect(c.length).toBe(n);
+    }
+  });
+  it('holds one entry per distinct value, not per value', () => {
+    for (const distinct of [3000, 10_000_000]) {
+      const xs = values(300_000, distinct);
+      const c = new ValueCounts();
+      for (const x of xs) c.add(x);
+      expect(c.distinctValues).toBe(new Set(xs).size);
+    }
+  });
+  it('is exact for fractions, huge values, a single value and none', () => {
+    const xs = [5, 2 ** 40 + 1, 1.5, 3, 5, 5];
+    const c = new ValueCounts();
+    for (const x of xs) c.add(x);
+    expect(ps.map((p) => c.percentile(p))).toEqual(ps.map((p) => exact(xs, p)));
+    const one = new ValueCounts();
+    one.add(7);
+    expect([one.percentile(0.5), one.percentile(0.99), new ValueCounts().percentile(0.5)]).toEqual([7, 7, 0]);
+  });
+  it('adds values after a percentile was read', () => {
+    const c = new ValueCounts();
+    for (const x of [1, 2, 3]) c.add(x);
+    expect(c.percentile(1)).toBe(3);
+    for (const x of [10, 10, 10]) c.add(x);
+    expect([c.percentile(0.5), c.percentile(1), c.length]).toEqual([3, 10, 6]);
   });
 });

@@ -10,9 +10,12 @@ const MS = 1_000;
 const req = (invokeMs: number, endMs: number | null, outcome: FinishedRequest['outcome'], qty = 1): FinishedRequest => ({
   sku: 1, qty, invokeUs: invokeMs * MS, endUs: endMs === null ? null : endMs * MS, outcome,
 });
+/** Heard as a run hears them: answered ones in answer order, then the never-answered. */
+const inAnswerOrder = (requests: FinishedRequest[]): FinishedRequest[] =>
+  [...requests].sort((a, b) => (a.endUs ?? Infinity) - (b.endUs ?? Infinity));
 const metricsOf = (stockUnits: number, requests: FinishedRequest[]) => {
   const c = new FlashSaleConsumer({ stockUnits, durationUs: 10 * S });
-  for (const r of requests) c.add(r);
+  for (const r of inAnswerOrder(requests)) c.add(r);
   return c.result();
 };
 
@@ -33,6 +36,16 @@ describe('flash-sale metrics', () => {
     // One unit short: never sold out.
     expect(metricsOf(4, sale).soldOutUs).toBe(-1);
     expect(metricsOf(3, [req(0, 1000, 'ordered', 2), req(1000, 2000, 'ordered')]).soldOutUs).toBe(2 * S);
+    // Two orders answered at one instant take the last unit together: either order, same time.
+    expect(metricsOf(3, [req(0, 1000, 'ordered', 2), req(500, 2000, 'ordered'), req(600, 2000, 'ordered')]).soldOutUs).toBe(2 * S);
+  });
+
+  it('refuses an order heard before one answered earlier (it keeps a running sum, not the orders)', () => {
+    const c = new FlashSaleConsumer({ stockUnits: 3, durationUs: 10 * S });
+    c.add(req(1000, 1500, 'ordered'));
+    c.add(req(2000, 1500, 'ordered')); // the same answer time: fine
+    c.add(req(3000, 3000, 'sold-out'));
+    expect(() => c.add(req(0, 1400, 'ordered'))).toThrow(/answer order/);
   });
 
   it('counts arrivals per second and the share of answers that were "lock busy"', () => {

@@ -8,8 +8,8 @@ import { StreamingChecker } from '../../../src/checker/stream.js';
 import type { Operation } from '../../../src/history/operation.js';
 import { end, fault, history, keyState, section, setup, type Entry } from '../histories.js';
 
-function stream(ops: readonly Operation[], graceUs: number): StreamingChecker {
-  const s = new StreamingChecker({ graceUs });
+function stream(ops: readonly Operation[], graceUs: number, keep?: ReadonlySet<string>): StreamingChecker {
+  const s = new StreamingChecker({ graceUs, keep });
   for (const op of ops) s.observe(op);
   return s;
 }
@@ -38,6 +38,39 @@ describe('facts of finished requests', () => {
     const verdict = stream(ops, 60_000_000).finish();
     expect(verdict).toEqual(checkHistory(ops));
     expect(verdict?.metrics.stuckLockUs).toBeGreaterThan(0); // the promoted copy has no TTL
+  });
+  it('names the requests a re-run must keep, and a re-run keeping them judges the run as the batch checker does', () => {
+    const ops = lateReplica(10_000);
+    const s = stream(ops, 0);
+    expect(s.finish()).toBeNull();
+    expect([...(s.rerunKeeping ?? [])]).toEqual(['r1']);
+    const again = stream(ops, 0, s.rerunKeeping ?? undefined);
+    expect(again.finish()).toEqual(checkHistory(ops));
+    expect(again.rerunKeeping).toBeNull();
+  });
+  it('names no request to keep for a run it judged', () => {
+    const s = stream(lateReplica(10_000), 60_000_000);
+    expect(s.finish()).not.toBeNull();
+    expect(s.rerunKeeping).toBeNull();
+  });
+  it('finds every request named again in one pass, not only the first', () => {
+    const ops = history([
+      [0, setup()],
+      ...section('r1', 100, 200),
+      [100, keyState('redis-0', 'r1')],
+      [200, keyState('redis-0', null, { by: 'r1', previousHolder: 'r1' })],
+      ...section('r2', 300, 400),
+      [300, keyState('redis-0', 'r2')],
+      [400, keyState('redis-0', null, { by: 'r2', previousHolder: 'r2' })],
+      [10_000, keyState('redis-1', 'r1', { expiresAtUs: null })],
+      [20_000, keyState('redis-1', 'r2', { expiresAtUs: null })],
+      [20_010, fault('failover', 'event', 'redis-1')],
+      [21_000, end()],
+    ].sort((a, b) => (a[0] as number) - (b[0] as number)) as Entry[]);
+    const s = stream(ops, 0);
+    expect(s.finish()).toBeNull();
+    expect([...(s.rerunKeeping ?? [])].sort()).toEqual(['r1', 'r2']);
+    expect(stream(ops, 0, s.rerunKeeping ?? undefined).finish()).toEqual(checkHistory(ops));
   });
 
   const sequential = (n: number): Operation[] => {
@@ -71,7 +104,10 @@ describe('order of the operations', () => {
   it('declines a history that goes back in time', () => {
     const shuffled = [ops[0], ops[2], ops[1], ...ops.slice(3)].map((op, index) => ({ ...op, index }));
     shuffled[1] = { ...shuffled[1], timeUs: 400 };
-    expect(stream(shuffled, 0).finish()).toBeNull();
+    const s = stream(shuffled, 0);
+    expect(s.finish()).toBeNull();
+    // Keeping requests would not help: only the whole history will do.
+    expect(s.rerunKeeping).toBeNull();
   });
 });
 
