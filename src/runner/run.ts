@@ -204,7 +204,7 @@ function moduleLock(sim: Simulation, scenario: Scenario, variant: VariantSpec, r
     sim,
     { file: spec.file, exportName: spec.export ?? 'default' },
     factoryOptions(variant, scenario.network.commandTimeoutUs),
-    scenario.redis.topology === 'independent',
+    scenario.redis.topology,
   );
   runtime.onUncaught = (client, message) => recorder.record(renewRecord(client, 'fail', 'renew', client, `uncaught in lock module: ${message}`));
   return ownCodeLock(runtime, spec.module);

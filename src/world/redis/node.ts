@@ -243,6 +243,16 @@ export class RedisNode {
     return true;
   }
 
+  /**
+   * CLIENT KILL TYPE normal: the server closes every client socket (FIN), as after a crash but
+   * alive. Sentinel sends it with every REPLICAOF it sends (see sentinel-links.ts replicaOf).
+   */
+  killClientConnections(): void {
+    const sockets = [...this.sockets];
+    this.sockets.clear();
+    for (const close of sockets) close();
+  }
+
   /** A client closed its end: forget the socket. */
   forgetConnection(onClose: () => void): void {
     this.sockets.delete(onClose);
