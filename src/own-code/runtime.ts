@@ -242,8 +242,9 @@ export class OwnCodeRuntime {
   /** Delivers something to user code as the client process: held while it is paused, never after it died. */
   private deliver(b: Bridge, name: string, message: ThreadMessage): void {
     const self = this;
+    // The process's first step runs at this instant (Simulation.spawn wakes it now), held while it is paused.
+    // eslint-disable-next-line require-yield
     function* handler(): ProcessGenerator<void> {
-      yield 0;
       if (self.live(b.id)) self.send(message);
     }
     this.sim.spawn(`${b.host.name}/${name}`, handler(), b.host.group);
