@@ -183,7 +183,9 @@ export class OwnCodeRuntime {
     };
     const client = message.client === undefined ? '' : ` of ${this.byId.get(message.client)?.host.name ?? 'a client'}`;
     const detail = `${what[message.op] ?? message.op}${client} did not return control within ${err.limitMs / 1000} s of real time, at simulated time ${formatMicros(this.sim.nowUs)}: a busy loop (simulated time stands still while user code runs, so \`while (Date.now() < t)\` never ends) or a wait on real I/O`;
-    return new ScenarioError(this.module.file, [{ path: [], message: detail }]);
+    const error = new ScenarioError(this.module.file, [{ path: [], message: detail }]);
+    error.message = `${this.module.file}: ${detail}`; // the module is the place: no field path
+    return error;
   }
 
   private live(id: number): Bridge | null {

@@ -4,6 +4,9 @@
  * names the module, what it was running, the client and the simulated time. The watchdog is
  * lowered here to keep the test fast; the thread it ends is replaced for the next run.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,5 +68,25 @@ describe('a lock module that never returns control', () => {
   it('a module that spins a while and returns runs to the end (and the thread the watchdog ended was replaced)', () => {
     const r = run('{ where: acquire, spins: 1000 }')();
     expect(r.metrics.orders).toBe(1);
+  });
+});
+
+describe('lock-sim run with a module that spins in acquire (the built CLI)', () => {
+  it('exits 2 with the message, the watchdog set by LOCK_SIM_USER_CODE_WATCHDOG_MS', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lock-sim-busy-'));
+    const file = join(dir, 'busy.yaml');
+    writeFileSync(file, `# a lock module that spins in acquire
+name: busy
+seed: 1
+duration: 2s
+stock: { sku: 1, available: 10 }
+workload: { clients: 1, workers: 1, requests: [{ at: 1s, sku: 1, client: 1 }] }
+variants:
+  v: { lock: { module: ${JSON.stringify(join(HERE, 'modules/busy.mjs'))}, options: { where: acquire } } }
+`);
+    const r = spawnSync(process.execPath, ['bin/lock-sim.js', 'run', file], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', LOCK_SIM_USER_CODE_WATCHDOG_MS: '500' } });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/busy\.mjs: acquire\("[^"]+"\) of client-1 did not return control within 0\.5 s of real time/);
+    expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
 });
