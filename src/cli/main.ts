@@ -1,5 +1,11 @@
 /** The executable entry: wires the program to the real process. */
+import { setUserCodeWatchdogMs } from '../own-code/user-thread.js';
 import { main } from './program.js';
+
+// How long user lock code may keep control (README "Bring your own lock"): the default 60 s,
+// or LOCK_SIM_USER_CODE_WATCHDOG_MS (a positive number of milliseconds of real time).
+const watchdog = Number(process.env.LOCK_SIM_USER_CODE_WATCHDOG_MS);
+if (Number.isFinite(watchdog) && watchdog > 0) setUserCodeWatchdogMs(watchdog);
 
 /**
  * A reader that goes away (`lock-sim run ... | head -1`) closes the pipe: the next write

@@ -6,7 +6,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve, dirname } from 'node:path';
-import { userThread } from './user-thread.js';
+import { userThread, UserThreadStuck } from './user-thread.js';
 
 /** The module path as the scenario gives it, from the scenario file's directory. */
 export function resolveModulePath(module: string, scenarioFile: string): string {
@@ -16,7 +16,13 @@ export function resolveModulePath(module: string, scenarioFile: string): string 
 /** null when the module is usable, else what is wrong with it. */
 export function probeModule(file: string, exportName: string, connections: number, options: Record<string, unknown>): string | null {
   if (!existsSync(file) || !statSync(file).isFile()) return `no such file: ${file}`;
-  const answer = userThread().call({ op: 'probe', file, exportName, connections, options });
+  let answer;
+  try {
+    answer = userThread().call({ op: 'probe', file, exportName, connections, options });
+  } catch (err) {
+    if (err instanceof UserThreadStuck) return `${err.message} while loading the module or calling its factory: a busy loop, or a wait on real I/O?`;
+    throw err;
+  }
   const r = answer.result as { ok: boolean; code?: string; message?: string } | null;
   if (r?.ok) return null;
   const message = r?.message ?? 'unknown failure';

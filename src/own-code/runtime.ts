@@ -13,15 +13,19 @@
  * called it, so what it does is stamped with that instant.
  */
 import type { Process, ProcessGenerator } from '../engine/process.js';
-import { Signal, SignalWait, TIMED_OUT } from '../engine/signal.js';
+import { Signal } from '../engine/signal.js';
 import type { Simulation } from '../engine/simulation.js';
+import { formatMicros } from '../engine/time.js';
+import { ScenarioError } from '../scenario/errors.js';
 import type { ClientHost } from '../world/client-host.js';
 import type { EachOutcome } from '../world/effects.js';
-import { isErrorReply, RedisErrorReply, type RedisReply } from '../world/redis/reply.js';
+import { IoredisConnection, type IoredisBehaviour } from '../world/ioredis-connection.js';
+import { isErrorReply, type RedisReply } from '../world/redis/reply.js';
 import type { RedisNode } from '../world/redis/node.js';
+import type { Topology } from '../world/redis/deployment.js';
 import type { OwnLockOptions } from './contract.js';
 import { installLua } from './install-lua.js';
-import { userThread, type UserThread, type WorkerAction } from './user-thread.js';
+import { userThread, UserThreadStuck, type ClientConfig, type UserThread, type WorkerAction } from './user-thread.js';
 
 /** What a user call settled with, as the protocol reads it. */
 export type Settled =
@@ -38,7 +42,17 @@ interface Bridge {
   id: number;
   host: ClientHost;
   incarnation: number;
+  /** The user client's connections, by number (one per master for independent masters). */
+  connections: Map<number, IoredisConnection>;
+  /** Each connection's options as user code last set them. */
+  cfg: Map<number, ClientConfig>;
 }
+
+/** ioredis 5.11.1 defaults (RedisOptions.ts): retryStrategy min(times * 50, 2000), maxRetriesPerRequest 20, the offline queue on. */
+const DEFAULT_CONFIG: ClientConfig = { maxRetries: 20, offlineQueue: true, retry: 'default', failoverDetector: false };
+
+/** A message to the user thread: what it names is what a stuck-thread error reports. */
+type ThreadMessage = { op: string; client?: number; key?: string; status?: string; [field: string]: unknown };
 
 /** Something user code did that the history should show (an exception outside acquire/release). */
 export type UncaughtHook = (client: string, message: string) => void;
@@ -70,6 +84,8 @@ export class OwnCodeRuntime {
   private readonly calls = new Map<number, Signal<Settled>>();
   private readonly timers = new Map<number, Process<void>>();
   private readonly subscriptions = new Map<string, () => void>();
+  private readonly independent: boolean;
+  private readonly watchedHosts = new Set<ClientHost>();
   private nextCall = 1;
   private nextClient = 1;
   private started = false;
@@ -79,9 +95,10 @@ export class OwnCodeRuntime {
     private readonly sim: Simulation,
     private readonly module: ModuleSpec,
     private readonly options: OwnLockOptions,
-    /** Independent masters: one client per master over ioredis connections. */
-    private readonly independent: boolean,
+    /** Independent masters: one client per master; otherwise one, to the primary the process knows. */
+    private readonly topology: Topology,
   ) {
+    this.independent = topology === 'independent';
     installLua();
     this.thread = userThread();
   }
@@ -117,8 +134,16 @@ export class OwnCodeRuntime {
     this.start();
     const known = this.bridges.get(host);
     if (known && known.incarnation === host.incarnation) return known;
-    if (known) this.send({ op: 'kill', client: known.id });
-    const bridge: Bridge = { id: this.nextClient++, host, incarnation: host.incarnation };
+    if (known) {
+      this.send({ op: 'kill', client: known.id });
+      // The killed process's kernel closed its sockets (ClientHost.crash does the same for its own).
+      for (const c of known.connections.values()) c.dispose();
+    }
+    const bridge: Bridge = { id: this.nextClient++, host, incarnation: host.incarnation, connections: new Map(), cfg: new Map() };
+    if (!this.watchedHosts.has(host)) {
+      this.watchedHosts.add(host);
+      host.primarySwitchListeners.push(() => this.primarySwitched(host));
+    }
     this.bridges.set(host, bridge);
     this.byId.set(bridge.id, bridge);
     // A stream per client process and incarnation: Math.random, crypto.randomBytes/randomUUID. lock-sim: wall-clock ok (seeded replacements)
@@ -129,12 +154,38 @@ export class OwnCodeRuntime {
   }
 
   /** Calls the user thread with the clocks of every client as they read now, then does what it asked. */
-  private send(message: object): unknown {
+  private send(message: ThreadMessage): unknown {
     const clocks: Array<[number, number, number]> = [];
     for (const b of this.bridges.values()) clocks.push([b.id, b.host.clock.nowMs(), b.host.clock.nowUs() / 1000]);
-    const answer = this.thread.call({ ...message, simMs: this.sim.nowUs / 1000, clocks });
+    let answer;
+    try {
+      answer = this.thread.call({ ...message, simMs: this.sim.nowUs / 1000, clocks });
+    } catch (err) {
+      if (err instanceof UserThreadStuck) throw this.stuck(message, err);
+      throw err;
+    }
     for (const action of answer.actions) this.perform(action);
     return answer.result;
+  }
+
+  /** A user error (exit 2) naming the module, what it was running, for which client and when. */
+  private stuck(message: ThreadMessage, err: UserThreadStuck): ScenarioError {
+    const what: Record<string, string> = {
+      'start-run': 'loading the module',
+      client: 'the factory',
+      acquire: `acquire(${JSON.stringify(message.key)})`,
+      release: `release(handle, ${JSON.stringify(message.key)})`,
+      fire: 'a timer callback (setTimeout/setInterval)',
+      reply: 'the code a command reply resumed',
+      message: "a 'message' event handler",
+      status: `a '${message.status}' event handler`,
+      retry: 'retryStrategy',
+    };
+    const client = message.client === undefined ? '' : ` of ${this.byId.get(message.client)?.host.name ?? 'a client'}`;
+    const detail = `${what[message.op] ?? message.op}${client} did not return control within ${err.limitMs / 1000} s of real time, at simulated time ${formatMicros(this.sim.nowUs)}: a busy loop (simulated time stands still while user code runs, so \`while (Date.now() < t)\` never ends) or a wait on real I/O`;
+    const error = new ScenarioError(this.module.file, [{ path: [], message: detail }]);
+    error.message = `${this.module.file}: ${detail}`; // the module is the place: no field path
+    return error;
   }
 
   private live(id: number): Bridge | null {
@@ -166,6 +217,11 @@ export class OwnCodeRuntime {
         this.timers.get(a.id)?.kill();
         this.timers.delete(a.id);
         return;
+      case 'reconnect': {
+        const b = this.live(a.client);
+        if (b) b.connections.get(a.conn)?.reconnect();
+        return;
+      }
       case 'subscribe': {
         const b = this.live(a.client);
         if (b) this.subscribe(b, a.conn, a.channel, a.sub);
@@ -185,108 +241,128 @@ export class OwnCodeRuntime {
     }
   }
 
-  private nodeFor(b: Bridge, conn: number): RedisNode {
-    return this.independent ? b.host.lockNodes[conn] : b.host.primaryView;
-  }
-
   /** Delivers something to user code as the client process: held while it is paused, never after it died. */
-  private deliver(b: Bridge, name: string, message: object): void {
+  private deliver(b: Bridge, name: string, message: ThreadMessage): void {
     const self = this;
+    // The process's first step runs at this instant (Simulation.spawn wakes it now), held while it is paused.
+    // eslint-disable-next-line require-yield
     function* handler(): ProcessGenerator<void> {
-      yield 0;
       if (self.live(b.id)) self.send(message);
     }
     this.sim.spawn(`${b.host.name}/${name}`, handler(), b.host.group);
   }
 
-  private command(b: Bridge, a: Extract<WorkerAction, { kind: 'cmd' }>): void {
-    const node = this.nodeFor(b, a.conn);
+  /**
+   * The user client's connection number `conn`: ioredis' connection model
+   * (src/world/ioredis-connection.ts over tcp.ts) with the user's options. It dials a fixed
+   * master (independent masters), or the primary the process knows at each (re)connect (ioredis
+   * with Sentinels asks them for the master then). Latencies come from the stream the built-in
+   * clients' connection to that node uses, so a module and its built-in twin meet the same ones.
+   */
+  private connectionOf(b: Bridge, conn: number, cfg: ClientConfig): IoredisConnection {
+    const key = conn;
+    b.cfg.set(conn, cfg);
+    let c = b.connections.get(key);
+    if (c) return c;
     const host = b.host;
-    const timeoutUs = a.timeoutMs === null ? null : this.localToSimUs(host, a.timeoutMs);
-    if (this.independent) {
-      // node-redlock's ioredis connections (ioredis-connection.ts); commandTimeout as ioredis 5 does it.
-      let answered = false;
-      host.ioredisTo(node).send(a.args, a.tag, (outcome) => {
+    const target = (): RedisNode => (this.independent ? host.lockNodes[conn] : host.primaryView);
+    const stream = (node: RedisNode): string => (this.independent ? `ioredis/${host.name}->${node.name}` : `link/${host.name}<->${node.name}`);
+    const behaviour: IoredisBehaviour = {
+      retryStrategy: (times) => {
+        const current = b.cfg.get(conn)!;
+        if (current.retry === 'none') return null;
+        // ioredis 5.11.1 RedisOptions.ts DEFAULT_REDIS_OPTIONS.retryStrategy.
+        if (current.retry === 'default') return Math.min(times * 50, 2000);
+        if (!this.live(b.id)) return null;
+        const answer = this.send({ op: 'retry', client: b.id, conn, times }) as { delay: number | null } | null;
+        return answer?.delay ?? null;
+      },
+      maxRetriesPerRequest: () => b.cfg.get(conn)!.maxRetries,
+      enableOfflineQueue: () => b.cfg.get(conn)!.offlineQueue,
+      keepOnlyWhenReady: true,
+      target,
+      pathTo: (node) => host.tcpPath(stream(node)),
+      onStatus: (status, arg) => {
+        // Events reach user code as the client process: held by its GC pause, never after it died.
+        if (this.live(b.id)) this.deliver(b, 'status', { op: 'status', client: b.id, conn, status, arg });
+      },
+    };
+    const node = target();
+    c = new IoredisConnection(host.tcpPath(stream(node)), host.name, node, host.group, behaviour);
+    b.connections.set(key, c);
+    return c;
+  }
+
+  /** A reply or an error, then the commandTimeout race (ioredis 5.11.1 Command.ts setTimeout: "Command timed out"). */
+  private answerOnce(b: Bridge, id: number, timeoutMs: number | null): (outcome: WireOutcome) => void {
+    let answered = false;
+    const host = b.host;
+    if (timeoutMs !== null) {
+      const timeoutUs = this.localToSimUs(host, timeoutMs);
+      const self = this;
+      this.sim.spawn(`${host.name}/command-timeout`, (function* (): ProcessGenerator<void> {
+        yield timeoutUs;
         if (answered) return;
         answered = true;
-        this.deliver(b, 'reply', { op: 'reply', id: a.id, outcome: wire(outcome) });
-      });
-      if (timeoutUs !== null) {
-        const self = this;
-        this.sim.spawn(`${host.name}/command-timeout`, (function* (): ProcessGenerator<void> {
-          yield timeoutUs;
-          if (answered) return;
-          answered = true;
-          if (self.live(b.id)) self.send({ op: 'reply', id: a.id, outcome: { status: 'timeout' } });
-        })(), host.group);
-      }
-      return;
+        if (self.live(b.id)) self.send({ op: 'reply', client: b.id, id, outcome: { status: 'timeout' } });
+      })(), host.group);
     }
-    const reply = host.sendCommand(node, a.args, a.tag);
-    const self = this;
-    this.sim.spawn(`${host.name}/reply`, (function* (): ProcessGenerator<void> {
-      const r = yield timeoutUs === null ? reply : new SignalWait(reply, timeoutUs);
-      if (!self.live(b.id)) return;
-      self.send({ op: 'reply', id: a.id, outcome: r === TIMED_OUT ? { status: 'timeout' } : wire({ status: 'ok', reply: r as RedisReply }) });
-    })(), host.group);
+    return (outcome) => {
+      if (answered) return;
+      answered = true;
+      this.deliver(b, 'reply', { op: 'reply', client: b.id, id, outcome });
+    };
+  }
+
+  private command(b: Bridge, a: Extract<WorkerAction, { kind: 'cmd' }>): void {
+    const answer = this.answerOnce(b, a.id, a.timeoutMs);
+    this.connectionOf(b, a.conn, a.cfg).send(a.args, a.tag, (outcome) => answer(wire(outcome)));
   }
 
   /**
-   * MULTI ... EXEC: the commands reach the node in one message and run there one after the
-   * other at that instant, so no other client's command comes between them (redis 7.0.15
-   * multi.c execCommand runs the queue without yielding). Errors are per command, as EXEC
-   * answers runtime errors; queue-time errors (EXECABORT) are not modelled. For independent
-   * masters the commands go over the ioredis connection one by one.
+   * MULTI ... EXEC: written in one go, run by the node as redis 7.0.15 runs a transaction
+   * (RedisNode.executeTransaction, transaction.ts: a command refused when queued aborts it
+   * with EXECABORT; run-time errors are per command). The thread gets EXEC's reply, and the
+   * queued replies for ioredis' `previousErrors`.
    */
   private batch(b: Bridge, a: Extract<WorkerAction, { kind: 'batch' }>): void {
-    const node = this.nodeFor(b, a.conn);
-    const host = b.host;
-    const timeoutUs = a.timeoutMs === null ? null : this.localToSimUs(host, a.timeoutMs);
-    const done = new Signal<RedisReply>('exec');
-    if (this.independent) {
-      const replies: RedisReply[] = [];
-      a.commands.forEach((args) => host.ioredisTo(node).send(args, a.tag, (o) => {
-        replies.push(o.status === 'ok' ? o.reply : new RedisErrorReply(o.message));
-        if (replies.length === a.commands.length) done.fire(replies);
-      }));
-    } else {
-      const link = host.connectionTo(node);
-      const incarnation = host.incarnation;
-      link.deliver(() => {
-        const replies: RedisReply[] = [];
-        for (const args of a.commands) node.execute(args, a.tag, (r) => replies.push(r));
-        link.back.send(() => {
-          if (host.incarnation === incarnation) done.fire(replies);
-        });
-      });
-    }
-    const self = this;
-    this.sim.spawn(`${host.name}/exec`, (function* (): ProcessGenerator<void> {
-      const r = yield timeoutUs === null ? done : new SignalWait(done, timeoutUs);
-      if (!self.live(b.id)) return;
-      self.send({ op: 'reply', id: a.id, outcome: r === TIMED_OUT ? { status: 'timeout' } : wire({ status: 'ok', reply: r as RedisReply }) });
-    })(), host.group);
+    const answer = this.answerOnce(b, a.id, a.timeoutMs);
+    this.connectionOf(b, a.conn, a.cfg).sendTransaction(
+      a.commands,
+      a.tag,
+      (replies) => answer({ status: 'ok', reply: { exec: wireReply(replies.exec), queued: replies.queued.map(wireReply) } }),
+      (message) => answer({ status: 'error', message }),
+    );
   }
 
-  /** Pub/sub on the node the client talks to: SUBSCRIBE travels there, messages travel back. */
+  /** Pub/sub on the client's connection: renewed after a reconnect, as ioredis' autoResubscribe. */
   private subscribe(b: Bridge, conn: number, channel: string, sub: number): void {
-    const node = this.nodeFor(b, conn);
-    const link = b.host.connectionTo(node);
     const key = `${sub}\u0000${channel}`;
-    let cancelled = false;
-    let unsubscribe: (() => void) | null = null;
-    this.subscriptions.set(key, () => {
-      cancelled = true;
-      unsubscribe?.();
-    });
-    link.out.send(() => {
-      if (cancelled || !node.up) return;
-      unsubscribe = node.subscribe(channel, (_channel, message) =>
-        link.back.send(() => {
-          if (this.live(b.id)) this.deliver(b, 'message', { op: 'message', sub, channel, message });
-        }),
-      );
-    });
+    const connection = this.connectionOf(b, conn, b.cfg.get(conn) ?? DEFAULT_CONFIG);
+    this.subscriptions.get(key)?.();
+    this.subscriptions.set(
+      key,
+      connection.subscribe(channel, (message) => {
+        if (this.live(b.id)) this.deliver(b, 'message', { op: 'message', sub, channel, message });
+      }),
+    );
+  }
+
+  /**
+   * The process learned of a new primary. A connection still open to the old one stays there
+   * (ioredis keeps a connection until it closes: Sentinel's CLIENT KILL on the demoted node, a
+   * dead server), unless the client follows announcements: ioredis' Sentinel
+   * `failoverDetector: true` (5.11.1 SentinelConnector/FailoverDetector.ts: +switch-master ->
+   * disconnect, then reconnect), or on a Cluster, where the model's single client stands for a
+   * cluster client that re-reads the slot map (ioredis Cluster refreshes it on MOVED and
+   * CLUSTERDOWN): those reconnect to the new primary.
+   */
+  private primarySwitched(host: ClientHost): void {
+    const b = this.bridges.get(host);
+    if (!b || !this.live(b.id)) return;
+    for (const [conn, c] of b.connections) {
+      if (this.topology === 'cluster' || b.cfg.get(conn)?.failoverDetector) c.reconnect();
+    }
   }
 
   /** A user timer: a thread of the client process due when its clock has advanced `ms`. */
@@ -302,7 +378,7 @@ export class OwnCodeRuntime {
       if (self.timers.get(id) !== me.p) return;
       self.timers.delete(id);
       if (b && !self.live(b.id)) return;
-      self.send({ op: 'fire', id });
+      self.send({ op: 'fire', client: b?.id, id });
     })(), b?.host.group ?? null);
     me.p = p;
     this.timers.set(id, p);

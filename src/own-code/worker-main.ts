@@ -47,6 +47,8 @@ export function ownCodeWorkerMain(): void {
     ready: Promise<any>;
     handles: Map<number, unknown>;
     redis: any[];
+    /** Every client user code holds (the factory's and their duplicate()s): status events reach each. */
+    instances: any[];
   }
   const als = new AsyncLocalStorage<Ctx>();
   const clients = new Map<number, ClientState>();
@@ -205,6 +207,22 @@ export function ownCodeWorkerMain(): void {
     },
   };
 
+  /** ioredis 5.11.1 RedisOptions.ts DEFAULT_REDIS_OPTIONS.retryStrategy. */
+  const defaultRetryStrategy = (times: number): number => Math.min(times * 50, 2000);
+  /** ioredis 5.11.1 defaults of the options the simulated connection reads. */
+  const DEFAULT_OPTIONS = { retryStrategy: defaultRetryStrategy, maxRetriesPerRequest: 20, enableOfflineQueue: true, reconnectOnError: null, autoResubscribe: true, failoverDetector: false };
+  /** What the connection model reads of a client's options (user-thread.ts ClientConfig). */
+  const configOf = (o: any): { maxRetries: number | null; offlineQueue: boolean; retry: string; failoverDetector: boolean } => ({
+    // ioredis 5.11.1 event_handler.ts closeHandler: a number >= 0 limits the retries; null or negative does not.
+    maxRetries: typeof o.maxRetriesPerRequest === 'number' && o.maxRetriesPerRequest >= 0 ? o.maxRetriesPerRequest : null,
+    offlineQueue: Boolean(o.enableOfflineQueue),
+    retry: typeof o.retryStrategy !== 'function' ? 'none' : o.retryStrategy === defaultRetryStrategy ? 'default' : 'custom',
+    failoverDetector: Boolean(o.failoverDetector),
+  });
+  /** The error ioredis fails a command with when the connection gave it up. */
+  const connectionError = (message: string): Error =>
+    message.startsWith('Reached the max retries per request limit') ? new MaxRetriesPerRequestError(message) : new Error(message);
+
   class SimRedis extends EventEmitter {
     status = 'ready';
     readonly options: any;
@@ -212,7 +230,8 @@ export function ownCodeWorkerMain(): void {
     private subscribed = new Set<string>();
     constructor(readonly client: number, readonly conn: number, opts: any) {
       super();
-      this.options = { ...opts };
+      this.options = { ...DEFAULT_OPTIONS, ...opts };
+      clients.get(client)?.instances.push(this);
       const self = this as any;
       // Every Redis command by name, as ioredis defines them (lowercase and uppercase).
       for (const name of COMMANDS) {
@@ -243,32 +262,42 @@ export function ownCodeWorkerMain(): void {
         if (!state?.alive) return; // the process is gone: nothing settles
         waiting.set(id, (outcome) => {
           if (outcome.status === 'ok') {
-            if (outcome.error !== undefined) reject(new ReplyError(outcome.error));
+            if (outcome.error !== undefined) this.replyError(new ReplyError(outcome.error), name, args, resolve, reject);
             else resolve(transforms[name] ? transforms[name](outcome.reply) : outcome.reply);
           } else if (outcome.status === 'timeout') {
             reject(new Error('Command timed out'));
           } else {
-            reject(new MaxRetriesPerRequestError(outcome.message));
+            reject(connectionError(outcome.message));
           }
         });
-        actions.push({ kind: 'cmd', id, client: this.client, conn: this.conn, args: [name.toUpperCase(), ...args], timeoutMs, tag: ctx()?.tag ?? state.name });
+        actions.push({ kind: 'cmd', id, client: this.client, conn: this.conn, args: [name.toUpperCase(), ...args], timeoutMs, tag: ctx()?.tag ?? state.name, cfg: configOf(this.options) });
       });
     }
-    /** A transaction's commands, run on the server back to back; resolves to their replies (errors as { __error }). */
-    sendBatch(commands: string[][]): Promise<any[]> {
+    /**
+     * ioredis 5.11.1 Redis.ts handleReconnection: `reconnectOnError(err)` (default null: the
+     * error goes to the caller and the connection stays) answering 1 or true reconnects and
+     * fails the command, 2 reconnects and sends the command again.
+     */
+    private replyError(err: Error, name: string, args: string[], resolve: (v: any) => void, reject: (e: any) => void): void {
+      const decide = this.options.reconnectOnError;
+      const answer = typeof decide === 'function' ? decide(err) : false;
+      if (answer === 1 || answer === true || answer === 2) actions.push({ kind: 'reconnect', client: this.client, conn: this.conn });
+      if (answer === 2) this.sendCommand(name, args).then(resolve, reject);
+      else reject(err);
+    }
+    /** A transaction's commands, run by the server as MULTI ... EXEC; resolves to { exec, queued } (errors as { __error }). */
+    sendBatch(commands: string[][]): Promise<any> {
       const state = clients.get(this.client);
       const id = nextId++;
       const timeoutMs = typeof this.options.commandTimeout === 'number' ? this.options.commandTimeout : null;
       return new Promise((resolve, reject) => {
         if (!state?.alive) return;
         waiting.set(id, (outcome) => {
-          if (outcome.status === 'ok') {
-            if (outcome.error !== undefined) reject(new ReplyError(outcome.error));
-            else resolve(outcome.reply);
-          } else if (outcome.status === 'timeout') reject(new Error('Command timed out'));
-          else reject(new MaxRetriesPerRequestError(outcome.message));
+          if (outcome.status === 'ok') resolve(outcome.reply);
+          else if (outcome.status === 'timeout') reject(new Error('Command timed out'));
+          else reject(connectionError(outcome.message));
         });
-        actions.push({ kind: 'batch', id, client: this.client, conn: this.conn, commands, timeoutMs, tag: ctx()?.tag ?? state.name });
+        actions.push({ kind: 'batch', id, client: this.client, conn: this.conn, commands, timeoutMs, tag: ctx()?.tag ?? state.name, cfg: configOf(this.options) });
       });
     }
     /** `script('load', lua)` and friends go out as SCRIPT <sub> ... */
@@ -363,9 +392,17 @@ export function ownCodeWorkerMain(): void {
       let p: Promise<any>;
       if (this.transaction) {
         // MULTI ... EXEC: the commands run together on the server, one reply per command.
-        p = this.redis.sendBatch(this.queued.map((c) => [c.name.toUpperCase(), ...c.args])).then((replies: any[]) =>
-          replies.map((r, i) => (r && typeof r === 'object' && '__error' in r ? [new ReplyError(r.__error), null] : [null, transforms[this.queued[i].name] ? transforms[this.queued[i].name](r) : r])),
-        );
+        // ioredis 5.11.1 transaction.ts execAndUnwrap: EXEC's error (EXECABORT) rejects, with
+        // the queued commands' errors as `previousErrors`; else [[err, reply], ...].
+        const isError = (r: any): boolean => r !== null && typeof r === 'object' && !Array.isArray(r) && '__error' in r;
+        p = this.redis.sendBatch(this.queued.map((c) => [c.name.toUpperCase(), ...c.args])).then(({ exec, queued }: { exec: any; queued: any[] }) => {
+          if (isError(exec)) {
+            const err: any = new ReplyError(exec.__error);
+            err.previousErrors = queued.filter(isError).map((r) => new ReplyError(r.__error));
+            throw err;
+          }
+          return (exec as any[]).map((r, i) => (isError(r) ? [new ReplyError(r.__error), null] : [null, transforms[this.queued[i].name] ? transforms[this.queued[i].name](r) : r]));
+        });
       } else {
         p = Promise.all(this.queued.map((c) => this.redis.sendCommand(c.name, c.args).then((r) => [null, r], (e) => [e, null])));
       }
@@ -451,7 +488,7 @@ export function ownCodeWorkerMain(): void {
         // Loads the module and calls the factory once with clients that never answer.
         try {
           const f = await loadFactory(msg.file, msg.exportName, false);
-          const probeClient: ClientState = { id: -2, name: 'probe', alive: false, wallMs: 0, monoMs: 0, rng: mulberry(1), ready: Promise.resolve(null), handles: new Map(), redis: [] };
+          const probeClient: ClientState = { id: -2, name: 'probe', alive: false, wallMs: 0, monoMs: 0, rng: mulberry(1), ready: Promise.resolve(null), handles: new Map(), redis: [], instances: [] };
           clients.set(-2, probeClient);
           const redis = Array.from({ length: msg.connections }, (_, i) => new SimRedis(-2, i, {}));
           // A factory that waits for Redis never gets an answer here: its shape is checked at the run.
@@ -489,7 +526,7 @@ export function ownCodeWorkerMain(): void {
       case 'client': {
         const client: ClientState = {
           id: msg.client, name: msg.name, alive: true, wallMs: msg.wallMs, monoMs: msg.monoMs, rng: mulberry(msg.seed),
-          ready: Promise.resolve(null), handles: new Map(), redis: [],
+          ready: Promise.resolve(null), handles: new Map(), redis: [], instances: [],
         };
         clients.set(client.id, client);
         client.redis = Array.from({ length: msg.connections }, (_, i) => new SimRedis(client.id, i, msg.clientOptions ?? {}));
@@ -518,6 +555,39 @@ export function ownCodeWorkerMain(): void {
           settle(msg.call, client, p, msg.op);
         });
         return null;
+      }
+      case 'status': {
+        // ioredis 5.11.1 Redis.ts setStatus: the status, then an event of that name.
+        const c = clients.get(msg.client);
+        if (!c?.alive) return null;
+        for (const r of c.instances) {
+          if (r.conn !== msg.conn || r.status === 'end') continue;
+          r.status = msg.status;
+          inClient(c, c.name, () => {
+            try {
+              if (msg.status === 'reconnecting') r.emit('reconnecting', msg.arg);
+              else r.emit(msg.status);
+            } catch (err) {
+              actions.push({ kind: 'uncaught', client: c.id, error: describe(err) });
+            }
+          });
+        }
+        return null;
+      }
+      case 'retry': {
+        // The user's retryStrategy, called as ioredis' closeHandler calls it.
+        const c = clients.get(msg.client);
+        const r = c?.redis[msg.conn];
+        if (!c?.alive || !r) return { delay: null };
+        let delay: unknown = null;
+        inClient(c, c.name, () => {
+          try {
+            delay = r.options.retryStrategy(msg.times);
+          } catch (err) {
+            actions.push({ kind: 'uncaught', client: c.id, error: describe(err) });
+          }
+        });
+        return { delay: typeof delay === 'number' ? delay : null };
       }
       case 'reply': {
         const done = waiting.get(msg.id);

@@ -23,6 +23,7 @@ import { Workload } from '../workload/workload.js';
 import type { ClientHooks, ClientHost } from '../world/client-host.js';
 import type { KeyChange } from '../world/redis/keyspace.js';
 import type { RedisNode } from '../world/redis/node.js';
+import { lockKeyAttribution } from '../own-code/key-attribution.js';
 import { buildWorld } from './build-world.js';
 import { explainNoProgress } from './no-progress.js';
 import { followAnnouncements } from './reroute.js';
@@ -41,7 +42,6 @@ export interface RunResult {
   events: number;
 }
 
-const LOCK_KEY_PREFIX = 'lock:';
 /** How often the drain loop checks whether every request has finished. */
 const DRAIN_STEP_US = 100_000;
 
@@ -123,7 +123,9 @@ function simulate(scenario: Scenario, variant: VariantSpec, seed: number, option
   };
 
   const world = buildWorld(sim, scenario, hooks);
-  for (const node of world.redis.nodes) node.observer = (n, change) => recordKeyState(recorder, n, change);
+  // The Redis keys lock metrics read, as the request's key (a user module may declare `lock.keys`).
+  const lockKeyOf = lockKeyAttribution(variant.lockModule?.keys ?? null);
+  for (const node of world.redis.nodes) node.observer = (n, change) => recordKeyState(recorder, n, change, lockKeyOf);
   world.database.onTransactionEnd = (end) => {
     recorder.record({ index: 0, timeUs: 0, process: 'database', type: 'info', f: 'txn', request: end.requestTag, owner: end.owner, txn: end.txn, outcome: end.outcome, cause: end.cause });
   };
@@ -218,14 +220,15 @@ function moduleLock(sim: Simulation, scenario: Scenario, variant: VariantSpec, r
     sim,
     { file: spec.file, exportName: spec.export ?? 'default' },
     factoryOptions(variant, scenario.network.commandTimeoutUs),
-    scenario.redis.topology === 'independent',
+    scenario.redis.topology,
   );
   runtime.onUncaught = (client, message) => recorder.record(renewRecord(client, 'fail', 'renew', client, `uncaught in lock module: ${message}`));
   return ownCodeLock(runtime, spec.module);
 }
 
-function recordKeyState(recorder: HistoryRecorder, node: RedisNode, change: KeyChange): void {
-  if (!change.key.startsWith(LOCK_KEY_PREFIX)) return;
+function recordKeyState(recorder: HistoryRecorder, node: RedisNode, change: KeyChange, lockKeyOf: (key: string) => string | null): void {
+  const key = lockKeyOf(change.key);
+  if (key === null) return;
   const e = change.entry;
   recorder.record({
     index: 0,
@@ -234,7 +237,7 @@ function recordKeyState(recorder: HistoryRecorder, node: RedisNode, change: KeyC
     type: 'info',
     f: 'key-state',
     node: node.name,
-    key: change.key,
+    key,
     holder: e ? e.holderTag : null,
     expiresAtUs: e && e.expireAtMs !== null ? node.clock.simTimeAt((e.expireAtMs + 1) * 1000) : null,
     cause: change.cause,

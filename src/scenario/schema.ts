@@ -8,6 +8,7 @@ import { FAULT_KINDS } from '../faults/index.js';
 import { FENCE_CHECKS } from '../variants/guard.js';
 import { GUARD_NAMES, LOCK_NAMES } from '../variants/registry.js';
 import { didYouMean } from './suggest.js';
+import { keyPatternProblem } from '../own-code/key-attribution.js';
 import { TOPOLOGIES } from '../world/redis/deployment.js';
 import { parseRedissonVersion } from './redisson-version.js';
 import { parseSeedSpec } from './seeds.js';
@@ -193,6 +194,16 @@ export const moduleLockSchema = z.strictObject({
   module: z.string().min(1).max(4096).meta({ description: 'path of an ES or CommonJS module, relative to the scenario file' }),
   export: z.string().min(1).max(MAX_NAME_LENGTH).optional().meta({ description: 'the factory export (default: the default export)' }),
   options: z.record(z.string(), z.unknown()).optional().meta({ description: 'passed to the factory with the variant options' }),
+  keys: z
+    .union([z.string().min(1).max(MAX_NAME_LENGTH), z.array(z.string().min(1).max(MAX_NAME_LENGTH)).min(1).max(8)])
+    .superRefine((v, ctx) => {
+      for (const p of typeof v === 'string' ? [v] : v) {
+        const problem = keyPatternProblem(p);
+        if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+      }
+    })
+    .optional()
+    .meta({ description: "the Redis keys the module's lock lives under, {key} standing for the request's key (e.g. 'mutex:{key}'); lock-key metrics read those (default: the key itself)" }),
 });
 
 /** A built-in lock by name, or a user module. */

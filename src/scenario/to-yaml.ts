@@ -93,7 +93,12 @@ function variantEntry(v: VariantSpec): Record<string, unknown> {
 function lockEntry(v: VariantSpec): unknown {
   const m = v.lockModule;
   if (!m) return v.lock;
-  return { module: m.module, ...(m.export === null ? {} : { export: m.export }), ...(Object.keys(m.options).length === 0 ? {} : { options: m.options }) };
+  return {
+    module: m.module,
+    ...(m.export === null ? {} : { export: m.export }),
+    ...(Object.keys(m.options).length === 0 ? {} : { options: m.options }),
+    ...(m.keys === null ? {} : { keys: m.keys.length === 1 ? m.keys[0] : [...m.keys] }),
+  };
 }
 
 function allVariantFields(v: VariantSpec): Record<string, unknown> {

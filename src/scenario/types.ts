@@ -97,6 +97,8 @@ export interface LockModuleSpec {
   file: string;
   /** The factory export, as given (null: the default export). */
   export: string | null;
+  /** `lock.keys`: the Redis keys the lock lives under, `{key}` for the request's key (null: the key itself). */
+  keys: readonly string[] | null;
   /** `lock.options` as given (empty: none). */
   options: Record<string, unknown>;
 }

@@ -21,6 +21,7 @@ import { Link, type Fabric } from './network.js';
 import { NodeConnection } from './node-connection.js';
 import type { RedisNode } from './redis/node.js';
 import type { RedisReply } from './redis/reply.js';
+import type { TcpPath } from './tcp.js';
 
 /** What `immediate` answers for an effect that takes simulated time. */
 const WAITS: unique symbol = Symbol('waits');
@@ -118,6 +119,9 @@ export class ClientHost {
     return this.primary;
   }
 
+  /** Told when the process learns of a new primary (own-code's user clients). */
+  readonly primarySwitchListeners: Array<() => void> = [];
+
   /** The client reconnects to a new primary (after Sentinel told it) and resubscribes. */
   switchPrimary(node: RedisNode): void {
     if (node === this.primary) return;
@@ -126,6 +130,7 @@ export class ClientHost {
     this.subscriptions.clear();
     this.primary = node;
     if (this.up) for (const channel of channels) this.subscribeAtNode(channel);
+    for (const listener of this.primarySwitchListeners) listener();
   }
 
   /** Starts a thread of this process that runs an effect program. */
@@ -387,11 +392,16 @@ export class ClientHost {
     return (yield decided) as EachOutcome[];
   }
 
+  /** The network path from this process to `node`, its latencies drawn from the stream `stream` (own-code's ioredis clients). */
+  tcpPath(stream: string): TcpPath {
+    return { sim: this.sim, fabric: this.fabric, latency: this.params.redisLatency, rng: this.sim.random.fork(stream) };
+  }
+
   /** This process's ioredis connection to `node` (node-redlock's clients), opened on first use. */
   ioredisTo(node: RedisNode): IoredisConnection {
     let connection = this.ioredis.get(node);
     if (!connection) {
-      const path = { sim: this.sim, fabric: this.fabric, latency: this.params.redisLatency, rng: this.sim.random.fork(`ioredis/${this.name}->${node.name}`) };
+      const path = this.tcpPath(`ioredis/${this.name}->${node.name}`);
       connection = new IoredisConnection(path, this.name, node, this.group);
       this.ioredis.set(node, connection);
     }

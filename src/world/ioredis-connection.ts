@@ -34,6 +34,7 @@ import type { Micros } from '../engine/time.js';
 import type { EachOutcome } from './effects.js';
 import type { RedisNode } from './redis/node.js';
 import type { RedisReply } from './redis/reply.js';
+import type { TransactionReplies } from './redis/transaction.js';
 import { dialTcp, TcpConnection, type TcpPath } from './tcp.js';
 
 /** What ioredis hands a command's callback: its reply, or the error it failed the command with. */
@@ -43,17 +44,52 @@ interface Command {
   args: readonly string[];
   tag: string;
   done: (outcome: IoredisOutcome) => void;
+  /** MULTI ... EXEC sent whole (`args` unused): runs at the server through executeTransaction. */
+  transaction?: { commands: readonly (readonly string[])[]; done: (replies: TransactionReplies) => void };
 }
 
-/** ioredis lib/errors/MaxRetriesPerRequestError.ts, with the default limit. */
-export const MAX_RETRIES_PER_REQUEST_ERROR =
-  'Reached the max retries per request limit (which is 20). Refer to "maxRetriesPerRequest" option for details.';
-const MAX_RETRIES_PER_REQUEST = 20;
+/** ioredis lib/errors/MaxRetriesPerRequestError.ts (4.28.5 and 5.11.1 alike). */
+export const maxRetriesPerRequestError = (limit: number): string =>
+  `Reached the max retries per request limit (which is ${limit}). Refer to "maxRetriesPerRequest" option for details.`;
+/** The message with the default limit. */
+export const MAX_RETRIES_PER_REQUEST_ERROR = maxRetriesPerRequestError(20);
+/** ioredis 5.11.1 lib/utils/index.ts CONNECTION_CLOSED_ERROR_MSG: a command to a client that gave up reconnecting. */
+export const CONNECTION_CLOSED_ERROR = 'Connection is closed.';
+/** ioredis 5.11.1 lib/Redis.ts sendCommand, with `enableOfflineQueue: false` and no connection ready. */
+export const OFFLINE_QUEUE_DISABLED_ERROR = "Stream isn't writeable and enableOfflineQueue options is false";
 const CONNECT_TIMEOUT_US: Micros = 10_000_000;
-const retryDelayUs = (times: number): Micros => Math.min(times * 50, 2000) * 1000;
+
+/** The connection's life as ioredis reports it (lib/Redis.ts setStatus: an event per status). */
+export type IoredisStatus = 'connect' | 'ready' | 'close' | 'reconnecting' | 'end';
+
+/**
+ * The client options this model reads, and what the owner of the connection hears. The
+ * defaults are ioredis' (RedisOptions.ts DEFAULT_REDIS_OPTIONS, 4.28.5 and 5.11.1 alike):
+ * `retryStrategy(times) = Math.min(times * 50, 2000)`, `maxRetriesPerRequest: 20`,
+ * `enableOfflineQueue: true`.
+ */
+export interface IoredisBehaviour {
+  /** The delay in ms before reconnect attempt `times`; null (not a number) gives up: status 'end'. */
+  retryStrategy(times: number): number | null;
+  /** null: commands wait through any number of reconnects. */
+  maxRetriesPerRequest(): number | null;
+  enableOfflineQueue(): boolean;
+  /**
+   * ioredis 5 keeps a closed connection's unanswered commands for the next one only when it
+   * was ready (5.11.1 event_handler.ts closeHandler: `if (prevStatus === "ready")`); 4.28.5
+   * whenever it closes.
+   */
+  keepOnlyWhenReady: boolean;
+  /** The server each (re)connect dials: fixed, or the master the client knows now (ioredis asks its Sentinels). */
+  target(): RedisNode;
+  /** The network path to a server. */
+  pathTo(node: RedisNode): TcpPath;
+  /** Each status as it is set (lib/Redis.ts setStatus); `arg` is the delay for 'reconnecting'. */
+  onStatus(status: IoredisStatus, arg?: number): void;
+}
 
 export class IoredisConnection {
-  private status: 'ready' | 'connecting' | 'connect' | 'reconnecting' = 'reconnecting';
+  private status: 'ready' | 'connecting' | 'connect' | 'reconnecting' | 'end' = 'reconnecting';
   private socket: TcpConnection | null = null;
   private retryAttempts = 0;
   /** Written to the current socket, waiting for their replies, in order. */
@@ -64,18 +100,38 @@ export class IoredisConnection {
   private offlineQueue: Command[] = [];
   /** Abandons the handshake under way (null: none). */
   private abandonDial: (() => void) | null = null;
+  private readonly behaviour: IoredisBehaviour;
+  /** The server of the current connection (or of the last one). */
+  private node: RedisNode;
+  private path: TcpPath;
+  /** Channels subscribed (renewed on every ready connection, ioredis' autoResubscribe) and what their messages reach. */
+  private readonly channels = new Set<{ channel: string; onMessage: (message: string) => void }>();
+  /** The current connection's subscriptions at its server; the server forgets them when it closes. */
+  private serverSubscriptions: Array<() => void> = [];
 
   /**
    * Opened when the client first uses it (node-redlock's clients are made at start-up): it
    * finds the server as it is then, connected if a process runs, reconnecting if not.
    */
   constructor(
-    private readonly path: TcpPath,
+    path: TcpPath,
     private readonly client: string,
-    private readonly node: RedisNode,
+    node: RedisNode,
     /** The client process: its pauses delay the timers, its death ends the connection. */
     private readonly group: ProcessGroup,
+    behaviour?: IoredisBehaviour,
   ) {
+    this.node = node;
+    this.path = path;
+    this.behaviour = behaviour ?? {
+      retryStrategy: (times) => Math.min(times * 50, 2000),
+      maxRetriesPerRequest: () => 20,
+      enableOfflineQueue: () => true,
+      keepOnlyWhenReady: false,
+      target: () => node,
+      pathTo: () => path,
+      onStatus: () => {},
+    };
     const socket = new TcpConnection(path, client, node.name);
     if (this.register(socket)) {
       this.socket = socket;
@@ -87,10 +143,64 @@ export class IoredisConnection {
 
   /** Sends a command; `done` gets its reply, or the error ioredis fails it with. */
   send(args: readonly string[], tag: string, done: (outcome: IoredisOutcome) => void): void {
+    this.enqueue({ args, tag, done });
+  }
+
+  /**
+   * MULTI, `commands`, EXEC written in one go (ioredis' multi().exec()): the server runs them
+   * through executeTransaction; `done` gets its replies, or `failed` the error ioredis fails
+   * the whole transaction with.
+   */
+  sendTransaction(commands: readonly (readonly string[])[], tag: string, done: (replies: TransactionReplies) => void, failed: (message: string) => void): void {
+    this.enqueue({
+      args: ['EXEC'],
+      tag,
+      transaction: { commands, done },
+      done: (outcome) => {
+        if (outcome.status === 'error') failed(outcome.message);
+      },
+    });
+  }
+
+  /**
+   * SUBSCRIBE on this connection, renewed after every reconnect (ioredis' autoResubscribe,
+   * 5.11.1 event_handler.ts readyHandler). Returns the UNSUBSCRIBE.
+   */
+  subscribe(channel: string, onMessage: (message: string) => void): () => void {
+    const entry = { channel, onMessage };
+    this.channels.add(entry);
+    if (this.status === 'ready' && this.socket) this.subscribeAtServer(this.socket, entry);
+    return () => this.channels.delete(entry);
+  }
+
+  /**
+   * ioredis `disconnect(true)` (reconnectOnError's answer 1 or 2): the client closes its end,
+   * and the close is handled as any other (retryStrategy, a reconnect).
+   */
+  reconnect(): void {
+    if (this.status === 'ready' || this.status === 'connect') this.socket?.closeClient('disconnect');
+  }
+
+  private enqueue(command: Command): void {
     if (this.group.dead) return;
-    const command: Command = { args, tag, done };
+    if (this.status === 'end') return command.done({ status: 'error', message: CONNECTION_CLOSED_ERROR });
     if (this.status === 'ready' && this.socket) this.write(this.socket, command);
+    else if (!this.behaviour.enableOfflineQueue()) command.done({ status: 'error', message: OFFLINE_QUEUE_DISABLED_ERROR });
     else this.offlineQueue.push(command);
+  }
+
+  private subscribeAtServer(socket: TcpConnection, entry: { channel: string; onMessage: (message: string) => void }): void {
+    const node = this.node;
+    socket.sendToServer(() => {
+      if (socket.serverGone || !node.up) return;
+      const unsubscribe = node.subscribe(entry.channel, (_channel, message) =>
+        socket.sendToClient(() => {
+          if (socket === this.socket && this.channels.has(entry)) entry.onMessage(message);
+        }),
+      );
+      if (socket === this.socket && !socket.clientClosed) this.serverSubscriptions.push(unsubscribe);
+      else unsubscribe();
+    });
   }
 
   /**
@@ -118,29 +228,50 @@ export class IoredisConnection {
 
   private write(socket: TcpConnection, command: Command): void {
     this.commandQueue.push(command);
+    const node = this.node;
     socket.sendToServer(() => {
       if (socket.serverGone) {
         socket.resetFromServer();
         return;
       }
-      this.node.execute(command.args, command.tag, (reply) => socket.sendToClient(() => this.onReply(socket, reply)));
+      const t = command.transaction;
+      if (t) {
+        node.executeTransaction(t.commands, command.tag, (replies) => socket.sendToClient(() => this.onReply(socket, replies.exec, () => t.done(replies))));
+        return;
+      }
+      node.execute(command.args, command.tag, (reply) => socket.sendToClient(() => this.onReply(socket, reply)));
     });
   }
 
-  private onReply(socket: TcpConnection, reply: RedisReply): void {
+  private onReply(socket: TcpConnection, reply: RedisReply, transaction?: () => void): void {
     if (socket !== this.socket) return;
-    this.commandQueue.shift()?.done({ status: 'ok', reply });
+    const command = this.commandQueue.shift();
+    if (transaction) transaction();
+    else command?.done({ status: 'ok', reply });
   }
 
-  /** event_handler.ts closeHandler with the default retryStrategy and maxRetriesPerRequest. */
+  /** event_handler.ts closeHandler: retryStrategy, then maxRetriesPerRequest. */
   private closeHandler(): void {
     if (this.group.dead) return;
+    const wasReady = this.status === 'ready';
     this.socket = null;
-    this.status = 'reconnecting';
-    if (this.commandQueue.length > 0) this.prevCommandQueue = this.commandQueue;
+    for (const unsubscribe of this.serverSubscriptions.splice(0)) unsubscribe();
+    this.behaviour.onStatus('close');
+    if (this.commandQueue.length > 0 && (wasReady || !this.behaviour.keepOnlyWhenReady)) this.prevCommandQueue = this.commandQueue;
     this.retryAttempts++;
-    this.after(retryDelayUs(this.retryAttempts), () => this.connect());
-    if (this.retryAttempts % (MAX_RETRIES_PER_REQUEST + 1) === 0) this.flushQueue(MAX_RETRIES_PER_REQUEST_ERROR);
+    const delayMs = this.behaviour.retryStrategy(this.retryAttempts);
+    if (delayMs === null) {
+      // `retryStrategy` returned no number: no reconnect; everything waiting fails (close()).
+      this.status = 'end';
+      this.behaviour.onStatus('end');
+      this.flushQueue(CONNECTION_CLOSED_ERROR);
+      return;
+    }
+    this.status = 'reconnecting';
+    this.behaviour.onStatus('reconnecting', delayMs);
+    this.after(Math.max(0, delayMs) * 1000, () => this.connect());
+    const limit = this.behaviour.maxRetriesPerRequest();
+    if (limit !== null && limit >= 0 && this.retryAttempts % (limit + 1) === 0) this.flushQueue(maxRetriesPerRequestError(limit));
   }
 
   /** index.ts flushQueue: the offline queue and the command queue (emptied in place, as a Deque is). */
@@ -151,8 +282,10 @@ export class IoredisConnection {
 
   /** A handshake bounded by connectTimeout: a timer cleared when the handshake ends first. */
   private connect(): void {
-    if (this.group.dead) return;
+    if (this.group.dead || this.status === 'end') return;
     this.status = 'connecting';
+    this.node = this.behaviour.target();
+    this.path = this.behaviour.pathTo(this.node);
     const abandon = dialTcp(
       this.path,
       this.client,
@@ -179,6 +312,7 @@ export class IoredisConnection {
   private connectHandler(socket: TcpConnection): void {
     this.socket = socket;
     this.status = 'connect';
+    this.behaviour.onStatus('connect');
     this.commandQueue = [];
     this.write(socket, {
       args: ['INFO'],
@@ -193,7 +327,9 @@ export class IoredisConnection {
   private readyHandler(socket: TcpConnection): void {
     if (this.group.dead) return;
     this.status = 'ready';
+    this.behaviour.onStatus('ready');
     this.retryAttempts = 0;
+    for (const entry of this.channels) this.subscribeAtServer(socket, entry);
     const kept = this.prevCommandQueue ?? [];
     while (kept.length > 0) this.write(socket, kept.shift()!);
     const offline = this.offlineQueue;

@@ -11,7 +11,7 @@ import { parseScenario } from '../../src/scenario/load.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
-function seen(probe: string, faults = 'faults: []'): Record<string, unknown> {
+function seen(probe: string, faults = 'faults: []', redis = ''): Record<string, unknown> {
   const scenario = parseScenario(`
 name: client
 seed: 1
@@ -20,6 +20,7 @@ drain: 5s
 stock: { sku: 1, available: 10 }
 workload: { clients: 1, workers: 1, requests: [{ at: 1s, sku: 1, client: 1 }] }
 network: { redis-latency: 1ms }
+${redis}
 ${faults}
 variants:
   v: { lock: { module: ./modules/surface.mjs, options: { probe: ${probe} } } }
@@ -60,8 +61,17 @@ describe('the simulated ioredis client', () => {
     expect(s.defineCommand).toBe('key=kk arg=aa');
   });
 
-  it('runs MULTI/EXEC as one batch with a reply or an error per command', () => {
+  it('runs MULTI/EXEC as one batch with a reply or a run-time error per command (no rollback)', () => {
     expect(s.multi).toEqual([[null, 'OK'], [null, 2], [null, '2'], [{ name: 'ReplyError' }, null]]); // an Error serialises as its own fields
+  });
+
+  it('aborts a transaction with a command refused when queued: EXECABORT, with the refusal in previousErrors, and nothing of it runs', () => {
+    expect(s.execabort).toEqual({
+      name: 'ReplyError',
+      error: 'EXECABORT Transaction discarded because of previous errors.',
+      previous: ["ERR wrong number of arguments for 'incr' command"],
+    });
+    expect(s.m2AfterAbort).toBe(0);
   });
 
   it('answers INFO and WAIT, and delivers published messages to a subscriber as message events', () => {
@@ -70,6 +80,14 @@ describe('the simulated ioredis client', () => {
     expect(s.subscribe).toBe(1);
     expect(s.publish).toBe(1);
     expect(s.messages).toEqual(['news:hello']);
+  });
+});
+
+describe('MULTI/EXEC on independent masters', () => {
+  it('runs through each master\'s transaction too: EXECABORT on a queued refusal, a reply per command otherwise', () => {
+    const s = seen('commands', 'faults: []', 'redis: { topology: independent, masters: 3 }');
+    expect((s.execabort as { error: string }).error).toBe('EXECABORT Transaction discarded because of previous errors.');
+    expect(s.multi).toEqual([[null, 'OK'], [null, 2], [null, '2'], [{ name: 'ReplyError' }, null]]);
   });
 });
 

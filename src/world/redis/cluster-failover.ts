@@ -24,7 +24,7 @@
  *   their next cron), ask the masters for votes, and the first with a majority takes over;
  *   its PONG tells every node, the old master included when it hears it, to follow it.
  * - A master that no longer reaches a majority of masters (all in PFAIL or FAIL from its own
- *   point of view) sets its cluster state to fail and refuses writes (CLUSTERDOWN); back in
+ *   point of view) sets its cluster state to fail and refuses keyed commands, reads too (CLUSTERDOWN); back in
  *   the majority it waits min(node-timeout, 5 s) before accepting them again.
  *
  * Simplified (README says so): a message sent across a partition is lost (no TCP
@@ -112,7 +112,7 @@ export class ClusterFailover extends ClusterElection {
     this.changed();
   }
 
-  /** Whether this node's cluster state is fail (it answers CLUSTERDOWN). */
+  /** Whether this node's cluster state is fail (it answers CLUSTERDOWN to every keyed command, reads too: node.ts admissionError). */
   refusesWrites(node: RedisNode): boolean {
     const b = this.byRedis.get(node);
     return b !== undefined && b.isMaster && !b.clusterOk;

@@ -27,6 +27,8 @@ export type Subscriber = (channel: string, message: string) => void;
 
 const ERR_NOSCRIPT = new RedisErrorReply('NOSCRIPT No matching script. Please use EVAL.');
 const ERR_READONLY = new RedisErrorReply("READONLY You can't write against a read only replica.");
+/** Commands of the model without keys (redis 7.0.15 src/commands/*.json: no key_specs). */
+const KEYLESS_COMMANDS: ReadonlySet<string> = new Set(['ping', 'publish', 'wait', 'info', 'script', 'multi', 'exec', 'discard']);
 
 /**
  * Runs a script body that is not one of the built-in scripts (a Lua VM for user code); its
@@ -163,7 +165,13 @@ export class RedisNode {
     const spec = commandSpec(name);
     const script = name === 'eval' || name === 'evalsha';
     if (spec?.write && this.role === 'replica') return ERR_READONLY;
-    if ((spec?.write || script) && this.writeRefusal) {
+    // A cluster node whose state is fail refuses every command with keys, reads included
+    // (redis 7.0.15 cluster.c getNodeByQuery: "Cluster is globally down but we got keys?",
+    // CLUSTER_REDIR_DOWN_STATE unless cluster-allow-reads-when-down, default no); keyless
+    // ones (PING, INFO, PUBLISH, WAIT, SCRIPT) are served. Scripts are refused whatever their
+    // number of keys (the model's simplification: a lock script always has one).
+    const keyed = script || (spec !== undefined && !KEYLESS_COMMANDS.has(name));
+    if ((spec?.write || keyed) && this.writeRefusal) {
       const refusal = this.writeRefusal();
       if (refusal !== null && (spec?.write || refusal.startsWith('CLUSTERDOWN'))) return new RedisErrorReply(refusal);
     }
@@ -267,6 +275,16 @@ export class RedisNode {
     if (!this.up) return false;
     this.sockets.add(onClose);
     return true;
+  }
+
+  /**
+   * CLIENT KILL TYPE normal: the server closes every client socket (FIN), as after a crash but
+   * alive. Sentinel sends it with every REPLICAOF it sends (see sentinel-links.ts replicaOf).
+   */
+  killClientConnections(): void {
+    const sockets = [...this.sockets];
+    this.sockets.clear();
+    for (const close of sockets) close();
   }
 
   /** A client closed its end: forget the socket. */

@@ -118,11 +118,21 @@ export abstract class SentinelLinks {
     });
   }
 
-  /** REPLICAOF: run by the node in order with its other commands; the reply is not read. */
+  /**
+   * REPLICAOF: run by the node in order with its other commands; the reply is not read. Sentinel
+   * sends it in a transaction with CLIENT KILL TYPE normal and TYPE pubsub (redis 7.0.15
+   * src/sentinel.c sentinelSendSlaveOf: "disconnect all clients ... in order to trigger the
+   * ask-master-on-reconnection protocol"; redis.io docs "Sentinel client spec", "Sentinel failover
+   * disconnection"), so clients connected to a demoted master reconnect and ask again.
+   */
   protected replicaOf(view: InstanceView, primary: RedisNode | null): void {
     const { control } = this.group;
     const node = view.node;
-    this.connectionTo(node).deliver(() => (primary === null ? control.promote(node) : control.follow(node, primary)));
+    this.connectionTo(node).deliver(() => {
+      if (primary === null) control.promote(node);
+      else control.follow(node, primary);
+      node.killClientConnections();
+    });
   }
 
   /** sentinelReconnectInstance: at most once per second while disconnected. */

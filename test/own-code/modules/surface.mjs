@@ -37,6 +37,14 @@ export default function surface([redis], { probe }) {
         redis.defineCommand('echoKey', { numberOfKeys: 1, lua: "return 'key=' .. KEYS[1] .. ' arg=' .. ARGV[1]" });
         await attempt('defineCommand', () => redis.echoKey('kk', 'aa'));
         await attempt('multi', () => redis.multi().set('m1', '1').incr('m1').get('m1').hget('m1', 'x').exec());
+        await attempt('execabort', async () => {
+          try {
+            return await redis.multi().set('m2', '1').incr().exec();
+          } catch (err) {
+            return { error: err.message, name: err.name, previous: (err.previousErrors ?? []).map((e) => e.message) };
+          }
+        });
+        await attempt('m2AfterAbort', () => redis.exists('m2'));
         await attempt('info', async () => (await redis.info('replication')).split('\r\n')[1]);
         await attempt('wait', () => redis.wait(0, 100));
         await attempt('del', () => redis.del(key, 'counter'));

@@ -151,6 +151,28 @@ describe('roles', () => {
     expect(text(node, 'SET', 'k', 'w')).toBe('OK');
   });
 
+  it('a cluster master whose state is fail refuses reads with keys too (cluster.c getNodeByQuery, cluster-allow-reads-when-down no) ...', () => {
+    const { node } = single();
+    let refusal: string | null = null;
+    node.writeRefusal = () => refusal;
+    ask(node, 'SET', 'k', 'v');
+    refusal = 'CLUSTERDOWN The cluster is down';
+    expect(text(node, 'GET', 'k')).toBe('CLUSTERDOWN The cluster is down');
+    expect(text(node, 'PTTL', 'k')).toBe('CLUSTERDOWN The cluster is down');
+    expect(text(node, 'SET', 'k', 'w')).toBe('CLUSTERDOWN The cluster is down');
+  });
+
+  it('... and serves keyless commands (PING, INFO, PUBLISH), and reads again once the state is ok', () => {
+    const { node } = single();
+    let refusal: string | null = 'CLUSTERDOWN The cluster is down';
+    node.writeRefusal = () => refusal;
+    expect(text(node, 'PING')).toBe('PONG');
+    expect(text(node, 'PUBLISH', 'ch', 'm')).toBe(0);
+    expect(String(text(node, 'INFO', 'replication'))).toContain('role:master');
+    refusal = null;
+    expect(text(node, 'GET', 'k')).toBe(null);
+  });
+
   it('a replica that expires nothing on its own answers an expired key as missing and keeps it (db.c expireIfNeeded)', () => {
     const { sim, primary, replica } = pair();
     ask(primary, 'SET', 'k', 'v', 'PX', '100');

@@ -1,0 +1,73 @@
+/**
+ * `lock: { module, keys }`: the Redis keys a module's library keeps its lock under, attributed
+ * to the request's key for the lock-key metrics; a pattern without {key} is a located error.
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { lockKeyAttribution } from '../../src/own-code/key-attribution.js';
+import { runVariant } from '../../src/runner/run.js';
+import { ScenarioError } from '../../src/scenario/errors.js';
+import { parseScenario } from '../../src/scenario/load.js';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+describe('lockKeyAttribution', () => {
+  it('maps a key that fits a pattern to the request key in its {key} place', () => {
+    const of = lockKeyAttribution(['mutex:{key}', '{key}:fence']);
+    expect(of('mutex:lock:7')).toBe('lock:7');
+    expect(of('lock:7:fence')).toBe('lock:7');
+  });
+
+  it('... and nothing else: the key itself, other prefixes, a non-lock key inside the pattern', () => {
+    const of = lockKeyAttribution(['mutex:{key}']);
+    expect(of('lock:7')).toBeNull();
+    expect(of('semaphore:lock:7')).toBeNull();
+    expect(of('mutex:stock:7')).toBeNull();
+  });
+
+  it('without patterns, the lock keys are the request keys themselves', () => {
+    const of = lockKeyAttribution(null);
+    expect(of('lock:7')).toBe('lock:7');
+    expect(of('mutex:lock:7')).toBeNull();
+  });
+});
+
+function scenario(keys: string): string {
+  return `
+name: keys
+seed: 1
+duration: 30s
+stock: { sku: 1, available: 1000 }
+workload: { clients: 2, workers: 1, users: 2, think: 200ms, steps: [lock, read, work, deduct, order, unlock] }
+dependencies: { work: "uniform(1s, 2s)" }
+faults: [{ kind: gc-pause, client: 1, at: 5s, duration: 6s }]
+variants:
+  v: { lock: { module: ../../scenarios/own-code/locks/semaphore-mutex.mjs${keys} }, lease: 3s, wait: 20s, retry-interval: 100ms }
+`;
+}
+
+describe('a redis-semaphore Mutex whose 3 s key expires in a 6 s GC pause', () => {
+  it('with keys: mutex:{key}, the expiry counts as a lock lost', () => {
+    const s = parseScenario(scenario(", keys: 'mutex:{key}'"), join(HERE, 'keys.yaml'));
+    expect(runVariant(s, s.variants[0]).metrics.lockLost).toBeGreaterThan(0);
+  });
+
+  it('without it, the servers hold no key named as the request key: no lock-key figure', () => {
+    const s = parseScenario(scenario(''), join(HERE, 'keys.yaml'));
+    const r = runVariant(s, s.variants[0]);
+    expect(r.metrics.lockLost).toBe(0);
+    expect(r.metrics.doubleHolders).toBeGreaterThan(0); // the critical sections still show it
+  });
+
+  it('a pattern without {key} is refused with its location', () => {
+    let err: unknown = null;
+    try {
+      parseScenario(scenario(", keys: 'mutex:'"), join(HERE, 'keys.yaml'));
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ScenarioError);
+    expect((err as Error).message).toMatch(/keys\.yaml:\d+:\d+: variants\.v\.lock\.keys: a key pattern holds \{key\} exactly once/);
+  });
+});
