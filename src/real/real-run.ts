@@ -4,10 +4,9 @@
  * time (see realtime.ts). Stages as in runner/run.ts: inject faults while the load runs, heal
  * everything, let in-flight requests drain, stop every process, judge the history.
  *
- * What a real run does not record: the servers' view of lock keys (key-state facts), so
- * lock-lost, foreign-unlock, stuck and orphan time read 0 here (see README, "The real
- * backend"). Everything judged from the clients and the database (double holders, oversell,
- * lost updates, orders, latency) is measured as in a simulated run.
+ * The servers' view of lock keys (key-state records) comes from keyspace notifications of
+ * the real servers (key-watch.ts), so lock-lost, foreign unlocks, stuck and orphan time are
+ * judged as in a simulated run, at the resolution README's "The real backend" states.
  */
 import { Redis } from 'ioredis';
 import { checkHistory } from '../checker/check.js';
@@ -30,6 +29,7 @@ import { RedisNode } from '../world/redis/node.js';
 import type { RedisDeployment } from '../world/redis/deployment.js';
 import type { World } from '../world/world.js';
 import { RealDeployment } from './deployment.js';
+import { KeyWatch } from './key-watch.js';
 import { monotonicClock } from './monotonic.js';
 import { RealClientHost } from './real-client.js';
 import { injectRealFault, refuseUnreal } from './real-faults.js';
@@ -60,8 +60,10 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
   const deployment = new RealDeployment(scenario, options.redisServer, clientNames, persistent, sim.random);
   const clients: RealClientHost[] = [];
   let watcher: Redis | null = null;
+  const keyWatch = new KeyWatch(deployment, driver, (op) => recorder.record(op));
   try {
     await deployment.start();
+    await keyWatch.start();
     let workload: Workload | null = null;
     const armed: Array<{ client: ClientHost; point: string; fromUs: number; onCrash: () => void; fired: boolean }> = [];
     const nemesis = (fault: string, phase: 'start' | 'end' | 'event', target: string, detail: string): void => {
@@ -118,6 +120,7 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
         ),
       );
     }
+    for (const c of clients) c.keyWatch = keyWatch;
 
     await Promise.all(clients.map((c) => c.warmUp()));
 
@@ -134,6 +137,7 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
         driver.inject(() => {
           if (!to) return;
           deployment.primaryName = to.name;
+          keyWatch.promoted(to.name);
           nemesis('failover', 'event', to.name, `sentinel promoted ${to.name} in place of ${from?.name ?? parts[2]}`);
         });
       });
@@ -219,6 +223,7 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
     return { scenario: scenario.name, variant, seed, metrics, violations, history: recorder.ops, historyLength: recorder.count, events: sim.eventCount };
   } finally {
     for (const c of clients) c.dispose();
+    keyWatch.close();
     watcher?.disconnect();
     await deployment.stop();
   }

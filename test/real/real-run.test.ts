@@ -27,6 +27,9 @@ describe.skipIf(!hasRedis)('real backend', () => {
     expect(r.metrics.doubleHolders).toBeGreaterThanOrEqual(5);
     expect(r.metrics.lostUpdates).toBeGreaterThan(0);
     expect(r.history.some((op) => op.f === 'acquire')).toBe(true);
+    // The servers' view (key-watch.ts): the turned-away requests' DELs remove others' keys.
+    expect(r.metrics.foreignUnlocks).toBeGreaterThan(0);
+    expect(r.metrics.lockLost).toBeGreaterThan(0);
   });
 
   it('... while a token with the Lua compare-and-delete keeps one holder at a time', async () => {
@@ -35,12 +38,15 @@ describe.skipIf(!hasRedis)('real backend', () => {
     expect(r.metrics.doubleHolders).toBe(0);
     expect(r.metrics.lostUpdates).toBe(0);
     expect(r.metrics.orders).toBeGreaterThan(0);
+    expect(r.metrics.foreignUnlocks).toBe(0);
+    expect(r.metrics.lockLost).toBe(0);
   });
 
   it('a server stopped (SIGSTOP) longer than the lease wakes with the lock expired: a second holder', async () => {
     const s = loadScenario('scenarios/real/pause-longer-than-lease.yaml');
     const r = await runReal(s, 'lua');
     expect(r.metrics.doubleHolders).toBe(1);
+    expect(r.metrics.lockLost).toBeGreaterThanOrEqual(1);
     expect(r.history.filter((op) => op.f === 'fault').map((op) => (op as { phase: string }).phase)).toEqual(['start', 'end']);
   });
 
@@ -49,6 +55,8 @@ describe.skipIf(!hasRedis)('real backend', () => {
     const r = await runReal(s, 'watchdog');
     expect(r.metrics.doubleHolders).toBe(0);
     expect(r.metrics.orders).toBe(2);
+    expect(r.metrics.lockLost).toBe(0);
+    expect(r.history.some((op) => op.f === 'key-state' && op.holder === 'r1')).toBe(true);
   });
 
   it('Redlock: a master restarted empty (SIGKILL, data wiped) lets a second client reach a quorum', async () => {
