@@ -170,6 +170,17 @@ export class RealClientHost extends ClientHost {
     );
   }
 
+  /**
+   * A new ioredis connection of this process, as its own connections are made: to one node
+   * through this process's proxy, or (null) to the primary the Sentinels name (a user lock
+   * module's clients, real-own-code.ts).
+   */
+  newConnection(nodeName: string | null): Redis {
+    const connection = new Redis(this.options(nodeName));
+    connection.on('error', () => undefined);
+    return connection;
+  }
+
   private connectionFor(node: RedisNode): Redis {
     const key = this.independent ? node.name : 'primary';
     let connection = this.real.get(key);

@@ -13,7 +13,8 @@ import { checkHistory } from '../checker/check.js';
 import { Simulation } from '../engine/simulation.js';
 import { faultsOfRun, type FaultContext } from '../faults/index.js';
 import { faultRecord, renewRecord } from '../history/records.js';
-import { RealBackendError } from './errors.js';
+import { factoryOptions } from '../own-code/options.js';
+import { ownCodeLock } from '../own-code/protocol.js';
 import { HistoryRecorder } from '../history/recorder.js';
 import type { RunResult } from '../runner/run.js';
 import type { Scenario, VariantSpec } from '../scenario/types.js';
@@ -30,6 +31,7 @@ import type { RedisDeployment } from '../world/redis/deployment.js';
 import type { World } from '../world/world.js';
 import { RealDeployment } from './deployment.js';
 import { KeyWatch } from './key-watch.js';
+import { RealOwnCodeRuntime } from './real-own-code.js';
 import { monotonicClock } from './monotonic.js';
 import { RealClientHost } from './real-client.js';
 import { injectRealFault, refuseUnreal } from './real-faults.js';
@@ -44,12 +46,6 @@ export interface RealRunOptions {
 const DRAIN_STEP_US = 100_000;
 
 export async function runVariantReal(scenario: Scenario, variant: VariantSpec, seed: number, options: RealRunOptions): Promise<RunResult> {
-  if (variant.lockModule) {
-    throw new RealBackendError(`variant ${variant.name}: a user lock module (lock: { module }) does not run on the real backend yet; --backend redis runs the built-in locks`);
-  }
-  const lock = LOCKS.get(variant.lock);
-  const guard = GUARDS.get(variant.guard);
-  if (!lock || !guard) throw new Error(`variant ${variant.name}: unknown lock or guard`);
   const sim = new Simulation(seed);
   const faults = faultsOfRun(scenario, sim.random);
   refuseUnreal(scenario, faults);
@@ -61,6 +57,13 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
   const clients: RealClientHost[] = [];
   let watcher: Redis | null = null;
   const keyWatch = new KeyWatch(deployment, driver, (op) => recorder.record(op));
+  const module = variant.lockModule;
+  const userCode = module
+    ? new RealOwnCodeRuntime(module.file, module.export ?? 'default', factoryOptions(variant, scenario.network.commandTimeoutUs), scenario.redis.topology === 'independent', driver, keyWatch)
+    : null;
+  const lock = userCode && module ? ownCodeLock(userCode, module.module) : LOCKS.get(variant.lock);
+  const guard = GUARDS.get(variant.guard);
+  if (!lock || !guard) throw new Error(`variant ${variant.name}: unknown lock or guard`);
   try {
     await deployment.start();
     await keyWatch.start();
@@ -72,6 +75,7 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
     const crashClient = (client: ClientHost, detail: string): void => {
       if (!client.up) return;
       client.crash();
+      userCode?.crashed(client);
       nemesis('crash', 'start', client.name, detail);
       workload?.clientCrashed(client);
     };
@@ -123,6 +127,7 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
     for (const c of clients) c.keyWatch = keyWatch;
 
     await Promise.all(clients.map((c) => c.warmUp()));
+    await userCode?.warmUp(clients);
 
     if (topology === 'sentinel') {
       // Sentinel's announcement (+switch-master <name> <old ip> <old port> <new ip> <new port>,
@@ -223,6 +228,7 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
     return { scenario: scenario.name, variant, seed, metrics, violations, history: recorder.ops, historyLength: recorder.count, events: sim.eventCount };
   } finally {
     for (const c of clients) c.dispose();
+    userCode?.dispose();
     keyWatch.close();
     watcher?.disconnect();
     await deployment.stop();

@@ -109,12 +109,27 @@ variants:
     expect(livePids()).toEqual([]);
   });
 
-  it('refuses a user lock module (not on the real backend yet), before starting anything', async () => {
-    const s = loadScenario('scenarios/own-code/constant-value-del.yaml');
-    const own = s.variants.find((v) => v.lockModule);
-    if (!own) throw new Error('the own-code scenario has no module variant');
-    await expect(runVariantReal(s, own, s.seed, options)).rejects.toThrow(/user lock module .* does not run on the real backend yet/);
+  it('a user lock module runs on real Redis with real ioredis clients: the constant value + DEL mis-deletes', async () => {
+    const { readFileSync } = await import('node:fs');
+    const text = readFileSync('scenarios/own-code/constant-value-del.yaml', 'utf8').replace('duration: 30s', 'duration: 4s\ndrain: 5s');
+    const s = parseScenario(text, 'scenarios/own-code/constant-value-del.yaml');
+    const r = await runReal(s, 'constant+del');
+    expect(r.metrics.orders).toBeGreaterThan(0);
+    expect(r.metrics.foreignUnlocks).toBeGreaterThan(0);
+    expect(r.metrics.doubleHolders).toBeGreaterThan(0);
+    expect(r.history.some((op) => op.f === 'key-state' && op.holder !== null && !op.holder.startsWith('unknown:'))).toBe(true);
     expect(livePids()).toEqual([]);
+  });
+
+  it('... while the token + Lua module deletes nothing that is not its own', async () => {
+    const { readFileSync } = await import('node:fs');
+    const text = readFileSync('scenarios/own-code/constant-value-del.yaml', 'utf8').replace('duration: 30s', 'duration: 4s\ndrain: 5s');
+    const s = parseScenario(text, 'scenarios/own-code/constant-value-del.yaml');
+    const r = await runReal(s, 'token+lua');
+    expect(r.metrics.orders).toBeGreaterThan(0);
+    expect(r.metrics.foreignUnlocks).toBe(0);
+    expect(r.metrics.doubleHolders).toBe(0);
+    expect(r.metrics.lostUpdates).toBe(0);
   });
 
   it('... but steps a client\'s clock, which lock-sim keeps', async () => {
