@@ -11,17 +11,15 @@
 import { Redis } from 'ioredis';
 import { checkHistory } from '../checker/check.js';
 import { Simulation } from '../engine/simulation.js';
-import { faultsOfRun, type FaultContext } from '../faults/index.js';
-import { faultRecord, renewRecord } from '../history/records.js';
+import { faultsOfRun } from '../faults/index.js';
 import { factoryOptions } from '../own-code/options.js';
 import { ownCodeLock } from '../own-code/protocol.js';
 import { HistoryRecorder } from '../history/recorder.js';
 import type { RunResult } from '../runner/run.js';
+import { runKit } from '../runner/run-kit.js';
 import type { Scenario, VariantSpec } from '../scenario/types.js';
 import { quorumOf } from '../variants/locks/redlock.js';
 import { GUARDS, LOCKS } from '../variants/registry.js';
-import { Workload } from '../workload/workload.js';
-import type { ClientHooks, ClientHost } from '../world/client-host.js';
 import { LocalClock } from '../world/clock.js';
 import { Database } from '../world/database.js';
 import { Dependency } from '../world/dependency.js';
@@ -67,36 +65,12 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
   try {
     await deployment.start();
     await keyWatch.start();
-    let workload: Workload | null = null;
-    const armed: Array<{ client: ClientHost; point: string; fromUs: number; onCrash: () => void; fired: boolean }> = [];
-    const nemesis = (fault: string, phase: 'start' | 'end' | 'event', target: string, detail: string): void => {
-      recorder.record(faultRecord(fault, phase, target, detail));
-    };
-    const crashClient = (client: ClientHost, detail: string): void => {
-      if (!client.up) return;
-      client.crash();
-      userCode?.crashed(client);
-      nemesis('crash', 'start', client.name, detail);
-      workload?.clientCrashed(client);
-    };
-    const hooks: ClientHooks = {
-      note(_client, thread, f, ok, detail) {
-        recorder.record(renewRecord(thread.name, ok ? 'ok' : 'fail', f, thread.requestTag, detail));
-      },
-      crashPoint(client, _thread, point) {
-        const trap = armed.find((a) => !a.fired && a.client === client && a.point === point && sim.nowUs >= a.fromUs);
-        if (!trap) return false;
-        trap.fired = true;
-        crashClient(client, `kill -9 at ${point}`);
-        trap.onCrash();
-        return true;
-      },
-    };
+    const kit = runKit(sim, scenario, variant, recorder, lock, guard);
+    kit.onCrash = (client) => userCode?.crashed(client);
+    const { nemesis, hooks } = kit;
 
     const database = new Database({ statementTime: scenario.database.statementTime }, sim.random.fork('database'));
-    database.onTransactionEnd = (end) => {
-      recorder.record({ index: 0, timeUs: 0, process: 'database', type: 'info', f: 'txn', request: end.requestTag, owner: end.owner, txn: end.txn, outcome: end.outcome, cause: end.cause });
-    };
+    kit.recordTransactions(database);
     for (const row of scenario.stock) database.addStock(row.sku, row.available);
     const dependencies = new Map(scenario.dependencies.map((d) => [d.name, new Dependency(d.name, d.latency, sim.random.fork(`dependency/${d.name}`))]));
     // Names only: the model's nodes are not run (see real-client.ts).
@@ -148,68 +122,14 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
       });
     }
 
-    // The run's time starts now: servers are up, clients not yet connected.
-    recorder.record({
-      index: 0,
-      timeUs: 0,
-      process: 'setup',
-      type: 'info',
-      f: 'setup',
-      stock: scenario.stock.map((s) => ({ ...s })),
-      primary: 'redis-0',
-      lockNodes: topology === 'independent' ? deployment.nodes.map((n) => n.name) : [],
-      quorum: topology === 'independent' ? quorumOf(deployment.nodes.length) : 1,
-      durationUs: scenario.durationUs,
-      lockOwner: lock.reentrantByThread ? 'thread' : 'request',
-    });
-
-    workload = new Workload(
-      sim,
-      scenario.workload,
-      [...clients],
-      scenario.stock.map((s) => s.sku),
-      {
-        lock,
-        guard,
-        steps: scenario.workload.steps,
-        recorder,
-        lockParams: variant,
-        uniqueOrderKey: variant.uniqueOrderKey,
-        unlockAlways: variant.unlockAlways,
-        conflictRetry: { retries: variant.casRetries, backoffMs: variant.casBackoffMs, jitterMs: variant.casJitterMs },
-        fenceCheck: variant.fenceCheck,
-      },
-      scenario.durationUs,
-    );
+    // The records begin: servers up, clients connected; the run's time begins at driver.start.
+    kit.recordSetup('redis-0', topology === 'independent' ? deployment.nodes.map((n) => n.name) : [], topology === 'independent' ? quorumOf(deployment.nodes.length) : 1);
+    const workload = kit.createWorkload([...clients]);
 
     // Client faults reuse the simulator's injectors, which see clients, database and
     // dependencies; the model's Redis and network are not part of a real run.
     const world = { sim, fabric: new Fabric(), redis: { primary: placeholders[0], node: () => undefined } as unknown as RedisDeployment, database, dependencies, clients } satisfies World;
-    const heals: Array<() => void> = [];
-    const ctx: FaultContext = {
-      world,
-      record: nemesis,
-      healAfter(afterUs, heal) {
-        let healed = false;
-        const once = (): void => {
-          if (healed) return;
-          healed = true;
-          heal();
-        };
-        if (afterUs !== null) sim.schedule(afterUs, once);
-        heals.push(once);
-      },
-      crashClient,
-      restartClient(client) {
-        if (client.up) return;
-        client.restart();
-        workload?.startWorkers(client);
-        nemesis('crash', 'end', client.name, 'process restarted');
-      },
-      armCrashPoint(client, point, fromUs, onCrash) {
-        armed.push({ client, point, fromUs, onCrash, fired: false });
-      },
-    };
+    const ctx = kit.faultContext(world);
     const background = (step: Promise<void>): void => {
       step.catch((err: unknown) => driver.fail(err));
     };
@@ -220,10 +140,10 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
     driver.start(monotonicClock());
     workload.start();
     await driver.runUntil(scenario.durationUs);
-    for (const heal of heals) heal();
+    for (const heal of kit.heals) heal();
     const drainEndUs = scenario.durationUs + scenario.drainUs;
     while (workload.inFlight > 0 && sim.nowUs < drainEndUs) await driver.runUntil(Math.min(drainEndUs, sim.nowUs + DRAIN_STEP_US));
-    recorder.record({ index: 0, timeUs: 0, process: 'setup', type: 'info', f: 'end' });
+    kit.recordEnd();
     const { metrics, violations } = checkHistory(recorder.ops);
     return { scenario: scenario.name, variant, seed, metrics, violations, history: recorder.ops, historyLength: recorder.count, events: sim.eventCount };
   } finally {
