@@ -7,8 +7,11 @@
  * - `clientProxies`: one per client and node;
  * - `infra` of a node: what Sentinels and replicas use to reach it, since each node announces
  *   its infra port (replica-announce-port), Sentinel monitors the primary there and the
- *   replicas' REPLICAOF names it; the proxy tells a replica's connection by its PSYNC, so a
- *   fault can stall the replication stream alone.
+ *   replicas' REPLICAOF names it (one address for both: Sentinel "fixes" a replica that
+ *   follows another one, sentinel.c +fix-slave-config). The proxy tells the paths through it
+ *   apart by their first commands (proxy.ts classify: a replica's REPLCONF listening-port, a
+ *   Sentinel's CLIENT SETNAME), so a partition cuts a replica's link or the Sentinels' alone,
+ *   and by PSYNC, so a fault can stall the replication stream alone.
  * The proxies carry the scenario's network: `redis-latency` one way on the client and infra
  * proxies, `replication-lag` on the replication stream, drawn per chunk from seeded streams
  * (on top of the loopback's own few tens of microseconds; delays under 1 ms pass on the next
