@@ -45,5 +45,5 @@ export {
   type AgreeRow,
   type AgreeVariant,
 } from './real/agree.js';
-export { checkRedisServer } from './real/processes.js';
+export { checkRedisServer } from './real/redis-binary.js';
 export { RealBackendError } from './real/errors.js';
