@@ -187,6 +187,18 @@ export class RealClientHost extends ClientHost {
     if (!connection) {
       connection = new Redis(this.options(this.independent ? node.name : null));
       connection.on('error', () => undefined); // reconnects are ioredis's business; outcomes carry the failure
+      // ioredis 5.11.1 can end a Sentinel connection for good: a failover detector started on
+      // an earlier connect fires on +switch-master while a reconnect is resolving the primary
+      // (built/connectors/AbstractConnector.js disconnect sets connecting = false, so
+      // SentinelConnector.connect throws "Connection is closed" and Redis.connect sets status
+      // "end", with no further retry). Seen in 3 of 20 real runs of
+      // scenarios/real/failover-backlog-race.yaml (both clients' connections "connecting ->
+      // end" at the announcement; the second client's SET never written). An application would
+      // open a new connection: the next command here does.
+      const ended = connection;
+      ended.on('end', () => {
+        if (this.real.get(key) === ended) this.real.delete(key);
+      });
       this.real.set(key, connection);
     }
     return connection;

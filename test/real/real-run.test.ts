@@ -76,9 +76,12 @@ describe.skipIf(!hasRedis)('real backend', () => {
 
   it('Sentinel failover with the replication stream stalled: the promoted replica lets a second client in', async () => {
     const s = loadScenario('scenarios/real/failover-backlog-race.yaml');
-    // About one real run in six ends with no double holder (one order fewer; the cause is not
-    // found yet, ioredis's reconnect backoff after the kill is a suspect): up to three runs,
-    // and the first with the race is judged. Without the stall (below) none may race.
+    // The run without the race (3 of 20 before the fix) was ioredis 5.11.1 ending both
+    // clients' Sentinel connections for good when its failover detector fired during a
+    // reconnect (real-client.ts connectionFor: a new connection now replaces an ended one).
+    // Up to three runs stay, the first with the race judged: the race also needs the second
+    // client's SET to reach the promoted replica within its 1 s timeout on a loaded machine.
+    // Without the stall (below) none may race.
     let r = await runReal(s, 'lua');
     for (let attempt = 1; attempt < 3 && r.metrics.doubleHolders === 0; attempt++) r = await runReal(s, 'lua');
     expect(r.metrics.doubleHolders).toBe(1);
