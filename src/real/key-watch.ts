@@ -119,6 +119,20 @@ export class CommandLedger {
     return Promise.race([Promise.all(open.map((e) => e.settled)).then(() => undefined), delay(timeoutMs)]);
   }
 
+  /**
+   * Whether the record of a change needs the open commands' replies to name whose it was:
+   * when the open commands that could have made it come from two requests or more (a
+   * constant value many requests SET, or deletes by several). A token names its request
+   * alone, so its record waits for nothing (Redlock's replies are not held by unanswered
+   * commands of a partitioned client).
+   */
+  ambiguous(node: string, key: string, values: readonly string[], deleting: boolean): boolean {
+    const open = this.openOn(node, key).filter((e) =>
+      deleting ? DELETING.has(e.command[0].toUpperCase()) : e.command.some((a, i) => i > 0 && values.includes(a)),
+    );
+    return new Set(open.map((e) => e.tag)).size > 1;
+  }
+
   /** The undelivered commands on `key` that went to `node`. */
   private openOn(node: string, key: string): LedgerEntry[] {
     return (this.open.get(key) ?? []).filter((e) => e.node === null || e.node === node);
@@ -241,7 +255,9 @@ class NodeWatch {
           if (this.closed || !results) return;
           const [get, hash, pttl] = results.map(([err, value]) => (err ? null : value));
           const readUs = this.watch.driver.nowUs();
-          await this.watch.ledger.outcomes(this.node.name, key, OUTCOME_TIMEOUT_MS);
+          const values = typeof get === 'string' ? [get] : hash && typeof hash === 'object' ? Object.keys(hash as object) : [];
+          const deleting = cause === 'delete';
+          if (this.watch.ledger.ambiguous(this.node.name, key, values, deleting)) await this.watch.ledger.outcomes(this.node.name, key, OUTCOME_TIMEOUT_MS);
           this.watch.driver.inject(() => this.record(key, cause, get, hash, pttl, readUs));
         },
         () => undefined,

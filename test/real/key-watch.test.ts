@@ -37,6 +37,16 @@ describe('command ledger', () => {
     expect(ledger.ownerOf('redis-0', 'lock:a', ['locked'])).toBe('r2');
   });
 
+  it('a token\'s record needs no reply to name its owner; a constant value SET by two requests does', () => {
+    const ledger = new CommandLedger();
+    ledger.sent('r1', ['SET', 'lock:a', 'tok-1', 'NX', 'PX', '100'], 'redis-0');
+    ledger.sent('r2', ['SET', 'lock:a', 'tok-2', 'NX', 'PX', '100'], 'redis-0');
+    expect(ledger.ambiguous('redis-0', 'lock:a', ['tok-1'], false)).toBe(false);
+    ledger.sent('r3', ['SET', 'lock:b', 'locked', 'NX', 'PX', '100'], 'redis-0');
+    ledger.sent('r4', ['SET', 'lock:b', 'locked', 'NX', 'PX', '100'], 'redis-0');
+    expect(ledger.ambiguous('redis-0', 'lock:b', ['locked'], false)).toBe(true);
+  });
+
   it('a command sent to one Redlock master is not open on another', () => {
     const ledger = new CommandLedger();
     ledger.sent('r1', ['SET', 'lock:a', 'locked', 'NX', 'PX', '100'], 'redis-0');
