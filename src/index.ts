@@ -30,3 +30,20 @@ export { LOCKS, GUARDS } from './variants/registry.js';
 export { scenarioJsonSchema } from './scenario/json-schema.js';
 export { VERSION } from './version.js';
 export type { OwnLockFactory, OwnLock, OwnLockOptions, SimRedisClient, SimPipeline } from './own-code/contract.js';
+export { runScenarioReal, type RealScenarioOptions } from './real/run-real.js';
+export { runVariantReal, type RealRunOptions } from './real/real-run.js';
+export {
+  agree,
+  compareRuns,
+  estimate,
+  overlap,
+  AGREE_METRICS,
+  REAL_RESOLUTION,
+  type AgreeMetric,
+  type AgreeOptions,
+  type AgreeResult,
+  type AgreeRow,
+  type AgreeVariant,
+} from './real/agree.js';
+export { checkRedisServer } from './real/redis-binary.js';
+export { RealBackendError } from './real/errors.js';

@@ -22,7 +22,7 @@ function failure(s: Extract<Settled, { ok: false }>): { reason: 'timeout' | 'unk
   return { reason: 'error', detail };
 }
 
-export function ownCodeLock(runtime: OwnCodeRuntime, label: string): LockProtocol {
+export function ownCodeLock(runtime: Pick<OwnCodeRuntime, 'acquire' | 'release'>, label: string): LockProtocol {
   const handles = new WeakMap<LockHandle, number>();
   const callEffect = (start: (host: ClientHost, tag: string) => Signal<Settled>): Effect => ({ kind: 'own-code', start });
   return {

@@ -7,8 +7,11 @@
  * - `clientProxies`: one per client and node;
  * - `infra` of a node: what Sentinels and replicas use to reach it, since each node announces
  *   its infra port (replica-announce-port), Sentinel monitors the primary there and the
- *   replicas' REPLICAOF names it; the proxy tells a replica's connection by its PSYNC, so a
- *   fault can stall the replication stream alone.
+ *   replicas' REPLICAOF names it (one address for both: Sentinel "fixes" a replica that
+ *   follows another one, sentinel.c +fix-slave-config). The proxy tells the paths through it
+ *   apart by their first commands (proxy.ts classify: a replica's REPLCONF listening-port, a
+ *   Sentinel's CLIENT SETNAME), so a partition cuts a replica's link or the Sentinels' alone,
+ *   and by PSYNC, so a fault can stall the replication stream alone.
  * The proxies carry the scenario's network: `redis-latency` one way on the client and infra
  * proxies, `replication-lag` on the replication stream, drawn per chunk from seeded streams
  * (on top of the loopback's own few tens of microseconds; delays under 1 ms pass on the next
@@ -23,6 +26,10 @@ import { Redis } from 'ioredis';
 import { freePort } from './ports.js';
 import { MASTER_NAME, RedisProcess, SentinelProcess } from './processes.js';
 import { TcpProxy, type ProxyDelays } from './proxy.js';
+
+/** Tries to start a killed node on its port, RESTART_RETRY_MS apart (see `restart`). */
+const RESTART_ATTEMPTS = 5;
+const RESTART_RETRY_MS = 100;
 
 export interface RealNode {
   name: string;
@@ -192,9 +199,24 @@ export class RealDeployment {
     node.process.kill();
   }
 
+  /**
+   * Starts a killed node again on its port. While it was down, something may hold the port
+   * for a moment: a connection retrying towards a free loopback port in the ephemeral range
+   * can connect to itself (TCP simultaneous open), which took a restarted redis-2's port once
+   * in about 17 real runs of scenarios/real/redlock-empty-restart.yaml ("bind: Address already
+   * in use"); such a connection closes at its first exchange, so a few retries get the port.
+   */
   async restart(node: RealNode, keepData: boolean): Promise<void> {
     if (!keepData) node.process.wipe();
-    await node.process.start();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await node.process.start();
+        return;
+      } catch (err) {
+        if (attempt >= RESTART_ATTEMPTS || !/Address already in use/.test(String(err))) throw err;
+        await new Promise((resolve) => setTimeout(resolve, RESTART_RETRY_MS)); // lock-sim: wall-clock ok (waits for a real port to be free)
+      }
+    }
   }
 
   setPaused(node: RealNode, paused: boolean): void {

@@ -4,7 +4,7 @@
  * process-wide hook does the same on exit, on SIGINT/SIGTERM and on an uncaught error, so a
  * run never leaves a server behind.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,14 +43,7 @@ export function livePids(): number[] {
   return [...live].map((c) => c.pid ?? -1);
 }
 
-/** Checks that `path` runs and is a Redis server; exit 2 with the install hint otherwise. */
-export function checkRedisServer(path: string): string {
-  const r = spawnSync(path, ['--version'], { encoding: 'utf8' });
-  if (r.error || r.status !== 0 || !/Redis server v=/.test(r.stdout)) {
-    throw new RealBackendError(`redis-server not found or not runnable at "${path}": ${INSTALL_HINT}`);
-  }
-  return (/v=([0-9.]+)/.exec(r.stdout) as RegExpExecArray)[1];
-}
+export { checkRedisServer } from './redis-binary.js';
 
 export interface ServerOptions {
   port: number;

@@ -33,7 +33,26 @@ interface Pipe {
   busy: Record<Direction, boolean>;
   /** A replica's connection (it sent PSYNC): the primary's replication stream flows down it. */
   replication: boolean;
+  /** Whose connection this is, once its first commands tell (see `classify`); null until then. */
+  path: string | null;
 }
+
+/**
+ * Who opened a connection, from the first commands it sends: a Sentinel names its links
+ * `sentinel-<id>-cmd` / `-pubsub` (redis 7.0.15 sentinel.c sentinelSetClientName, CLIENT
+ * SETNAME right after connecting), a replica announces its port before PSYNC (replication.c
+ * syncWithMaster: REPLCONF listening-port <replica-announce-port>). Returns 'sentinel',
+ * 'replica:<port>', or null when the bytes so far do not tell.
+ */
+export function classify(head: string): string | null {
+  if (/SETNAME\r\n\$[0-9]+\r\nsentinel-/i.test(head)) return 'sentinel';
+  const replica = /REPLCONF\r\n\$[0-9]+\r\nlistening-port\r\n\$[0-9]+\r\n([0-9]+)/i.exec(head);
+  if (replica) return `replica:${replica[1]}`;
+  return null;
+}
+
+/** The bytes of a connection's start that `classify` reads (its handshake is short). */
+const CLASSIFY_BYTES = 512;
 
 /** A proxy that adds nothing of its own (real runs: the loopback's latency is the real one). */
 export const NO_DELAY: ProxyDelays = { up: () => 0, down: () => 0 };
@@ -42,6 +61,10 @@ export class TcpProxy {
   private server: Server | null = null;
   private readonly pipes = new Set<Pipe>();
   private cut = false;
+  /** Paths (see `classify`) whose connections are cut while the rest of the proxy carries on. */
+  private readonly cutPaths = new Set<string>();
+  /** The first bytes of each unclassified connection. */
+  private readonly heads = new WeakMap<Pipe, string>();
   private readonly stalled: Record<Direction, boolean> = { up: false, down: false };
   /** Holds the replication stream only (the down direction of replicas' connections). */
   private replicationStalled = false;
@@ -74,6 +97,16 @@ export class TcpProxy {
   setCut(cut: boolean): void {
     this.cut = cut;
     if (cut) for (const pipe of [...this.pipes]) this.close(pipe);
+  }
+
+  /**
+   * Cuts (true) or heals one path of this proxy: the connections `classify` puts on it are
+   * closed, and a new one is closed as soon as its first commands show it is on it.
+   */
+  setPathCut(path: string, cut: boolean): void {
+    if (cut) this.cutPaths.add(path);
+    else this.cutPaths.delete(path);
+    if (cut) for (const pipe of [...this.pipes]) if (pipe.path === path) this.close(pipe);
   }
 
   /** Holds every chunk of one direction (a stalled stream) until released. */
@@ -127,7 +160,7 @@ export class TcpProxy {
     client.setNoDelay(true);
     const server = connect(this.targetPort, '127.0.0.1');
     server.setNoDelay(true);
-    const pipe: Pipe = { client, server, held: { up: [], down: [] }, lastDueMs: { up: 0, down: 0 }, busy: { up: false, down: false }, replication: false };
+    const pipe: Pipe = { client, server, held: { up: [], down: [] }, lastDueMs: { up: 0, down: 0 }, busy: { up: false, down: false }, replication: false, path: null };
     this.pipes.add(pipe);
     client.on('data', (chunk: Buffer) => this.enqueue(pipe, 'up', chunk));
     server.on('data', (chunk: Buffer) => this.enqueue(pipe, 'down', chunk));
@@ -141,6 +174,15 @@ export class TcpProxy {
   private enqueue(pipe: Pipe, direction: Direction, chunk: Buffer): void {
     // A replica asks for the stream with PSYNC (redis 7.0.15 replication.c slaveTryPartialResynchronization).
     if (direction === 'up' && !pipe.replication && chunk.includes('PSYNC')) pipe.replication = true;
+    if (direction === 'up' && pipe.path === null) {
+      const head = ((this.heads.get(pipe) ?? '') + chunk.toString('latin1')).slice(0, CLASSIFY_BYTES);
+      this.heads.set(pipe, head);
+      pipe.path = classify(head) ?? (head.length >= CLASSIFY_BYTES ? 'other' : null);
+      if (pipe.path !== null && this.cutPaths.has(pipe.path)) {
+        this.close(pipe);
+        return;
+      }
+    }
     const down = pipe.replication && this.delays.replication ? this.delays.replication : this.delays.down;
     const delayUs = (direction === 'up' ? this.delays.up() : down()) + this.extraDelayUs;
     if (delayUs <= 0 && !this.isStalled(pipe, direction) && pipe.held[direction].length === 0) {

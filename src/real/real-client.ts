@@ -21,6 +21,7 @@ import { Fabric } from '../world/network.js';
 import type { RedisNode } from '../world/redis/node.js';
 import { RedisErrorReply, type RedisReply } from '../world/redis/reply.js';
 import type { RealDeployment } from './deployment.js';
+import type { KeyWatch } from './key-watch.js';
 import type { RealTimeDriver } from './realtime.js';
 
 /** What came back for one command: a reply, or no reply (the connection failed it). */
@@ -30,6 +31,8 @@ export class RealClientHost extends ClientHost {
   /** node name ('primary' for the Sentinel-resolved primary) -> this process's ioredis connection. */
   private readonly real = new Map<string, Redis>();
   private subscriber: Redis | null = null;
+  /** The servers' view of lock keys (key-watch.ts): replies on lock keys wait for its barrier. */
+  keyWatch: KeyWatch | null = null;
 
   constructor(
     name: string,
@@ -53,10 +56,10 @@ export class RealClientHost extends ClientHost {
     return super.immediate(effect, thread);
   }
 
-  override sendCommand(node: RedisNode, command: string[], _tag: string): Signal<RedisReply> {
+  override sendCommand(node: RedisNode, command: string[], tag: string): Signal<RedisReply> {
     const reply = new Signal<RedisReply>('reply');
     const incarnation = this.incarnation;
-    this.send(node, command, (settled) => {
+    this.send(node, command, tag, (settled) => {
       if (this.incarnation !== incarnation || !('reply' in settled)) return;
       reply.fire(settled.reply);
     });
@@ -76,7 +79,7 @@ export class RealClientHost extends ClientHost {
     let votesFor = 0;
     const incarnation = this.incarnation;
     nodes.forEach((node, i) =>
-      this.send(node, command, (settled) => {
+      this.send(node, command, tag, (settled) => {
         if (decided.fired || this.incarnation !== incarnation) return;
         const outcome: EachOutcome = 'reply' in settled ? { status: 'ok', reply: settled.reply } : { status: 'error', message: settled.error };
         outcomes[i] = outcome;
@@ -136,19 +139,46 @@ export class RealClientHost extends ClientHost {
     return this.independent ? [...this.placeholders] : [this.primaryView];
   }
 
-  /** Sends one command; `done` runs inside the engine, at the real time the outcome came. */
-  private send(node: RedisNode, command: string[], done: (settled: Settled) => void): void {
+  /**
+   * Sends one command; `done` runs inside the engine, at the real time the outcome came (a
+   * reply on a lock key after the key watch's barrier, so the server's record comes first).
+   */
+  private send(node: RedisNode, command: string[], tag: string, done: (settled: Settled) => void): void {
     const connection = this.connectionFor(node);
+    const watch = this.keyWatch;
+    const target = this.independent || this.deployment.topology !== 'sentinel' ? (this.independent ? node.name : 'redis-0') : null;
+    const entry = watch?.ledger.sent(tag, command, target) ?? null;
+    const deliver = (settled: Settled): void =>
+      this.driver.inject(() => {
+        if (entry) watch?.ledger.delivered(entry);
+        done(settled);
+      });
+    const replied = (reply: RedisReply): void => {
+      if (!entry || !watch) return deliver({ reply });
+      watch.ledger.replied(entry, reply);
+      void watch.barrier(target).then(() => deliver({ reply }));
+    };
     connection.call(command[0], ...command.slice(1)).then(
-      (reply) => this.driver.inject(() => done({ reply: toReply(reply) })),
+      (reply) => replied(toReply(reply)),
       (err: unknown) => {
         const e = err as Error & { name?: string };
         // A server's error reply is a reply; anything else (the connection dropped, ioredis
         // gave up after its retries) leaves the outcome unknown.
-        if (e && e.name === 'ReplyError') this.driver.inject(() => done({ reply: new RedisErrorReply(e.message) }));
-        else this.driver.inject(() => done({ error: e instanceof Error ? e.message : String(e) }));
+        if (e && e.name === 'ReplyError') replied(new RedisErrorReply(e.message));
+        else deliver({ error: e instanceof Error ? e.message : String(e) });
       },
     );
+  }
+
+  /**
+   * A new ioredis connection of this process, as its own connections are made: to one node
+   * through this process's proxy, or (null) to the primary the Sentinels name (a user lock
+   * module's clients, real-own-code.ts).
+   */
+  newConnection(nodeName: string | null): Redis {
+    const connection = new Redis(this.options(nodeName));
+    connection.on('error', () => undefined);
+    return connection;
   }
 
   private connectionFor(node: RedisNode): Redis {
@@ -157,6 +187,18 @@ export class RealClientHost extends ClientHost {
     if (!connection) {
       connection = new Redis(this.options(this.independent ? node.name : null));
       connection.on('error', () => undefined); // reconnects are ioredis's business; outcomes carry the failure
+      // ioredis 5.11.1 can end a Sentinel connection for good: a failover detector started on
+      // an earlier connect fires on +switch-master while a reconnect is resolving the primary
+      // (built/connectors/AbstractConnector.js disconnect sets connecting = false, so
+      // SentinelConnector.connect throws "Connection is closed" and Redis.connect sets status
+      // "end", with no further retry). Seen in 3 of 20 real runs of
+      // scenarios/real/failover-backlog-race.yaml (both clients' connections "connecting ->
+      // end" at the announcement; the second client's SET never written). An application would
+      // open a new connection: the next command here does.
+      const ended = connection;
+      ended.on('end', () => {
+        if (this.real.get(key) === ended) this.real.delete(key);
+      });
       this.real.set(key, connection);
     }
     return connection;

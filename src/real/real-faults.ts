@@ -7,7 +7,8 @@
  * - redis-restart: SIGKILL, then a restart `down-for` later, with its AOF (fsync always) or
  *   with its data directory wiped;
  * - redis-pause: SIGSTOP, SIGCONT when it ends (the process serves nothing, as DEBUG SLEEP);
- * - partition: the proxies on the cut paths drop their connections and refuse new ones;
+ * - partition: the cut paths (client->node, replica->primary, Sentinel->node, each its own)
+ *   drop their connections and refuse new ones;
  * - network-delay: the proxies of the target add the delay to every chunk.
  * A fault with no physical form here (a Redis node's clock, a Cluster) is refused before
  * anything starts (`refuseUnreal`).
@@ -39,16 +40,35 @@ function nodeOf(deployment: RealDeployment, name: string): RealNode | null {
   return deployment.node(name) ?? null;
 }
 
-/** The proxies on the paths between host `a` and host `b` (clients, redis-N, sentinel). */
-function proxiesBetween(deployment: RealDeployment, a: string, b: string): TcpProxy[] {
+/** One path a partition cuts: a whole proxy (path null), or one kind of connection through it. */
+interface CutPath {
+  proxy: TcpProxy;
+  path: string | null;
+}
+
+/**
+ * The paths between host `a` and host `b` (clients, redis-N, sentinel), each on its own:
+ * - a client and a node: that client's proxy to the node;
+ * - two nodes: the replication link either way (a replica's connection to the other node's
+ *   announced proxy, told by its REPLCONF listening-port, proxy.ts classify);
+ * - a node and `sentinel`: the Sentinels' connections to the node (told by their CLIENT SETNAME).
+ * So a partition between a replica and its primary leaves both in the Sentinels' sight, as the
+ * model's does.
+ */
+function pathsBetween(deployment: RealDeployment, a: string, b: string): CutPath[] {
   const na = nodeOf(deployment, a);
   const nb = nodeOf(deployment, b);
-  if (na && nb) return [na.infra, nb.infra];
-  if (na && CLIENT.test(b)) return [na.clientProxies.get(b) as TcpProxy];
-  if (nb && CLIENT.test(a)) return [nb.clientProxies.get(a) as TcpProxy];
+  if (na && nb) return [{ proxy: na.infra, path: `replica:${nb.infra.port}` }, { proxy: nb.infra, path: `replica:${na.infra.port}` }];
+  if (na && CLIENT.test(b)) return [{ proxy: na.clientProxies.get(b) as TcpProxy, path: null }];
+  if (nb && CLIENT.test(a)) return [{ proxy: nb.clientProxies.get(a) as TcpProxy, path: null }];
   const node = na ?? nb;
-  if (node && (a === 'sentinel' || b === 'sentinel')) return [node.infra];
+  if (node && (a === 'sentinel' || b === 'sentinel')) return [{ proxy: node.infra, path: 'sentinel' }];
   return [];
+}
+
+function setCut(cut: CutPath, on: boolean): void {
+  if (cut.path === null) cut.proxy.setCut(on);
+  else cut.proxy.setPathCut(cut.path, on);
 }
 
 /** Every proxy touching a host. */
@@ -120,12 +140,12 @@ export function injectRealFault(spec: FaultSpec, ctx: FaultContext, deployment: 
         const name = (h: string): string => nodeOf(deployment, h)?.name ?? h;
         const isolate = spec.isolate.map(name);
         const others = spec.from ? spec.from.map(name) : hooks.allHosts().filter((h) => !isolate.includes(h));
-        const cut = new Set<TcpProxy>();
-        for (const a of isolate) for (const b of others) if (a !== b) for (const p of proxiesBetween(deployment, a, b)) cut.add(p);
-        for (const p of cut) p.setCut(true);
-        ctx.record('partition', 'start', isolate.join(','), `cut off from ${others.join(',')} for ${formatMicros(spec.durationUs)} (${cut.size} proxies drop their connections)`);
+        const cut = new Map<string, CutPath>();
+        for (const a of isolate) for (const b of others) if (a !== b) for (const c of pathsBetween(deployment, a, b)) cut.set(`${c.proxy.name}#${c.path ?? '*'}`, c);
+        for (const c of cut.values()) setCut(c, true);
+        ctx.record('partition', 'start', isolate.join(','), `cut off from ${others.join(',')} for ${formatMicros(spec.durationUs)} (${cut.size} paths drop their connections)`);
         ctx.healAfter(spec.durationUs, () => {
-          for (const p of cut) p.setCut(false);
+          for (const c of cut.values()) setCut(c, false);
           ctx.record('partition', 'end', isolate.join(','), 'network healed');
         });
       });

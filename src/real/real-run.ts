@@ -4,24 +4,22 @@
  * time (see realtime.ts). Stages as in runner/run.ts: inject faults while the load runs, heal
  * everything, let in-flight requests drain, stop every process, judge the history.
  *
- * What a real run does not record: the servers' view of lock keys (key-state facts), so
- * lock-lost, foreign-unlock, stuck and orphan time read 0 here (see README, "The real
- * backend"). Everything judged from the clients and the database (double holders, oversell,
- * lost updates, orders, latency) is measured as in a simulated run.
+ * The servers' view of lock keys (key-state records) comes from keyspace notifications of
+ * the real servers (key-watch.ts), so lock-lost, foreign unlocks, stuck and orphan time are
+ * judged as in a simulated run, at the resolution README's "The real backend" states.
  */
 import { Redis } from 'ioredis';
 import { checkHistory } from '../checker/check.js';
 import { Simulation } from '../engine/simulation.js';
-import { faultsOfRun, type FaultContext } from '../faults/index.js';
-import { faultRecord, renewRecord } from '../history/records.js';
-import { RealBackendError } from './errors.js';
+import { faultsOfRun } from '../faults/index.js';
+import { factoryOptions } from '../own-code/options.js';
+import { ownCodeLock } from '../own-code/protocol.js';
 import { HistoryRecorder } from '../history/recorder.js';
 import type { RunResult } from '../runner/run.js';
+import { runKit } from '../runner/run-kit.js';
 import type { Scenario, VariantSpec } from '../scenario/types.js';
 import { quorumOf } from '../variants/locks/redlock.js';
 import { GUARDS, LOCKS } from '../variants/registry.js';
-import { Workload } from '../workload/workload.js';
-import type { ClientHooks, ClientHost } from '../world/client-host.js';
 import { LocalClock } from '../world/clock.js';
 import { Database } from '../world/database.js';
 import { Dependency } from '../world/dependency.js';
@@ -30,6 +28,8 @@ import { RedisNode } from '../world/redis/node.js';
 import type { RedisDeployment } from '../world/redis/deployment.js';
 import type { World } from '../world/world.js';
 import { RealDeployment } from './deployment.js';
+import { KeyWatch } from './key-watch.js';
+import { RealOwnCodeRuntime } from './real-own-code.js';
 import { monotonicClock } from './monotonic.js';
 import { RealClientHost } from './real-client.js';
 import { injectRealFault, refuseUnreal } from './real-faults.js';
@@ -44,12 +44,6 @@ export interface RealRunOptions {
 const DRAIN_STEP_US = 100_000;
 
 export async function runVariantReal(scenario: Scenario, variant: VariantSpec, seed: number, options: RealRunOptions): Promise<RunResult> {
-  if (variant.lockModule) {
-    throw new RealBackendError(`variant ${variant.name}: a user lock module (lock: { module }) does not run on the real backend yet; --backend redis runs the built-in locks`);
-  }
-  const lock = LOCKS.get(variant.lock);
-  const guard = GUARDS.get(variant.guard);
-  if (!lock || !guard) throw new Error(`variant ${variant.name}: unknown lock or guard`);
   const sim = new Simulation(seed);
   const faults = faultsOfRun(scenario, sim.random);
   refuseUnreal(scenario, faults);
@@ -60,37 +54,23 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
   const deployment = new RealDeployment(scenario, options.redisServer, clientNames, persistent, sim.random);
   const clients: RealClientHost[] = [];
   let watcher: Redis | null = null;
+  const keyWatch = new KeyWatch(deployment, driver, (op) => recorder.record(op));
+  const module = variant.lockModule;
+  const userCode = module
+    ? new RealOwnCodeRuntime(module.file, module.export ?? 'default', factoryOptions(variant, scenario.network.commandTimeoutUs), scenario.redis.topology === 'independent', driver, keyWatch)
+    : null;
+  const lock = userCode && module ? ownCodeLock(userCode, module.module) : LOCKS.get(variant.lock);
+  const guard = GUARDS.get(variant.guard);
+  if (!lock || !guard) throw new Error(`variant ${variant.name}: unknown lock or guard`);
   try {
     await deployment.start();
-    let workload: Workload | null = null;
-    const armed: Array<{ client: ClientHost; point: string; fromUs: number; onCrash: () => void; fired: boolean }> = [];
-    const nemesis = (fault: string, phase: 'start' | 'end' | 'event', target: string, detail: string): void => {
-      recorder.record(faultRecord(fault, phase, target, detail));
-    };
-    const crashClient = (client: ClientHost, detail: string): void => {
-      if (!client.up) return;
-      client.crash();
-      nemesis('crash', 'start', client.name, detail);
-      workload?.clientCrashed(client);
-    };
-    const hooks: ClientHooks = {
-      note(_client, thread, f, ok, detail) {
-        recorder.record(renewRecord(thread.name, ok ? 'ok' : 'fail', f, thread.requestTag, detail));
-      },
-      crashPoint(client, _thread, point) {
-        const trap = armed.find((a) => !a.fired && a.client === client && a.point === point && sim.nowUs >= a.fromUs);
-        if (!trap) return false;
-        trap.fired = true;
-        crashClient(client, `kill -9 at ${point}`);
-        trap.onCrash();
-        return true;
-      },
-    };
+    await keyWatch.start();
+    const kit = runKit(sim, scenario, variant, recorder, lock, guard);
+    kit.onCrash = (client) => userCode?.crashed(client);
+    const { nemesis, hooks } = kit;
 
     const database = new Database({ statementTime: scenario.database.statementTime }, sim.random.fork('database'));
-    database.onTransactionEnd = (end) => {
-      recorder.record({ index: 0, timeUs: 0, process: 'database', type: 'info', f: 'txn', request: end.requestTag, owner: end.owner, txn: end.txn, outcome: end.outcome, cause: end.cause });
-    };
+    kit.recordTransactions(database);
     for (const row of scenario.stock) database.addStock(row.sku, row.available);
     const dependencies = new Map(scenario.dependencies.map((d) => [d.name, new Dependency(d.name, d.latency, sim.random.fork(`dependency/${d.name}`))]));
     // Names only: the model's nodes are not run (see real-client.ts).
@@ -118,8 +98,10 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
         ),
       );
     }
+    for (const c of clients) c.keyWatch = keyWatch;
 
     await Promise.all(clients.map((c) => c.warmUp()));
+    await userCode?.warmUp(clients);
 
     if (topology === 'sentinel') {
       // Sentinel's announcement (+switch-master <name> <old ip> <old port> <new ip> <new port>,
@@ -134,73 +116,20 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
         driver.inject(() => {
           if (!to) return;
           deployment.primaryName = to.name;
+          keyWatch.promoted(to.name);
           nemesis('failover', 'event', to.name, `sentinel promoted ${to.name} in place of ${from?.name ?? parts[2]}`);
         });
       });
     }
 
-    // The run's time starts now: servers are up, clients not yet connected.
-    recorder.record({
-      index: 0,
-      timeUs: 0,
-      process: 'setup',
-      type: 'info',
-      f: 'setup',
-      stock: scenario.stock.map((s) => ({ ...s })),
-      primary: 'redis-0',
-      lockNodes: topology === 'independent' ? deployment.nodes.map((n) => n.name) : [],
-      quorum: topology === 'independent' ? quorumOf(deployment.nodes.length) : 1,
-      durationUs: scenario.durationUs,
-      lockOwner: lock.reentrantByThread ? 'thread' : 'request',
-    });
-
-    workload = new Workload(
-      sim,
-      scenario.workload,
-      [...clients],
-      scenario.stock.map((s) => s.sku),
-      {
-        lock,
-        guard,
-        steps: scenario.workload.steps,
-        recorder,
-        lockParams: variant,
-        uniqueOrderKey: variant.uniqueOrderKey,
-        unlockAlways: variant.unlockAlways,
-        conflictRetry: { retries: variant.casRetries, backoffMs: variant.casBackoffMs, jitterMs: variant.casJitterMs },
-        fenceCheck: variant.fenceCheck,
-      },
-      scenario.durationUs,
-    );
+    // The records begin: servers up, clients connected; the run's time begins at driver.start.
+    kit.recordSetup('redis-0', topology === 'independent' ? deployment.nodes.map((n) => n.name) : [], topology === 'independent' ? quorumOf(deployment.nodes.length) : 1);
+    const workload = kit.createWorkload([...clients]);
 
     // Client faults reuse the simulator's injectors, which see clients, database and
     // dependencies; the model's Redis and network are not part of a real run.
     const world = { sim, fabric: new Fabric(), redis: { primary: placeholders[0], node: () => undefined } as unknown as RedisDeployment, database, dependencies, clients } satisfies World;
-    const heals: Array<() => void> = [];
-    const ctx: FaultContext = {
-      world,
-      record: nemesis,
-      healAfter(afterUs, heal) {
-        let healed = false;
-        const once = (): void => {
-          if (healed) return;
-          healed = true;
-          heal();
-        };
-        if (afterUs !== null) sim.schedule(afterUs, once);
-        heals.push(once);
-      },
-      crashClient,
-      restartClient(client) {
-        if (client.up) return;
-        client.restart();
-        workload?.startWorkers(client);
-        nemesis('crash', 'end', client.name, 'process restarted');
-      },
-      armCrashPoint(client, point, fromUs, onCrash) {
-        armed.push({ client, point, fromUs, onCrash, fired: false });
-      },
-    };
+    const ctx = kit.faultContext(world);
     const background = (step: Promise<void>): void => {
       step.catch((err: unknown) => driver.fail(err));
     };
@@ -211,14 +140,16 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
     driver.start(monotonicClock());
     workload.start();
     await driver.runUntil(scenario.durationUs);
-    for (const heal of heals) heal();
+    for (const heal of kit.heals) heal();
     const drainEndUs = scenario.durationUs + scenario.drainUs;
     while (workload.inFlight > 0 && sim.nowUs < drainEndUs) await driver.runUntil(Math.min(drainEndUs, sim.nowUs + DRAIN_STEP_US));
-    recorder.record({ index: 0, timeUs: 0, process: 'setup', type: 'info', f: 'end' });
+    kit.recordEnd();
     const { metrics, violations } = checkHistory(recorder.ops);
     return { scenario: scenario.name, variant, seed, metrics, violations, history: recorder.ops, historyLength: recorder.count, events: sim.eventCount };
   } finally {
     for (const c of clients) c.dispose();
+    userCode?.dispose();
+    keyWatch.close();
     watcher?.disconnect();
     await deployment.stop();
   }

@@ -5,9 +5,9 @@
  * let in-flight requests drain, then judge the history alone.
  */
 import { Simulation } from '../engine/simulation.js';
-import { faultsOfRun, injectFault, type FaultContext } from '../faults/index.js';
+import { faultsOfRun, injectFault } from '../faults/index.js';
 import { HistoryRecorder, type Retention } from '../history/recorder.js';
-import { faultRecord, renewRecord } from '../history/records.js';
+import { renewRecord } from '../history/records.js';
 import type { History, Operation } from '../history/operation.js';
 import { checkHistory, type RunMetrics } from '../checker/check.js';
 import { StreamingChecker } from '../checker/stream.js';
@@ -19,12 +19,11 @@ import { OwnCodeRuntime } from '../own-code/runtime.js';
 import type { LockProtocol } from '../variants/lock-protocol.js';
 import { quorumOf } from '../variants/locks/redlock.js';
 import { GUARDS, LOCKS } from '../variants/registry.js';
-import { Workload } from '../workload/workload.js';
-import type { ClientHooks, ClientHost } from '../world/client-host.js';
 import type { KeyChange } from '../world/redis/keyspace.js';
 import type { RedisNode } from '../world/redis/node.js';
 import { lockKeyAttribution } from '../own-code/key-attribution.js';
 import { buildWorld } from './build-world.js';
+import { runKit } from './run-kit.js';
 import { explainNoProgress } from './no-progress.js';
 import { followAnnouncements } from './reroute.js';
 
@@ -96,39 +95,14 @@ function simulate(scenario: Scenario, variant: VariantSpec, seed: number, option
   const lock = variant.lockModule ? moduleLock(sim, scenario, variant, recorder) : LOCKS.get(variant.lock);
   const guard = GUARDS.get(variant.guard);
   if (!lock || !guard) throw new Error(`variant ${variant.name}: unknown lock or guard`);
-  const armed: Array<{ client: ClientHost; point: string; fromUs: number; onCrash: () => void; fired: boolean }> = [];
-  let workload: Workload | null = null;
+  const kit = runKit(sim, scenario, variant, recorder, lock, guard);
+  const { nemesis } = kit;
 
-  const nemesis = (fault: string, phase: 'start' | 'end' | 'event', target: string, detail: string): void => {
-    recorder.record(faultRecord(fault, phase, target, detail));
-  };
-  const crashClient = (client: ClientHost, detail: string): void => {
-    if (!client.up) return;
-    client.crash();
-    nemesis('crash', 'start', client.name, detail);
-    workload?.clientCrashed(client);
-  };
-  const hooks: ClientHooks = {
-    note(_client, thread, f, ok, detail) {
-      recorder.record(renewRecord(thread.name, ok ? 'ok' : 'fail', f, thread.requestTag, detail));
-    },
-    crashPoint(client, _thread, point) {
-      const trap = armed.find((a) => !a.fired && a.client === client && a.point === point && sim.nowUs >= a.fromUs);
-      if (!trap) return false;
-      trap.fired = true;
-      crashClient(client, `kill -9 at ${point}`);
-      trap.onCrash();
-      return true;
-    },
-  };
-
-  const world = buildWorld(sim, scenario, hooks);
+  const world = buildWorld(sim, scenario, kit.hooks);
   // The Redis keys lock metrics read, as the request's key (a user module may declare `lock.keys`).
   const lockKeyOf = lockKeyAttribution(variant.lockModule?.keys ?? null);
   for (const node of world.redis.nodes) node.observer = (n, change) => recordKeyState(recorder, n, change, lockKeyOf);
-  world.database.onTransactionEnd = (end) => {
-    recorder.record({ index: 0, timeUs: 0, process: 'database', type: 'info', f: 'txn', request: end.requestTag, owner: end.owner, txn: end.txn, outcome: end.outcome, cause: end.cause });
-  };
+  kit.recordTransactions(world.database);
   world.redis.onFailover((oldPrimary, newPrimary) => {
     const decider = scenario.redis.topology === 'cluster' ? 'the cluster' : 'sentinel';
     nemesis('failover', 'event', newPrimary.name, `${decider} promoted ${newPrimary.name} in place of ${oldPrimary.name}`);
@@ -140,72 +114,19 @@ function simulate(scenario: Scenario, variant: VariantSpec, seed: number, option
     reroute();
   };
 
-  recorder.record({
-    index: 0,
-    timeUs: 0,
-    process: 'setup',
-    type: 'info',
-    f: 'setup',
-    stock: scenario.stock.map((s) => ({ ...s })),
-    primary: world.redis.primary.name,
-    lockNodes: world.redis.masters.map((n) => n.name),
-    quorum: world.redis.masters.length > 0 ? quorumOf(world.redis.masters.length) : 1,
-    durationUs: scenario.durationUs,
-    lockOwner: lock.reentrantByThread ? 'thread' : 'request',
-  });
+  kit.recordSetup(world.redis.primary.name, world.redis.masters.map((n) => n.name), world.redis.masters.length > 0 ? quorumOf(world.redis.masters.length) : 1);
 
-  workload = new Workload(
-    sim,
-    scenario.workload,
-    [...world.clients],
-    scenario.stock.map((s) => s.sku),
-    {
-      lock,
-      guard,
-      steps: scenario.workload.steps,
-      recorder,
-      lockParams: variant,
-      uniqueOrderKey: variant.uniqueOrderKey,
-      unlockAlways: variant.unlockAlways,
-      conflictRetry: { retries: variant.casRetries, backoffMs: variant.casBackoffMs, jitterMs: variant.casJitterMs },
-      fenceCheck: variant.fenceCheck,
-    },
-    scenario.durationUs,
-  );
+  const workload = kit.createWorkload([...world.clients]);
   workload.start();
 
-  const heals: Array<() => void> = [];
-  const ctx: FaultContext = {
-    world,
-    record: nemesis,
-    healAfter(afterUs, heal) {
-      let healed = false;
-      const once = (): void => {
-        if (healed) return;
-        healed = true;
-        heal();
-      };
-      if (afterUs !== null) sim.schedule(afterUs, once);
-      heals.push(once);
-    },
-    crashClient,
-    restartClient(client) {
-      if (client.up) return;
-      client.restart();
-      workload?.startWorkers(client);
-      nemesis('crash', 'end', client.name, 'process restarted');
-    },
-    armCrashPoint(client, point, fromUs, onCrash) {
-      armed.push({ client, point, fromUs, onCrash, fired: false });
-    },
-  };
+  const ctx = kit.faultContext(world);
   for (const fault of faultsOfRun(scenario, sim.random)) injectFault(fault, ctx);
 
   sim.run(scenario.durationUs);
-  for (const heal of heals) heal();
+  for (const heal of kit.heals) heal();
   const drainEndUs = scenario.durationUs + scenario.drainUs;
   while (workload.inFlight > 0 && sim.nowUs < drainEndUs) sim.run(Math.min(drainEndUs, sim.nowUs + DRAIN_STEP_US));
-  recorder.record({ index: 0, timeUs: 0, process: 'setup', type: 'info', f: 'end' });
+  kit.recordEnd();
 
   const verdict = checker.finish() ?? (keep === 'all' ? checkHistory(recorder.ops) : null);
   if (verdict === null) return { keepRequests: checker.rerunKeeping };

@@ -54,13 +54,17 @@ describe('agreement of two sets of runs', () => {
     expect(judged.rows.find((r) => r.metric === 'orders/s')).toMatchObject({ consistent: null, real: { estimate: 70 } });
   });
 
-  it('stuck and orphan time are the model\'s only: not judged', () => {
-    const v = compareRuns('v', many(3, () => run(0, 1)), many(3, () => run(0, 1)));
-    for (const metric of ['stuck-time', 'orphan-time'] as const) {
-      const row = v.rows.find((r) => r.metric === metric);
-      expect(row?.real).toBeNull();
-      expect(row?.consistent).toBeNull();
-    }
+  it('stuck time agrees when the real mean is within the key watch\'s 20 ms of the model\'s: 0 s against 0.015 s', () => {
+    const withStuck = (stuckS: number): RunResult => ({ metrics: { oversold: 0, doubleHolders: 0, stuckLockUs: stuckS * 1e6, orphanLockUs: 0, throughputPerS: 1 } }) as unknown as RunResult;
+    const v = compareRuns('v', many(10, () => withStuck(0)), many(5, () => withStuck(0.015)));
+    expect(v.rows.find((r) => r.metric === 'stuck-time')).toMatchObject({ consistent: true, real: { estimate: 0.015 } });
+  });
+
+  it('... and differs when it is 0.05 s off', () => {
+    const withStuck = (stuckS: number): RunResult => ({ metrics: { oversold: 0, doubleHolders: 0, stuckLockUs: stuckS * 1e6, orphanLockUs: 0, throughputPerS: 1 } }) as unknown as RunResult;
+    const v = compareRuns('v', many(10, () => withStuck(0)), many(5, () => withStuck(0.05)));
+    expect(v.rows.find((r) => r.metric === 'stuck-time')?.consistent).toBe(false);
+    expect(v.consistent).toBe(false);
   });
 
   it('estimates a probability as the share of runs where it happened', () => {

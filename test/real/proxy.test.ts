@@ -2,7 +2,7 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/real/ports.js';
-import { TcpProxy } from '../../src/real/proxy.js';
+import { classify, TcpProxy } from '../../src/real/proxy.js';
 
 let echo: Server;
 let echoPort = 0;
@@ -116,6 +116,45 @@ describe('TcpProxy', () => {
     expect(await released).toBe('+stream');
     replica.destroy();
     sentinel.destroy();
+    await proxy.close();
+  });
+
+  it('tells a Sentinel\'s link and a replica\'s from their first commands, and nothing else', () => {
+    expect(classify('*3\r\n$6\r\nCLIENT\r\n$7\r\nSETNAME\r\n$21\r\nsentinel-1a2b3c4d-cmd\r\n')).toBe('sentinel');
+    expect(classify('*1\r\n$4\r\nPING\r\n*3\r\n$8\r\nREPLCONF\r\n$14\r\nlistening-port\r\n$5\r\n40123\r\n')).toBe('replica:40123');
+    expect(classify('*1\r\n$4\r\nPING\r\n')).toBeNull();
+    expect(classify('*3\r\n$3\r\nSET\r\n$8\r\nsentinel\r\n$1\r\nx\r\n')).toBeNull();
+  });
+
+  it('cuts one path and leaves the other connections through the same proxy alone', async () => {
+    const proxy = await proxyWith(() => 0, () => 0);
+    const sentinel = await open(proxy.port);
+    const replica = await open(proxy.port);
+    sentinel.resume(); // reads the echo, so the close is seen
+    const sentinelClosed = new Promise<void>((resolve) => sentinel.once('close', () => resolve()));
+    sentinel.write('*3\r\n$6\r\nCLIENT\r\n$7\r\nSETNAME\r\n$21\r\nsentinel-1a2b3c4d-cmd\r\n');
+    const replicaEcho = read(replica, 47);
+    replica.write('*3\r\n$8\r\nREPLCONF\r\n$14\r\nlistening-port\r\n$3\r\n123\r\n');
+    await replicaEcho;
+    await tick(20);
+    proxy.setPathCut('sentinel', true);
+    await sentinelClosed;
+    const after = read(replica, 5);
+    replica.write('still');
+    expect(await after).toBe('still');
+    expect(proxy.connections).toBe(1);
+    // A new Sentinel link is closed as soon as it names itself; healed, one goes through.
+    const again = await open(proxy.port);
+    again.resume();
+    const againClosed = new Promise<void>((resolve) => again.once('close', () => resolve()));
+    again.write('*3\r\n$6\r\nCLIENT\r\n$7\r\nSETNAME\r\n$21\r\nsentinel-1a2b3c4d-cmd\r\n');
+    await againClosed;
+    proxy.setPathCut('sentinel', false);
+    const healed = await open(proxy.port);
+    const healedEcho = read(healed, 8);
+    healed.write('*3\r\n$6\r\n');
+    expect(await healedEcho).toBe('*3\r\n$6\r\n');
+    for (const sock of [replica, healed]) sock.destroy();
     await proxy.close();
   });
 });

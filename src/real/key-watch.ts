@@ -1,0 +1,371 @@
+/**
+ * The servers' view of lock keys on a real run: the same `key-state` records the simulated
+ * Redis writes (runner/run.ts recordKeyState), taken from the real servers, so the checker
+ * judges lock-lost, foreign unlocks, stuck and orphan time on real runs too.
+ *
+ * Per node, two direct connections (not through the proxies, so no fault of the scenario cuts
+ * them): `events` subscribes to keyspace notifications of lock keys (redis 7.0.15 notify.c
+ * notifyKeyspaceEvent, classes K g $ h x e: set, hset, hincrby, del, hdel, expire, pexpire,
+ * expired, evicted, ...), and `reader` reads the key after each one (GET, HGETALL and PTTL in
+ * one MULTI), so the record carries the value's owner and the TTL's end. The owner of a value
+ * comes from the commands the clients sent (`CommandLedger`): a token names its request; a
+ * constant value (SET key "locked") names the request whose SET was still unanswered and said
+ * OK, else the earliest unanswered one.
+ *
+ * Order: a client's reply to a command on a lock key is handed to the engine only after
+ * `barrier()`: a PING on each node's `events` connection (its PONG comes after every
+ * notification the server queued before it) and the reads those notifications started. So
+ * the key-state record of a SET NX precedes the client's "acquired", as in the model.
+ * Resolution and limits: README, "The real backend".
+ */
+import { Redis } from 'ioredis';
+import type { KeyStateOp } from '../history/operation.js';
+import type { RealDeployment, RealNode } from './deployment.js';
+import type { RealTimeDriver } from './realtime.js';
+
+export const LOCK_KEY_PREFIX = 'lock:';
+const CHANNEL_PREFIX = '__keyspace@0__:';
+/**
+ * K: keyspace channel; g: generic (del, expire, ...); $: strings; h: hashes; x: expired; e:
+ * evicted (redis.conf 7.0, "EVENT NOTIFICATION").
+ */
+const NOTIFY_FLAGS = 'Kg$hxe';
+/**
+ * The longest a reply waits for the barrier: a paused (SIGSTOP) node answers no PING, and a
+ * reply from another node must not wait for its SIGCONT. 50 ms is over a hundred loopback
+ * round trips (measured here: PING over loopback to redis-server 7.0.15, 0.1-0.4 ms).
+ */
+const BARRIER_TIMEOUT_MS = 50;
+/**
+ * The longest a record waits for the open commands' replies (see CommandLedger.outcomes): a
+ * command may never be answered (a paused or dead server, a cut proxy).
+ */
+const OUTCOME_TIMEOUT_MS = 20;
+
+/** One command a client sent that names a lock key. */
+interface LedgerEntry {
+  tag: string;
+  /** The node it went to (null: the primary Sentinel names, whichever that is). */
+  node: string | null;
+  command: string[];
+  keys: string[];
+  seq: number;
+  /** The reply once it came (held at the barrier until `delivered`). */
+  reply?: unknown;
+  delivered: boolean;
+  /** Resolves when the command's outcome came (a reply or a failure). */
+  settled: Promise<void>;
+  settle: () => void;
+}
+
+/** Commands that can delete a key (a script may: EVAL, EVALSHA, FCALL). */
+const DELETING = new Set(['DEL', 'UNLINK', 'EVAL', 'EVALSHA', 'FCALL', 'GETDEL']);
+
+/** The lock keys a command names (EVAL/EVALSHA/FCALL: numkeys then keys; else the first argument). */
+export function lockKeysOf(command: readonly string[]): string[] {
+  const name = command[0]?.toUpperCase() ?? '';
+  let keys: readonly string[];
+  if (name === 'EVAL' || name === 'EVALSHA' || name === 'EVAL_RO' || name === 'EVALSHA_RO' || name === 'FCALL' || name === 'FCALL_RO') {
+    const n = Number(command[2]);
+    keys = Number.isInteger(n) && n > 0 ? command.slice(3, 3 + n) : [];
+  } else if (name === 'DEL' || name === 'UNLINK' || name === 'EXISTS') {
+    keys = command.slice(1);
+  } else {
+    keys = command.slice(1, 2);
+  }
+  return keys.filter((k) => k.startsWith(LOCK_KEY_PREFIX));
+}
+
+/** What the clients sent on lock keys, to tell whose value a key holds and whose command changed it. */
+export class CommandLedger {
+  private seq = 0;
+  /** key -> commands not yet delivered to the engine. */
+  private readonly open = new Map<string, LedgerEntry[]>();
+  /** key -> argument -> the last request that sent it with this key. */
+  private readonly lastSender = new Map<string, Map<string, string>>();
+
+  /** Notes a command; null when it names no lock key. */
+  sent(tag: string, command: readonly string[], node: string | null = null): LedgerEntry | null {
+    const keys = lockKeysOf(command);
+    if (keys.length === 0) return null;
+    let settle = (): void => undefined;
+    const settled = new Promise<void>((resolve) => (settle = resolve));
+    const entry: LedgerEntry = { tag, node, command: [...command], keys, seq: this.seq++, delivered: false, settled, settle };
+    for (const key of keys) {
+      let list = this.open.get(key);
+      if (!list) this.open.set(key, (list = []));
+      list.push(entry);
+      let senders = this.lastSender.get(key);
+      if (!senders) this.lastSender.set(key, (senders = new Map()));
+      for (const arg of command.slice(1)) if (arg !== key) senders.set(arg, tag);
+    }
+    return entry;
+  }
+
+  /** The command's reply came (before the barrier lets it through). */
+  replied(entry: LedgerEntry, reply: unknown): void {
+    entry.reply = reply;
+    entry.settle();
+  }
+
+  /**
+   * Resolves when every command open on `key` now has its outcome, or after `timeoutMs`: a
+   * record waits for the replies that tell whose command made the change (they come through
+   * the proxies, a little after the direct connection's notification).
+   */
+  outcomes(node: string, key: string, timeoutMs: number): Promise<void> {
+    const open = this.openOn(node, key);
+    if (open.every((e) => e.reply !== undefined)) return Promise.resolve();
+    return Promise.race([Promise.all(open.map((e) => e.settled)).then(() => undefined), delay(timeoutMs)]);
+  }
+
+  /**
+   * Whether the record of a change needs the open commands' replies to name whose it was:
+   * when the open commands that could have made it come from two requests or more (a
+   * constant value many requests SET, or deletes by several). A token names its request
+   * alone, so its record waits for nothing (Redlock's replies are not held by unanswered
+   * commands of a partitioned client).
+   */
+  ambiguous(node: string, key: string, values: readonly string[], deleting: boolean): boolean {
+    const open = this.openOn(node, key).filter((e) =>
+      deleting ? DELETING.has(e.command[0].toUpperCase()) : e.command.some((a, i) => i > 0 && values.includes(a)),
+    );
+    return new Set(open.map((e) => e.tag)).size > 1;
+  }
+
+  /** The undelivered commands on `key` that went to `node`. */
+  private openOn(node: string, key: string): LedgerEntry[] {
+    return (this.open.get(key) ?? []).filter((e) => e.node === null || e.node === node);
+  }
+
+  delivered(entry: LedgerEntry): void {
+    entry.delivered = true;
+    entry.settle();
+    for (const key of entry.keys) {
+      const list = this.open.get(key);
+      if (!list) continue;
+      const i = list.indexOf(entry);
+      if (i >= 0) list.splice(i, 1);
+    }
+  }
+
+  /**
+   * The request that owns `values` (a string's value, or a hash's fields) on `key`: among the
+   * undelivered commands carrying one of them, the one whose reply was OK, else the earliest;
+   * with none undelivered, the last request that sent one of them; null if nobody did.
+   */
+  ownerOf(node: string, key: string, values: readonly string[]): string | null {
+    const carrying = this.openOn(node, key).filter((e) => e.command.some((a, i) => i > 0 && values.includes(a)));
+    const ok = carrying.find((e) => e.reply === 'OK');
+    if (ok) return ok.tag;
+    if (carrying.length > 0) return carrying[0].tag;
+    const senders = this.lastSender.get(key);
+    for (const v of values) {
+      const tag = senders?.get(v);
+      if (tag !== undefined) return tag;
+    }
+    return null;
+  }
+
+  /**
+   * The request whose command deleted `key`: among the undelivered commands on it, the one
+   * whose reply was a positive count (DEL 1, a compare-and-delete script's 1), else the
+   * earliest; '' when none is open (the server itself).
+   */
+  deleterOf(node: string, key: string): string {
+    const list = this.openOn(node, key).filter((e) => DELETING.has(e.command[0].toUpperCase()));
+    const counted = list.find((e) => typeof e.reply === 'number' && e.reply > 0);
+    return (counted ?? list[0])?.tag ?? '';
+  }
+}
+
+type Cause = 'write' | 'ttl' | 'delete' | 'expire' | 'evict' | 'sync';
+
+/** Keyspace event names (redis 7.0.15 t_string.c, t_hash.c, db.c, expire.c, evict.c) -> the model's causes. */
+export function causeOfEvent(event: string): Cause {
+  switch (event) {
+    case 'del':
+    case 'hdel':
+    case 'unlink':
+      return 'delete';
+    case 'expire':
+    case 'pexpire':
+    case 'persist':
+      return 'ttl';
+    case 'expired':
+      return 'expire';
+    case 'evicted':
+      return 'evict';
+    default:
+      return 'write';
+  }
+}
+
+interface KnownState {
+  holder: string | null;
+}
+
+type Record = (op: KeyStateOp) => void;
+
+/** The watcher of one node. */
+class NodeWatch {
+  private readonly events: Redis;
+  private readonly reader: Redis;
+  /** The reads started so far, in order (the reader's connection answers in order). */
+  private lastRead: Promise<void> = Promise.resolve();
+  readonly known = new Map<string, KnownState>();
+  private closed = false;
+
+  constructor(
+    readonly node: RealNode,
+    private readonly watch: KeyWatch,
+  ) {
+    const options = { host: '127.0.0.1', port: node.port, lazyConnect: true, enableAutoPipelining: false, maxRetriesPerRequest: 1 };
+    this.events = new Redis(options);
+    this.reader = new Redis(options);
+    this.events.on('error', () => undefined);
+    this.reader.on('error', () => undefined);
+    this.events.on('pmessage', (_pattern: string, channel: string, event: string) => this.onEvent(channel.slice(CHANNEL_PREFIX.length), event));
+    // A restarted server comes back without the setting and, if empty, without the keys.
+    this.reader.on('ready', () => {
+      void this.reader.config('SET', 'notify-keyspace-events', NOTIFY_FLAGS).catch(() => undefined);
+      if (this.started) this.resync('sync');
+    });
+  }
+
+  private started = false;
+
+  async start(): Promise<void> {
+    await Promise.all([this.events.connect(), this.reader.connect()]);
+    await this.reader.config('SET', 'notify-keyspace-events', NOTIFY_FLAGS);
+    await this.events.psubscribe(`${CHANNEL_PREFIX}${LOCK_KEY_PREFIX}*`);
+    this.started = true;
+  }
+
+  private onEvent(key: string, event: string): void {
+    this.read(key, causeOfEvent(event));
+  }
+
+  /** Reads the key and records its state, in the order of the notifications. */
+  private read(key: string, cause: Cause): void {
+    const reply = this.reader.multi().get(key).hgetall(key).pttl(key).exec();
+    this.lastRead = this.lastRead.then(() =>
+      reply.then(
+        async (results) => {
+          if (this.closed || !results) return;
+          const [get, hash, pttl] = results.map(([err, value]) => (err ? null : value));
+          const readUs = this.watch.driver.nowUs();
+          const values = typeof get === 'string' ? [get] : hash && typeof hash === 'object' ? Object.keys(hash as object) : [];
+          const deleting = cause === 'delete';
+          if (this.watch.ledger.ambiguous(this.node.name, key, values, deleting)) await this.watch.ledger.outcomes(this.node.name, key, OUTCOME_TIMEOUT_MS);
+          this.watch.driver.inject(() => this.record(key, cause, get, hash, pttl, readUs));
+        },
+        () => undefined,
+      ),
+    );
+  }
+
+  /** Re-reads every lock key the node has or had (after a restart, at a promotion). */
+  resync(cause: Cause): void {
+    const keys = this.reader.keys(`${LOCK_KEY_PREFIX}*`);
+    this.lastRead = this.lastRead.then(() =>
+      keys.then(
+        (present) => {
+          for (const key of new Set([...this.known.keys(), ...present])) this.read(key, cause);
+        },
+        () => undefined,
+      ),
+    );
+  }
+
+  private record(key: string, cause: Cause, get: unknown, hash: unknown, pttl: unknown, readUs: number): void {
+    const ledger = this.watch.ledger;
+    const values = typeof get === 'string' ? [get] : hash && typeof hash === 'object' ? Object.keys(hash as object) : [];
+    const gone = cause === 'delete' || cause === 'expire' || cause === 'evict';
+    // The read comes a round trip after the event: a key gone at a delete's event is recorded
+    // gone even if a later write already re-created it (that write's own event records it),
+    // and a write whose key is gone by the read leaves the record to the deletion's event.
+    const exists = !gone && values.length > 0;
+    if (!exists && !gone && cause !== 'sync') return;
+    const serving = this.watch.serving(this.node.name);
+    const effectiveCause: Cause = serving ? cause : 'sync';
+    const previous = this.known.get(key)?.holder ?? null;
+    const holder = exists ? (ledger.ownerOf(this.node.name, key, values) ?? `unknown:${values[0]}`) : null;
+    if (holder === null && previous === null) return;
+    this.known.set(key, { holder });
+    const ttlMs = typeof pttl === 'number' ? pttl : -2;
+    const by = !serving ? '' : effectiveCause === 'delete' ? ledger.deleterOf(this.node.name, key) : effectiveCause === 'write' || effectiveCause === 'ttl' ? (holder ?? '') : '';
+    this.watch.recordOp({
+      index: 0,
+      timeUs: 0,
+      process: this.node.name,
+      type: 'info',
+      f: 'key-state',
+      node: this.node.name,
+      key,
+      holder,
+      expiresAtUs: exists && ttlMs >= 0 ? readUs + ttlMs * 1000 : null,
+      cause: effectiveCause,
+      by,
+      previousHolder: previous,
+    });
+  }
+
+  /** Resolves once every notification queued before now has been read and recorded. */
+  barrier(): Promise<void> {
+    if (this.closed || this.events.status !== 'ready') return Promise.resolve();
+    const pong = this.events.ping().then(
+      () => this.lastRead,
+      () => undefined,
+    );
+    return Promise.race([pong, delay(BARRIER_TIMEOUT_MS)]);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.events.disconnect();
+    this.reader.disconnect();
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms)); // lock-sim: wall-clock ok (the barrier's timeout on a real server)
+}
+
+export class KeyWatch {
+  readonly ledger = new CommandLedger();
+  private readonly watches: NodeWatch[] = [];
+
+  constructor(
+    readonly deployment: RealDeployment,
+    readonly driver: RealTimeDriver,
+    readonly recordOp: Record,
+  ) {}
+
+  async start(): Promise<void> {
+    for (const node of this.deployment.nodes) this.watches.push(new NodeWatch(node, this));
+    await Promise.all(this.watches.map((w) => w.start()));
+  }
+
+  /** Whether clients' commands reach this node now (a replica's changes are replication: 'sync'). */
+  serving(name: string): boolean {
+    return this.deployment.topology !== 'sentinel' || this.deployment.primaryName === name;
+  }
+
+  /**
+   * The notifications so far of `node` (null: every node, for a reply from the primary
+   * Sentinel names) are read and recorded (see the file comment).
+   */
+  async barrier(node: string | null): Promise<void> {
+    await Promise.all(this.watches.filter((w) => node === null || w.node.name === node).map((w) => w.barrier()));
+  }
+
+  /** A node promoted by Sentinel: its lock keys read again, so their owners are known. */
+  promoted(name: string): void {
+    this.watches.find((w) => w.node.name === name)?.resync('sync');
+  }
+
+  close(): void {
+    for (const w of this.watches) w.close();
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * A user lock module (`lock: { module: ... }`, the contract of src/own-code/contract.ts) on
+ * the real backend: the module is imported into lock-sim's own process and runs in real
+ * time (its timers, Date.now and Math.random are the real ones: no simulated-time layer),
+ * with real ioredis clients through each client process's proxies: one per master for
+ * `topology: independent`, else one (Sentinel: ioredis asks the Sentinels for the primary, as
+ * the built-in protocols' connections do). The factory is called once per client process and
+ * again after a crash and restart; a crash disconnects that process's clients, so what the
+ * module still had in flight never reaches the engine.
+ *
+ * The request behind each command (for the key watch, key-watch.ts) is the one whose
+ * acquire or release started it, carried through the module's promises and timers by an
+ * AsyncLocalStorage; a reply on a lock key reaches the module after the key watch's barrier,
+ * as a built-in protocol's reply does. The scenario loader has already probed the module
+ * (own-code/probe.ts probeModule), so a module that does not load fails before any server
+ * starts.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { pathToFileURL } from 'node:url';
+import type { Redis } from 'ioredis';
+import { Signal } from '../engine/signal.js';
+import type { OwnLock, OwnLockFactory, OwnLockOptions } from '../own-code/contract.js';
+import type { Settled } from '../own-code/runtime.js';
+import type { ClientHost } from '../world/client-host.js';
+import type { KeyWatch } from './key-watch.js';
+import type { RealClientHost } from './real-client.js';
+import type { RealTimeDriver } from './realtime.js';
+
+/** The request a command belongs to, through the module's promises and timers. */
+const requestOf = new AsyncLocalStorage<string>();
+
+interface UserClient {
+  incarnation: number;
+  lock: Promise<OwnLock>;
+  connections: Redis[];
+}
+
+/** ioredis' Command as sendCommand receives it (ioredis 5 built/Command.js). */
+interface IoCommand {
+  name: string;
+  args: unknown[];
+  resolve: (value: unknown) => void;
+  reject: (err: Error) => void;
+}
+
+/** What the protocol reads from a settled call: an error's name, message and whether it timed out. */
+function settledError(err: unknown): Settled {
+  const e = err instanceof Error ? err : new Error(String(err));
+  // ioredis' commandTimeout rejects with "Command timed out" (ioredis 5.11.1 built/Command.js _clearTimers / setTimeout).
+  return { ok: false, error: { name: e.name, message: e.message, timeout: e.message === 'Command timed out' } };
+}
+
+export class RealOwnCodeRuntime {
+  private readonly clients = new Map<ClientHost, UserClient>();
+  private readonly handles = new Map<number, unknown>();
+  private nextHandle = 1;
+  private factory: Promise<OwnLockFactory> | null = null;
+
+  constructor(
+    private readonly file: string,
+    private readonly exportName: string,
+    private readonly options: OwnLockOptions,
+    private readonly independent: boolean,
+    private readonly driver: RealTimeDriver,
+    private readonly keyWatch: KeyWatch,
+  ) {}
+
+  /** Loads the module and makes each process's lock before the run's time begins. */
+  async warmUp(hosts: readonly RealClientHost[]): Promise<void> {
+    await Promise.all(hosts.map((h) => this.clientOf(h).lock));
+  }
+
+  acquire(host: ClientHost, tag: string, key: string): Signal<Settled> {
+    return this.call(host, tag, async (lock) => {
+      const handle = await lock.acquire(key);
+      if (handle === null || handle === undefined || handle === false) return null;
+      const id = this.nextHandle++;
+      this.handles.set(id, handle);
+      return id;
+    });
+  }
+
+  release(host: ClientHost, tag: string, handle: number, key: string): Signal<Settled> {
+    return this.call(host, tag, async (lock) => {
+      const h = this.handles.get(handle) ?? null;
+      this.handles.delete(handle);
+      return (await lock.release(h, key)) === true;
+    });
+  }
+
+  /** kill -9 of a client process: its user client's sockets close; its next call makes a new one. */
+  crashed(host: ClientHost): void {
+    const client = this.clients.get(host);
+    if (client) for (const r of client.connections) r.disconnect();
+  }
+
+  /** Disconnects every user client (the run's end). */
+  dispose(): void {
+    for (const c of this.clients.values()) for (const r of c.connections) r.disconnect();
+    this.clients.clear();
+  }
+
+  private call(host: ClientHost, tag: string, body: (lock: OwnLock) => Promise<number | boolean | null>): Signal<Settled> {
+    const signal = new Signal<Settled>('own-code call');
+    const client = this.clientOf(host as RealClientHost);
+    const incarnation = client.incarnation;
+    requestOf.run(tag, () => {
+      client.lock.then(body).then(
+        (value): Settled => ({ ok: true, value }),
+        settledError,
+      ).then((settled) =>
+        this.driver.inject(() => {
+          if (host.incarnation === incarnation) signal.fire(settled);
+        }),
+      );
+    });
+    return signal;
+  }
+
+  /** The process's user client; a process that crashed and restarted gets a new one. */
+  private clientOf(host: RealClientHost): UserClient {
+    const known = this.clients.get(host);
+    if (known && known.incarnation === host.incarnation) return known;
+    if (known) for (const r of known.connections) r.disconnect();
+    const nodes = this.independent ? host.lockNodes.map((n) => n.name) : [null];
+    const connections = nodes.map((node) => this.watched(host.newConnection(node), node));
+    const lock = this.loadFactory().then((factory) => factory(connections as never, { ...this.options }));
+    lock.catch(() => undefined); // the error reaches each call that awaits it
+    const client: UserClient = { incarnation: host.incarnation, lock, connections };
+    this.clients.set(host, client);
+    return client;
+  }
+
+  private loadFactory(): Promise<OwnLockFactory> {
+    this.factory ??= import(pathToFileURL(this.file).href).then((mod: Record<string, unknown>) => {
+      const f = mod[this.exportName];
+      if (typeof f !== 'function') throw new Error(`lock module ${this.file}: export "${this.exportName}" is not a factory function`);
+      return f as OwnLockFactory;
+    });
+    return this.factory;
+  }
+
+  /**
+   * Notes each command on a lock key in the key watch's ledger with the request it belongs
+   * to, and holds its reply until the watch's barrier (see key-watch.ts).
+   */
+  private watched(redis: Redis, node: string | null): Redis {
+    const watch = this.keyWatch;
+    const target = node ?? (redis.options.sentinels ? null : 'redis-0');
+    const seen = new WeakSet<object>();
+    const send = redis.sendCommand.bind(redis) as (command: IoCommand, stream?: unknown) => unknown;
+    (redis as unknown as { sendCommand: (command: IoCommand, stream?: unknown) => unknown }).sendCommand = (command, stream) => {
+      if (!seen.has(command)) {
+        seen.add(command);
+        const tag = requestOf.getStore() ?? '';
+        const entry = watch.ledger.sent(tag, [command.name, ...command.args.map((a) => (Buffer.isBuffer(a) ? a.toString() : String(a)))], target);
+        if (entry) {
+          const resolve = command.resolve;
+          const reject = command.reject;
+          command.resolve = (value) => {
+            const seen = Buffer.isBuffer(value) ? value.toString() : value;
+            watch.ledger.replied(entry, typeof seen === 'number' || typeof seen === 'string' || seen === null ? seen : 'reply');
+            void watch.barrier(target).then(() => {
+              watch.ledger.delivered(entry);
+              resolve(value);
+            });
+          };
+          command.reject = (err) => {
+            watch.ledger.delivered(entry);
+            reject(err);
+          };
+        }
+      }
+      return send(command, stream);
+    };
+    return redis;
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * The servers' view of lock keys on real runs (src/real/key-watch.ts): stuck and orphan time,
+ * lock-lost and foreign unlocks judged from keyspace notifications, each next to its
+ * must-not-fail neighbour, and the real figure against the model's within the key watch's
+ * resolution (agree.ts REAL_RESOLUTION), never a wall-clock time on its own.
+ */
+import { describe, expect, it } from 'vitest';
+import { causeOfEvent, CommandLedger, lockKeysOf } from '../../src/real/key-watch.js';
+import { runVariantReal } from '../../src/real/real-run.js';
+import { runVariant } from '../../src/runner/run.js';
+import { parseScenario } from '../../src/scenario/load.js';
+import { hasRedis, REDIS_SERVER } from './redis-available.js';
+
+describe('command ledger', () => {
+  it('names the lock keys of SET, DEL and EVAL (numkeys), and none of a pub/sub channel', () => {
+    expect(lockKeysOf(['SET', 'lock:a', 't', 'NX', 'PX', '10'])).toEqual(['lock:a']);
+    expect(lockKeysOf(['EVAL', 'return 1', '2', 'lock:a', 'other', 'lock:b'])).toEqual(['lock:a']);
+    expect(lockKeysOf(['PUBLISH', 'redisson_lock__channel:{lock:a}', '0'])).toEqual([]);
+  });
+
+  it('a token names its request; a constant value names the open SET that said OK', () => {
+    const ledger = new CommandLedger();
+    ledger.sent('r1', ['SET', 'lock:a', 'tok-1', 'NX', 'PX', '100']);
+    const a = ledger.sent('r2', ['SET', 'lock:a', 'locked', 'NX', 'PX', '100']);
+    const b = ledger.sent('r3', ['SET', 'lock:a', 'locked', 'NX', 'PX', '100']);
+    expect(ledger.ownerOf('redis-0', 'lock:a', ['tok-1'])).toBe('r1');
+    if (!a || !b) throw new Error('no entries');
+    ledger.replied(a, null);
+    ledger.replied(b, 'OK');
+    expect(ledger.ownerOf('redis-0', 'lock:a', ['locked'])).toBe('r3');
+  });
+
+  it('... and with no reply yet, the earliest open SET', () => {
+    const ledger = new CommandLedger();
+    ledger.sent('r2', ['SET', 'lock:a', 'locked', 'NX', 'PX', '100']);
+    ledger.sent('r3', ['SET', 'lock:a', 'locked', 'NX', 'PX', '100']);
+    expect(ledger.ownerOf('redis-0', 'lock:a', ['locked'])).toBe('r2');
+  });
+
+  it('a token\'s record needs no reply to name its owner; a constant value SET by two requests does', () => {
+    const ledger = new CommandLedger();
+    ledger.sent('r1', ['SET', 'lock:a', 'tok-1', 'NX', 'PX', '100'], 'redis-0');
+    ledger.sent('r2', ['SET', 'lock:a', 'tok-2', 'NX', 'PX', '100'], 'redis-0');
+    expect(ledger.ambiguous('redis-0', 'lock:a', ['tok-1'], false)).toBe(false);
+    ledger.sent('r3', ['SET', 'lock:b', 'locked', 'NX', 'PX', '100'], 'redis-0');
+    ledger.sent('r4', ['SET', 'lock:b', 'locked', 'NX', 'PX', '100'], 'redis-0');
+    expect(ledger.ambiguous('redis-0', 'lock:b', ['locked'], false)).toBe(true);
+  });
+
+  it('a command sent to one Redlock master is not open on another', () => {
+    const ledger = new CommandLedger();
+    ledger.sent('r1', ['SET', 'lock:a', 'locked', 'NX', 'PX', '100'], 'redis-0');
+    ledger.sent('r2', ['SET', 'lock:a', 'locked', 'NX', 'PX', '100'], 'redis-1');
+    expect(ledger.ownerOf('redis-1', 'lock:a', ['locked'])).toBe('r2');
+    expect(ledger.ownerOf('redis-0', 'lock:a', ['locked'])).toBe('r1');
+  });
+
+  it('a delete is the open deleting command\'s whose reply counted a key, not an open SET\'s', () => {
+    const ledger = new CommandLedger();
+    ledger.sent('r1', ['SET', 'lock:a', 'locked', 'NX', 'PX', '100']);
+    const d2 = ledger.sent('r2', ['DEL', 'lock:a']);
+    const d3 = ledger.sent('r3', ['DEL', 'lock:a']);
+    expect(ledger.deleterOf('redis-0', 'lock:a')).toBe('r2');
+    if (!d2 || !d3) throw new Error('no entries');
+    ledger.replied(d2, 0);
+    ledger.replied(d3, 1);
+    expect(ledger.deleterOf('redis-0', 'lock:a')).toBe('r3');
+    ledger.delivered(d3);
+    ledger.delivered(d2);
+    expect(ledger.deleterOf('redis-0', 'lock:a')).toBe('');
+  });
+
+  it('keyspace events map to the model\'s causes', () => {
+    expect(['set', 'hincrby', 'del', 'pexpire', 'expired', 'evicted'].map(causeOfEvent)).toEqual(['write', 'write', 'delete', 'ttl', 'expire', 'evict']);
+  });
+});
+
+/** Two requests; client 1 holds a 3 s lease and is killed (kill -9) 1 s into its work, or not. */
+function crashScenario(crash: boolean): string {
+  return `name: real-crash-holder
+duration: 8s
+drain: 3s
+stock: { sku: 1, available: 10 }
+workload:
+  clients: 2
+  workers: 1
+  requests:
+    - { at: 1s, sku: 1, client: 1 }
+    - { at: 2s, sku: 1, client: 2 }
+  steps: [lock, read, work, deduct, order, unlock]
+dependencies:
+  work: 2s
+network:
+  redis-latency: 1ms
+${crash ? 'faults:\n  - { kind: crash, client: 1, at: 2s }\n' : ''}variants:
+  lua: { lock: lua-unlock, lease: 3s, wait: 6s }
+`;
+}
+
+describe.skipIf(!hasRedis)('key watch on real Redis', () => {
+  it('a holder killed inside its critical section leaves its key stuck until the lease ends, as in the model', async () => {
+    const s = parseScenario(crashScenario(true), 'crash.yaml');
+    const v = s.variants[0];
+    const real = await runVariantReal(s, v, s.seed, { redisServer: REDIS_SERVER });
+    const sim = runVariant(s, v, s.seed);
+    // By construction: acquired between its arrival (1 s) and the kill (2 s), so the 3 s lease
+    // ends between 4 s and 5 s, and the key is stuck from the kill until then: 2 s to 3 s.
+    for (const stuckUs of [sim.metrics.stuckLockUs, real.metrics.stuckLockUs]) {
+      expect(stuckUs).toBeGreaterThanOrEqual(2_000_000);
+      expect(stuckUs).toBeLessThanOrEqual(3_000_000);
+    }
+    expect(real.history.some((op) => op.f === 'key-state' && op.holder === 'r1')).toBe(true);
+    expect(real.metrics.doubleHolders).toBe(0);
+  });
+
+  it('... and a holder that lives releases it: no stuck time, no orphan time, no lock lost', async () => {
+    const s = parseScenario(crashScenario(false), 'no-crash.yaml');
+    const real = await runVariantReal(s, s.variants[0], s.seed, { redisServer: REDIS_SERVER });
+    expect(real.metrics.stuckLockUs).toBe(0);
+    expect(real.metrics.orphanLockUs).toBe(0);
+    expect(real.metrics.lockLost).toBe(0);
+    expect(real.metrics.orders).toBe(2);
+    const holders = real.history.flatMap((op) => (op.f === 'key-state' && op.holder !== null ? [op.holder] : []));
+    expect(new Set(holders)).toEqual(new Set(['r1', 'r2']));
+  });
+});
