@@ -175,14 +175,14 @@ export class OwnCodeRuntime {
       client: 'the factory',
       acquire: `acquire(${JSON.stringify(message.key)})`,
       release: `release(handle, ${JSON.stringify(message.key)})`,
-      fire: 'a timer callback (setTimeout/setInterval)',
+      fire: 'a timer callback (setTimeout/setInterval)', // lock-sim: wall-clock ok (names the user's timer functions; reads no clock)
       reply: 'the code a command reply resumed',
       message: "a 'message' event handler",
       status: `a '${message.status}' event handler`,
       retry: 'retryStrategy',
     };
     const client = message.client === undefined ? '' : ` of ${this.byId.get(message.client)?.host.name ?? 'a client'}`;
-    const detail = `${what[message.op] ?? message.op}${client} did not return control within ${err.limitMs / 1000} s of real time, at simulated time ${formatMicros(this.sim.nowUs)}: a busy loop (simulated time stands still while user code runs, so \`while (Date.now() < t)\` never ends) or a wait on real I/O`;
+    const detail = `${what[message.op] ?? message.op}${client} did not return control within ${err.limitMs / 1000} s of real time, at simulated time ${formatMicros(this.sim.nowUs)}: a busy loop (simulated time stands still while user code runs, so \`while (Date.now() < t)\` never ends) or a wait on real I/O`; // lock-sim: wall-clock ok (a message naming Date.now; reads no clock)
     const error = new ScenarioError(this.module.file, [{ path: [], message: detail }]);
     error.message = `${this.module.file}: ${detail}`; // the module is the place: no field path
     return error;
@@ -293,7 +293,7 @@ export class OwnCodeRuntime {
     return c;
   }
 
-  /** A reply or an error, then the commandTimeout race (ioredis 5.11.1 Command.ts setTimeout: "Command timed out"). */
+  /** A reply or an error, then the commandTimeout race (ioredis 5.11.1 Command.ts setTimeout: "Command timed out"). */ // lock-sim: wall-clock ok (cites ioredis; reads no clock)
   private answerOnce(b: Bridge, id: number, timeoutMs: number | null): (outcome: WireOutcome) => void {
     let answered = false;
     const host = b.host;

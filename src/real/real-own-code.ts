@@ -1,7 +1,7 @@
 /**
  * A user lock module (`lock: { module: ... }`, the contract of src/own-code/contract.ts) on
  * the real backend: the module is imported into lock-sim's own process and runs in real
- * time (its timers, Date.now and Math.random are the real ones: no simulated-time layer),
+ * time (its timers, Date.now and Math.random are the real ones: no simulated-time layer), lock-sim: wall-clock ok (the real backend runs in real time)
  * with real ioredis clients through each client process's proxies: one per master for
  * `topology: independent`, else one (Sentinel: ioredis asks the Sentinels for the primary, as
  * the built-in protocols' connections do). The factory is called once per client process and
@@ -46,7 +46,7 @@ interface IoCommand {
 /** What the protocol reads from a settled call: an error's name, message and whether it timed out. */
 function settledError(err: unknown): Settled {
   const e = err instanceof Error ? err : new Error(String(err));
-  // ioredis' commandTimeout rejects with "Command timed out" (ioredis 5.11.1 built/Command.js _clearTimers / setTimeout).
+  // ioredis' commandTimeout rejects with "Command timed out" (ioredis 5.11.1 built/Command.js _clearTimers / setTimeout). lock-sim: wall-clock ok (real backend)
   return { ok: false, error: { name: e.name, message: e.message, timeout: e.message === 'Command timed out' } };
 }
 
