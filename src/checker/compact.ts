@@ -119,16 +119,26 @@ export class ValueCounts {
   private merge(): void {
     if (this.pending.length === 0) return;
     const add = this.pending.sorted();
-    const [vs, cs, n, m] = [this.values, this.counts, this.distinct, add.length];
+    const vs = this.values;
+    const cs = this.counts;
+    const n = this.distinct;
+    const m = add.length;
     const values = new Float64Array(n + m);
     const counts = new Float64Array(n + m);
-    let [i, j, k] = [0, 0, 0];
+    let i = 0;
+    let j = 0;
+    let k = 0;
     while (i < n || j < m) {
       // The smaller head (at least one value taken), then every value equal to it.
       let x: number;
       let c: number;
-      if (j >= m || (i < n && !(add[j] < vs[i]))) [x, c] = [vs[i], cs[i++]];
-      else [x, c] = [add[j++], 1];
+      if (j >= m || (i < n && !(add[j] < vs[i]))) {
+        x = vs[i];
+        c = cs[i++];
+      } else {
+        x = add[j++];
+        c = 1;
+      }
       while (i < n && vs[i] === x) c += cs[i++];
       while (j < m && add[j] === x) {
         c++;

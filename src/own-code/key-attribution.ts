@@ -9,7 +9,7 @@
 
 /** The placeholder a pattern holds once. */
 export const KEY_PLACEHOLDER = '{key}';
-/** What a request's lock key starts with (the workload's keys, run.ts). */
+/** What a request's lock key starts with (workload/request-flow.ts lockKeyOf); the real backend's key watch reads the same keys. */
 export const LOCK_KEY_PREFIX = 'lock:';
 
 /** A problem with a pattern, or null when it is usable. */

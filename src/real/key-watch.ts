@@ -20,10 +20,10 @@
  */
 import { Redis } from 'ioredis';
 import type { KeyStateOp } from '../history/operation.js';
+import { LOCK_KEY_PREFIX } from '../own-code/key-attribution.js';
 import type { RealDeployment, RealNode } from './deployment.js';
 import type { RealTimeDriver } from './realtime.js';
 
-export const LOCK_KEY_PREFIX = 'lock:';
 const CHANNEL_PREFIX = '__keyspace@0__:';
 /**
  * K: keyspace channel; g: generic (del, expire, ...); $: strings; h: hashes; x: expired; e:

@@ -1,7 +1,7 @@
 /**
  * A user lock module (`lock: { module: ... }`, the contract of src/own-code/contract.ts) on
  * the real backend: the module is imported into lock-sim's own process and runs in real
- * time (its timers, Date.now and Math.random are the real ones: no simulated-time layer), lock-sim: wall-clock ok (the real backend runs in real time)
+ * time (its timers, clock and random numbers are the real ones: no simulated-time layer),
  * with real ioredis clients through each client process's proxies: one per master for
  * `topology: independent`, else one (Sentinel: ioredis asks the Sentinels for the primary, as
  * the built-in protocols' connections do). The factory is called once per client process and
