@@ -16,11 +16,15 @@
  * `barrier()`: a PING on each node's `events` connection (its PONG comes after every
  * notification the server queued before it) and the reads those notifications started. So
  * the key-state record of a SET NX precedes the client's "acquired", as in the model.
+ * Lock keys are the keys the run's lock-key metrics read: `lock:<sku>`, or for a user module
+ * that declares `lock.keys` (e.g. redis-semaphore's `mutex:{key}`) the Redis keys of those
+ * patterns, recorded under the request's key as the model records them (runner/run.ts with
+ * own-code/key-attribution.ts).
  * Resolution and limits: README, "The real backend".
  */
 import { Redis } from 'ioredis';
 import type { KeyStateOp } from '../history/operation.js';
-import { LOCK_KEY_PREFIX } from '../own-code/key-attribution.js';
+import { KEY_PLACEHOLDER, LOCK_KEY_PREFIX, lockKeyAttribution } from '../own-code/key-attribution.js';
 import type { RealDeployment, RealNode } from './deployment.js';
 import type { RealTimeDriver } from './realtime.js';
 
@@ -61,8 +65,30 @@ interface LedgerEntry {
 /** Commands that can delete a key (a script may: EVAL, EVALSHA, FCALL). */
 const DELETING = new Set(['DEL', 'UNLINK', 'EVAL', 'EVALSHA', 'FCALL', 'GETDEL']);
 
-/** The lock keys a command names (EVAL/EVALSHA/FCALL: numkeys then keys; else the first argument). */
-export function lockKeysOf(command: readonly string[]): string[] {
+/** The attribution of the built-in locks: a key is a lock key when it is `lock:<sku>` itself. */
+const PLAIN_LOCK_KEYS = lockKeyAttribution(null);
+
+/** Escapes what Redis' glob (redis 7.0.15 util.c stringmatchlen: `*`, `?`, `[`, `\`) would read as a pattern. */
+function globEscape(text: string): string {
+  return text.replace(/[*?[\\]/g, (c) => `\\${c}`);
+}
+
+/**
+ * The Redis glob patterns of the lock keys (for PSUBSCRIBE and KEYS): `lock:*` in each key
+ * pattern's `{key}` place (no patterns: the key itself).
+ */
+export function lockKeyGlobs(patterns: readonly string[] | null): string[] {
+  return (patterns ?? [KEY_PLACEHOLDER]).map((p) => {
+    const at = p.indexOf(KEY_PLACEHOLDER);
+    return `${globEscape(p.slice(0, at))}${LOCK_KEY_PREFIX}*${globEscape(p.slice(at + KEY_PLACEHOLDER.length))}`;
+  });
+}
+
+/**
+ * The lock keys a command names (EVAL/EVALSHA/FCALL: numkeys then keys; else the first
+ * argument), as the Redis keys they are; `lockKeyOf` tells a lock key (default: `lock:<sku>`).
+ */
+export function lockKeysOf(command: readonly string[], lockKeyOf: (key: string) => string | null = PLAIN_LOCK_KEYS): string[] {
   const name = command[0]?.toUpperCase() ?? '';
   let keys: readonly string[];
   if (name === 'EVAL' || name === 'EVALSHA' || name === 'EVAL_RO' || name === 'EVALSHA_RO' || name === 'FCALL' || name === 'FCALL_RO') {
@@ -73,7 +99,7 @@ export function lockKeysOf(command: readonly string[]): string[] {
   } else {
     keys = command.slice(1, 2);
   }
-  return keys.filter((k) => k.startsWith(LOCK_KEY_PREFIX));
+  return keys.filter((k) => lockKeyOf(k) !== null);
 }
 
 /** What the clients sent on lock keys, to tell whose value a key holds and whose command changed it. */
@@ -84,9 +110,12 @@ export class CommandLedger {
   /** key -> argument -> the last request that sent it with this key. */
   private readonly lastSender = new Map<string, Map<string, string>>();
 
+  /** `lockKeyOf` tells which keys are lock keys (see lockKeysOf). */
+  constructor(private readonly lockKeyOf: (key: string) => string | null = PLAIN_LOCK_KEYS) {}
+
   /** Notes a command; null when it names no lock key. */
   sent(tag: string, command: readonly string[], node: string | null = null): LedgerEntry | null {
-    const keys = lockKeysOf(command);
+    const keys = lockKeysOf(command, this.lockKeyOf);
     if (keys.length === 0) return null;
     let settle = (): void => undefined;
     const settled = new Promise<void>((resolve) => (settle = resolve));
@@ -238,11 +267,13 @@ class NodeWatch {
   async start(): Promise<void> {
     await Promise.all([this.events.connect(), this.reader.connect()]);
     await this.reader.config('SET', 'notify-keyspace-events', NOTIFY_FLAGS);
-    await this.events.psubscribe(`${CHANNEL_PREFIX}${LOCK_KEY_PREFIX}*`);
+    await this.events.psubscribe(...this.watch.globs.map((glob) => `${CHANNEL_PREFIX}${glob}`));
     this.started = true;
   }
 
   private onEvent(key: string, event: string): void {
+    // A glob's `*` may span more than a pattern's `{key}` admits (a suffix seen twice).
+    if (this.watch.lockKeyOf(key) === null) return;
     this.read(key, causeOfEvent(event));
   }
 
@@ -267,11 +298,12 @@ class NodeWatch {
 
   /** Re-reads every lock key the node has or had (after a restart, at a promotion). */
   resync(cause: Cause): void {
-    const keys = this.reader.keys(`${LOCK_KEY_PREFIX}*`);
+    const keys = Promise.all(this.watch.globs.map((glob) => this.reader.keys(glob)));
     this.lastRead = this.lastRead.then(() =>
       keys.then(
         (present) => {
-          for (const key of new Set([...this.known.keys(), ...present])) this.read(key, cause);
+          const lockKeys = present.flat().filter((key) => this.watch.lockKeyOf(key) !== null);
+          for (const key of new Set([...this.known.keys(), ...lockKeys])) this.read(key, cause);
         },
         () => undefined,
       ),
@@ -280,6 +312,8 @@ class NodeWatch {
 
   private record(key: string, cause: Cause, get: unknown, hash: unknown, pttl: unknown, readUs: number): void {
     const ledger = this.watch.ledger;
+    const requestKey = this.watch.lockKeyOf(key);
+    if (requestKey === null) return;
     const values = typeof get === 'string' ? [get] : hash && typeof hash === 'object' ? Object.keys(hash as object) : [];
     const gone = cause === 'delete' || cause === 'expire' || cause === 'evict';
     // The read comes a round trip after the event: a key gone at a delete's event is recorded
@@ -302,7 +336,7 @@ class NodeWatch {
       type: 'info',
       f: 'key-state',
       node: this.node.name,
-      key,
+      key: requestKey,
       holder,
       expiresAtUs: exists && ttlMs >= 0 ? readUs + ttlMs * 1000 : null,
       cause: effectiveCause,
@@ -333,14 +367,24 @@ function delay(ms: number): Promise<void> {
 }
 
 export class KeyWatch {
-  readonly ledger = new CommandLedger();
+  readonly ledger: CommandLedger;
+  /** The request's lock key a Redis key stands for, or null when it is no lock key. */
+  readonly lockKeyOf: (key: string) => string | null;
+  /** The Redis globs of the lock keys (keyspace channels, KEYS at a resync). */
+  readonly globs: string[];
   private readonly watches: NodeWatch[] = [];
 
+  /** `keyPatterns`: a user module's `lock.keys` (null: the request's key itself). */
   constructor(
     readonly deployment: RealDeployment,
     readonly driver: RealTimeDriver,
     readonly recordOp: Record,
-  ) {}
+    keyPatterns: readonly string[] | null = null,
+  ) {
+    this.lockKeyOf = lockKeyAttribution(keyPatterns);
+    this.globs = lockKeyGlobs(keyPatterns);
+    this.ledger = new CommandLedger(this.lockKeyOf);
+  }
 
   async start(): Promise<void> {
     for (const node of this.deployment.nodes) this.watches.push(new NodeWatch(node, this));

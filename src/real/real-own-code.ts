@@ -23,6 +23,7 @@ import type { OwnLock, OwnLockFactory, OwnLockOptions } from '../own-code/contra
 import type { Settled } from '../own-code/runtime.js';
 import type { ClientHost } from '../world/client-host.js';
 import type { KeyWatch } from './key-watch.js';
+import { ModuleTimers, type TimerOwner, type UncaughtSink } from './module-timers.js';
 import type { RealClientHost } from './real-client.js';
 import type { RealTimeDriver } from './realtime.js';
 
@@ -33,6 +34,8 @@ interface UserClient {
   incarnation: number;
   lock: Promise<OwnLock>;
   connections: Redis[];
+  /** Its timers (held in a GC pause, cleared at kill -9 and at the run's end). */
+  owner: TimerOwner;
 }
 
 /** ioredis' Command as sendCommand receives it (ioredis 5 built/Command.js). */
@@ -55,6 +58,9 @@ export class RealOwnCodeRuntime {
   private readonly handles = new Map<number, unknown>();
   private nextHandle = 1;
   private factory: Promise<OwnLockFactory> | null = null;
+  private readonly timers: ModuleTimers;
+  /** Where the module's stray errors go (a timer's throw, a rejection nothing handled). */
+  onUncaught: UncaughtSink | null = null;
 
   constructor(
     private readonly file: string,
@@ -63,10 +69,13 @@ export class RealOwnCodeRuntime {
     private readonly independent: boolean,
     private readonly driver: RealTimeDriver,
     private readonly keyWatch: KeyWatch,
-  ) {}
+  ) {
+    this.timers = new ModuleTimers(driver, (client, message) => this.onUncaught?.(client, message));
+  }
 
   /** Loads the module and makes each process's lock before the run's time begins. */
   async warmUp(hosts: readonly RealClientHost[]): Promise<void> {
+    this.timers.install();
     await Promise.all(hosts.map((h) => this.clientOf(h).lock));
   }
 
@@ -88,23 +97,33 @@ export class RealOwnCodeRuntime {
     });
   }
 
-  /** kill -9 of a client process: its user client's sockets close; its next call makes a new one. */
+  /** kill -9 of a client process: its timers stop and its sockets close; its next call makes a new one. */
   crashed(host: ClientHost): void {
     const client = this.clients.get(host);
-    if (client) for (const r of client.connections) r.disconnect();
+    if (client) this.close(client);
   }
 
-  /** Disconnects every user client (the run's end). */
+  /** The run's end: every user client's timers stop and its sockets close. */
   dispose(): void {
-    for (const c of this.clients.values()) for (const r of c.connections) r.disconnect();
+    for (const c of this.clients.values()) this.close(c);
     this.clients.clear();
+  }
+
+  /** After the servers stopped: Node's timer functions back (what failed in flight was ignored). */
+  detach(): void {
+    this.timers.uninstall();
+  }
+
+  private close(client: UserClient): void {
+    this.timers.close(client.owner);
+    for (const r of client.connections) r.disconnect();
   }
 
   private call(host: ClientHost, tag: string, body: (lock: OwnLock) => Promise<number | boolean | null>): Signal<Settled> {
     const signal = new Signal<Settled>('own-code call');
     const client = this.clientOf(host as RealClientHost);
     const incarnation = client.incarnation;
-    requestOf.run(tag, () => {
+    requestOf.run(tag, () => this.timers.run(client.owner, () => {
       client.lock.then(body).then(
         (value): Settled => ({ ok: true, value }),
         settledError,
@@ -113,7 +132,7 @@ export class RealOwnCodeRuntime {
           if (host.incarnation === incarnation) signal.fire(settled);
         }),
       );
-    });
+    }));
     return signal;
   }
 
@@ -121,12 +140,13 @@ export class RealOwnCodeRuntime {
   private clientOf(host: RealClientHost): UserClient {
     const known = this.clients.get(host);
     if (known && known.incarnation === host.incarnation) return known;
-    if (known) for (const r of known.connections) r.disconnect();
+    if (known) this.close(known);
     const nodes = this.independent ? host.lockNodes.map((n) => n.name) : [null];
     const connections = nodes.map((node) => this.watched(host.newConnection(node), node));
-    const lock = this.loadFactory().then((factory) => factory(connections as never, { ...this.options }));
+    const owner = this.timers.owner(host);
+    const lock = this.loadFactory().then((factory) => this.timers.run(owner, () => factory(connections as never, { ...this.options })));
     lock.catch(() => undefined); // the error reaches each call that awaits it
-    const client: UserClient = { incarnation: host.incarnation, lock, connections };
+    const client: UserClient = { incarnation: host.incarnation, lock, connections, owner };
     this.clients.set(host, client);
     return client;
   }

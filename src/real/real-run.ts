@@ -15,6 +15,7 @@ import { faultsOfRun } from '../faults/index.js';
 import { factoryOptions } from '../own-code/options.js';
 import { ownCodeLock } from '../own-code/protocol.js';
 import { HistoryRecorder } from '../history/recorder.js';
+import { renewRecord } from '../history/records.js';
 import type { RunResult } from '../runner/run.js';
 import { runKit } from '../runner/run-kit.js';
 import type { Scenario, VariantSpec } from '../scenario/types.js';
@@ -54,11 +55,18 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
   const deployment = new RealDeployment(scenario, options.redisServer, clientNames, persistent, sim.random);
   const clients: RealClientHost[] = [];
   let watcher: Redis | null = null;
-  const keyWatch = new KeyWatch(deployment, driver, (op) => recorder.record(op));
   const module = variant.lockModule;
+  const keyWatch = new KeyWatch(deployment, driver, (op) => recorder.record(op), module?.keys ?? null);
   const userCode = module
     ? new RealOwnCodeRuntime(module.file, module.export ?? 'default', factoryOptions(variant, scenario.network.commandTimeoutUs), scenario.redis.topology === 'independent', driver, keyWatch)
     : null;
+  // Until the records end: a module's stray error is recorded as the simulated runtime records it (runner/run.ts moduleLock).
+  let runEnded = false;
+  if (userCode) {
+    userCode.onUncaught = (client, message) => {
+      if (!runEnded) recorder.record(renewRecord(client, 'fail', 'renew', client, `uncaught in lock module: ${message}`));
+    };
+  }
   const lock = userCode && module ? ownCodeLock(userCode, module.module) : LOCKS.get(variant.lock);
   const guard = GUARDS.get(variant.guard);
   if (!lock || !guard) throw new Error(`variant ${variant.name}: unknown lock or guard`);
@@ -144,6 +152,7 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
     const drainEndUs = scenario.durationUs + scenario.drainUs;
     while (workload.inFlight > 0 && sim.nowUs < drainEndUs) await driver.runUntil(Math.min(drainEndUs, sim.nowUs + DRAIN_STEP_US));
     kit.recordEnd();
+    runEnded = true;
     const { metrics, violations } = checkHistory(recorder.ops);
     return { scenario: scenario.name, variant, seed, metrics, violations, history: recorder.ops, historyLength: recorder.count, events: sim.eventCount };
   } finally {
@@ -151,6 +160,10 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
     userCode?.dispose();
     keyWatch.close();
     watcher?.disconnect();
-    await deployment.stop();
+    try {
+      await deployment.stop();
+    } finally {
+      userCode?.detach();
+    }
   }
 }

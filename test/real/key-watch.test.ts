@@ -5,7 +5,8 @@
  * resolution (agree.ts REAL_RESOLUTION), never a wall-clock time on its own.
  */
 import { describe, expect, it } from 'vitest';
-import { causeOfEvent, CommandLedger, lockKeysOf } from '../../src/real/key-watch.js';
+import { causeOfEvent, CommandLedger, lockKeyGlobs, lockKeysOf } from '../../src/real/key-watch.js';
+import { lockKeyAttribution } from '../../src/own-code/key-attribution.js';
 import { runVariantReal } from '../../src/real/real-run.js';
 import { runVariant } from '../../src/runner/run.js';
 import { parseScenario } from '../../src/scenario/load.js';
@@ -16,6 +17,23 @@ describe('command ledger', () => {
     expect(lockKeysOf(['SET', 'lock:a', 't', 'NX', 'PX', '10'])).toEqual(['lock:a']);
     expect(lockKeysOf(['EVAL', 'return 1', '2', 'lock:a', 'other', 'lock:b'])).toEqual(['lock:a']);
     expect(lockKeysOf(['PUBLISH', 'redisson_lock__channel:{lock:a}', '0'])).toEqual([]);
+  });
+
+  it('with a module\'s key pattern (redis-semaphore\'s mutex:{key}) the pattern\'s keys are lock keys, and the bare key is not', () => {
+    const mutexKeys = lockKeyAttribution(['mutex:{key}']);
+    expect(lockKeysOf(['SET', 'mutex:lock:a', 'uuid', 'PX', '10', 'NX'], mutexKeys)).toEqual(['mutex:lock:a']);
+    expect(lockKeysOf(['EVALSHA', 'abc', '1', 'mutex:lock:a', 'uuid'], mutexKeys)).toEqual(['mutex:lock:a']);
+    expect(lockKeysOf(['SET', 'lock:a', 'uuid', 'PX', '10', 'NX'], mutexKeys)).toEqual([]);
+    const ledger = new CommandLedger(mutexKeys);
+    expect(ledger.sent('r1', ['SET', 'mutex:lock:a', 'uuid-1', 'PX', '10', 'NX'])).not.toBeNull();
+    expect(ledger.sent('r2', ['SET', 'lock:a', 'uuid-2', 'PX', '10', 'NX'])).toBeNull();
+    expect(ledger.ownerOf('redis-0', 'mutex:lock:a', ['uuid-1'])).toBe('r1');
+  });
+
+  it('subscribes to and lists the pattern\'s keys as Redis globs, escaping what a glob would read', () => {
+    expect(lockKeyGlobs(null)).toEqual(['lock:*']);
+    expect(lockKeyGlobs(['mutex:{key}', '{key}:fence'])).toEqual(['mutex:lock:*', 'lock:*:fence']);
+    expect(lockKeyGlobs(['a*?[\\{key}'])).toEqual(['a\\*\\?\\[\\\\lock:*']);
   });
 
   it('a token names its request; a constant value names the open SET that said OK', () => {
@@ -76,7 +94,7 @@ describe('command ledger', () => {
 });
 
 /** Two requests; client 1 holds a 3 s lease and is killed (kill -9) 1 s into its work, or not. */
-function crashScenario(crash: boolean): string {
+function crashScenario(crash: boolean, variant = 'lua: { lock: lua-unlock, lease: 3s, wait: 6s }'): string {
   return `name: real-crash-holder
 duration: 8s
 drain: 3s
@@ -93,7 +111,7 @@ dependencies:
 network:
   redis-latency: 1ms
 ${crash ? 'faults:\n  - { kind: crash, client: 1, at: 2s }\n' : ''}variants:
-  lua: { lock: lua-unlock, lease: 3s, wait: 6s }
+  ${variant}
 `;
 }
 
@@ -122,5 +140,29 @@ describe.skipIf(!hasRedis)('key watch on real Redis', () => {
     expect(real.metrics.orders).toBe(2);
     const holders = real.history.flatMap((op) => (op.f === 'key-state' && op.holder !== null ? [op.holder] : []));
     expect(new Set(holders)).toEqual(new Set(['r1', 'r2']));
+  });
+
+  // redis-semaphore 5.8.0 keeps its lock under `mutex:<key>` (src/RedisMutex.ts); the variant
+  // declares it with `keys: 'mutex:{key}'`, and the watch reads those keys as the model does.
+  const mutex = "mutex: { lock: { module: ./scenarios/own-code/locks/semaphore-mutex.mjs, keys: 'mutex:{key}' }, lease: 3s, wait: 6s }";
+
+  it('a user module\'s prefixed lock key (mutex:{key}): its holder killed, the key is stuck until its lease ends', async () => {
+    const s = parseScenario(crashScenario(true, mutex), 'crash.yaml');
+    const real = await runVariantReal(s, s.variants[0], s.seed, { redisServer: REDIS_SERVER });
+    expect(real.metrics.stuckLockUs).toBeGreaterThanOrEqual(2_000_000);
+    expect(real.metrics.stuckLockUs).toBeLessThanOrEqual(3_000_000);
+    expect(real.history.some((op) => op.f === 'key-state' && op.key === 'lock:stock:1' && op.holder === 'r1')).toBe(true);
+    expect(real.metrics.doubleHolders).toBe(0);
+  });
+
+  it('... and with its holder alive, both holders are seen under the request\'s key, nothing stuck', async () => {
+    const s = parseScenario(crashScenario(false, mutex), 'no-crash.yaml');
+    const real = await runVariantReal(s, s.variants[0], s.seed, { redisServer: REDIS_SERVER });
+    expect(real.metrics.stuckLockUs).toBe(0);
+    expect(real.metrics.lockLost).toBe(0);
+    expect(real.metrics.orders).toBe(2);
+    const states = real.history.flatMap((op) => (op.f === 'key-state' ? [op] : []));
+    expect(new Set(states.map((op) => op.key))).toEqual(new Set(['lock:stock:1']));
+    expect(new Set(states.flatMap((op) => (op.holder !== null ? [op.holder] : [])))).toEqual(new Set(['r1', 'r2']));
   });
 });

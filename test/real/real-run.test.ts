@@ -57,6 +57,7 @@ describe.skipIf(!hasRedis)('real backend', () => {
     expect(r.metrics.orders).toBe(2);
     expect(r.metrics.lockLost).toBe(0);
     expect(r.history.some((op) => op.f === 'key-state' && op.holder === 'r1')).toBe(true);
+    expect(r.history.some((op) => op.f === 'renew' && op.type === 'fail')).toBe(false);
   });
 
   it('Redlock: a master restarted empty (SIGKILL, data wiped) lets a second client reach a quorum', async () => {
@@ -133,6 +134,69 @@ variants:
     expect(r.metrics.foreignUnlocks).toBe(0);
     expect(r.metrics.doubleHolders).toBe(0);
     expect(r.metrics.lostUpdates).toBe(0);
+  });
+
+  /**
+   * redis-semaphore's Mutex (scenarios/own-code/locks/semaphore-mutex.mjs) on real Redis:
+   * client 1 takes the lock at 1 s and is paused for 4 s at 1.5 s; client 2 asks at 2 s.
+   */
+  function semaphorePause(leaseS: number) {
+    return parseScenario(`name: real-semaphore-pause
+duration: 8s
+drain: 5s
+stock: { sku: 1, available: 10 }
+workload:
+  clients: 2
+  workers: 1
+  requests:
+    - { at: 1s, sku: 1, client: 1 }
+    - { at: 2s, sku: 1, client: 2 }
+  steps: [lock, read, work, deduct, order, unlock]
+dependencies:
+  work: 1s
+network:
+  redis-latency: 1ms
+faults:
+  - { kind: gc-pause, client: 1, at: 1500ms, duration: 4s }
+variants:
+  mutex: { lock: { module: ./scenarios/own-code/locks/semaphore-mutex.mjs, keys: 'mutex:{key}' }, lease: ${leaseS}s, wait: 20s, retry-interval: 100ms }
+`, 'semaphore-pause.yaml');
+  }
+
+  it('a GC pause longer than its lease holds redis-semaphore\'s refresh timer on real Redis: the key expires, two holders', async () => {
+    const r = await runReal(semaphorePause(2), 'mutex');
+    expect(r.metrics.doubleHolders).toBeGreaterThanOrEqual(1);
+    expect(r.metrics.lockLost).toBeGreaterThanOrEqual(1);
+    expect(livePids()).toEqual([]);
+  });
+
+  it('... while a lease longer than the pause survives it, its refresh run when the pause ends', async () => {
+    const r = await runReal(semaphorePause(10), 'mutex');
+    expect(r.metrics.doubleHolders).toBe(0);
+    expect(r.metrics.lockLost).toBe(0);
+    expect(r.metrics.orders).toBe(2);
+    expect(r.history.some((op) => op.f === 'key-state' && op.holder === 'r1')).toBe(true);
+  });
+
+  it('a module\'s stray errors (a timer that throws, a rejection nobody handles) are recorded, and the run goes on', async () => {
+    const s = parseScenario(`name: real-stray
+duration: 2s
+drain: 2s
+stock: { sku: 1, available: 10 }
+workload:
+  clients: 1
+  workers: 1
+  requests:
+    - { at: 500ms, sku: 1, client: 1 }
+  steps: [lock, read, deduct, order, unlock]
+variants:
+  stray: { lock: { module: ./test/own-code/modules/stray.mjs } }
+`, 'stray.yaml');
+    const r = await runReal(s, 'stray');
+    expect(r.metrics.orders).toBe(1);
+    const stray = r.history.flatMap((op) => (op.f === 'renew' && op.type === 'fail' ? [String((op as { detail?: string }).detail)] : []));
+    expect(stray).toContain('uncaught in lock module: Error: timer boom');
+    expect(stray).toContain('uncaught in lock module: TypeError: floating boom');
   });
 
   it('... but steps a client\'s clock, which lock-sim keeps', async () => {
