@@ -1,7 +1,6 @@
 /**
  * The timers and stray errors of a user lock module on the real backend. The module runs in
- * lock-sim's process in real time (real-own-code.ts), so its `setTimeout`/`setInterval` are
- * Node's. While a real run with a module is on, the global timer functions are wrapped: a timer
+ * lock-sim's process in real time (real-own-code.ts), so its timers are Node's. While a real run with a module is on, the global timer functions are wrapped: a timer
  * set from the module's code (its client process, known through an AsyncLocalStorage that the
  * module's calls and their promises and timers carry) belongs to that process:
  * - while the process is in a GC pause (its ProcessGroup is paused), a timer that falls due is
@@ -37,8 +36,9 @@ const ownerOf = new AsyncLocalStorage<TimerOwner>();
 type TimerFn = (callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => NodeJS.Timeout;
 
 export class ModuleTimers {
-  private readonly realSetTimeout = globalThis.setTimeout;
-  private readonly realSetInterval = globalThis.setInterval;
+  /** Node's own timer functions, kept to restore them. */
+  private readonly realSetTimeout = globalThis.setTimeout; // lock-sim: wall-clock ok (real backend)
+  private readonly realSetInterval = globalThis.setInterval; // lock-sim: wall-clock ok (real backend)
   private readonly realClearTimeout = globalThis.clearTimeout;
   private readonly realClearInterval = globalThis.clearInterval;
   private readonly owners = new Map<NodeJS.Timeout, TimerOwner>();
@@ -64,8 +64,8 @@ export class ModuleTimers {
   install(): void {
     if (this.installed) return;
     this.installed = true;
-    globalThis.setTimeout = this.wrap(this.realSetTimeout as unknown as TimerFn, false) as unknown as typeof setTimeout;
-    globalThis.setInterval = this.wrap(this.realSetInterval as unknown as TimerFn, true) as unknown as typeof setInterval;
+    globalThis.setTimeout = this.wrap(this.realSetTimeout as unknown as TimerFn, false) as unknown as typeof setTimeout; // lock-sim: wall-clock ok (real backend)
+    globalThis.setInterval = this.wrap(this.realSetInterval as unknown as TimerFn, true) as unknown as typeof setInterval; // lock-sim: wall-clock ok (real backend)
     globalThis.clearTimeout = ((t?: NodeJS.Timeout) => this.clear(t, this.realClearTimeout)) as typeof clearTimeout;
     globalThis.clearInterval = ((t?: NodeJS.Timeout) => this.clear(t, this.realClearInterval)) as typeof clearInterval;
     process.on('unhandledRejection', this.onRejection);
@@ -75,8 +75,8 @@ export class ModuleTimers {
   uninstall(): void {
     if (!this.installed) return;
     this.installed = false;
-    globalThis.setTimeout = this.realSetTimeout;
-    globalThis.setInterval = this.realSetInterval;
+    globalThis.setTimeout = this.realSetTimeout; // lock-sim: wall-clock ok (real backend)
+    globalThis.setInterval = this.realSetInterval; // lock-sim: wall-clock ok (real backend)
     globalThis.clearTimeout = this.realClearTimeout;
     globalThis.clearInterval = this.realClearInterval;
     process.off('unhandledRejection', this.onRejection);
