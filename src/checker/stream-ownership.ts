@@ -68,13 +68,20 @@ export class OwnershipStream {
   private readonly unheld = new Map<string, { count: number; first: LostCandidate | null }>();
   /** Open critical sections per key (their earliest start bounds what segments are needed). */
   private readonly openByKey = new Map<string, Set<LiveSection>>();
-  /** key -> owner -> the owner's lock work under the key, in time order (orphans). */
+  /**
+   * key -> owner -> the owner's lock work under the key, in time order (orphans), when the
+   * owner is a thread. When it is the request, that list is the request's one lock work
+   * (HolderFacts.work; a second acquire is a history the checker declines), read from its facts.
+   */
   private readonly windows = new Map<string, Map<string, LockWork[]>>();
+  private readonly byThread: boolean;
 
   constructor(
     private readonly ctx: OwnershipContext,
     private readonly lists: ReadonlyMap<string, KeySegments>,
-  ) {}
+  ) {
+    this.byThread = ctx.lockOwner === 'thread';
+  }
 
   observeKeyState(op: KeyStateOp): void {
     if (op.cause !== 'delete' || !isForeignDelete(op)) return;
@@ -83,7 +90,8 @@ export class OwnershipStream {
   }
 
   workStarted(w: LockWork): void {
-    const owner = this.ctx.lockOwner === 'thread' ? w.thread : w.request;
+    if (!this.byThread) return;
+    const owner = w.thread;
     let perOwner = this.windows.get(w.key);
     if (!perOwner) this.windows.set(w.key, (perOwner = new Map()));
     const list = perOwner.get(owner);
@@ -178,13 +186,22 @@ export class OwnershipStream {
 
   private judgeOrphan(k: KeySegments, seg: Segment): void {
     const f = this.ctx.facts(seg.holder);
-    const owner = this.ctx.lockOwner === 'thread' ? f?.work?.thread ?? seg.holder : seg.holder;
-    const covered = this.windows.get(k.key)?.get(owner) ?? [];
     let t = seg.startUs;
-    for (const w of covered) {
-      if (w.fromUs >= seg.endUs) break;
-      if (w.fromUs > t) this.noteOrphan(k, seg, t, w.fromUs, f);
-      t = Math.max(t, w.toUs);
+    if (this.byThread) {
+      const covered = this.windows.get(k.key)?.get(f?.work?.thread ?? seg.holder) ?? [];
+      for (const w of covered) {
+        if (w.fromUs >= seg.endUs) break;
+        if (w.fromUs > t) this.noteOrphan(k, seg, t, w.fromUs, f);
+        t = Math.max(t, w.toUs);
+      }
+    } else {
+      // The request's own work, if it is under this key (pruning it once it ended before the
+      // segment, as the thread lists are, would change nothing: it covers nothing then).
+      const w = f?.work;
+      if (w && w.key === k.key && w.fromUs < seg.endUs) {
+        if (w.fromUs > t) this.noteOrphan(k, seg, t, w.fromUs, f);
+        t = Math.max(t, w.toUs);
+      }
     }
     if (t < seg.endUs) this.noteOrphan(k, seg, t, seg.endUs, f);
   }

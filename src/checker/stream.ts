@@ -18,7 +18,7 @@
  */
 import type { FaultOp, Operation, RequestOp } from '../history/operation.js';
 import type { CheckResult } from './check.js';
-import { TagSet, ValueCounts } from './compact.js';
+import { ValueCounts } from './compact.js';
 import { FencingStream } from './fencing.js';
 import { clientOfThread, type LockDeparture, type LockWork } from './history-index.js';
 import type { RequestStats } from './requests.js';
@@ -27,6 +27,7 @@ import { FlashSaleConsumer } from './flash-sale.js';
 import { finished } from './request-consumer.js';
 import { HolderStream, type LiveSection } from './stream-holders.js';
 import { OwnershipStream, type HolderFacts } from './stream-ownership.js';
+import { RequestTable } from './request-table.js';
 import { SegmentStream } from './stream-segments.js';
 import type { Violation } from './violations.js';
 
@@ -81,12 +82,10 @@ export class StreamingChecker {
   private readonly holders = new HolderStream();
   private segments: SegmentStream | null = null;
   private ownership: OwnershipStream | null = null;
-  private readonly reqs = new Map<string, Req>();
-  private readonly forgotten = new TagSet('r');
+  /** Requests by name (in flight, holding a lock, or finished within the grace), and the names dropped. */
+  private readonly reqs = new RequestTable<Req>();
   private retireQueue: Array<Req | null> = [];
   private retireHead = 0;
-  private readonly open = new Map<string, LiveSection>();
-  private readonly working = new Map<string, LockWork>();
   private readonly crashes = new Map<string, number[]>();
   private readonly clients = new Map<string, string>();
   private readonly promotions = new Map<number, string>();
@@ -221,7 +220,7 @@ export class StreamingChecker {
   /** A request's facts, or undefined if the history never named it. */
   private facts(request: string): Req | undefined {
     const r = this.reqs.get(request);
-    if (r === undefined && this.forgotten.has(request)) {
+    if (r === undefined && this.reqs.wasDropped(request)) {
       // No exact verdict now; the run goes on as if the name were new, to find every request
       // a re-run must keep (rerunKeeping).
       this.namedAgain.add(request);
@@ -231,13 +230,14 @@ export class StreamingChecker {
   }
 
   private reqOf(request: string): Req {
-    let r = this.facts(request);
-    if (!r) {
-      r = {
-        id: request, sku: 0, qty: 0, invoked: false, client: '', invokeUs: 0, endUs: -1, work: null, open: null, csEndUs: -1, csClient: '', pins: 0, retireAtUs: Infinity,
-      };
-      this.reqs.set(request, r);
-    }
+    return this.facts(request) ?? this.newReq(request);
+  }
+
+  private newReq(request: string): Req {
+    const r: Req = {
+      id: request, sku: 0, qty: 0, invoked: false, client: '', invokeUs: 0, endUs: -1, work: null, open: null, csEndUs: -1, csClient: '', pins: 0, retireAtUs: Infinity,
+    };
+    this.reqs.add(r);
     return r;
   }
 
@@ -248,8 +248,9 @@ export class StreamingChecker {
 
   private request(op: RequestOp): void {
     if (op.type === 'invoke') {
-      if (this.reqs.get(op.request)?.invoked || this.forgotten.has(op.request)) throw new Forgotten(`${op.request} is invoked twice`);
-      const r = this.reqOf(op.request);
+      let r = this.reqs.get(op.request);
+      if (r?.invoked || this.reqs.wasDropped(op.request)) throw new Forgotten(`${op.request} is invoked twice`);
+      r ??= this.newReq(op.request);
       r.invoked = true;
       r.client = op.process;
       r.invokeUs = op.timeUs;
@@ -271,10 +272,11 @@ export class StreamingChecker {
       r.retireAtUs = op.timeUs + this.graceUs;
       this.retireQueue.push(r);
     }
-    this.close(op.request, op.timeUs);
-    this.stopWorking(op.request, op.timeUs);
+    if (r === undefined) return;
+    this.closeOf(r, op.timeUs);
+    this.stopWorkingOf(r, op.timeUs);
     // Lost with its process while holding the lock or waiting for it (a SET that executed).
-    const w = r?.work;
+    const w = r.work;
     if (op.type === 'info' && w && (w.departure === 'kept' || w.departure === 'acquiring')) this.depart(op.request, 'died', op.timeUs);
   }
 
@@ -283,7 +285,6 @@ export class StreamingChecker {
     if (r.work !== null) throw new Forgotten(`${request} invokes a second acquire`);
     const w: LockWork = { request, thread, key, fromUs: atUs, toUs: Infinity, departure: 'acquiring', departureUs: atUs, detail };
     r.work = w;
-    this.working.set(request, w);
     this.ownership?.workStarted(w);
   }
 
@@ -292,7 +293,6 @@ export class StreamingChecker {
     if (r.open !== null || r.csEndUs >= 0) throw new Forgotten(`${request} enters a second critical section`);
     const s: LiveSection = { request, thread, client: this.clientOf(thread), key, startUs: atUs, endUs: NaN };
     r.open = s;
-    this.open.set(request, s);
     this.holders.start(s);
     this.ownership?.sectionOpened(s);
   }
@@ -305,25 +305,31 @@ export class StreamingChecker {
   }
 
   private close(request: string, atUs: number): void {
-    const s = this.open.get(request);
-    if (!s) return;
-    this.open.delete(request);
-    s.endUs = atUs;
     const r = this.reqs.get(request);
-    if (r) {
-      r.open = null;
-      r.csEndUs = atUs;
-      r.csClient = s.client;
-    }
+    if (r !== undefined) this.closeOf(r, atUs);
+  }
+
+  /** Ends a request's open critical section, if it has one. */
+  private closeOf(r: Req, atUs: number): void {
+    const s = r.open;
+    if (s === null) return;
+    s.endUs = atUs;
+    r.open = null;
+    r.csEndUs = atUs;
+    r.csClient = s.client;
     this.holders.end(s);
     this.ownership?.sectionClosed(s);
   }
 
   private stopWorking(request: string, atUs: number): void {
-    const w = this.working.get(request);
-    if (!w) return;
-    this.working.delete(request);
-    w.toUs = atUs;
+    const r = this.reqs.get(request);
+    if (r !== undefined) this.stopWorkingOf(r, atUs);
+  }
+
+  /** Ends a request's lock work, if it is working (its work's end is open until then). */
+  private stopWorkingOf(r: Req, atUs: number): void {
+    const w = r.work;
+    if (w !== null && w.toUs === Infinity) w.toUs = atUs;
   }
 
   private depart(request: string, departure: LockDeparture, atUs: number, detail?: string): void {
@@ -339,8 +345,11 @@ export class StreamingChecker {
       const list = this.crashes.get(op.target);
       if (list) list.push(op.timeUs);
       else this.crashes.set(op.target, [op.timeUs]);
-      for (const [request, s] of [...this.open]) if (s.client === op.target) this.close(request, op.timeUs);
-      for (const [request, w] of [...this.working]) if (this.clientOf(w.thread) === op.target) this.stopWorking(request, op.timeUs);
+      // Sections and lock work of the crashed client end (in any order: the sweep and the
+      // ownership checks do not depend on it).
+      const held = [...this.reqs.values()];
+      for (const r of held) if (r.open !== null && r.open.client === op.target) this.closeOf(r, op.timeUs);
+      for (const r of held) if (r.work !== null && r.work.toUs === Infinity && this.clientOf(r.work.thread) === op.target) this.stopWorkingOf(r, op.timeUs);
     } else if (op.fault === 'failover') {
       this.promotions.set(op.timeUs, op.target);
       this.segments?.failover(op);
@@ -354,14 +363,13 @@ export class StreamingChecker {
       const r = this.retireHead < q.length ? q[this.retireHead] : null;
       if (r === null || r.retireAtUs > this.nowUs) break;
       q[this.retireHead++] = null;
-      if (r.pins > 0 || r.open !== null || (r.work !== null && this.working.has(r.id))) {
+      if (r.pins > 0 || r.open !== null || (r.work !== null && r.work.toUs === Infinity)) {
         r.retireAtUs = this.nowUs + Math.max(1, this.graceUs);
         q.push(r);
         continue;
       }
       if (this.keep.has(r.id)) continue;
-      this.reqs.delete(r.id);
-      this.forgotten.add(r.id);
+      this.reqs.drop(r);
     }
     if (this.retireHead > 1024 && this.retireHead > q.length / 2) {
       this.retireQueue = q.slice(this.retireHead);
@@ -384,9 +392,10 @@ export class StreamingChecker {
   private verdict(): CheckResult {
     if (this.stock === null || this.segments === null || this.ownership === null) throw new Forgotten('the history has no setup');
     const endUs = this.endUs;
-    for (const request of [...this.open.keys()]) this.close(request, endUs);
+    const held = [...this.reqs.values()];
+    for (const r of held) this.closeOf(r, endUs);
     this.holders.flush();
-    for (const w of this.working.values()) w.toUs = endUs;
+    for (const r of held) this.stopWorkingOf(r, endUs);
     this.segments.finish(endUs);
     for (const r of this.reqs.values()) {
       if (!r.invoked || r.endUs >= 0) continue;
