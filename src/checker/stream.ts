@@ -152,8 +152,8 @@ export class StreamingChecker {
     this.endUs = Math.max(this.endUs, op.timeUs);
     if (op.f === 'setup') return this.setup(op);
     if (this.seen++ === 0) this.setupMissing();
-    this.stock?.observe(op);
-    this.fencing.observe(op);
+    // The stock and fencing checks hear only the kinds they read (each is independent of the
+    // rest: the order in which they hear an operation does not matter).
     switch (op.f) {
       case 'request':
         return this.request(op);
@@ -161,6 +161,7 @@ export class StreamingChecker {
         if (op.type === 'info') this.timeouts++;
         if (op.type === 'invoke') return this.acquireInvoked(op.request, op.process, op.key, op.timeUs, op.detail);
         if (op.type === 'ok') {
+          this.fencing.observe(op);
           this.openSection(op.request, op.process, op.key, op.timeUs);
           this.depart(op.request, 'kept', op.timeUs, op.detail);
         } else {
@@ -183,6 +184,12 @@ export class StreamingChecker {
       case 'renew':
         if (op.type === 'ok') this.renewals++;
         else this.renewalFailures++;
+        return;
+      case 'read-stock':
+      case 'write-stock':
+      case 'order':
+      case 'txn':
+        (this.stock as StockStream).observe(op);
         return;
       default:
         return;
