@@ -53,13 +53,16 @@ export interface StreamOptions {
 /** Thrown inside the checker when the history names a request whose facts were dropped. */
 class Forgotten extends Error {}
 
-interface Req extends HolderFacts {
+/**
+ * A request's facts. It is its own lock work too (`work` is the request itself once it
+ * invoked an acquire, null before): one object a request instead of two, most of them kept a
+ * minute after the request ended (the grace).
+ */
+interface Req extends HolderFacts, LockWork {
   id: string;
   sku: number;
   qty: number;
   pins: number;
-  /** When it may be dropped (the retire queue). */
-  retireAtUs: number;
 }
 
 export class StreamingChecker {
@@ -84,7 +87,13 @@ export class StreamingChecker {
   private ownership: OwnershipStream | null = null;
   /** Requests by name (in flight, holding a lock, or finished within the grace), and the names dropped. */
   private readonly reqs = new RequestTable<Req>();
+  /**
+   * Finished requests in the order they may be dropped, and when (a list of numbers beside
+   * it: the check made each time time moves on reads no request, whose object is long out of
+   * the processor's cache by then).
+   */
   private retireQueue: Array<Req | null> = [];
+  private retireAtUs: number[] = [];
   private retireHead = 0;
   private readonly crashes = new Map<string, number[]>();
   private readonly clients = new Map<string, string>();
@@ -242,7 +251,8 @@ export class StreamingChecker {
 
   private newReq(request: string): Req {
     const r: Req = {
-      id: request, sku: 0, qty: 0, invoked: false, client: '', invokeUs: 0, endUs: -1, work: null, open: null, csEndUs: -1, csClient: '', pins: 0, retireAtUs: Infinity,
+      id: request, sku: 0, qty: 0, invoked: false, client: '', invokeUs: 0, endUs: -1, work: null, open: null, csEndUs: -1, csClient: '', pins: 0,
+      request, thread: '', key: '', fromUs: 0, toUs: Infinity, departure: 'acquiring', departureUs: 0, detail: undefined,
     };
     this.reqs.add(r);
     return r;
@@ -276,8 +286,8 @@ export class StreamingChecker {
         this.latencies.add(op.timeUs - r.invokeUs);
       }
       this.flashSale?.add(finished(r.sku, r.qty, r.invokeUs, op));
-      r.retireAtUs = op.timeUs + this.graceUs;
       this.retireQueue.push(r);
+      this.retireAtUs.push(op.timeUs + this.graceUs);
     }
     if (r === undefined) return;
     this.closeOf(r, op.timeUs);
@@ -290,9 +300,15 @@ export class StreamingChecker {
   private acquireInvoked(request: string, thread: string, key: string, atUs: number, detail: string | undefined): void {
     const r = this.reqOf(request);
     if (r.work !== null) throw new Forgotten(`${request} invokes a second acquire`);
-    const w: LockWork = { request, thread, key, fromUs: atUs, toUs: Infinity, departure: 'acquiring', departureUs: atUs, detail };
-    r.work = w;
-    this.ownership?.workStarted(w);
+    r.thread = thread;
+    r.key = key;
+    r.fromUs = atUs;
+    r.toUs = Infinity;
+    r.departure = 'acquiring';
+    r.departureUs = atUs;
+    r.detail = detail;
+    r.work = r;
+    this.ownership?.workStarted(r);
   }
 
   private openSection(request: string, thread: string, key: string, atUs: number): void {
@@ -366,13 +382,13 @@ export class StreamingChecker {
   /** Drops the facts of requests finished `graceUs` ago that nothing open names any more. */
   private retire(): void {
     const q = this.retireQueue;
-    for (;;) {
-      const r = this.retireHead < q.length ? q[this.retireHead] : null;
-      if (r === null || r.retireAtUs > this.nowUs) break;
+    const at = this.retireAtUs;
+    while (this.retireHead < q.length && at[this.retireHead] <= this.nowUs) {
+      const r = q[this.retireHead] as Req;
       q[this.retireHead++] = null;
       if (r.pins > 0 || r.open !== null || (r.work !== null && r.work.toUs === Infinity)) {
-        r.retireAtUs = this.nowUs + Math.max(1, this.graceUs);
         q.push(r);
+        at.push(this.nowUs + Math.max(1, this.graceUs));
         continue;
       }
       if (this.keep.has(r.id)) continue;
@@ -380,6 +396,7 @@ export class StreamingChecker {
     }
     if (this.retireHead > 1024 && this.retireHead > q.length / 2) {
       this.retireQueue = q.slice(this.retireHead);
+      this.retireAtUs = at.slice(this.retireHead);
       this.retireHead = 0;
     }
   }
