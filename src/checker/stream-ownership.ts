@@ -68,13 +68,22 @@ export class OwnershipStream {
   private readonly unheld = new Map<string, { count: number; first: LostCandidate | null }>();
   /** Open critical sections per key (their earliest start bounds what segments are needed). */
   private readonly openByKey = new Map<string, Set<LiveSection>>();
-  /** key -> owner -> the owner's lock work under the key, in time order (orphans). */
-  private readonly windows = new Map<string, Map<string, LockWork[]>>();
+  /**
+   * key -> the lock work under the key, in time order (orphans), when the owner is a thread:
+   * an owner's work is the entries of its thread (a few threads, a few entries each: a
+   * scan costs less than a Map per key). When the owner is the request, its work is the
+   * request's one lock work (HolderFacts.work; a second acquire is a history the checker
+   * declines), read from its facts.
+   */
+  private readonly windows = new Map<string, LockWork[]>();
+  private readonly byThread: boolean;
 
   constructor(
     private readonly ctx: OwnershipContext,
     private readonly lists: ReadonlyMap<string, KeySegments>,
-  ) {}
+  ) {
+    this.byThread = ctx.lockOwner === 'thread';
+  }
 
   observeKeyState(op: KeyStateOp): void {
     if (op.cause !== 'delete' || !isForeignDelete(op)) return;
@@ -83,12 +92,10 @@ export class OwnershipStream {
   }
 
   workStarted(w: LockWork): void {
-    const owner = this.ctx.lockOwner === 'thread' ? w.thread : w.request;
-    let perOwner = this.windows.get(w.key);
-    if (!perOwner) this.windows.set(w.key, (perOwner = new Map()));
-    const list = perOwner.get(owner);
+    if (!this.byThread) return;
+    const list = this.windows.get(w.key);
     if (list) list.push(w);
-    else perOwner.set(owner, [w]);
+    else this.windows.set(w.key, [w]);
   }
 
   sectionOpened(s: LiveSection): void {
@@ -178,13 +185,25 @@ export class OwnershipStream {
 
   private judgeOrphan(k: KeySegments, seg: Segment): void {
     const f = this.ctx.facts(seg.holder);
-    const owner = this.ctx.lockOwner === 'thread' ? f?.work?.thread ?? seg.holder : seg.holder;
-    const covered = this.windows.get(k.key)?.get(owner) ?? [];
     let t = seg.startUs;
-    for (const w of covered) {
-      if (w.fromUs >= seg.endUs) break;
-      if (w.fromUs > t) this.noteOrphan(k, seg, t, w.fromUs, f);
-      t = Math.max(t, w.toUs);
+    if (this.byThread) {
+      const owner = f?.work?.thread ?? seg.holder;
+      const covered = this.windows.get(k.key) ?? [];
+      for (let i = 0; i < covered.length; i++) {
+        const w = covered[i];
+        if (w.thread !== owner) continue;
+        if (w.fromUs >= seg.endUs) break;
+        if (w.fromUs > t) this.noteOrphan(k, seg, t, w.fromUs, f);
+        t = Math.max(t, w.toUs);
+      }
+    } else {
+      // The request's own work, if it is under this key (pruning it once it ended before the
+      // segment, as the thread lists are, would change nothing: it covers nothing then).
+      const w = f?.work;
+      if (w && w.key === k.key && w.fromUs < seg.endUs) {
+        if (w.fromUs > t) this.noteOrphan(k, seg, t, w.fromUs, f);
+        t = Math.max(t, w.toUs);
+      }
     }
     if (t < seg.endUs) this.noteOrphan(k, seg, t, seg.endUs, f);
   }
@@ -197,18 +216,18 @@ export class OwnershipStream {
     }
   }
 
-  /** Work that ended before anything a pending or future segment of the key covers is dropped. */
+  /**
+   * Work that ended before anything a pending or future segment of the key covers is dropped
+   * (it covers nothing of those segments: later segments of a key start no earlier).
+   */
   private pruneWindows(k: KeySegments): void {
-    const perOwner = this.windows.get(k.key);
-    if (!perOwner) return;
+    const list = this.windows.get(k.key);
+    if (!list) return;
     const last = k.segments[k.segments.length - 1];
     const horizon = k.lastJudged || !last ? this.ctx.nowUs() : Math.min(this.ctx.nowUs(), last.startUs);
-    for (const [owner, list] of perOwner) {
-      let n = 0;
-      while (n < list.length && list[n].toUs <= horizon) n++;
-      if (n === list.length) perOwner.delete(owner);
-      else if (n > 0) list.splice(0, n);
-    }
+    let n = 0;
+    for (let i = 0; i < list.length; i++) if (list[i].toUs > horizon) list[n++] = list[i];
+    list.length = n;
   }
 
   violations(promotions: ReadonlyMap<number, string>): { lost: Violation | null; foreign: Violation | null; stuck: Violation | null; orphan: Violation | null } {

@@ -80,11 +80,17 @@ export class SegmentStream {
     }
   }
 
+  /** A node's state of a key, updated in place (nothing else keeps these objects). */
   private setState(perKey: Map<string, NodeKeyState>, name: string, op: KeyStateOp): void {
     const before = perKey.get(name);
     if (op.holder !== null) this.hooks.pin(op.holder);
-    if (before && before.holder !== null) this.hooks.unpin(before.holder);
-    perKey.set(name, { holder: op.holder, expiresAtUs: op.expiresAtUs });
+    if (before === undefined) {
+      perKey.set(name, { holder: op.holder, expiresAtUs: op.expiresAtUs });
+      return;
+    }
+    if (before.holder !== null) this.hooks.unpin(before.holder);
+    before.holder = op.holder;
+    before.expiresAtUs = op.expiresAtUs;
   }
 
   private primaryKeyState(op: KeyStateOp): void {

@@ -18,7 +18,7 @@
  */
 import type { FaultOp, Operation, RequestOp } from '../history/operation.js';
 import type { CheckResult } from './check.js';
-import { TagSet, ValueCounts } from './compact.js';
+import { ValueCounts } from './compact.js';
 import { FencingStream } from './fencing.js';
 import { clientOfThread, type LockDeparture, type LockWork } from './history-index.js';
 import type { RequestStats } from './requests.js';
@@ -27,6 +27,7 @@ import { FlashSaleConsumer } from './flash-sale.js';
 import { finished } from './request-consumer.js';
 import { HolderStream, type LiveSection } from './stream-holders.js';
 import { OwnershipStream, type HolderFacts } from './stream-ownership.js';
+import { RequestTable } from './request-table.js';
 import { SegmentStream } from './stream-segments.js';
 import type { Violation } from './violations.js';
 
@@ -52,13 +53,16 @@ export interface StreamOptions {
 /** Thrown inside the checker when the history names a request whose facts were dropped. */
 class Forgotten extends Error {}
 
-interface Req extends HolderFacts {
+/**
+ * A request's facts. It is its own lock work too (`work` is the request itself once it
+ * invoked an acquire, null before): one object a request instead of two, most of them kept a
+ * minute after the request ended (the grace).
+ */
+interface Req extends HolderFacts, LockWork {
   id: string;
   sku: number;
   qty: number;
   pins: number;
-  /** When it may be dropped (the retire queue). */
-  retireAtUs: number;
 }
 
 export class StreamingChecker {
@@ -81,12 +85,16 @@ export class StreamingChecker {
   private readonly holders = new HolderStream();
   private segments: SegmentStream | null = null;
   private ownership: OwnershipStream | null = null;
-  private readonly reqs = new Map<string, Req>();
-  private readonly forgotten = new TagSet('r');
+  /** Requests by name (in flight, holding a lock, or finished within the grace), and the names dropped. */
+  private readonly reqs = new RequestTable<Req>();
+  /**
+   * Finished requests in the order they may be dropped, and when (a list of numbers beside
+   * it: the check made each time time moves on reads no request, whose object is long out of
+   * the processor's cache by then).
+   */
   private retireQueue: Array<Req | null> = [];
+  private retireAtUs: number[] = [];
   private retireHead = 0;
-  private readonly open = new Map<string, LiveSection>();
-  private readonly working = new Map<string, LockWork>();
   private readonly crashes = new Map<string, number[]>();
   private readonly clients = new Map<string, string>();
   private readonly promotions = new Map<number, string>();
@@ -144,17 +152,20 @@ export class StreamingChecker {
   }
 
   private take(op: Operation): void {
-    if (op.timeUs < this.nowUs) throw new Forgotten('the history goes back in time (it is judged in time order)');
-    if (op.timeUs > this.nowUs) {
+    // One read of each field an operation of any kind has (records of a dozen shapes: every
+    // read here is a megamorphic lookup).
+    const t = op.timeUs;
+    if (t < this.nowUs) throw new Forgotten('the history goes back in time (it is judged in time order)');
+    if (t > this.nowUs) {
       this.holders.flush();
-      this.nowUs = op.timeUs;
+      this.nowUs = t;
       this.retire();
     }
-    this.endUs = Math.max(this.endUs, op.timeUs);
+    this.endUs = Math.max(this.endUs, t);
     if (op.f === 'setup') return this.setup(op);
     if (this.seen++ === 0) this.setupMissing();
-    this.stock?.observe(op);
-    this.fencing.observe(op);
+    // The stock and fencing checks hear only the kinds they read (each is independent of the
+    // rest: the order in which they hear an operation does not matter).
     switch (op.f) {
       case 'request':
         return this.request(op);
@@ -162,6 +173,7 @@ export class StreamingChecker {
         if (op.type === 'info') this.timeouts++;
         if (op.type === 'invoke') return this.acquireInvoked(op.request, op.process, op.key, op.timeUs, op.detail);
         if (op.type === 'ok') {
+          this.fencing.observe(op);
           this.openSection(op.request, op.process, op.key, op.timeUs);
           this.depart(op.request, 'kept', op.timeUs, op.detail);
         } else {
@@ -184,6 +196,12 @@ export class StreamingChecker {
       case 'renew':
         if (op.type === 'ok') this.renewals++;
         else this.renewalFailures++;
+        return;
+      case 'read-stock':
+      case 'write-stock':
+      case 'order':
+      case 'txn':
+        (this.stock as StockStream).observe(op);
         return;
       default:
         return;
@@ -221,7 +239,7 @@ export class StreamingChecker {
   /** A request's facts, or undefined if the history never named it. */
   private facts(request: string): Req | undefined {
     const r = this.reqs.get(request);
-    if (r === undefined && this.forgotten.has(request)) {
+    if (r === undefined && this.reqs.wasDropped(request)) {
       // No exact verdict now; the run goes on as if the name were new, to find every request
       // a re-run must keep (rerunKeeping).
       this.namedAgain.add(request);
@@ -231,13 +249,15 @@ export class StreamingChecker {
   }
 
   private reqOf(request: string): Req {
-    let r = this.facts(request);
-    if (!r) {
-      r = {
-        id: request, sku: 0, qty: 0, invoked: false, client: '', invokeUs: 0, endUs: -1, work: null, open: null, csEndUs: -1, csClient: '', pins: 0, retireAtUs: Infinity,
-      };
-      this.reqs.set(request, r);
-    }
+    return this.facts(request) ?? this.newReq(request);
+  }
+
+  private newReq(request: string): Req {
+    const r: Req = {
+      id: request, sku: 0, qty: 0, invoked: false, client: '', invokeUs: 0, endUs: -1, work: null, open: null, csEndUs: -1, csClient: '', pins: 0,
+      request, thread: '', key: '', fromUs: 0, toUs: Infinity, departure: 'acquiring', departureUs: 0, detail: undefined,
+    };
+    this.reqs.add(r);
     return r;
   }
 
@@ -248,8 +268,9 @@ export class StreamingChecker {
 
   private request(op: RequestOp): void {
     if (op.type === 'invoke') {
-      if (this.reqs.get(op.request)?.invoked || this.forgotten.has(op.request)) throw new Forgotten(`${op.request} is invoked twice`);
-      const r = this.reqOf(op.request);
+      let r = this.reqs.get(op.request);
+      if (r?.invoked || this.reqs.wasDropped(op.request)) throw new Forgotten(`${op.request} is invoked twice`);
+      r ??= this.newReq(op.request);
       r.invoked = true;
       r.client = op.process;
       r.invokeUs = op.timeUs;
@@ -268,23 +289,29 @@ export class StreamingChecker {
         this.latencies.add(op.timeUs - r.invokeUs);
       }
       this.flashSale?.add(finished(r.sku, r.qty, r.invokeUs, op));
-      r.retireAtUs = op.timeUs + this.graceUs;
       this.retireQueue.push(r);
+      this.retireAtUs.push(op.timeUs + this.graceUs);
     }
-    this.close(op.request, op.timeUs);
-    this.stopWorking(op.request, op.timeUs);
+    if (r === undefined) return;
+    this.closeOf(r, op.timeUs);
+    this.stopWorkingOf(r, op.timeUs);
     // Lost with its process while holding the lock or waiting for it (a SET that executed).
-    const w = r?.work;
+    const w = r.work;
     if (op.type === 'info' && w && (w.departure === 'kept' || w.departure === 'acquiring')) this.depart(op.request, 'died', op.timeUs);
   }
 
   private acquireInvoked(request: string, thread: string, key: string, atUs: number, detail: string | undefined): void {
     const r = this.reqOf(request);
     if (r.work !== null) throw new Forgotten(`${request} invokes a second acquire`);
-    const w: LockWork = { request, thread, key, fromUs: atUs, toUs: Infinity, departure: 'acquiring', departureUs: atUs, detail };
-    r.work = w;
-    this.working.set(request, w);
-    this.ownership?.workStarted(w);
+    r.thread = thread;
+    r.key = key;
+    r.fromUs = atUs;
+    r.toUs = Infinity;
+    r.departure = 'acquiring';
+    r.departureUs = atUs;
+    r.detail = detail;
+    r.work = r;
+    this.ownership?.workStarted(r);
   }
 
   private openSection(request: string, thread: string, key: string, atUs: number): void {
@@ -292,7 +319,6 @@ export class StreamingChecker {
     if (r.open !== null || r.csEndUs >= 0) throw new Forgotten(`${request} enters a second critical section`);
     const s: LiveSection = { request, thread, client: this.clientOf(thread), key, startUs: atUs, endUs: NaN };
     r.open = s;
-    this.open.set(request, s);
     this.holders.start(s);
     this.ownership?.sectionOpened(s);
   }
@@ -305,25 +331,31 @@ export class StreamingChecker {
   }
 
   private close(request: string, atUs: number): void {
-    const s = this.open.get(request);
-    if (!s) return;
-    this.open.delete(request);
-    s.endUs = atUs;
     const r = this.reqs.get(request);
-    if (r) {
-      r.open = null;
-      r.csEndUs = atUs;
-      r.csClient = s.client;
-    }
+    if (r !== undefined) this.closeOf(r, atUs);
+  }
+
+  /** Ends a request's open critical section, if it has one. */
+  private closeOf(r: Req, atUs: number): void {
+    const s = r.open;
+    if (s === null) return;
+    s.endUs = atUs;
+    r.open = null;
+    r.csEndUs = atUs;
+    r.csClient = s.client;
     this.holders.end(s);
     this.ownership?.sectionClosed(s);
   }
 
   private stopWorking(request: string, atUs: number): void {
-    const w = this.working.get(request);
-    if (!w) return;
-    this.working.delete(request);
-    w.toUs = atUs;
+    const r = this.reqs.get(request);
+    if (r !== undefined) this.stopWorkingOf(r, atUs);
+  }
+
+  /** Ends a request's lock work, if it is working (its work's end is open until then). */
+  private stopWorkingOf(r: Req, atUs: number): void {
+    const w = r.work;
+    if (w !== null && w.toUs === Infinity) w.toUs = atUs;
   }
 
   private depart(request: string, departure: LockDeparture, atUs: number, detail?: string): void {
@@ -339,8 +371,11 @@ export class StreamingChecker {
       const list = this.crashes.get(op.target);
       if (list) list.push(op.timeUs);
       else this.crashes.set(op.target, [op.timeUs]);
-      for (const [request, s] of [...this.open]) if (s.client === op.target) this.close(request, op.timeUs);
-      for (const [request, w] of [...this.working]) if (this.clientOf(w.thread) === op.target) this.stopWorking(request, op.timeUs);
+      // Sections and lock work of the crashed client end (in any order: the sweep and the
+      // ownership checks do not depend on it).
+      const held = [...this.reqs.values()];
+      for (const r of held) if (r.open !== null && r.open.client === op.target) this.closeOf(r, op.timeUs);
+      for (const r of held) if (r.work !== null && r.work.toUs === Infinity && this.clientOf(r.work.thread) === op.target) this.stopWorkingOf(r, op.timeUs);
     } else if (op.fault === 'failover') {
       this.promotions.set(op.timeUs, op.target);
       this.segments?.failover(op);
@@ -350,21 +385,21 @@ export class StreamingChecker {
   /** Drops the facts of requests finished `graceUs` ago that nothing open names any more. */
   private retire(): void {
     const q = this.retireQueue;
-    for (;;) {
-      const r = this.retireHead < q.length ? q[this.retireHead] : null;
-      if (r === null || r.retireAtUs > this.nowUs) break;
+    const at = this.retireAtUs;
+    while (this.retireHead < q.length && at[this.retireHead] <= this.nowUs) {
+      const r = q[this.retireHead] as Req;
       q[this.retireHead++] = null;
-      if (r.pins > 0 || r.open !== null || (r.work !== null && this.working.has(r.id))) {
-        r.retireAtUs = this.nowUs + Math.max(1, this.graceUs);
+      if (r.pins > 0 || r.open !== null || (r.work !== null && r.work.toUs === Infinity)) {
         q.push(r);
+        at.push(this.nowUs + Math.max(1, this.graceUs));
         continue;
       }
       if (this.keep.has(r.id)) continue;
-      this.reqs.delete(r.id);
-      this.forgotten.add(r.id);
+      this.reqs.drop(r);
     }
     if (this.retireHead > 1024 && this.retireHead > q.length / 2) {
       this.retireQueue = q.slice(this.retireHead);
+      this.retireAtUs = at.slice(this.retireHead);
       this.retireHead = 0;
     }
   }
@@ -384,9 +419,10 @@ export class StreamingChecker {
   private verdict(): CheckResult {
     if (this.stock === null || this.segments === null || this.ownership === null) throw new Forgotten('the history has no setup');
     const endUs = this.endUs;
-    for (const request of [...this.open.keys()]) this.close(request, endUs);
+    const held = [...this.reqs.values()];
+    for (const r of held) this.closeOf(r, endUs);
     this.holders.flush();
-    for (const w of this.working.values()) w.toUs = endUs;
+    for (const r of held) this.stopWorkingOf(r, endUs);
     this.segments.finish(endUs);
     for (const r of this.reqs.values()) {
       if (!r.invoked || r.endUs >= 0) continue;

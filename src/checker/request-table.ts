@@ -1,0 +1,133 @@
+/**
+ * The streaming checker's requests by name, and the names whose facts it dropped. The
+ * workload numbers its requests `r<n>` in order of arrival (workload/workload.ts submit) and
+ * the checker holds those of the last minute or so, so a request lives in a slot of a ring
+ * indexed by its number: an array read where a Map of a few thousand strings cost a hash
+ * lookup into a table scattered in memory, the checker's largest self time on `compare
+ * scenarios/failover.yaml` (Map get/set/delete on request names, about a third of stream.js;
+ * measured with `node --cpu-prof`, see the commit that brought this file). A request whose
+ * slot a newer one needs moves to a Map, as do names of any other form (hand-written
+ * histories). Dropped names are one bit per number (compact.ts TagSet's layout).
+ */
+import { numberedTag } from './compact.js';
+
+/** What the table holds: anything that knows its own name. */
+export interface Named {
+  id: string;
+}
+
+/** Slots at the start; the ring doubles while the requests it would push out are recent. */
+const INITIAL_SLOTS = 4096;
+/** The ring stops growing here (8 MB of slots); older requests then go to the overflow Map. */
+const MAX_SLOTS = 1 << 20;
+
+export class RequestTable<T extends Named> {
+  private ring: Array<T | null> = new Array<T | null>(INITIAL_SLOTS).fill(null);
+  /** The number in each slot's request (-1: empty), so a lookup reads no object to miss. */
+  private nums = new Int32Array(INITIAL_SLOTS).fill(-1);
+  private mask = INITIAL_SLOTS - 1;
+  /** Numbered requests pushed out of the ring by newer ones. */
+  private readonly overflow = new Map<number, T>();
+  /** Requests whose names are not `r<n>`. */
+  private readonly named = new Map<string, T>();
+  private dropped = new Uint8Array(0);
+  private readonly droppedNamed = new Set<string>();
+  /** The highest number seen (the ring grows only for requests near it). */
+  private newest = -1;
+  size = 0;
+
+  get(id: string): T | undefined {
+    const n = numberedTag(id, 'r');
+    if (n < 0) return this.named.get(id);
+    const slot = n & this.mask;
+    if (this.nums[slot] === n) return this.ring[slot] as T;
+    return this.overflow.size === 0 ? undefined : this.overflow.get(n);
+  }
+
+  /** Adds a request the table does not hold. */
+  add(r: T): void {
+    this.size++;
+    const n = numberedTag(r.id, 'r');
+    if (n < 0) {
+      this.named.set(r.id, r);
+      return;
+    }
+    if (n > this.newest) this.newest = n;
+    let slot = n & this.mask;
+    const held = this.nums[slot];
+    if (held >= 0) {
+      // A request still held a full ring behind: grow while it is recent (the ring spans the
+      // requests of the grace), else move it to the overflow Map (a lock held for long).
+      if (this.newest - held < this.ring.length && this.ring.length < MAX_SLOTS) {
+        this.grow();
+        slot = n & this.mask;
+      }
+      const old = this.nums[slot];
+      if (old >= 0) this.overflow.set(old, this.ring[slot] as T);
+    }
+    this.ring[slot] = r;
+    this.nums[slot] = n;
+  }
+
+  /** Removes a request and remembers that its facts were dropped. */
+  drop(r: T): void {
+    this.size--;
+    const n = numberedTag(r.id, 'r');
+    if (n < 0) {
+      this.named.delete(r.id);
+      this.droppedNamed.add(r.id);
+      return;
+    }
+    const slot = n & this.mask;
+    if (this.nums[slot] === n) {
+      this.ring[slot] = null;
+      this.nums[slot] = -1;
+    } else this.overflow.delete(n);
+    const byte = n >> 3;
+    if (byte >= this.dropped.length) {
+      let size = Math.max(64, this.dropped.length);
+      while (size <= byte) size *= 2;
+      const grown = new Uint8Array(size);
+      grown.set(this.dropped);
+      this.dropped = grown;
+    }
+    this.dropped[byte] |= 1 << (n & 7);
+  }
+
+  /** Whether the facts of a request of this name were dropped. */
+  wasDropped(id: string): boolean {
+    const n = numberedTag(id, 'r');
+    if (n < 0) return this.droppedNamed.has(id);
+    return n >> 3 < this.dropped.length && (this.dropped[n >> 3] & (1 << (n & 7))) !== 0;
+  }
+
+  /** Every request held, in no particular order. */
+  *values(): IterableIterator<T> {
+    for (const r of this.ring) if (r !== null) yield r;
+    yield* this.overflow.values();
+    yield* this.named.values();
+  }
+
+  private grow(): void {
+    const ring = this.ring;
+    const nums = this.nums;
+    const slots = ring.length * 2;
+    this.ring = new Array<T | null>(slots).fill(null);
+    this.nums = new Int32Array(slots).fill(-1);
+    this.mask = slots - 1;
+    for (let i = 0; i < ring.length; i++) {
+      const n = nums[i];
+      if (n < 0) continue;
+      this.ring[n & this.mask] = ring[i];
+      this.nums[n & this.mask] = n;
+    }
+    // Pushed-out requests come back where their slot is free.
+    for (const [n, r] of this.overflow) {
+      const slot = n & this.mask;
+      if (this.nums[slot] >= 0) continue;
+      this.ring[slot] = r;
+      this.nums[slot] = n;
+      this.overflow.delete(n);
+    }
+  }
+}

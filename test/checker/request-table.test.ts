@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { RequestTable } from '../../src/checker/request-table.js';
+
+const req = (id: string) => ({ id });
+
+describe('RequestTable', () => {
+  it('finds the requests it holds, numbered or not', () => {
+    const t = new RequestTable<{ id: string }>();
+    const a = req('r7');
+    const b = req('client-request');
+    t.add(a);
+    t.add(b);
+    expect([t.get('r7'), t.get('client-request'), t.size]).toEqual([a, b, 2]);
+  });
+
+  it('does not find a request it never held, nor one in the same slot with another number', () => {
+    const t = new RequestTable<{ id: string }>();
+    t.add(req('r7'));
+    expect([t.get('r8'), t.get('r4103'), t.get('r07'), t.get('other')]).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
+  it('remembers dropped names, and only those', () => {
+    const t = new RequestTable<{ id: string }>();
+    const a = req('r7');
+    const b = req('x');
+    t.add(a);
+    t.add(b);
+    t.add(req('r8'));
+    t.drop(a);
+    t.drop(b);
+    expect([t.get('r7'), t.get('x'), t.size]).toEqual([undefined, undefined, 1]);
+    expect([t.wasDropped('r7'), t.wasDropped('x'), t.wasDropped('r8'), t.wasDropped('r6'), t.wasDropped('y')]).toEqual([true, true, false, false, false]);
+  });
+
+  it('keeps a request held long after newer ones took its slot', () => {
+    const t = new RequestTable<{ id: string }>();
+    const old = req('r1');
+    t.add(old);
+    // Many requests later (far more than the ring's first size), each dropped in turn as the
+    // grace would drop them, while r1 is still held (a stuck lock).
+    for (let n = 2; n < 50_000; n++) {
+      const r = req(`r${n}`);
+      t.add(r);
+      if (n > 101) t.drop(t.get(`r${n - 100}`) as { id: string });
+    }
+    expect(t.get('r1')).toBe(old);
+    expect(t.get('r49999')?.id).toBe('r49999');
+    expect(t.get('r49950')?.id).toBe('r49950');
+    expect(t.get('r49000')).toBeUndefined();
+        expect(t.size).toBe(101);
+    expect([...t.values()].map((r) => r.id)).toContain('r1');
+  });
+
+  it('holds every request of a window wider than its first ring', () => {
+    const t = new RequestTable<{ id: string }>();
+    for (let n = 0; n < 20_000; n++) t.add(req(`r${n}`));
+    const missing = [];
+    for (let n = 0; n < 20_000; n++) if (t.get(`r${n}`)?.id !== `r${n}`) missing.push(n);
+    expect(missing).toEqual([]);
+    expect(new Set([...t.values()].map((r) => r.id)).size).toBe(20_000);
+  });
+});
