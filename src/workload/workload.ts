@@ -33,8 +33,11 @@ interface ClientState {
   uuid: string;
   queue: PendingRequest[];
   idleWorkers: Signal<true>[];
-  /** Requests a worker is serving right now. */
-  serving: Set<PendingRequest>;
+  /**
+   * Requests a worker is serving right now, in the order they started (at most one per
+   * worker: an array with in-place removal allocates nothing per request, a Set did).
+   */
+  serving: PendingRequest[];
 }
 
 export class Workload {
@@ -42,6 +45,7 @@ export class Workload {
   private readonly states: ClientState[];
   private readonly skuRng: RandomStream;
   private readonly resubmitRng: RandomStream;
+  private readonly lockKeys = new Map<number, string>();
 
   constructor(
     private readonly sim: Simulation,
@@ -56,7 +60,7 @@ export class Workload {
       uuid: instanceId(sim, client),
       queue: [],
       idleWorkers: [],
-      serving: new Set(),
+      serving: [],
     }));
     this.skuRng = sim.random.fork('workload/sku');
     this.resubmitRng = sim.random.fork('workload/resubmit');
@@ -65,7 +69,7 @@ export class Workload {
   /** Requests arrived but not finished (queued or being served). */
   get inFlight(): number {
     let n = 0;
-    for (const s of this.states) n += s.queue.length + s.serving.size;
+    for (const s of this.states) n += s.queue.length + s.serving.length;
     return n;
   }
 
@@ -111,12 +115,22 @@ export class Workload {
     const state = this.stateOf(client);
     const lost = [...state.queue, ...state.serving];
     state.queue = [];
-    state.serving.clear();
+    state.serving = [];
     state.idleWorkers = [];
     for (const req of lost) {
       this.flow.recorder.record(requestRecord(client.name, 'info', req.id, req.sku, req.qty, undefined));
       req.done.fire(null);
     }
+  }
+
+  /** The lock key of a SKU, made once per SKU rather than per request. */
+  private lockKey(sku: number): string {
+    let key = this.lockKeys.get(sku);
+    if (key === undefined) {
+      key = lockKeyOf(sku);
+      this.lockKeys.set(sku, key);
+    }
+    return key;
   }
 
   private stateOf(client: ClientHost): ClientState {
@@ -193,10 +207,10 @@ export class Workload {
         yield wake;
         continue;
       }
-      state.serving.add(req);
+      state.serving.push(req);
       thread.requestTag = req.id;
       const lockHandle = {
-        key: lockKeyOf(req.sku),
+        key: this.lockKey(req.sku),
         // Unique per acquisition, like a UUID, without drawing from any random stream.
         token: `${state.uuid}:${req.id}`,
         threadOwner,
@@ -205,11 +219,19 @@ export class Workload {
       };
       const outcome = yield* client.run(requestFlow(this.flow, req, thread.name, lockHandle), thread);
       if (client.incarnation !== incarnation) return;
-      state.serving.delete(req);
+      removeServed(state.serving, req);
       this.flow.recorder.record(requestRecord(client.name, outcome === 'ordered' ? 'ok' : 'fail', req.id, req.sku, req.qty, outcome));
       req.done.fire(outcome);
     }
   }
+}
+
+/** Takes a finished request out of `serving`, keeping the others in order. */
+function removeServed(serving: PendingRequest[], req: PendingRequest): void {
+  const i = serving.indexOf(req);
+  if (i < 0) return;
+  for (let j = i + 1; j < serving.length; j++) serving[j - 1] = serving[j];
+  serving.pop();
 }
 
 /** A fresh instance id for each incarnation of a client process (the first keeps its stream). */

@@ -193,6 +193,22 @@ export class ClientHost {
         input = r === TIMED_OUT ? TIMEOUT_OUTCOME : replyOutcome(r as RedisReply);
         continue;
       }
+      if (effect.kind === 'redis-pipeline') {
+        // A pipeline (Redisson's WAIT batches), handled here rather than through perform's,
+        // redisPipeline's and awaitAll's generators: the same sends and waits.
+        const commands = effect.commands;
+        const replies: Signal<RedisReply>[] = [];
+        for (let i = 0; i < commands.length; i++) replies.push(this.sendCommand(this.primary, commands[i], thread.requestTag));
+        const deadlineUs = this.sim.nowUs + effect.timeoutUs;
+        const outcomes: RedisOutcome[] = [];
+        for (let i = 0; i < replies.length; i++) {
+          const reply = replies[i];
+          if (!reply.fired) yield this.commandWait.set(reply, Math.max(0, deadlineUs - this.sim.nowUs));
+          outcomes.push(reply.fired ? replyOutcome(reply.value as RedisReply) : TIMEOUT_OUTCOME);
+        }
+        input = outcomes;
+        continue;
+      }
       if (effect.kind === 'db') {
         // A statement, handled here rather than through a generator of its own (see db()).
         const statement = effect.statement;
