@@ -79,8 +79,9 @@ export class Simulation {
   }
 
   /** @internal */
-  timeoutAt(timeUs: Micros, process: Process<any>, token: number): void {
-    this.queue.push(timeUs, process, deadlineTag(token));
+  timeoutAfter(delayUs: Micros, process: Process<any>, token: number): void {
+    // A bounded wait's deadline: the lane of its delay (a FIFO) keeps it out of the heap.
+    this.queue.pushAfter(this.nowUs + delayUs, delayUs, process, deadlineTag(token));
   }
 
   stop(): void {
