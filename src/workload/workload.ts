@@ -15,7 +15,11 @@ import type { RequestOutcome } from '../history/operation.js';
 import { requestRecord } from '../history/records.js';
 import type { WorkloadSpec } from '../scenario/types.js';
 import type { ClientHost, ThreadContext } from '../world/client-host.js';
+import type { EffectProgram } from '../world/effects.js';
 import { lockKeyOf, requestFlow, type FlowSettings, type RequestInfo } from './request-flow.js';
+
+/** The signal an idle-wait effect holds before its first wait. */
+const NO_WORK = new Signal<unknown>('no work yet');
 
 interface PendingRequest extends RequestInfo {
   client: ClientHost;
@@ -106,7 +110,9 @@ export class Workload {
         rng: this.sim.random.fork(`${client.name}/w${w}`),
         requestTag: '',
       };
-      client.startThread(thread, this.worker(state, thread, w));
+      // The worker is itself an effect program: one interpreter (ClientHost.run) for the
+      // thread's whole life, not a new one per request.
+      client.startThread(thread, client.run(this.worker(state, thread, w), thread));
     }
   }
 
@@ -194,9 +200,11 @@ export class Workload {
     return req;
   }
 
-  private *worker(state: ClientState, thread: ThreadContext, workerIndex: number): ProcessGenerator<void> {
+  private *worker(state: ClientState, thread: ThreadContext, workerIndex: number): EffectProgram<void> {
     const client = state.client;
     const incarnation = client.incarnation;
+    // The effect of every idle wait of this worker, set anew each time (read at once).
+    const idle: { kind: 'wait'; signal: Signal<unknown> } = { kind: 'wait', signal: NO_WORK };
     // Thread ids as a JVM would number pool threads; part of Redisson's lock owner.
     const threadOwner = `${state.uuid}:${workerIndex + 56}`;
     for (;;) {
@@ -204,7 +212,8 @@ export class Workload {
       if (req === undefined) {
         const wake = new Signal<true>('work');
         state.idleWorkers.push(wake);
-        yield wake;
+        idle.signal = wake;
+        yield idle;
         continue;
       }
       state.serving.push(req);
@@ -217,7 +226,7 @@ export class Workload {
         leaseMs: null,
         fence: null,
       };
-      const outcome = yield* client.run(requestFlow(this.flow, req, thread.name, lockHandle), thread);
+      const outcome = yield* requestFlow(this.flow, req, thread.name, lockHandle);
       if (client.incarnation !== incarnation) return;
       removeServed(state.serving, req);
       this.flow.recorder.record(requestRecord(client.name, outcome === 'ordered' ? 'ok' : 'fail', req.id, req.sku, req.qty, outcome));

@@ -193,6 +193,10 @@ export class ClientHost {
         input = r === TIMED_OUT ? TIMEOUT_OUTCOME : replyOutcome(r as RedisReply);
         continue;
       }
+      if (effect.kind === 'wait') {
+        input = yield effect.signal;
+        continue;
+      }
       if (effect.kind === 'redis-pipeline') {
         // A pipeline (Redisson's WAIT batches), handled here rather than through perform's,
         // redisPipeline's and awaitAll's generators: the same sends and waits.
