@@ -153,7 +153,7 @@ export class Process<R = unknown> {
         this.sim.wakeAt(this.sim.nowUs, this, this.token);
       } else {
         y.signal.addWaiter(this, token);
-        this.sim.timeoutAt(this.sim.nowUs + y.timeoutUs, this, token);
+        this.sim.timeoutAfter(y.timeoutUs, this, token);
       }
     } else {
       throw new Error(`${this.name} yielded something the engine cannot wait for: ${String(y)}`);

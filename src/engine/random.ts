@@ -7,17 +7,50 @@
  */
 import seedrandom from 'seedrandom';
 
+interface AleaState {
+  c: number;
+  s0: number;
+  s1: number;
+  s2: number;
+}
+
+/** Alea's multiplier and 2^-32 (seedrandom 3.0.5 lib/alea.js, after Johannes Baagøe's Alea). */
+const ALEA_A = 2091639;
+const TWO_POW_MINUS_32 = 2.3283064365386963e-10;
+
 export class RandomStream {
-  private readonly prng: seedrandom.PRNG;
+  /**
+   * Alea's state [s0, s1, s2, c]: seeded by seedrandom's alea (its Mash of the seed), then
+   * stepped here with the same arithmetic as its `next` (seedrandom 3.0.5 lib/alea.js), so
+   * every draw is bit-for-bit the same. In a Float64Array the state changes in place: the
+   * library's object fields held `c` (an int32 beyond the small-integer range) as a fresh
+   * heap number on most draws, and draws happen on every message and statement.
+   */
+  private readonly state = new Float64Array(4);
 
   constructor(readonly name: string, seed: string) {
     // Alea: fast, good statistical quality, and byte-for-byte reproducible in JS.
-    this.prng = seedrandom.alea(seed);
+    const seeded = (seedrandom.alea(seed, { state: true }) as unknown as { state(): AleaState }).state();
+    this.state[0] = seeded.s0;
+    this.state[1] = seeded.s1;
+    this.state[2] = seeded.s2;
+    this.state[3] = seeded.c;
   }
 
   /** Uniform in [0, 1). */
   next(): number {
     return this.prng();
+  }
+
+  /** One Alea step (seedrandom 3.0.5 lib/alea.js `me.next`). */
+  private prng(): number {
+    const st = this.state;
+    const t = ALEA_A * st[0] + st[3] * TWO_POW_MINUS_32;
+    st[0] = st[1];
+    st[1] = st[2];
+    const c = t | 0;
+    st[3] = c;
+    return (st[2] = t - c);
   }
 
   /** Integer uniform in [lo, hi] inclusive. */

@@ -43,6 +43,17 @@ export class Simulation {
     return p;
   }
 
+  /**
+   * A process that begins inside the current event, with no start event of its own: world
+   * machinery that turns out to need a process (a database statement that must wait for a
+   * lock) continues in one from where it stands.
+   */
+  startNow<R>(name: string, gen: ProcessGenerator<R>): Process<R> {
+    const p = new Process<R>(this, name, gen, null);
+    p.step();
+    return p;
+  }
+
   group(name: string): ProcessGroup {
     return new ProcessGroup(name, this);
   }
@@ -68,8 +79,9 @@ export class Simulation {
   }
 
   /** @internal */
-  timeoutAt(timeUs: Micros, process: Process<any>, token: number): void {
-    this.queue.push(timeUs, process, deadlineTag(token));
+  timeoutAfter(delayUs: Micros, process: Process<any>, token: number): void {
+    // A bounded wait's deadline: the lane of its delay (a FIFO) keeps it out of the heap.
+    this.queue.pushAfter(this.nowUs + delayUs, delayUs, process, deadlineTag(token));
   }
 
   stop(): void {

@@ -15,7 +15,11 @@ import type { RequestOutcome } from '../history/operation.js';
 import { requestRecord } from '../history/records.js';
 import type { WorkloadSpec } from '../scenario/types.js';
 import type { ClientHost, ThreadContext } from '../world/client-host.js';
+import type { EffectProgram } from '../world/effects.js';
 import { lockKeyOf, requestFlow, type FlowSettings, type RequestInfo } from './request-flow.js';
+
+/** The signal an idle-wait effect holds before its first wait. */
+const NO_WORK = new Signal<unknown>('no work yet');
 
 interface PendingRequest extends RequestInfo {
   client: ClientHost;
@@ -33,8 +37,11 @@ interface ClientState {
   uuid: string;
   queue: PendingRequest[];
   idleWorkers: Signal<true>[];
-  /** Requests a worker is serving right now. */
-  serving: Set<PendingRequest>;
+  /**
+   * Requests a worker is serving right now, in the order they started (at most one per
+   * worker: an array with in-place removal allocates nothing per request, a Set did).
+   */
+  serving: PendingRequest[];
 }
 
 export class Workload {
@@ -42,6 +49,7 @@ export class Workload {
   private readonly states: ClientState[];
   private readonly skuRng: RandomStream;
   private readonly resubmitRng: RandomStream;
+  private readonly lockKeys = new Map<number, string>();
 
   constructor(
     private readonly sim: Simulation,
@@ -56,7 +64,7 @@ export class Workload {
       uuid: instanceId(sim, client),
       queue: [],
       idleWorkers: [],
-      serving: new Set(),
+      serving: [],
     }));
     this.skuRng = sim.random.fork('workload/sku');
     this.resubmitRng = sim.random.fork('workload/resubmit');
@@ -65,7 +73,7 @@ export class Workload {
   /** Requests arrived but not finished (queued or being served). */
   get inFlight(): number {
     let n = 0;
-    for (const s of this.states) n += s.queue.length + s.serving.size;
+    for (const s of this.states) n += s.queue.length + s.serving.length;
     return n;
   }
 
@@ -102,7 +110,9 @@ export class Workload {
         rng: this.sim.random.fork(`${client.name}/w${w}`),
         requestTag: '',
       };
-      client.startThread(thread, this.worker(state, thread, w));
+      // The worker is itself an effect program: one interpreter (ClientHost.run) for the
+      // thread's whole life, not a new one per request.
+      client.startThread(thread, client.run(this.worker(state, thread, w), thread));
     }
   }
 
@@ -111,12 +121,22 @@ export class Workload {
     const state = this.stateOf(client);
     const lost = [...state.queue, ...state.serving];
     state.queue = [];
-    state.serving.clear();
+    state.serving = [];
     state.idleWorkers = [];
     for (const req of lost) {
       this.flow.recorder.record(requestRecord(client.name, 'info', req.id, req.sku, req.qty, undefined));
       req.done.fire(null);
     }
+  }
+
+  /** The lock key of a SKU, made once per SKU rather than per request. */
+  private lockKey(sku: number): string {
+    let key = this.lockKeys.get(sku);
+    if (key === undefined) {
+      key = lockKeyOf(sku);
+      this.lockKeys.set(sku, key);
+    }
+    return key;
   }
 
   private stateOf(client: ClientHost): ClientState {
@@ -180,9 +200,11 @@ export class Workload {
     return req;
   }
 
-  private *worker(state: ClientState, thread: ThreadContext, workerIndex: number): ProcessGenerator<void> {
+  private *worker(state: ClientState, thread: ThreadContext, workerIndex: number): EffectProgram<void> {
     const client = state.client;
     const incarnation = client.incarnation;
+    // The effect of every idle wait of this worker, set anew each time (read at once).
+    const idle: { kind: 'wait'; signal: Signal<unknown> } = { kind: 'wait', signal: NO_WORK };
     // Thread ids as a JVM would number pool threads; part of Redisson's lock owner.
     const threadOwner = `${state.uuid}:${workerIndex + 56}`;
     for (;;) {
@@ -190,26 +212,35 @@ export class Workload {
       if (req === undefined) {
         const wake = new Signal<true>('work');
         state.idleWorkers.push(wake);
-        yield wake;
+        idle.signal = wake;
+        yield idle;
         continue;
       }
-      state.serving.add(req);
+      state.serving.push(req);
       thread.requestTag = req.id;
       const lockHandle = {
-        key: lockKeyOf(req.sku),
+        key: this.lockKey(req.sku),
         // Unique per acquisition, like a UUID, without drawing from any random stream.
         token: `${state.uuid}:${req.id}`,
         threadOwner,
         leaseMs: null,
         fence: null,
       };
-      const outcome = yield* client.run(requestFlow(this.flow, req, thread.name, lockHandle), thread);
+      const outcome = yield* requestFlow(this.flow, req, thread.name, lockHandle);
       if (client.incarnation !== incarnation) return;
-      state.serving.delete(req);
+      removeServed(state.serving, req);
       this.flow.recorder.record(requestRecord(client.name, outcome === 'ordered' ? 'ok' : 'fail', req.id, req.sku, req.qty, outcome));
       req.done.fire(outcome);
     }
   }
+}
+
+/** Takes a finished request out of `serving`, keeping the others in order. */
+function removeServed(serving: PendingRequest[], req: PendingRequest): void {
+  const i = serving.indexOf(req);
+  if (i < 0) return;
+  for (let j = i + 1; j < serving.length; j++) serving[j - 1] = serving[j];
+  serving.pop();
 }
 
 /** A fresh instance id for each incarnation of a client process (the first keeps its stream). */

@@ -193,9 +193,44 @@ export class ClientHost {
         input = r === TIMED_OUT ? TIMEOUT_OUTCOME : replyOutcome(r as RedisReply);
         continue;
       }
+      if (effect.kind === 'wait') {
+        input = yield effect.signal;
+        continue;
+      }
+      if (effect.kind === 'redis-pipeline') {
+        // A pipeline (Redisson's WAIT batches), handled here rather than through perform's,
+        // redisPipeline's and awaitAll's generators: the same sends and waits.
+        const commands = effect.commands;
+        const replies: Signal<RedisReply>[] = [];
+        for (let i = 0; i < commands.length; i++) replies.push(this.sendCommand(this.primary, commands[i], thread.requestTag));
+        const deadlineUs = this.sim.nowUs + effect.timeoutUs;
+        const outcomes: RedisOutcome[] = [];
+        for (let i = 0; i < replies.length; i++) {
+          const reply = replies[i];
+          if (!reply.fired) yield this.commandWait.set(reply, Math.max(0, deadlineUs - this.sim.nowUs));
+          outcomes.push(reply.fired ? replyOutcome(reply.value as RedisReply) : TIMEOUT_OUTCOME);
+        }
+        input = outcomes;
+        continue;
+      }
       if (effect.kind === 'db') {
-        // A statement, handled here rather than through perform's generator.
-        input = yield* this.db(effect.statement, thread);
+        // A statement, handled here rather than through a generator of its own (see db()).
+        const statement = effect.statement;
+        const pinned = thread.pinnedPool ?? null;
+        const pool = pinned ?? this.pool;
+        if (!pinned) {
+          const turn = pool.acquire();
+          if (turn) yield turn;
+        }
+        let keep = pinned !== null;
+        try {
+          input = yield this.database.statement(this.sim, statement, thread.name);
+          if (statement.kind === 'begin') keep = true;
+          if (statement.kind === 'commit' || statement.kind === 'rollback') keep = false;
+        } finally {
+          thread.pinnedPool = keep ? pool : null;
+          if (!keep) pool.release();
+        }
         continue;
       }
       if (effect.kind === 'call') {
@@ -303,7 +338,8 @@ export class ClientHost {
   }
 
   /**
-   * A statement on a pooled connection. BEGIN pins a connection to the thread until
+   * A statement on a pooled connection (run() does the same in place for the statements of a
+   * request flow, without this generator). BEGIN pins a connection to the thread until
    * COMMIT or ROLLBACK, so a transaction holds its connection (and its row locks) for its whole length.
    * The statement runs in the database, outside this process: a GC pause or kill -9 of the
    * client does not stop it; only the handling of its reply waits.
@@ -318,7 +354,7 @@ export class ClientHost {
     let keep = pinned !== null;
     try {
       // The statement is a process of the database's own; its exit is the reply.
-      const result = (yield this.sim.spawn('database', this.database.execute(statement, thread.name)).exited) as DbResult;
+      const result = (yield this.database.statement(this.sim, statement, thread.name)) as DbResult;
       if (statement.kind === 'begin') keep = true;
       if (statement.kind === 'commit' || statement.kind === 'rollback') keep = false;
       return result;

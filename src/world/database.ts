@@ -37,6 +37,7 @@ import { TagSet } from '../engine/tag-set.js';
 import { sample, type Distribution } from '../engine/distribution.js';
 import type { ProcessGenerator } from '../engine/process.js';
 import type { RandomStream } from '../engine/random.js';
+import type { Simulation } from '../engine/simulation.js';
 import { Signal, SignalWait, TIMED_OUT } from '../engine/signal.js';
 import { Transaction, type OrderRow, type StockRow, type TransactionEnd, type TransactionEndCause } from './db-transaction.js';
 
@@ -127,52 +128,108 @@ export class Database {
 
   /**
    * Runs one statement for `owner` (a connection's current user) on a connection the
-   * caller already holds: row lock if it writes, a service time, then the effect.
+   * caller already holds: row lock if it writes, a service time, then the effect. The
+   * returned signal fires with the result; the caller's process waits on it.
+   *
+   * The statement runs as world machinery, not as a process of its own: it starts with an
+   * event at the current instant and completes with an event after its service time, the
+   * events (and draws) a process spawned per statement had, in the same order. Only a wait
+   * (a row lock held by another connection, a unique key another transaction inserted)
+   * continues in a process (`waitingStatement`), started inside the event that found it
+   * must wait. Most statements never wait: no process, generator or exit signal for them.
    */
-  *execute(statement: DbStatement, owner: string): ProcessGenerator<DbResult> {
+  statement(sim: Simulation, statement: DbStatement, owner: string): Signal<DbResult> {
+    const run = new StatementRun(this, sim, statement, owner);
+    sim.schedule(0, run.step);
+    return run;
+  }
+
+  /** @internal the statement's start event (run.phase 0) or the end of its service time (1). */
+  advance(run: StatementRun): void {
+    const statement = run.statement;
+    if (run.phase === 1) {
+      this.completeStatement(run);
+      return;
+    }
     if (statement.kind === 'begin') {
       // START TRANSACTION commits a transaction still open on the connection (MySQL 8.0
       // "Statements That Cause an Implicit Commit"); the request flows never leave one open.
-      const open = this.transactions.get(owner);
+      const open = this.transactions.get(run.owner);
       if (open) this.finish(open, 'commit', 'commit');
-      const txn = new Transaction(this.nextTxnId++, owner, statement.requestTag);
-      this.transactions.set(owner, txn);
-      return { kind: 'begun', txn: txn.id };
+      const txn = new Transaction(this.nextTxnId++, run.owner, statement.requestTag);
+      this.transactions.set(run.owner, txn);
+      run.fire({ kind: 'begun', txn: txn.id });
+      return;
     }
-    const txn = this.transactions.get(owner) ?? null;
+    const txn = this.transactions.get(run.owner) ?? null;
+    run.txn = txn;
     if (txn) txn.busy = true;
-    try {
-      return yield* this.run(statement, owner, txn);
-    } finally {
-      if (txn) {
-        txn.busy = false;
-        if (txn.doomed && this.transactions.get(owner) === txn) this.finish(txn, 'rollback', 'disconnect');
+    run.phase = 1;
+    if (statement.kind !== 'commit' && statement.kind !== 'rollback') {
+      const sku = lockedRowOf(statement);
+      // A row lock that is free or already ours is taken in place; only a wait needs a process.
+      if (sku !== null && !this.takeRowLockNow(sku, run.owner, txn)) {
+        run.sim.startNow('database', this.waitingStatement(run, sku));
+        return;
       }
     }
+    run.sim.schedule(this.serviceTimeUs(), run.step);
   }
 
-  private *run(statement: DbStatement, owner: string, txn: Transaction | null): ProcessGenerator<DbResult> {
+  /** After the service time: the statement's effect, unless it must wait for a unique key's owner. */
+  private completeStatement(run: StatementRun): void {
+    const statement = run.statement;
+    if (statement.kind === 'insert-order' && statement.uniqueKey) {
+      const holder = this.pendingKeys.get(statement.orderKey);
+      if (holder && holder !== run.txn) {
+        run.sim.startNow('database', this.waitingStatement(run, null));
+        return;
+      }
+    }
+    this.statementEnded(run, this.applyStatement(run));
+  }
+
+  /**
+   * The rest of a statement that waits: for the row `sku`'s lock first (then its service time),
+   * or (sku null) for the owner of its unique order key.
+   */
+  private *waitingStatement(run: StatementRun, sku: number | null): ProcessGenerator<void> {
+    const statement = run.statement;
+    let result: DbResult | null = null;
+    if (sku !== null) {
+      result = yield* this.lockRow(sku, run.owner, run.txn);
+      if (result === null) yield this.serviceTimeUs();
+    }
+    if (result === null && statement.kind === 'insert-order' && statement.uniqueKey) {
+      result = yield* this.waitForKeyOwner(statement.orderKey, run.txn);
+    }
+    this.statementEnded(run, result ?? this.applyStatement(run));
+  }
+
+  /** The statement's effect, its autocommit row lock released. */
+  private applyStatement(run: StatementRun): DbResult {
+    const statement = run.statement;
+    const txn = run.txn;
     if (statement.kind === 'commit' || statement.kind === 'rollback') {
-      yield this.serviceTimeUs();
       // COMMIT or ROLLBACK outside a transaction does nothing; one the server received before
       // the connection dropped still runs.
-      if (txn && this.transactions.get(owner) === txn) this.finish(txn, statement.kind, statement.kind);
+      if (txn && this.transactions.get(run.owner) === txn) this.finish(txn, statement.kind, statement.kind);
       return { kind: 'affected', rows: 0 };
     }
-    const sku = lockedRowOf(statement);
-    // A row lock that is free or already ours is taken in place; only a wait needs lockRow's generator.
-    if (sku !== null && !this.takeRowLockNow(sku, owner, txn)) {
-      const waited = yield* this.lockRow(sku, owner, txn);
-      if (waited !== null) return waited;
-    }
-    yield this.serviceTimeUs();
-    if (statement.kind === 'insert-order' && statement.uniqueKey) {
-      const waited = yield* this.waitForKeyOwner(statement.orderKey, txn);
-      if (waited !== null) return waited;
-    }
     const result = this.apply(statement, txn);
-    if (sku !== null && txn === null && this.rowLocks.get(sku)?.owner === owner) this.unlockRow(sku);
+    const sku = lockedRowOf(statement);
+    if (sku !== null && txn === null && this.rowLocks.get(sku)?.owner === run.owner) this.unlockRow(sku);
     return result;
+  }
+
+  /** The statement is over: a transaction doomed while it ran (its client died) rolls back; the caller hears the result. */
+  private statementEnded(run: StatementRun, result: DbResult): void {
+    const txn = run.txn;
+    if (txn) {
+      txn.busy = false;
+      if (txn.doomed && this.transactions.get(run.owner) === txn) this.finish(txn, 'rollback', 'disconnect');
+    }
+    run.fire(result);
   }
 
   /** The row's lock is `owner`'s now without a wait (free, already its own, or no such row): true. */
@@ -282,7 +339,7 @@ export class Database {
     this.dirtyBy.set(sku, txn);
   }
 
-  /** Applies a statement's effect at once (its locks and waits are `execute`'s business). */
+  /** Applies a statement's effect at once (its locks and waits are `statement`'s business). */
   apply(s: DbStatement, txn: Transaction | null = null): DbResult {
     if (s.kind === 'begin' || s.kind === 'commit' || s.kind === 'rollback') return { kind: 'affected', rows: 0 };
     if (s.kind === 'count-orders') {
@@ -341,5 +398,24 @@ export class Database {
         row.version++;
         return { kind: 'affected', rows: 1 };
     }
+  }
+}
+
+/** One statement in the database, from its start to its result (the signal the caller waits on). */
+class StatementRun extends Signal<DbResult> {
+  /** 0: not started; 1: started (its service time under way, or waiting in `waitingStatement`). */
+  phase = 0;
+  /** The transaction it runs in (null: autocommit), known once it started. */
+  txn: Transaction | null = null;
+  /** The callback of its events (one per statement rather than one per event). */
+  readonly step = (): void => this.db.advance(this);
+
+  constructor(
+    private readonly db: Database,
+    readonly sim: Simulation,
+    readonly statement: DbStatement,
+    readonly owner: string,
+  ) {
+    super('statement');
   }
 }

@@ -40,6 +40,11 @@ export type Effect =
   | { kind: 'replicas' }
   | { kind: 'db'; statement: DbStatement }
   | { kind: 'call'; dependency: string }
+  /**
+   * Waits for a signal of the world (an idle worker's wake-up) and returns its value. A
+   * program may yield one such object again and again, set anew each time: it is read at once.
+   */
+  | { kind: 'wait'; signal: Signal<unknown> }
   | { kind: 'sleep'; us: number }
   /** The client's local clock, in milliseconds. */
   | { kind: 'clock' }

@@ -196,4 +196,37 @@ describe('Simulation', () => {
     // The second wait's own deadline (3 us after 10), not the first's 50.
     expect(got).toEqual(['a', 10, TIMED_OUT, 13]);
   });
+
+  it('startNow runs a process inside the current event, with no start event of its own', () => {
+    const sim = new Simulation(1);
+    const log: string[] = [];
+    sim.schedule(7, () => {
+      sim.startNow('now', (function* () {
+        log.push(`started@${sim.nowUs}`);
+        yield 5;
+        log.push(`woke@${sim.nowUs}`);
+      })());
+      log.push('callback returns');
+    });
+    sim.run();
+    expect(log).toEqual(['started@7', 'callback returns', 'woke@12']);
+    // The callback and the wake-up: two events.
+    expect(sim.eventCount).toBe(2);
+  });
+
+  it('spawn, unlike startNow, starts the process with an event of its own after the caller', () => {
+    const sim = new Simulation(1);
+    const log: string[] = [];
+    sim.schedule(7, () => {
+      sim.spawn('later', (function* () {
+        log.push(`started@${sim.nowUs}`);
+        yield 5;
+        log.push(`woke@${sim.nowUs}`);
+      })());
+      log.push('callback returns');
+    });
+    sim.run();
+    expect(log).toEqual(['callback returns', 'started@7', 'woke@12']);
+    expect(sim.eventCount).toBe(3);
+  });
 });

@@ -36,3 +36,33 @@ describe('a restarted client process', () => {
     expect(r.metrics.orphanLockUs).toBe(0);
   });
 });
+
+describe('a worker thread', () => {
+  const oneWorker = (requests: string) => `
+name: one-worker
+duration: 10s
+drain: 5s
+stock: { sku: 1, available: 100 }
+workload: { clients: 1, workers: 1, requests: ${requests}, steps: [lock, work, unlock] }
+dependencies: { work: 10ms }
+variants:
+  v: { lock: lua-unlock, lease: 5s }
+`;
+  const acquireInvokedS = (r: ReturnType<typeof runYaml>) =>
+    r.history.filter((op) => op.f === 'acquire' && op.type === 'invoke').map((op) => [op.request, op.timeUs / 1e6]);
+
+  it('idle, wakes at the instant a request arrives and serves it', () => {
+    const r = runYaml(oneWorker('[{ at: 1s, sku: 1 }]'));
+    expect(acquireInvokedS(r)).toEqual([['r1', 1]]);
+    expect(r.metrics.outcomes.ordered + r.metrics.outcomes['sold-out']).toBe(1);
+  });
+
+  it('busy, leaves a second request queued until the first is done, then serves it without idling', () => {
+    const r = runYaml(oneWorker('[{ at: 1s, sku: 1 }, { at: 1.001s, sku: 1 }]'));
+    const [[, first], [, second]] = acquireInvokedS(r);
+    expect(first).toBe(1);
+    // The first request's lock, 10 ms of work and unlock come before the second starts.
+    expect(second).toBeGreaterThan(1.01);
+    expect(r.metrics.requests).toBe(2);
+  });
+});

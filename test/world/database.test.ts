@@ -14,7 +14,7 @@ function world(statementUs = 1_000) {
     const log: Array<{ at: number; r: DbResult }> = [];
     sim.spawn(owner, (function* (): ProcessGenerator<void> {
       if (startUs > 0) yield startUs;
-      for (const s of statements) log.push({ r: yield* db.execute(s, owner), at: sim.nowUs });
+      for (const s of statements) log.push({ r: (yield db.statement(sim, s, owner)) as DbResult, at: sim.nowUs });
     })());
     return log;
   };

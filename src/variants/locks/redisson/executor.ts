@@ -69,17 +69,25 @@ export function* send(
     const r = yield* plain(config, commands[0], options.retry, options.timeoutUs);
     return r.kind === 'reply' ? { replies: [r.reply] } : { timeout: r.sends };
   }
-  const replies: Array<RedisReply | undefined> = commands.map(() => undefined);
+  // Loops rather than map/forEach/every/flatMap: no closure per batch (every WAIT batch comes here).
+  const replies: Array<RedisReply | undefined> = [];
+  for (let i = 0; i < commands.length; i++) replies.push(undefined);
   let pending = commands;
-  let indices = commands.map((_, i) => i);
+  // Which command each of `pending` is; null while pending is the whole batch.
+  let indices: number[] | null = null;
   for (let attempt = 0; ; attempt++) {
     const outcomes = (yield { kind: 'redis-pipeline', commands: pending, timeoutUs: options.timeoutUs }) as RedisOutcome[];
-    outcomes.forEach((r, j) => {
-      if (r.status === 'ok') replies[indices[j]] = r.reply;
-    });
-    if (replies.every((r) => r !== undefined)) return { replies: replies as RedisReply[] };
-    indices = commands.flatMap((c, i) => (replies[i] === undefined || c[0] === 'WAIT' ? [i] : []));
-    pending = indices.map((i) => commands[i]);
+    for (let j = 0; j < outcomes.length; j++) {
+      const r = outcomes[j];
+      if (r.status === 'ok') replies[indices === null ? j : indices[j]] = r.reply;
+    }
+    let missing = false;
+    for (let i = 0; i < replies.length; i++) if (replies[i] === undefined) missing = true;
+    if (!missing) return { replies: replies as RedisReply[] };
+    const next: number[] = [];
+    for (let i = 0; i < commands.length; i++) if (replies[i] === undefined || commands[i][0] === 'WAIT') next.push(i);
+    indices = next;
+    pending = next.map((i) => commands[i]);
     if (!(yield* resend(config, options.retry, attempt))) return { timeout: attempt + 1 };
   }
 }
@@ -206,7 +214,9 @@ export function* syncedEval(config: RedissonConfig, script: string[], retry: boo
   const timeoutUs = setup.commandTimeoutUs + (n > 0 && b.batchTimeoutAddsWait ? SLAVES_SYNC_TIMEOUT_MS * 1000 : 0);
   const r = yield* send(config, commands, { retry: true, timeoutUs });
   if ('timeout' in r) return { kind: 'timeout', sends: r.timeout };
-  const [reply, waited] = r.replies;
+  // Indexed, not destructured: no array iterator per call.
+  const reply = r.replies[0];
+  const waited = r.replies[1];
   if (isErrorReply(reply)) return { kind: 'reply', reply };
   if (n === 0) return { kind: 'reply', reply };
   if (isErrorReply(waited)) return { kind: 'reply', reply: waited };
