@@ -49,7 +49,7 @@ variants:
   v: { lock: lua-unlock, lease: 5s }
 `;
   const acquireInvokedS = (r: ReturnType<typeof runYaml>) =>
-    r.history.filter((op) => op.f === 'acquire' && op.type === 'invoke').map((op) => [op.request, op.timeUs / 1e6]);
+    r.history.flatMap((op) => (op.f === 'acquire' && op.type === 'invoke' && 'request' in op ? [[op.request, op.timeUs / 1e6]] : []));
 
   it('idle, wakes at the instant a request arrives and serves it', () => {
     const r = runYaml(oneWorker('[{ at: 1s, sku: 1 }]'));

@@ -69,14 +69,34 @@ export function* send(
     const r = yield* plain(config, commands[0], options.retry, options.timeoutUs);
     return r.kind === 'reply' ? { replies: [r.reply] } : { timeout: r.sends };
   }
-  // Loops rather than map/forEach/every/flatMap: no closure per batch (every WAIT batch comes here).
+  const first = (yield { kind: 'redis-pipeline', commands, timeoutUs: options.timeoutUs }) as RedisOutcome[];
+  return yield* afterFirstBatch(config, commands, first, options.retry, options.timeoutUs);
+}
+
+/** Whether every command of a batch got its reply. */
+function allReplied(outcomes: readonly RedisOutcome[]): boolean {
+  for (let i = 0; i < outcomes.length; i++) if (outcomes[i].status !== 'ok') return false;
+  return true;
+}
+
+/**
+ * The batch loop of `send` from the outcomes of its first send on: what has no reply yet
+ * (and the WAIT) is re-sent after each response timeout while re-sends are left.
+ */
+function* afterFirstBatch(
+  config: RedissonConfig,
+  commands: string[][],
+  first: RedisOutcome[],
+  retry: boolean,
+  timeoutUs: number,
+): EffectProgram<{ replies: RedisReply[] } | { timeout: number }> {
+  // Loops rather than map/forEach/every/flatMap: no closure per batch.
   const replies: Array<RedisReply | undefined> = [];
   for (let i = 0; i < commands.length; i++) replies.push(undefined);
-  let pending = commands;
-  // Which command each of `pending` is; null while pending is the whole batch.
+  let outcomes = first;
+  // Which command each outcome answers; null while a send was the whole batch.
   let indices: number[] | null = null;
   for (let attempt = 0; ; attempt++) {
-    const outcomes = (yield { kind: 'redis-pipeline', commands: pending, timeoutUs: options.timeoutUs }) as RedisOutcome[];
     for (let j = 0; j < outcomes.length; j++) {
       const r = outcomes[j];
       if (r.status === 'ok') replies[indices === null ? j : indices[j]] = r.reply;
@@ -87,8 +107,8 @@ export function* send(
     const next: number[] = [];
     for (let i = 0; i < commands.length; i++) if (replies[i] === undefined || commands[i][0] === 'WAIT') next.push(i);
     indices = next;
-    pending = next.map((i) => commands[i]);
-    if (!(yield* resend(config, options.retry, attempt))) return { timeout: attempt + 1 };
+    if (!(yield* resend(config, retry, attempt))) return { timeout: attempt + 1 };
+    outcomes = (yield { kind: 'redis-pipeline', commands: next.map((i) => commands[i]), timeoutUs }) as RedisOutcome[];
   }
 }
 
@@ -212,11 +232,26 @@ export function* syncedEval(config: RedissonConfig, script: string[], retry: boo
   if (typeof n !== 'number') return n;
   const commands = n > 0 ? [script, ['WAIT', String(n), String(SLAVES_SYNC_TIMEOUT_MS)]] : [script];
   const timeoutUs = setup.commandTimeoutUs + (n > 0 && b.batchTimeoutAddsWait ? SLAVES_SYNC_TIMEOUT_MS * 1000 : 0);
-  const r = yield* send(config, commands, { retry: true, timeoutUs });
-  if ('timeout' in r) return { kind: 'timeout', sends: r.timeout };
-  // Indexed, not destructured: no array iterator per call.
-  const reply = r.replies[0];
-  const waited = r.replies[1];
+  // send() written out for the commonest case, a batch whose every reply came at the first
+  // send: no generator, options or reply array for it; the same effects in the same order.
+  let reply: RedisReply;
+  let waited: RedisReply | undefined;
+  if (commands.length === 1) {
+    const one = yield* plain(config, script, true, timeoutUs);
+    if (one.kind === 'timeout') return one;
+    reply = one.reply;
+  } else {
+    const first = (yield { kind: 'redis-pipeline', commands, timeoutUs }) as RedisOutcome[];
+    if (allReplied(first)) {
+      reply = (first[0] as { reply: RedisReply }).reply;
+      waited = (first[1] as { reply: RedisReply }).reply;
+    } else {
+      const r = yield* afterFirstBatch(config, commands, first, true, timeoutUs);
+      if ('timeout' in r) return { kind: 'timeout', sends: r.timeout };
+      reply = r.replies[0];
+      waited = r.replies[1];
+    }
+  }
   if (isErrorReply(reply)) return { kind: 'reply', reply };
   if (n === 0) return { kind: 'reply', reply };
   if (isErrorReply(waited)) return { kind: 'reply', reply: waited };
