@@ -1,11 +1,8 @@
 /**
- * The one thread per process that runs user lock modules (worker-main.ts), and the
- * synchronous call into it: post a message, block on a shared flag until the thread has
- * run everything the message set off, read its answer. The simulation stays synchronous;
- * user code runs only inside these calls, one at a time.
+ * What a call into user code answers (user-code.ts), the actions user code can ask for, and
+ * the watchdog on user code that does not return control (run-worker.ts and dispatch.ts
+ * enforce it).
  */
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import { ownCodeWorkerMain } from './worker-main.js';
 
 /** What the thread answers: the result of the message, and what user code asked for meanwhile. */
 export interface ThreadAnswer {
@@ -48,7 +45,7 @@ export type WorkerAction =
  * lock-sim: wall-clock ok, a watchdog on the user's code, not part of any result.
  */
 export const USER_CODE_WATCHDOG_MS = 60_000;
-let watchdogMs = USER_CODE_WATCHDOG_MS;
+export let watchdogMs = USER_CODE_WATCHDOG_MS;
 
 /** Sets the watchdog (tests lower it to keep a busy-loop test fast); returns the previous limit. */
 export function setUserCodeWatchdogMs(ms: number): number {
@@ -57,65 +54,10 @@ export function setUserCodeWatchdogMs(ms: number): number {
   return previous;
 }
 
-/** The thread did not answer within the watchdog: user code is stuck. The thread is gone; the next call starts a new one. */
+/** User code did not return within the watchdog: it is stuck. Its worker is gone; the next run starts a new one. */
 export class UserThreadStuck extends Error {
-  constructor(readonly limitMs: number) {
+  constructor(readonly limitMs: number, readonly detail: string = `user lock code did not return control within ${limitMs / 1000} s of real time`) {
     super(`user lock code did not return control within ${limitMs / 1000} s of real time`);
     this.name = 'UserThreadStuck';
   }
-}
-
-export class UserThread {
-  private readonly flag = new Int32Array(new SharedArrayBuffer(4));
-  private readonly port: MessagePort;
-  private readonly worker: Worker;
-  private seq = 0;
-
-  constructor() {
-    const { port1, port2 } = new MessageChannel();
-    this.port = port1;
-    // Self-contained source (see worker-main.ts); `__name` covers a bundler's keep-names helper,
-    // and import() is defined here, in a string no bundler rewrites.
-    const source = `const __name = (f) => f;\nglobalThis.__ownCodeImport = (url) => import(url);\n(${ownCodeWorkerMain.toString()})();`;
-    this.worker = new Worker(source, { eval: true, workerData: { sab: this.flag.buffer, port: port2 }, transferList: [port2] });
-    this.worker.unref();
-    this.port.unref();
-  }
-
-  call(message: object): ThreadAnswer {
-    const seq = ++this.seq;
-    this.port.postMessage({ ...message, seq });
-    // The thread writes each answer's sequence number into the flag after posting it.
-    const limitMs = watchdogMs;
-    const deadline = Date.now() + limitMs; // lock-sim: wall-clock ok, a watchdog on user code, not part of any result
-    for (;;) {
-      const seen = Atomics.load(this.flag, 0);
-      if (seen === seq) break;
-      if (Date.now() > deadline) { // lock-sim: wall-clock ok, the same watchdog
-        // The thread is spinning: end it (terminate stops even a busy loop); the next run gets a new one.
-        if (shared === this) shared = null;
-        void this.worker.terminate();
-        throw new UserThreadStuck(limitMs);
-      }
-      Atomics.wait(this.flag, 0, seen, Math.min(1000, limitMs));
-    }
-    for (;;) {
-      const got = receiveMessageOnPort(this.port);
-      if (!got) continue; // posted before the flag was written: it is on its way
-      const answer = got.message as ThreadAnswer & { seq: number };
-      if (answer.seq === seq) return answer;
-    }
-  }
-
-  terminate(): Promise<number> {
-    return this.worker.terminate();
-  }
-}
-
-let shared: UserThread | null = null;
-
-/** The process's user-code thread, started on first use. */
-export function userThread(): UserThread {
-  shared ??= new UserThread();
-  return shared;
 }
