@@ -57,7 +57,8 @@ class RunWorker {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     this.worker = new Worker(workerUrl(), {
-      execArgv: [...process.execArgv, '--experimental-vm-modules'],
+      // Only this flag: the caller's may hold flags a worker refuses (--expose-gc: ERR_WORKER_INVALID_EXEC_ARGV).
+      execArgv: ['--experimental-vm-modules'],
       workerData: { sab: this.sab, port: port2 },
       transferList: [port2],
     });
