@@ -52,13 +52,13 @@ interface Bridge {
 /** ioredis 5.11.1 defaults (RedisOptions.ts): retryStrategy min(times * 50, 2000), maxRetriesPerRequest 20, the offline queue on. */
 const DEFAULT_CONFIG: ClientConfig = { maxRetries: 20, offlineQueue: true, retry: 'default', failoverDetector: false };
 
-/** A message to the user thread: what it names is what a stuck-thread error reports. */
+/** A message to user code: what it names is what the watchdog reports when user code is stuck (watchdog.ts). */
 type ThreadMessage = { op: string; client?: number; key?: string; status?: string; [field: string]: unknown };
 
 /** Something user code did that the history should show (an exception outside acquire/release). */
 export type UncaughtHook = (client: string, message: string) => void;
 
-/** A reply as it travels to the user thread: errors as their message. */
+/** A reply as it travels to user code: errors as their message. */
 type WireOutcome =
   | { status: 'ok'; reply: unknown; error?: string }
   | { status: 'timeout' }
@@ -311,7 +311,7 @@ export class OwnCodeRuntime {
   /**
    * MULTI ... EXEC: written in one go, run by the node as redis 7.0.15 runs a transaction
    * (RedisNode.executeTransaction, transaction.ts: a command refused when queued aborts it
-   * with EXECABORT; run-time errors are per command). The thread gets EXEC's reply, and the
+   * with EXECABORT; run-time errors are per command). User code gets EXEC's reply, and the
    * queued replies for ioredis' `previousErrors`.
    */
   private batch(b: Bridge, a: Extract<WorkerAction, { kind: 'batch' }>): void {

@@ -4,7 +4,7 @@
  * enforce it).
  */
 
-/** What the thread answers: the result of the message, and what user code asked for meanwhile. */
+/** What a call into user code answers: the result of the message, and what user code asked for meanwhile. */
 export interface ThreadAnswer {
   result: unknown;
   actions: WorkerAction[];
@@ -13,7 +13,7 @@ export interface ThreadAnswer {
 /**
  * The ioredis options of a user client that the connection model reads (ioredis 5.11.1
  * RedisOptions.ts): `retry` is 'default' for ioredis' own retryStrategy (computed here, no
- * call into the thread), 'custom' for the user's (called in the thread), 'none' when it is
+ * call into user code), 'custom' for the user's (called in user code), 'none' when it is
  * not a function (no reconnect).
  */
 export interface ClientConfig {
@@ -37,7 +37,7 @@ export type WorkerAction =
   | { kind: 'uncaught'; client: number; error: { message: string; name: string } };
 
 /**
- * A thread that does not answer within this many milliseconds of real time is taken to be
+ * User code that does not return within this many milliseconds of real time is taken to be
  * stuck (user code in a busy loop, or waiting on real I/O). The slowest call of the shipped
  * scenarios is the first, which loads the module and its packages (fengari, redlock: well under
  * a second on the project's machine); 60 s is far above any honest call even on a loaded CI
