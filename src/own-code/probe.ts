@@ -6,7 +6,8 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve, dirname } from 'node:path';
-import { userThread, UserThreadStuck } from './user-thread.js';
+import { probeInWorker } from './dispatch.js';
+import { UserThreadStuck } from './user-thread.js';
 
 /** The module path as the scenario gives it, from the scenario file's directory. */
 export function resolveModulePath(module: string, scenarioFile: string): string {
@@ -16,14 +17,14 @@ export function resolveModulePath(module: string, scenarioFile: string): string 
 /** null when the module is usable, else what is wrong with it. */
 export function probeModule(file: string, exportName: string, connections: number, options: Record<string, unknown>): string | null {
   if (!existsSync(file) || !statSync(file).isFile()) return `no such file: ${file}`;
-  let answer;
+  let result;
   try {
-    answer = userThread().call({ op: 'probe', file, exportName, connections, options });
+    result = probeInWorker({ file, exportName, connections, options });
   } catch (err) {
     if (err instanceof UserThreadStuck) return `${err.message} while loading the module or calling its factory: a busy loop, or a wait on real I/O?`;
     throw err;
   }
-  const r = answer.result as { ok: boolean; code?: string; message?: string } | null;
+  const r = result as { ok: boolean; code?: string; message?: string } | null;
   if (r?.ok) return null;
   const message = r?.message ?? 'unknown failure';
   if (r?.code === 'no-export' || r?.code === 'shape') return message;

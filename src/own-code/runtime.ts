@@ -9,14 +9,13 @@
  * - a timer is a thread of the client process (a GC pause holds it; kill -9 ends it), due
  *   after its delay measured by the client's clock (drift);
  * - a settled acquire or release fires the signal the request's thread waits on.
- * User code runs only inside `UserThread.call`, at the simulated instant of the event that
- * called it, so what it does is stamped with that instant.
+ * User code runs only inside `UserCode.call` (user-code.ts: in this thread, in the run's own
+ * `vm` context), at the simulated instant of the event that called it, so what it does is
+ * stamped with that instant.
  */
 import type { Process, ProcessGenerator } from '../engine/process.js';
 import { Signal } from '../engine/signal.js';
 import type { Simulation } from '../engine/simulation.js';
-import { formatMicros } from '../engine/time.js';
-import { ScenarioError } from '../scenario/errors.js';
 import type { ClientHost } from '../world/client-host.js';
 import type { EachOutcome } from '../world/effects.js';
 import { IoredisConnection, type IoredisBehaviour } from '../world/ioredis-connection.js';
@@ -25,7 +24,9 @@ import type { RedisNode } from '../world/redis/node.js';
 import type { Topology } from '../world/redis/deployment.js';
 import type { OwnLockOptions } from './contract.js';
 import { installLua } from './install-lua.js';
-import { userThread, UserThreadStuck, type ClientConfig, type UserThread, type WorkerAction } from './user-thread.js';
+import { takePrepared, type UserCode } from './user-code.js';
+import type { ClientConfig, WorkerAction } from './user-thread.js';
+import { enterUserCode, leaveUserCode } from './watchdog.js';
 
 /** What a user call settled with, as the protocol reads it. */
 export type Settled =
@@ -51,13 +52,13 @@ interface Bridge {
 /** ioredis 5.11.1 defaults (RedisOptions.ts): retryStrategy min(times * 50, 2000), maxRetriesPerRequest 20, the offline queue on. */
 const DEFAULT_CONFIG: ClientConfig = { maxRetries: 20, offlineQueue: true, retry: 'default', failoverDetector: false };
 
-/** A message to the user thread: what it names is what a stuck-thread error reports. */
+/** A message to user code: what it names is what the watchdog reports when user code is stuck (watchdog.ts). */
 type ThreadMessage = { op: string; client?: number; key?: string; status?: string; [field: string]: unknown };
 
 /** Something user code did that the history should show (an exception outside acquire/release). */
 export type UncaughtHook = (client: string, message: string) => void;
 
-/** A reply as it travels to the user thread: errors as their message. */
+/** A reply as it travels to user code: errors as their message. */
 type WireOutcome =
   | { status: 'ok'; reply: unknown; error?: string }
   | { status: 'timeout' }
@@ -78,7 +79,7 @@ function wire(outcome: EachOutcome | { status: 'ok'; reply: RedisReply } | { sta
 }
 
 export class OwnCodeRuntime {
-  private readonly thread: UserThread;
+  private readonly code: UserCode;
   private readonly bridges = new Map<ClientHost, Bridge>();
   private readonly byId = new Map<number, Bridge>();
   private readonly calls = new Map<number, Signal<Settled>>();
@@ -100,7 +101,14 @@ export class OwnCodeRuntime {
   ) {
     this.independent = topology === 'independent';
     installLua();
-    this.thread = userThread();
+    // The run's context, prepared with the module loaded (run-worker.ts).
+    this.code = takePrepared();
+    // Date and performance.now in user code read the client's clock when called (a call into user code runs at one simulated instant).
+    this.code.clockMs = (client, monotonic) => {
+      const b = this.byId.get(client);
+      if (!b) return NaN;
+      return monotonic ? b.host.clock.nowUs() / 1000 : b.host.clock.nowMs();
+    };
   }
 
   acquire(host: ClientHost, tag: string, key: string): Signal<Settled> {
@@ -149,43 +157,24 @@ export class OwnCodeRuntime {
     // A stream per client process and incarnation: Math.random, crypto.randomBytes/randomUUID. lock-sim: wall-clock ok (seeded replacements)
     const seed = Math.floor(this.sim.random.fork(`own-code/${host.name}#${host.incarnation}`).next() * 2 ** 32);
     const connections = this.independent ? host.lockNodes.length : 1;
-    this.send({ op: 'client', client: bridge.id, name: host.name, connections, seed, wallMs: host.clock.nowMs(), monoMs: host.clock.nowUs() / 1000 });
+    this.send({ op: 'client', client: bridge.id, name: host.name, connections, seed });
     return bridge;
   }
 
-  /** Calls the user thread with the clocks of every client as they read now, then does what it asked. */
+  /** Calls user code at this simulated instant, then does what it asked. */
   private send(message: ThreadMessage): unknown {
-    const clocks: Array<[number, number, number]> = [];
-    for (const b of this.bridges.values()) clocks.push([b.id, b.host.clock.nowMs(), b.host.clock.nowUs() / 1000]);
+    // The watchdog's note of what runs (watchdog.ts): a busy loop is reported with it.
+    const client = message.client === undefined ? null : this.byId.get(message.client)?.host.name ?? null;
+    enterUserCode(message.op, client, message.key ?? null, this.sim.nowUs);
     let answer;
     try {
-      answer = this.thread.call({ ...message, simMs: this.sim.nowUs / 1000, clocks });
-    } catch (err) {
-      if (err instanceof UserThreadStuck) throw this.stuck(message, err);
-      throw err;
+      message.simMs = this.sim.nowUs / 1000;
+      answer = this.code.call(message);
+    } finally {
+      leaveUserCode();
     }
     for (const action of answer.actions) this.perform(action);
     return answer.result;
-  }
-
-  /** A user error (exit 2) naming the module, what it was running, for which client and when. */
-  private stuck(message: ThreadMessage, err: UserThreadStuck): ScenarioError {
-    const what: Record<string, string> = {
-      'start-run': 'loading the module',
-      client: 'the factory',
-      acquire: `acquire(${JSON.stringify(message.key)})`,
-      release: `release(handle, ${JSON.stringify(message.key)})`,
-      fire: 'a timer callback (setTimeout/setInterval)', // lock-sim: wall-clock ok (names the user's timer functions; reads no clock)
-      reply: 'the code a command reply resumed',
-      message: "a 'message' event handler",
-      status: `a '${message.status}' event handler`,
-      retry: 'retryStrategy',
-    };
-    const client = message.client === undefined ? '' : ` of ${this.byId.get(message.client)?.host.name ?? 'a client'}`;
-    const detail = `${what[message.op] ?? message.op}${client} did not return control within ${err.limitMs / 1000} s of real time, at simulated time ${formatMicros(this.sim.nowUs)}: a busy loop (simulated time stands still while user code runs, so \`while (Date.now() < t)\` never ends) or a wait on real I/O`; // lock-sim: wall-clock ok (a message naming Date.now; reads no clock)
-    const error = new ScenarioError(this.module.file, [{ path: [], message: detail }]);
-    error.message = `${this.module.file}: ${detail}`; // the module is the place: no field path
-    return error;
   }
 
   private live(id: number): Bridge | null {
@@ -322,7 +311,7 @@ export class OwnCodeRuntime {
   /**
    * MULTI ... EXEC: written in one go, run by the node as redis 7.0.15 runs a transaction
    * (RedisNode.executeTransaction, transaction.ts: a command refused when queued aborts it
-   * with EXECABORT; run-time errors are per command). The thread gets EXEC's reply, and the
+   * with EXECABORT; run-time errors are per command). User code gets EXEC's reply, and the
    * queued replies for ioredis' `previousErrors`.
    */
   private batch(b: Bridge, a: Extract<WorkerAction, { kind: 'batch' }>): void {

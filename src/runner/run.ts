@@ -16,6 +16,7 @@ import type { LockModuleSpec, Scenario, VariantSpec } from '../scenario/types.js
 import { factoryOptions } from '../own-code/options.js';
 import { ownCodeLock } from '../own-code/protocol.js';
 import { OwnCodeRuntime } from '../own-code/runtime.js';
+import { ownCodeRunsElsewhere, runOwnCodeVariant } from '../own-code/dispatch.js';
 import type { LockProtocol } from '../variants/lock-protocol.js';
 import { quorumOf } from '../variants/locks/redlock.js';
 import { GUARDS, LOCKS } from '../variants/registry.js';
@@ -62,6 +63,8 @@ export interface RunOptions {
 export const RERUNS = 2;
 
 export function runVariant(scenario: Scenario, variant: VariantSpec, seed: number = scenario.seed, options: RunOptions = {}): RunResult {
+  // A user lock module runs in the own-code run worker (src/own-code/dispatch.ts), which calls this again in its thread.
+  if (variant.lockModule && ownCodeRunsElsewhere()) return runOwnCodeVariant(scenario, variant, seed, options);
   try {
     // When the streaming checker cannot judge a run (the history named requests whose facts it
     // had dropped), the same seed again keeping those requests' facts: memory for a few more

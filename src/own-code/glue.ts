@@ -1,33 +1,80 @@
 /**
- * The thread user lock code runs in. The simulation is synchronous and user code is
- * asynchronous (promises, timers): the main thread posts one message (a reply, a timer, a
- * call) and blocks until this thread has run everything that message set off, microtasks
- * and immediates included, and answers with what the user code asked for meanwhile
- * (commands, timers, settled calls). So a promise continuation runs at the simulated instant
- * of the event that resolved it, in one order, every run.
+ * The glue between the simulation and user lock code, compiled INSIDE the run's `vm` context
+ * (user-code.ts), so that its promises, classes and closures belong to that context: a
+ * promise reaction is queued on its handler's context, and a context made with
+ * `microtaskMode: 'afterEvaluate'` drains its own queue at the end of every
+ * `script.runInContext`. The simulation delivers one message (a reply, a timer, a call) by
+ * running a small script in the context; when that returns, every promise continuation the
+ * message set off has run, and the host runs the context's immediates until none is left. So
+ * a continuation runs at the simulated instant of the event that resolved it, in one order,
+ * every run, in the simulation's own thread.
  *
- * This function is started as the source of an eval'd worker (`${fn}`), so it must be
- * self-contained: no imports, only `require` of Node built-ins.
+ * This function is compiled from its source (`${fn}`), so it must be self-contained: no
+ * imports; what it needs from Node comes in `host`.
  *
- * What user code sees instead of Node's globals (installed before any user module loads,
- * so libraries that keep a reference at load time keep ours): setTimeout / setInterval / (lock-sim: wall-clock ok: replaced, not read)
- * setImmediate and their clear*, Date, performance.now, Math.random, crypto.randomBytes, (lock-sim: wall-clock ok: replaced by simulated ones)
- * crypto.randomUUID and crypto.getRandomValues. Each call is attributed to a simulated
- * client by AsyncLocalStorage (the context follows promise continuations and our timers).
+ * What user code sees instead of Node's globals (the context's own, set before any user
+ * module loads, so libraries that keep a reference at load time keep ours): setTimeout / (lock-sim: wall-clock ok: replaced, not read)
+ * setInterval / setImmediate and their clear*, Date, performance.now, Math.random, (lock-sim: wall-clock ok: replaced by simulated ones)
+ * process.nextTick, queueMicrotask, and through the `node:crypto` the loader hands out,
+ * crypto.randomBytes, crypto.randomUUID and crypto.getRandomValues. Each call is attributed
+ * to a simulated client by AsyncLocalStorage: measured on Node 20.20.2, a store set with
+ * `als.run` around a `runInContext` is still the store when a continuation of that chain
+ * resumes during a later delivery made under another store (the context's promises carry it).
  */
-export function ownCodeWorkerMain(): void {
-  /* eslint-disable @typescript-eslint/no-explicit-any */
-  const { workerData } = require('node:worker_threads') as typeof import('node:worker_threads');
-  const { AsyncLocalStorage } = require('node:async_hooks') as typeof import('node:async_hooks');
-  const nodeCrypto = require('node:crypto') as any;
-  const nodeModule = require('node:module') as any;
-  const { EventEmitter } = require('node:events') as typeof import('node:events');
-  const { pathToFileURL } = require('node:url') as typeof import('node:url');
+export interface GlueHost {
+  als: import('node:async_hooks').AsyncLocalStorage<unknown>;
+  EventEmitter: typeof import('node:events').EventEmitter;
+  hostCrypto: typeof import('node:crypto');
+  hostProcess: NodeJS.Process;
+  hostPerformance: object;
+  /** Client `client`'s clock now: wall (Date) or monotonic (performance.now) milliseconds; NaN when the simulation knows no such client. */
+  clockMs(client: number, monotonic: boolean): number;
+  /** The user module's namespace once loaded (user-code.ts sets it before 'start-run'). */
+  mailbox: { msg: unknown; result: unknown; namespace: Record<string, unknown> | null; loadError: unknown };
+}
 
-  const flag = new Int32Array(workerData.sab as SharedArrayBuffer);
-  const port = workerData.port as import('node:worker_threads').MessagePort;
-  const realSetImmediate = globalThis.setImmediate;
-  const RealDate = Date;
+/** What the glue gives the host: the crypto module user code imports, the step entry, and what is pending. */
+export interface GlueApi {
+  crypto: Record<string, unknown>;
+  process: object;
+  timers: Record<string, unknown>;
+  performance: object;
+  /** One step: handles mailbox.msg if set, else runs the pending immediates. Run it through a script in the context. */
+  step(): void;
+  /** Immediates are waiting. */
+  pending(): boolean;
+  /** What user code asked for since the last call (commands, timers, settled calls). */
+  takeActions(): unknown[];
+  /** A fresh run: the seed of the stream Math.random reads outside any client (module load, probe). */
+  reset(seed: number): void;
+  /** The simulated instant (ms) code outside any client reads (module load). */
+  at(simMs: number): void;
+  describe(err: unknown): { message: string; name: string; timeout: boolean };
+}
+
+export function ownCodeContextMain(host: GlueHost): GlueApi {
+  /* eslint-disable @typescript-eslint/no-explicit-any */
+  const { als, EventEmitter, hostCrypto, mailbox } = host;
+  const g = globalThis as any;
+  // The context's globals as local bindings: a global lookup in a vm context goes through the
+  // contextified global's interceptor (a call into C++ each time); a closure variable does not.
+  /* eslint-disable @typescript-eslint/no-shadow */
+  const Promise: PromiseConstructor = g.Promise;
+  const Map: MapConstructor = g.Map;
+  const Set: SetConstructor = g.Set;
+  const WeakMap: WeakMapConstructor = g.WeakMap;
+  const Object: ObjectConstructor = g.Object;
+  const Array: ArrayConstructor = g.Array;
+  const Error: ErrorConstructor = g.Error;
+  const TypeError: TypeErrorConstructor = g.TypeError;
+  const String: StringConstructor = g.String;
+  const Number: NumberConstructor = g.Number;
+  const Math: Math = g.Math;
+  const Symbol: SymbolConstructor = g.Symbol;
+  const Uint8Array: Uint8ArrayConstructor = g.Uint8Array;
+  const Buffer: BufferConstructor = g.Buffer;
+  const undefined = void 0;
+  const RealDate: DateConstructor = g.Date;
   /** A fixed epoch for Date: simulated time 0 reads 2024-01-01T00:00:00Z. */
   const EPOCH_MS = 1_704_067_200_000;
 
@@ -40,8 +87,6 @@ export function ownCodeWorkerMain(): void {
     id: number;
     name: string;
     alive: boolean;
-    wallMs: number;
-    monoMs: number;
     rng: () => number;
     /** The factory's lock, once it returned (it may return a promise). */
     ready: Promise<any>;
@@ -50,13 +95,13 @@ export function ownCodeWorkerMain(): void {
     /** Every client user code holds (the factory's and their duplicate()s): status events reach each. */
     instances: any[];
   }
-  const als = new AsyncLocalStorage<Ctx>();
   const clients = new Map<number, ClientState>();
   let actions: any[] = [];
   let nextId = 1;
   let runId = 0;
   let simMs = 0;
   let factory: any = null;
+  let probeOutcome: { lock?: any; err?: unknown } | null = null;
   let options: any = {};
   let globalRng = mulberry(1);
   /** Command and call continuations by id: (outcome) => void. */
@@ -77,13 +122,22 @@ export function ownCodeWorkerMain(): void {
     };
   }
 
-  const ctx = (): Ctx | undefined => als.getStore();
+  const ctx = (): Ctx | undefined => als.getStore() as Ctx | undefined;
   const clientOf = (): ClientState | undefined => {
     const c = ctx();
     return c ? clients.get(c.client) : undefined;
   };
-  const wallNow = (): number => EPOCH_MS + (clientOf()?.wallMs ?? simMs);
-  const monoNow = (): number => clientOf()?.monoMs ?? simMs;
+  // The client's clock as it reads now, asked of the simulation when user code reads it (NaN: not a live client).
+  const wallNow = (): number => {
+    const c = ctx();
+    const ms = c ? host.clockMs(c.client, false) : NaN;
+    return EPOCH_MS + (ms === ms ? ms : simMs);
+  };
+  const monoNow = (): number => {
+    const c = ctx();
+    const ms = c ? host.clockMs(c.client, true) : NaN;
+    return ms === ms ? ms : simMs;
+  };
   const rand = (): number => (clientOf()?.rng ?? globalRng)();
 
   // ---- the globals user code sees ----
@@ -111,16 +165,32 @@ export function ownCodeWorkerMain(): void {
     if (!timers.delete(id)) return;
     actions.push({ kind: 'clear', id });
   }
-  (globalThis as any).setTimeout = (fn: any, ms?: any, ...args: any[]) => addTimer(fn, ms, args, false); // lock-sim: wall-clock ok (replaced by a simulated timer)
-  (globalThis as any).setInterval = (fn: any, ms?: any, ...args: any[]) => addTimer(fn, ms, args, true); // lock-sim: wall-clock ok (replaced by a simulated timer)
-  (globalThis as any).clearTimeout = clearTimer;
-  (globalThis as any).clearInterval = clearTimer;
-  (globalThis as any).setImmediate = (fn: any, ...args: any[]) => {
+  const setTimeoutSim = (fn: any, ms?: any, ...args: any[]): Timeout => addTimer(fn, ms, args, false);
+  const setIntervalSim = (fn: any, ms?: any, ...args: any[]): Timeout => addTimer(fn, ms, args, true);
+  const setImmediateSim = (fn: any, ...args: any[]): any => {
     const id = nextId++;
     immediates.push({ fn: () => fn(...args), ctx: ctx(), id });
     return { id, ref() { return this; }, unref() { return this; }, hasRef: () => true };
   };
-  (globalThis as any).clearImmediate = (i: any) => { if (i && typeof i.id === 'number') clearedImmediates.add(i.id); };
+  const clearImmediateSim = (i: any): void => { if (i && typeof i.id === 'number') clearedImmediates.add(i.id); };
+  g.setTimeout = setTimeoutSim; // lock-sim: wall-clock ok (replaced by a simulated timer)
+  g.setInterval = setIntervalSim; // lock-sim: wall-clock ok (replaced by a simulated timer)
+  g.clearTimeout = clearTimer;
+  g.clearInterval = clearTimer;
+  g.setImmediate = setImmediateSim;
+  g.clearImmediate = clearImmediateSim;
+  // The context's own microtask queue, drained when the delivering script returns.
+  g.queueMicrotask = (fn: any) => { if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function'); void Promise.resolve().then(fn); };
+  /**
+   * process.nextTick: on the context's microtask queue (Node runs its tick queue before
+   * promise reactions; here both share one FIFO queue, so a tick set off inside a promise
+   * continuation may run before reactions Node would have run first: README says so).
+   */
+  const nextTick = (fn: any, ...args: any[]): void => { void Promise.resolve().then(() => fn(...args)); };
+  const processSim = Object.create(host.hostProcess, { nextTick: { value: nextTick, writable: true, configurable: true } });
+  g.process = processSim;
+  g.global = g;
+  const timersModule = { setTimeout: setTimeoutSim, setInterval: setIntervalSim, setImmediate: setImmediateSim, clearTimeout: clearTimer, clearInterval: clearTimer, clearImmediate: clearImmediateSim }; // lock-sim: wall-clock ok (the simulated timers as node:timers)
 
   class SimDate extends RealDate {
     constructor(...args: any[]) {
@@ -131,20 +201,19 @@ export function ownCodeWorkerMain(): void {
       return wallNow();
     }
   }
-  (globalThis as any).Date = SimDate;
-  const perf = (globalThis as any).performance;
-  if (perf) perf.now = () => monoNow();
-  Math.random = rand; // lock-sim: wall-clock ok (replaced by the client's seeded stream)
+  g.Date = SimDate;
+  const perf = Object.create(host.hostPerformance, { now: { value: () => monoNow(), writable: true, configurable: true }, timeOrigin: { value: EPOCH_MS } });
+  g.performance = perf;
+  Math.random = rand; // lock-sim: wall-clock ok (replaced by the client's seeded stream; the context's own Math)
   const randomFill = (buf: Uint8Array): Uint8Array => {
     for (let i = 0; i < buf.length; i++) buf[i] = Math.floor(rand() * 256);
     return buf;
   };
-  const realRandomBytes = nodeCrypto.randomBytes;
-  nodeCrypto.randomBytes = (size: number, cb?: any) => {
+  const randomBytes = (size: number, cb?: any): any => {
     const buf = Buffer.alloc(size);
     randomFill(buf);
     if (typeof cb === 'function') {
-      (globalThis as any).setImmediate(() => cb(null, buf));
+      setImmediateSim(() => cb(null, buf));
       return undefined;
     }
     return buf;
@@ -156,21 +225,16 @@ export function ownCodeWorkerMain(): void {
     const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
   };
-  nodeCrypto.randomUUID = uuid;
-  nodeCrypto.getRandomValues = (a: any) => { randomFill(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)); return a; };
-  if (nodeCrypto.webcrypto) {
-    nodeCrypto.webcrypto.randomUUID = uuid;
-    nodeCrypto.webcrypto.getRandomValues = nodeCrypto.getRandomValues;
-  }
-  void realRandomBytes;
-  // Real network I/O (a real Redis client, HTTP) is not simulated: a socket that connects is
-  // refused with a message that says so (net, tls and http all connect through net.Socket).
-  const net = require('node:net') as any;
-  net.Socket.prototype.connect = function refused(): never {
-    throw new Error('lock-sim: a lock module opened a real network connection (net.Socket.connect); real I/O is not simulated: talk to Redis through the clients the factory receives');
-  };
-  // `import { randomBytes } from 'node:crypto'` reads the ESM named exports: bring them in line.
-  nodeModule.syncBuiltinESMExports();
+  const getRandomValues = (a: any): any => { randomFill(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)); return a; };
+  const webcrypto = Object.create(hostCrypto.webcrypto as object, {
+    randomUUID: { value: uuid }, getRandomValues: { value: getRandomValues }, subtle: { value: hostCrypto.webcrypto.subtle },
+  });
+  // The `node:crypto` user code imports or requires: Node's, with the random sources seeded.
+  const nodeCrypto: any = Object.create(hostCrypto as object, {
+    randomBytes: { value: randomBytes, enumerable: true }, randomUUID: { value: uuid, enumerable: true },
+    getRandomValues: { value: getRandomValues, enumerable: true }, webcrypto: { value: webcrypto, enumerable: true },
+  });
+  g.crypto = webcrypto;
 
   // ---- the ioredis-compatible client ----
   class ReplyError extends Error {
@@ -429,10 +493,10 @@ export function ownCodeWorkerMain(): void {
     return { message, name, timeout: message === 'Command timed out' };
   }
 
-  async function loadFactory(file: string, exportName: string, fresh: boolean): Promise<any> {
-    const url = pathToFileURL(file).href + (fresh ? `?run=${runId}` : '');
-    // import() comes from the worker's preamble (user-thread.ts): a bundler rewrites it here.
-    const mod = await (globalThis as any).__ownCodeImport(url);
+  /** The factory from the module user-code.ts loaded into this context. */
+  function loadFactory(exportName: string): any {
+    if (mailbox.loadError !== null) throw mailbox.loadError;
+    const mod = mailbox.namespace as Record<string, unknown>;
     if (!(exportName in mod)) {
       const names = Object.keys(mod).filter((k) => k !== 'default');
       throw Object.assign(new Error(`the module has no export "${exportName}"${names.length > 0 ? ` (it exports ${names.join(', ')})` : ''}`), { code: 'no-export' });
@@ -472,52 +536,45 @@ export function ownCodeWorkerMain(): void {
     );
   }
 
-  async function handle(msg: any): Promise<any> {
+  function handle(msg: any): any {
     simMs = msg.simMs ?? simMs;
-    if (msg.clocks) {
-      for (const [id, wall, mono] of msg.clocks as Array<[number, number, number]>) {
-        const c = clients.get(id);
-        if (c) {
-          c.wallMs = wall;
-          c.monoMs = mono;
-        }
-      }
-    }
     switch (msg.op) {
       case 'probe': {
-        // Loads the module and calls the factory once with clients that never answer.
+        // Calls the factory once with clients that never answer; 'probe-result' reads the
+        // outcome after the drain. A factory that waits for Redis never gets an answer here:
+        // its shape is checked at the run.
+        probeOutcome = null;
         try {
-          const f = await loadFactory(msg.file, msg.exportName, false);
-          const probeClient: ClientState = { id: -2, name: 'probe', alive: false, wallMs: 0, monoMs: 0, rng: mulberry(1), ready: Promise.resolve(null), handles: new Map(), redis: [], instances: [] };
+          const f = loadFactory(msg.exportName);
+          const probeClient: ClientState = { id: -2, name: 'probe', alive: false, rng: mulberry(1), ready: Promise.resolve(null), handles: new Map(), redis: [], instances: [] };
           clients.set(-2, probeClient);
           const redis = Array.from({ length: msg.connections }, (_, i) => new SimRedis(-2, i, {}));
-          // A factory that waits for Redis never gets an answer here: its shape is checked at the run.
-          let outcome: { lock?: any; err?: unknown } | null = null;
-          Promise.resolve(inClient(probeClient, 'probe', () => f(redis, msg.options))).then((lock) => { outcome = { lock }; }, (err) => { outcome = { err }; });
-          await quiesce();
-          const o = outcome as { lock?: any; err?: unknown } | null;
-          if (o?.err !== undefined) throw o.err;
+          Promise.resolve(inClient(probeClient, 'probe', () => f(redis, msg.options))).then((lock) => { probeOutcome = { lock }; }, (err) => { probeOutcome = { err }; });
+          return null;
+        } catch (err) {
+          probeOutcome = { err };
+          return null;
+        }
+      }
+      case 'probe-result': {
+        clients.delete(-2);
+        timers.clear();
+        const o = probeOutcome as { lock?: any; err?: unknown } | null;
+        try {
+          if (o && 'err' in o) throw o.err;
           if (o) checkShape(o.lock);
           return { ok: true };
         } catch (err) {
           const e = err as any;
           return { ok: false, code: e?.code ?? 'throws', message: describe(err).message };
-        } finally {
-          clients.delete(-2);
-          timers.clear();
         }
       }
       case 'start-run': {
-        runId++;
-        clients.clear();
-        waiting.clear();
-        timers.clear();
-        immediates.length = 0;
-        subscribers.clear();
-        globalRng = mulberry(msg.seed);
+        // The context is this run's alone (user-code.ts): nothing to clear; what the module
+        // set off while loading (timers, draws from the seeded stream) stays.
         options = msg.options;
         try {
-          factory = await loadFactory(msg.file, msg.exportName, true);
+          factory = loadFactory(msg.exportName);
           return { ok: true };
         } catch (err) {
           return { ok: false, message: describe(err).message };
@@ -525,7 +582,7 @@ export function ownCodeWorkerMain(): void {
       }
       case 'client': {
         const client: ClientState = {
-          id: msg.client, name: msg.name, alive: true, wallMs: msg.wallMs, monoMs: msg.monoMs, rng: mulberry(msg.seed),
+          id: msg.client, name: msg.name, alive: true, rng: mulberry(msg.seed),
           ready: Promise.resolve(null), handles: new Map(), redis: [], instances: [],
         };
         clients.set(client.id, client);
@@ -642,40 +699,45 @@ export function ownCodeWorkerMain(): void {
     else call();
   }
 
-  /** Until nothing is left to run: microtasks and nextTicks run between macrotasks; our immediates here. */
-  async function quiesce(): Promise<void> {
-    for (;;) {
-      await new Promise<void>((r) => realSetImmediate(r));
-      if (immediates.length === 0) return;
-      const batch = immediates.splice(0);
-      for (const im of batch) {
-        if (clearedImmediates.delete(im.id)) continue;
-        runUser(im.ctx, im.fn);
-      }
+  /** Our immediates, in the order set, each with the client that set it. */
+  function runImmediates(): void {
+    const batch = immediates.splice(0);
+    for (const im of batch) {
+      if (clearedImmediates.delete(im.id)) continue;
+      runUser(im.ctx, im.fn);
     }
   }
 
-  process.on('uncaughtException', (err) => {
-    actions.push({ kind: 'uncaught', client: -1, error: describe(err) });
-  });
-  process.on('unhandledRejection', (reason) => {
-    actions.push({ kind: 'uncaught', client: -1, error: describe(reason) });
-  });
-
-  port.on('message', async (msg: any) => {
-    let result: any = null;
-    try {
-      const batch = msg.batch as any[] | undefined;
-      if (batch) for (const m of batch) await handle(m);
-      else result = await handle(msg);
-      await quiesce();
-    } catch (err) {
-      result = { ok: false, message: describe(err).message };
-    }
-    const out = actions;
-    actions = [];
-    port.postMessage({ result, actions: out, seq: msg.seq });
-    Atomics.store(flag, 0, msg.seq);
-    Atomics.notify(flag, 0);
-  });
+  return {
+    crypto: nodeCrypto,
+    process: processSim,
+    timers: timersModule,
+    performance: perf,
+    step(): void {
+      const msg = mailbox.msg as any;
+      if (msg === null) {
+        runImmediates();
+        return;
+      }
+      mailbox.msg = null;
+      try {
+        mailbox.result = handle(msg);
+      } catch (err) {
+        mailbox.result = { ok: false, message: describe(err).message };
+      }
+    },
+    pending: () => immediates.length > 0,
+    takeActions(): any[] {
+      const out = actions;
+      actions = [];
+      return out;
+    },
+    reset(seed: number): void {
+      globalRng = mulberry(seed);
+    },
+    at(ms: number): void {
+      simMs = ms;
+    },
+    describe,
+  };
 }

@@ -1,0 +1,150 @@
+/**
+ * Own-code runs and module probes go to the own-code run worker (run-worker.ts): one worker
+ * thread per process, started on first use with --experimental-vm-modules, that runs the
+ * whole run (simulation and user code) in its thread. The caller stays synchronous: it posts
+ * the run and waits once, waking at least once a second to watch user code (watchdog.ts).
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type { Operation } from '../history/operation.js';
+import type { RunOptions, RunResult } from '../runner/run.js';
+import { ScenarioError, type ScenarioIssue } from '../scenario/errors.js';
+import type { Scenario, VariantSpec } from '../scenario/types.js';
+import { UserThreadStuck, watchdogMs } from './user-thread.js';
+import { stuckDetail, WATCH_BYTES, watchMemory, type WatchMemory } from './watchdog.js';
+
+let insideRunWorker = false;
+
+/** Called by run-worker.ts: runs in this thread are the worker's own. */
+export function markRunWorker(): void {
+  insideRunWorker = true;
+}
+
+/** Own-code runs go to the worker, unless this thread is that worker. */
+export function ownCodeRunsElsewhere(): boolean {
+  return !insideRunWorker;
+}
+
+/**
+ * The compiled worker. From the TypeScript sources (vitest) the built one in dist/ (`npm test`
+ * builds first): a worker thread cannot load TypeScript.
+ */
+function workerUrl(): URL {
+  const here = new URL('./run-worker.js', import.meta.url);
+  if (!import.meta.url.endsWith('.ts')) return here;
+  const built = new URL('../../dist/own-code/run-worker.js', import.meta.url);
+  if (!existsSync(fileURLToPath(built))) throw new Error('lock-sim: own-code runs need the built worker: run `npm run build` first');
+  return built;
+}
+
+interface Answer {
+  seq: number;
+  ok: boolean;
+  value?: unknown;
+  error?: { kind: 'scenario'; file: string; issues: ScenarioIssue[]; message: string } | { kind: 'error'; name: string; message: string };
+}
+
+class RunWorker {
+  private readonly sab = new SharedArrayBuffer(WATCH_BYTES);
+  private readonly memory: WatchMemory = watchMemory(this.sab);
+  private readonly port: MessagePort;
+  private readonly worker: Worker;
+  private readonly names = new Map<number, string>();
+  private seq = 0;
+
+  constructor() {
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    this.worker = new Worker(workerUrl(), {
+      // Only this flag: the caller's may hold flags a worker refuses (--expose-gc: ERR_WORKER_INVALID_EXEC_ARGV).
+      execArgv: ['--experimental-vm-modules'],
+      workerData: { sab: this.sab, port: port2 },
+      transferList: [port2],
+    });
+    this.worker.unref();
+    this.port.unref();
+  }
+
+  /** Posts a request and waits for its answer; UserThreadStuck (the worker ended) when user code holds on past the watchdog. */
+  request(message: object): unknown {
+    const seq = ++this.seq;
+    this.port.postMessage({ ...message, seq });
+    const i32 = this.memory.i32;
+    const limitMs = watchdogMs;
+    let watchedEntry = -1;
+    let since = 0;
+    for (;;) {
+      const seen = Atomics.load(i32, 0);
+      if (seen === seq) break;
+      if (Atomics.load(i32, 2) === 1) {
+        const entry = Atomics.load(i32, 1);
+        const now = Date.now(); // lock-sim: wall-clock ok, a watchdog on user code, not part of any result
+        if (entry !== watchedEntry) {
+          watchedEntry = entry;
+          since = now;
+        } else if (now - since > limitMs) {
+          this.drainNames();
+          const detail = stuckDetail(this.memory, (id) => this.names.get(id), limitMs);
+          if (shared === this) shared = null;
+          void this.worker.terminate();
+          throw new UserThreadStuck(limitMs, detail);
+        }
+      }
+      Atomics.wait(i32, 0, seen, Math.min(1000, limitMs / 2));
+    }
+    for (;;) {
+      const got = receiveMessageOnPort(this.port);
+      if (!got) continue; // posted before the flag was written: it is on its way
+      const m = got.message as Answer | { name: [number, string] };
+      if ('name' in m) {
+        this.names.set(m.name[0], m.name[1]);
+        continue;
+      }
+      if (m.seq !== seq) continue;
+      if (m.ok) return m.value;
+      const e = m.error!;
+      if (e.kind === 'scenario') {
+        const err = new ScenarioError(e.file, e.issues);
+        err.message = e.message;
+        throw err;
+      }
+      const err = new Error(e.message);
+      err.name = e.name;
+      throw err;
+    }
+  }
+
+  private drainNames(): void {
+    for (let got = receiveMessageOnPort(this.port); got; got = receiveMessageOnPort(this.port)) {
+      const m = got.message as { name?: [number, string] };
+      if (m.name) this.names.set(m.name[0], m.name[1]);
+    }
+  }
+}
+
+let shared: RunWorker | null = null;
+const runWorker = (): RunWorker => (shared ??= new RunWorker());
+
+/** An own-code run, done by the run worker; the same result runVariant gives in this thread. */
+export function runOwnCodeVariant(scenario: Scenario, variant: VariantSpec, seed: number, options: RunOptions): RunResult {
+  const keep = options.history ?? 'all';
+  const file = variant.lockModule!.file;
+  let answer: { result: RunResult; listened: Operation[] | null };
+  try {
+    answer = runWorker().request({ op: 'run', scenario, variant, seed, history: keep === 'none' ? 'none' : 'all', listen: options.listen !== undefined }) as typeof answer;
+  } catch (err) {
+    if (!(err instanceof UserThreadStuck)) throw err;
+    const error = new ScenarioError(file, [{ path: [], message: err.detail }]);
+    error.message = `${file}: ${err.detail}`; // the module is the place: no field path
+    throw error;
+  }
+  if (answer.listened && options.listen) for (const op of answer.listened) options.listen(op);
+  const result = answer.result;
+  return { ...result, variant, history: typeof keep === 'function' ? result.history.filter(keep) : result.history };
+}
+
+/** A module probe (probe.ts), done by the run worker. */
+export function probeInWorker(request: { file: string; exportName: string; connections: number; options: Record<string, unknown> }): unknown {
+  return runWorker().request({ op: 'probe', ...request });
+}

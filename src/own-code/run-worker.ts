@@ -1,0 +1,134 @@
+/**
+ * The own-code run worker: a worker thread started with --experimental-vm-modules (which
+ * `vm.SourceTextModule` needs, user-code.ts) that runs whole own-code runs, simulation and
+ * user code in its one thread, and probes lock modules. The thread that asked waits once per
+ * run (dispatch.ts), not once per call into user code.
+ */
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { RandomStreams } from '../engine/random.js';
+import type { Operation } from '../history/operation.js';
+import { runVariant, type RunOptions } from '../runner/run.js';
+import type { Scenario, VariantSpec } from '../scenario/types.js';
+import { ScenarioError } from '../scenario/errors.js';
+import { markRunWorker } from './dispatch.js';
+import { NeedsAnotherContext, offerPrepared, UserCode } from './user-code.js';
+import { enterUserCode, installWatch, leaveUserCode, watchMemory } from './watchdog.js';
+
+// `vm.SourceTextModule` warns once that VM Modules are experimental: that one warning says
+// nothing to a lock-sim user; every other warning passes.
+const emitWarning = process.emitWarning.bind(process);
+process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+  const text = typeof warning === 'string' ? warning : warning.message;
+  const type = typeof rest[0] === 'string' ? rest[0] : (rest[0] as { type?: string } | undefined)?.type ?? (warning as Error).name;
+  if (type === 'ExperimentalWarning' && /VM Modules/.test(text)) return;
+  (emitWarning as (...a: unknown[]) => void)(warning, ...rest);
+}) as typeof process.emitWarning;
+
+markRunWorker();
+// An exception nothing caught must not end the thread the caller waits on: it ends the request
+// with an error instead (a user module's unhandled rejections are recorded: user-code.ts).
+let current: number | null = null;
+const port = (workerData as { port: MessagePort }).port;
+const memory = watchMemory((workerData as { sab: SharedArrayBuffer }).sab);
+installWatch(memory, (id, name) => port.postMessage({ name: [id, name] }));
+void parentPort;
+
+export interface RunRequest {
+  op: 'run';
+  scenario: Scenario;
+  variant: VariantSpec;
+  seed: number;
+  history: 'all' | 'none';
+  listen: boolean;
+}
+
+export interface ProbeRequest {
+  op: 'probe';
+  file: string;
+  exportName: string;
+  connections: number;
+  options: Record<string, unknown>;
+}
+
+/** The seed OwnCodeRuntime draws for the run's own stream: module-load Math.random reads it (as before the run). */
+function ownCodeSeed(seed: number): number {
+  return Math.floor(new RandomStreams(seed).fork('own-code').next() * 2 ** 32);
+}
+
+async function prepare(file: string, seed: number, count: number): Promise<void> {
+  const contexts: UserCode[] = [];
+  for (let i = 0; i < count; i++) {
+    enterUserCode('load', null, null, 0);
+    try {
+      contexts.push(await UserCode.prepare(file, seed));
+    } finally {
+      leaveUserCode();
+    }
+  }
+  offerPrepared(contexts);
+}
+
+async function run(req: RunRequest): Promise<unknown> {
+  const file = req.variant.lockModule!.file;
+  const listened: Operation[] = [];
+  // One context per simulated run; a re-run of the seed needs more (user-code.ts takePrepared).
+  for (const count of [1, 4, 8]) {
+    await prepare(file, ownCodeSeed(req.seed), count);
+    listened.length = 0;
+    const options: RunOptions = { history: req.history };
+    if (req.listen) options.listen = (op) => listened.push(op);
+    try {
+      const result = runVariant(req.scenario, req.variant, req.seed, options);
+      return { result, listened: req.listen ? listened : null };
+    } catch (err) {
+      if (err instanceof NeedsAnotherContext) continue;
+      throw err;
+    } finally {
+      offerPrepared([]);
+    }
+  }
+  throw new Error('lock-sim: an own-code run needed more than 8 contexts');
+}
+
+async function probe(req: ProbeRequest): Promise<unknown> {
+  enterUserCode('probe', null, null, 0);
+  try {
+    const u = await UserCode.prepare(req.file, 1);
+    u.call({ op: 'probe', exportName: req.exportName, connections: req.connections, options: req.options });
+    return u.call({ op: 'probe-result' }).result;
+  } finally {
+    leaveUserCode();
+  }
+}
+
+function serialize(err: unknown): object {
+  if (err instanceof ScenarioError) return { kind: 'scenario', file: err.file, issues: err.issues, message: err.message };
+  const e = err as { name?: string; message?: string };
+  return { kind: 'error', name: e?.name ?? 'Error', message: e?.message ?? String(err) };
+}
+
+process.on('uncaughtException', (err) => {
+  if (current === null) return;
+  const seq = current;
+  current = null;
+  port.postMessage({ seq, ok: false, error: serialize(err) });
+  Atomics.store(memory.i32, 0, seq);
+  Atomics.notify(memory.i32, 0);
+});
+
+port.on('message', (msg: (RunRequest | ProbeRequest) & { seq: number }) => {
+  current = msg.seq;
+  void (async () => {
+    let answer: object;
+    try {
+      answer = { ok: true, value: msg.op === 'run' ? await run(msg) : await probe(msg) };
+    } catch (err) {
+      answer = { ok: false, error: serialize(err) };
+    }
+    if (current !== msg.seq) return;
+    current = null;
+    port.postMessage({ seq: msg.seq, ...answer });
+    Atomics.store(memory.i32, 0, msg.seq);
+    Atomics.notify(memory.i32, 0);
+  })();
+});

@@ -1,0 +1,184 @@
+/**
+ * One run's user code, in the simulation's own thread: a fresh `vm` context per run (fresh
+ * module instances, so module-level state cannot leak from one run into the next) made with
+ * `microtaskMode: 'afterEvaluate'`, the glue (glue.ts) and the user module compiled in it
+ * (loader.ts). A call delivers one message by running a small script in the context: when
+ * the script returns, the context's microtask queue has been drained, so every promise
+ * continuation the message set off has run; then the context's immediates run, each batch
+ * through the same script, until none is left. No thread hop, no wait: the simulation stays
+ * synchronous and user code runs only inside `call`, at the simulated instant of the event.
+ *
+ * ESM in a context needs `vm.SourceTextModule` (Node's --experimental-vm-modules): this
+ * module is used inside the own-code run worker (run-worker.ts), started with that flag.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { EventEmitter } from 'node:events';
+import { createRequire } from 'node:module';
+import vm from 'node:vm';
+import { ownCodeContextMain, type GlueApi, type GlueHost } from './glue.js';
+import { ModuleLoader } from './loader.js';
+import type { ThreadAnswer } from './user-thread.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const hostRequire = createRequire(import.meta.url);
+const hostCrypto = hostRequire('node:crypto');
+
+/** Node globals user code finds in its context as they are (the clock- and random-reading ones are the glue's). */
+const PASSED_GLOBALS = [
+  'console', 'Buffer', 'URL', 'URLSearchParams', 'TextEncoder', 'TextDecoder', 'AbortController', 'AbortSignal',
+  'EventTarget', 'Event', 'structuredClone', 'atob', 'btoa', 'fetch', 'Blob',
+];
+
+/** The glue's source, compiled once per context (a bundler's keep-names helper `__name` covered). */
+const GLUE_SOURCE = `(function () { const __name = (f) => f; return (${ownCodeContextMain.toString()}); })()`;
+const GLUE_SCRIPT = new vm.Script(GLUE_SOURCE, { filename: 'lock-sim:own-code/glue.js' });
+const STEP_SCRIPT = new vm.Script('__lockSimStep()', { filename: 'lock-sim:own-code/step.js' });
+
+let netRefused = false;
+/**
+ * Real network I/O (a real Redis client, HTTP) is not simulated: a socket that connects is
+ * refused with a message that says so (net, tls and http all connect through net.Socket).
+ * Patched on this thread's `net` (the run worker's, which runs nothing else that connects).
+ */
+function refuseRealSockets(): void {
+  if (netRefused) return;
+  netRefused = true;
+  const net = hostRequire('node:net');
+  net.Socket.prototype.connect = function refused(): never {
+    throw new Error('lock-sim: a lock module opened a real network connection (net.Socket.connect); real I/O is not simulated: talk to Redis through the clients the factory receives');
+  };
+}
+
+const als = new AsyncLocalStorage<unknown>();
+
+/**
+ * Promise rejections nothing handled. V8 reports them to Node, which tells 'unhandledRejection'
+ * listeners when it processes its tick queue: `process._tickCallback` (Node's runNextTicks,
+ * present from Node 0.x to 24) does that now, after each call, so a rejection is recorded at
+ * the call that made it, as it was when user code ran in a thread of its own.
+ */
+const unhandled: Array<{ message: string; name: string }> = [];
+let listening = false;
+const processTicks = (process as unknown as { _tickCallback?: () => void })._tickCallback;
+function listenForUnhandled(describe: GlueApi['describe']): void {
+  if (listening) return;
+  listening = true;
+  process.on('unhandledRejection', (reason) => {
+    const d = describe(reason);
+    unhandled.push({ message: d.message, name: d.name });
+  });
+}
+
+export class UserCode {
+  private readonly context: vm.Context;
+  private readonly api: GlueApi;
+  private readonly mailbox: GlueHost['mailbox'] = { msg: null, result: null, namespace: null, loadError: null };
+  /** The simulation's clocks of the clients (OwnCodeRuntime sets it); NaN before the run. */
+  clockMs: (client: number, monotonic: boolean) => number = () => NaN;
+
+  private constructor(seed: number) {
+    refuseRealSockets();
+    const sandbox: Record<string, unknown> = {};
+    for (const name of PASSED_GLOBALS) if (name in globalThis) sandbox[name] = (globalThis as any)[name];
+    this.context = vm.createContext(sandbox, { name: 'lock-sim user code', microtaskMode: 'afterEvaluate' });
+    const main = GLUE_SCRIPT.runInContext(this.context) as typeof ownCodeContextMain;
+    this.api = main({
+      als,
+      EventEmitter,
+      hostCrypto,
+      hostProcess: process,
+      hostPerformance: performance,
+      clockMs: (client, monotonic) => this.clockMs(client, monotonic),
+      mailbox: this.mailbox,
+    });
+    this.api.reset(seed);
+    listenForUnhandled(this.api.describe);
+    (this.context as any).__lockSimStep = this.api.step;
+  }
+
+  /**
+   * A context for one run with `file` loaded (its load error kept for 'start-run' and
+   * 'probe' to report). `seed` seeds Math.random outside any client (module load).
+   */
+  static async prepare(file: string, seed: number): Promise<UserCode> {
+    const u = new UserCode(seed);
+    const loader = new ModuleLoader({ context: u.context, builtin: (name) => u.builtin(name) });
+    try {
+      u.evaluate = await loader.prepare(file);
+    } catch (err) {
+      u.mailbox.loadError = err;
+    }
+    return u;
+  }
+
+  /** Evaluates the module graph (prepare linked it): at the run's first call, at its simulated instant. */
+  private evaluate: (() => Record<string, unknown>) | null = null;
+
+  private evaluateOnce(): void {
+    const evaluate = this.evaluate;
+    if (evaluate === null) return;
+    this.evaluate = null;
+    try {
+      this.mailbox.namespace = evaluate();
+    } catch (err) {
+      this.mailbox.loadError = err;
+    }
+  }
+
+  private builtin(name: string): any {
+    switch (name) {
+      case 'crypto': return this.api.crypto;
+      case 'timers': return this.api.timers;
+      case 'process': return this.api.process;
+      case 'perf_hooks': return { ...hostRequire('node:perf_hooks'), performance: this.api.performance };
+      default: return hostRequire(`node:${name}`);
+    }
+  }
+
+  /** Runs the step script until no immediate is left (each run drains the context's microtasks). */
+  private drain(): void {
+    STEP_SCRIPT.runInContext(this.context);
+    while (this.api.pending()) STEP_SCRIPT.runInContext(this.context);
+  }
+
+  /** Delivers one message and runs everything it set off; the answer and what user code asked for. */
+  call(message: { op: string; [field: string]: unknown }): ThreadAnswer {
+    if (message.op === 'start-run' || message.op === 'probe') {
+      if (typeof message.simMs === 'number') this.api.at(message.simMs);
+      this.evaluateOnce();
+    }
+    this.mailbox.result = null;
+    this.mailbox.msg = message;
+    this.drain();
+    const actions = this.api.takeActions() as ThreadAnswer['actions'];
+    processTicks?.call(process);
+    if (unhandled.length > 0) for (const error of unhandled.splice(0)) actions.push({ kind: 'uncaught', client: -1, error });
+    return { result: this.mailbox.result, actions };
+  }
+}
+
+/**
+ * Contexts prepared for the run about to start (run-worker.ts prepares them, loading is
+ * asynchronous; OwnCodeRuntime takes one per simulated run). A run that needs one more than
+ * was prepared (runVariant re-runs a seed the streaming checker could not judge) throws
+ * NeedsAnotherContext, and the worker runs it again with more: runs are deterministic.
+ */
+const prepared: UserCode[] = [];
+
+export class NeedsAnotherContext extends Error {
+  constructor() {
+    super('lock-sim: an own-code run needs another prepared context');
+    this.name = 'NeedsAnotherContext';
+  }
+}
+
+export function offerPrepared(contexts: UserCode[]): void {
+  prepared.length = 0;
+  prepared.push(...contexts);
+}
+
+export function takePrepared(): UserCode {
+  const u = prepared.shift();
+  if (!u) throw new NeedsAnotherContext();
+  return u;
+}

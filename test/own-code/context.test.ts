@@ -1,0 +1,72 @@
+/**
+ * Each own-code run gets a fresh vm context (src/own-code/user-code.ts): module-level state of
+ * the lock module and of the CommonJS packages it imports starts over in every run, while
+ * within a run it is kept. CommonJS require cycles see the partial exports, JSON loads; an
+ * unhandled rejection is recorded in the history.
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runVariant } from '../../src/runner/run.js';
+import { parseScenario } from '../../src/scenario/load.js';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+function scenario(options = '{}') {
+  return parseScenario(`
+name: context
+seed: 1
+duration: 5s
+drain: 5s
+stock: { sku: 1, available: 10 }
+workload: { clients: 1, workers: 1, requests: [{ at: 1s, sku: 1, client: 1 }, { at: 2s, sku: 1, client: 1 }] }
+network: { redis-latency: 1ms }
+variants:
+  v: { lock: { module: ./modules/stateful.mjs, options: ${options} } }
+`, join(HERE, 'context.yaml'));
+}
+
+interface Seen { moduleCalls: number; pkgCalls: number; sawEarly: string; version: string }
+
+function seen(options?: string): { reports: Seen[]; history: ReturnType<typeof runVariant>['history'] } {
+  const s = scenario(options);
+  const r = runVariant(s, s.variants[0], 1);
+  const reports = r.history
+    .filter((o) => o.f === 'acquire' && o.type === 'fail')
+    .map((o) => {
+      const detail = 'detail' in o ? String(o.detail) : '';
+      return JSON.parse(detail.slice(detail.indexOf('RESULTS ') + 8)) as Seen;
+    });
+  return { reports, history: r.history };
+}
+
+describe('a fresh context per run', () => {
+  it('keeps module-level state within a run: the second acquire sees counters of 2', () => {
+    const { reports } = seen();
+    expect(reports.map((r) => [r.moduleCalls, r.pkgCalls])).toEqual([[1, 1], [2, 2]]);
+  });
+
+  it('starts module-level state over in the next run, in the module and in the package it imports', () => {
+    seen();
+    const { reports } = seen();
+    expect(reports[0]).toMatchObject({ moduleCalls: 1, pkgCalls: 1 });
+  });
+
+  it('loads CommonJS as Node does: a require cycle sees the partial exports, JSON loads', () => {
+    const { reports } = seen();
+    expect(reports[0]).toMatchObject({ sawEarly: 'set before the cycle', version: '1.0.0' });
+  });
+});
+
+describe('unhandled rejections in user code', () => {
+  it('are recorded in the history at the call that left them', () => {
+    const { history } = seen('{ unhandled: true }');
+    const uncaught = history.filter((o) => 'detail' in o && String(o.detail).includes('uncaught in lock module: Error: left unhandled'));
+    expect(uncaught).toHaveLength(2);
+  });
+
+  it('... and none is recorded when every rejection is handled', () => {
+    const { history } = seen();
+    expect(history.filter((o) => 'detail' in o && String(o.detail).includes('uncaught in lock module'))).toEqual([]);
+  });
+});
