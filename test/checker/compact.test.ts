@@ -63,6 +63,22 @@ describe('NumberList', () => {
     const sorted = l.sorted();
     expect([l.length, sorted[0], sorted[1], sorted[2999]]).toEqual([3000, 10, 20, 30000]);
   });
+  it('sorts many 32-bit values as the built-in sort does, the largest and duplicates included', () => {
+    let x = 987654321;
+    const xs = Array.from({ length: 5000 }, (_, i) => {
+      x = (x * 1103515245 + 12345) % 2 ** 31;
+      return i % 7 === 0 ? 2 ** 32 - 1 - (x % 3) : i % 5 === 0 ? x % 100 : x * 2 + (i & 1);
+    });
+    const l = new NumberList();
+    for (const v of xs) l.push(v);
+    expect([...l.sorted()]).toEqual([...Uint32Array.from(xs).sort()]);
+    expect([...l.sorted()]).toEqual([...xs].sort((a, b) => a - b));
+  });
+  it('sorts a few values as many', () => {
+    const l = new NumberList();
+    for (const v of [9, 2 ** 31, 0, 9, 4]) l.push(v);
+    expect([...l.sorted()]).toEqual([0, 4, 9, 9, 2 ** 31]);
+  });
   it('keeps values that are not 32-bit unsigned integers exactly', () => {
     const l = new NumberList();
     for (const x of [5, 2 ** 32 + 7, 1.5, 3]) l.push(x);
