@@ -197,12 +197,17 @@ export class CommandLedger {
   }
 
   /**
-   * The request whose command deleted `key`: among the undelivered commands on it, the one
-   * whose reply was a positive count (DEL 1, a compare-and-delete script's 1), else the
-   * earliest; '' when none is open (the server itself).
+   * The request whose command deleted `key`: among the undelivered deleting commands on it,
+   * those that carry one of the deleted values (`previousValues`: a compare-and-delete script
+   * sends the token it compares, and only its holder has that token) if any do, and of these
+   * the one whose reply was a positive count (DEL 1, a compare-and-delete script's 1), else the
+   * earliest; '' when none is open (the server itself). The token comes first because it
+   * needs no reply: under load a reply can come later than the record's wait for it.
    */
-  deleterOf(node: string, key: string): string {
-    const list = this.openOn(node, key).filter((e) => DELETING.has(e.command[0].toUpperCase()));
+  deleterOf(node: string, key: string, previousValues: readonly string[] = []): string {
+    const deleting = this.openOn(node, key).filter((e) => DELETING.has(e.command[0].toUpperCase()));
+    const carrying = previousValues.length === 0 ? [] : deleting.filter((e) => e.command.some((a, i) => i > 0 && a !== key && previousValues.includes(a)));
+    const list = carrying.length > 0 ? carrying : deleting;
     const counted = list.find((e) => typeof e.reply === 'number' && e.reply > 0);
     return (counted ?? list[0])?.tag ?? '';
   }
@@ -232,6 +237,8 @@ export function causeOfEvent(event: string): Cause {
 
 interface KnownState {
   holder: string | null;
+  /** What the key held at the last record (a string's value, or a hash's fields). */
+  values: string[];
 }
 
 type Record = (op: KeyStateOp) => void;
@@ -323,12 +330,13 @@ class NodeWatch {
     if (!exists && !gone && cause !== 'sync') return;
     const serving = this.watch.serving(this.node.name);
     const effectiveCause: Cause = serving ? cause : 'sync';
-    const previous = this.known.get(key)?.holder ?? null;
+    const known = this.known.get(key);
+    const previous = known?.holder ?? null;
     const holder = exists ? (ledger.ownerOf(this.node.name, key, values) ?? `unknown:${values[0]}`) : null;
     if (holder === null && previous === null) return;
-    this.known.set(key, { holder });
+    this.known.set(key, { holder, values });
     const ttlMs = typeof pttl === 'number' ? pttl : -2;
-    const by = !serving ? '' : effectiveCause === 'delete' ? ledger.deleterOf(this.node.name, key) : effectiveCause === 'write' || effectiveCause === 'ttl' ? (holder ?? '') : '';
+    const by = !serving ? '' : effectiveCause === 'delete' ? ledger.deleterOf(this.node.name, key, known?.values ?? []) : effectiveCause === 'write' || effectiveCause === 'ttl' ? (holder ?? '') : '';
     this.watch.recordOp({
       index: 0,
       timeUs: 0,

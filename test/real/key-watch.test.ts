@@ -88,6 +88,27 @@ describe('command ledger', () => {
     expect(ledger.deleterOf('redis-0', 'lock:a')).toBe('');
   });
 
+  it('a compare-and-delete that carries the deleted token is the deleter before any reply, not the earliest open one', () => {
+    const ledger = new CommandLedger();
+    const unlock = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
+    ledger.sent('r2', ['EVAL', unlock, '1', 'lock:a', 'tok-2']);
+    ledger.sent('r1', ['EVAL', unlock, '1', 'lock:a', 'tok-1']);
+    expect(ledger.deleterOf('redis-0', 'lock:a', ['tok-1'])).toBe('r1');
+    expect(ledger.deleterOf('redis-0', 'lock:a')).toBe('r2');
+  });
+
+  it('... while a constant value, which every deleter carries, still needs the counted reply', () => {
+    const ledger = new CommandLedger();
+    const unlock = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
+    const a = ledger.sent('r2', ['EVAL', unlock, '1', 'lock:a', 'locked']);
+    const b = ledger.sent('r1', ['EVAL', unlock, '1', 'lock:a', 'locked']);
+    expect(ledger.deleterOf('redis-0', 'lock:a', ['locked'])).toBe('r2');
+    if (!a || !b) throw new Error('no entries');
+    ledger.replied(a, 0);
+    ledger.replied(b, 1);
+    expect(ledger.deleterOf('redis-0', 'lock:a', ['locked'])).toBe('r1');
+  });
+
   it('keyspace events map to the model\'s causes', () => {
     expect(['set', 'hincrby', 'del', 'pexpire', 'expired', 'evicted'].map(causeOfEvent)).toEqual(['write', 'write', 'delete', 'ttl', 'expire', 'evict']);
   });

@@ -67,7 +67,13 @@ describe.skipIf(!hasRedis)('real backend', () => {
   });
 
   it('... and with its data kept (AOF, fsync always) the second client is refused', async () => {
-    const text = (await import('node:fs')).readFileSync('scenarios/real/redlock-empty-restart.yaml', 'utf8').replace('persistence: none', 'persistence: always');
+    // Client 1 works 7 s instead of 5 s: client 2's Redlock retries (11 attempts, 4.0 s to
+    // 7.09 s measured) otherwise end within ~0.1 s of client 1's unlock (~7.0 s), and on a loaded
+    // machine the last retry landed after it and took the freed lock (lock-busy 0, orders 2).
+    const text = (await import('node:fs'))
+      .readFileSync('scenarios/real/redlock-empty-restart.yaml', 'utf8')
+      .replace('persistence: none', 'persistence: always')
+      .replace('work: 5s', 'work: 7s');
     const s = parseScenario(text, 'redlock-kept.yaml');
     const r = await runReal(s, 'redlock');
     expect(r.metrics.doubleHolders).toBe(0);
