@@ -52,6 +52,12 @@ class RunWorker {
   private readonly worker: Worker;
   private readonly names = new Map<number, string>();
   private seq = 0;
+  /**
+   * The scenario the worker holds (it keeps the last one it was sent): a sweep or a seed range
+   * runs one scenario object many times, and it crosses to the worker once. By identity: a
+   * scenario is not changed in place once loaded (sweep points are new objects).
+   */
+  private heldScenario: Scenario | null = null;
 
   constructor() {
     const { port1, port2 } = new MessageChannel();
@@ -64,6 +70,13 @@ class RunWorker {
     });
     this.worker.unref();
     this.port.unref();
+  }
+
+  /** The scenario field of a run request: absent when the worker holds this one already. */
+  scenarioField(scenario: Scenario): { scenario?: Scenario } {
+    if (this.heldScenario === scenario) return {};
+    this.heldScenario = scenario;
+    return { scenario };
   }
 
   /** Posts a request and waits for its answer; UserThreadStuck (the worker ended) when user code holds on past the watchdog. */
@@ -132,7 +145,8 @@ export function runOwnCodeVariant(scenario: Scenario, variant: VariantSpec, seed
   const file = variant.lockModule!.file;
   let answer: { result: RunResult; listened: Operation[] | null };
   try {
-    answer = runWorker().request({ op: 'run', scenario, variant, seed, history: keep === 'none' ? 'none' : 'all', listen: options.listen !== undefined }) as typeof answer;
+    const worker = runWorker();
+    answer = worker.request({ op: 'run', ...worker.scenarioField(scenario), variant, seed, history: keep === 'none' ? 'none' : 'all', listen: options.listen !== undefined }) as typeof answer;
   } catch (err) {
     if (!(err instanceof UserThreadStuck)) throw err;
     const error = new ScenarioError(file, [{ path: [], message: err.detail }]);

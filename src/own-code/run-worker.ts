@@ -35,7 +35,8 @@ void parentPort;
 
 export interface RunRequest {
   op: 'run';
-  scenario: Scenario;
+  /** Absent: the scenario of the previous run request (dispatch.ts sends a scenario once). */
+  scenario?: Scenario;
   variant: VariantSpec;
   seed: number;
   history: 'all' | 'none';
@@ -68,7 +69,12 @@ async function prepare(file: string, seed: number, count: number): Promise<void>
   offerPrepared(contexts);
 }
 
+let heldScenario: Scenario | null = null;
+
 async function run(req: RunRequest): Promise<unknown> {
+  if (req.scenario) heldScenario = req.scenario;
+  const scenario = heldScenario;
+  if (!scenario) throw new Error('lock-sim: an own-code run request without a scenario, and none held');
   const file = req.variant.lockModule!.file;
   const listened: Operation[] = [];
   // One context per simulated run; a re-run of the seed needs more (user-code.ts takePrepared).
@@ -78,7 +84,7 @@ async function run(req: RunRequest): Promise<unknown> {
     const options: RunOptions = { history: req.history };
     if (req.listen) options.listen = (op) => listened.push(op);
     try {
-      const result = runVariant(req.scenario, req.variant, req.seed, options);
+      const result = runVariant(scenario, req.variant, req.seed, options);
       return { result, listened: req.listen ? listened : null };
     } catch (err) {
       if (err instanceof NeedsAnotherContext) continue;
