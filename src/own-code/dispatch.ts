@@ -11,8 +11,8 @@ import type { Operation } from '../history/operation.js';
 import type { RunOptions, RunResult } from '../runner/run.js';
 import { ScenarioError, type ScenarioIssue } from '../scenario/errors.js';
 import type { Scenario, VariantSpec } from '../scenario/types.js';
-import { UserThreadStuck, watchdogMs } from './user-thread.js';
-import { stuckDetail, WATCH_BYTES, watchMemory, type WatchMemory } from './watchdog.js';
+import { UserThreadEnded, UserThreadStuck, watchdogMs } from './user-thread.js';
+import { endedDetail, endedWith, stuckDetail, WATCH_BYTES, watchMemory, type WatchMemory } from './watchdog.js';
 
 let insideRunWorker = false;
 
@@ -70,6 +70,15 @@ class RunWorker {
     });
     this.worker.unref();
     this.port.unref();
+    // Ended between requests (seen when this thread's event loop runs): the next request starts another.
+    this.worker.on('exit', () => {
+      if (shared === this) shared = null;
+    });
+  }
+
+  /** The thread ended (its 'exit' path wrote so) and this thread has not yet seen the 'exit' event. */
+  ended(): boolean {
+    return endedWith(this.memory) !== null;
   }
 
   /** The scenario field of a run request: absent when the worker holds this one already. */
@@ -79,7 +88,11 @@ class RunWorker {
     return { scenario };
   }
 
-  /** Posts a request and waits for its answer; UserThreadStuck (the worker ended) when user code holds on past the watchdog. */
+  /**
+   * Posts a request and waits for its answer; UserThreadStuck (the worker ended) when user
+   * code holds on past the watchdog; UserThreadEnded when the worker's thread ended while
+   * this one waited (its 'exit' path writes a word in shared memory and wakes this thread).
+   */
   request(message: object): unknown {
     const seq = ++this.seq;
     this.port.postMessage({ ...message, seq });
@@ -90,6 +103,13 @@ class RunWorker {
     for (;;) {
       const seen = Atomics.load(i32, 0);
       if (seen === seq) break;
+      const exitCode = endedWith(this.memory);
+      if (exitCode !== null) {
+        this.drainNames();
+        const detail = endedDetail(this.memory, (id) => this.names.get(id), exitCode);
+        if (shared === this) shared = null;
+        throw new UserThreadEnded(detail);
+      }
       if (Atomics.load(i32, 2) === 1) {
         const entry = Atomics.load(i32, 1);
         const now = Date.now(); // lock-sim: wall-clock ok, a watchdog on user code, not part of any result
@@ -137,7 +157,10 @@ class RunWorker {
 }
 
 let shared: RunWorker | null = null;
-const runWorker = (): RunWorker => (shared ??= new RunWorker());
+const runWorker = (): RunWorker => {
+  if (shared?.ended()) shared = null;
+  return (shared ??= new RunWorker());
+};
 
 /** An own-code run, done by the run worker; the same result runVariant gives in this thread. */
 export function runOwnCodeVariant(scenario: Scenario, variant: VariantSpec, seed: number, options: RunOptions): RunResult {
@@ -148,7 +171,7 @@ export function runOwnCodeVariant(scenario: Scenario, variant: VariantSpec, seed
     const worker = runWorker();
     answer = worker.request({ op: 'run', ...worker.scenarioField(scenario), variant, seed, history: keep === 'none' ? 'none' : 'all', listen: options.listen !== undefined }) as typeof answer;
   } catch (err) {
-    if (!(err instanceof UserThreadStuck)) throw err;
+    if (!(err instanceof UserThreadStuck) && !(err instanceof UserThreadEnded)) throw err;
     const error = new ScenarioError(file, [{ path: [], message: err.detail }]);
     error.message = `${file}: ${err.detail}`; // the module is the place: no field path
     throw error;

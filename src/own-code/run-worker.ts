@@ -12,7 +12,7 @@ import type { Scenario, VariantSpec } from '../scenario/types.js';
 import { ScenarioError } from '../scenario/errors.js';
 import { markRunWorker } from './dispatch.js';
 import { NeedsAnotherContext, offerPrepared, UserCode } from './user-code.js';
-import { enterUserCode, installWatch, leaveUserCode, watchMemory } from './watchdog.js';
+import { enterUserCode, installWatch, leaveUserCode, markEnded, watchMemory } from './watchdog.js';
 
 // `vm.SourceTextModule` warns once that VM Modules are experimental: that one warning says
 // nothing to a lock-sim user; every other warning passes.
@@ -112,6 +112,10 @@ function serialize(err: unknown): object {
   const e = err as { name?: string; message?: string };
   return { kind: 'error', name: e?.name ?? 'Error', message: e?.message ?? String(err) };
 }
+
+// The thread is ending (process.exit in user code ends this thread, not the process): the
+// caller waits for an answer that will not come, so it is told (dispatch.ts).
+process.on('exit', (code) => markEnded(code));
 
 process.on('uncaughtException', (err) => {
   if (current === null) return;
