@@ -88,7 +88,7 @@ export function endedWith(m: WatchMemory): number | null {
 /** The waiting thread's side: the worker ended while it waited, as a sentence (the file is the module). */
 export function endedDetail(m: WatchMemory, nameOf: (id: number) => string | undefined, exitCode: number): string {
   const [what, at] = whatRan(m, nameOf);
-  const during = Atomics.load(m.i32, 2) === 1 ? ` while running ${what}${at}` : '';
+  const during = Atomics.load(m.i32, 2) === 1 ? ` during ${what}${at}` : '';
   return `the own-code run worker ended (exit code ${exitCode})${during}: user code must not call process.exit (in a worker thread it ends the thread that runs the simulation)`;
 }
 

@@ -39,7 +39,7 @@ describe('a lock module that calls process.exit', () => {
     expect(err).toBeInstanceOf(ScenarioError);
     const message = (err as Error).message;
     expect(message).toContain(join(HERE, 'modules/exits.mjs'));
-    expect(message).toMatch(/the own-code run worker ended \(exit code 3\) while running acquire\("[^"]+"\) of client-1, at simulated time 1(\.0+)?s: user code must not call process\.exit/);
+    expect(message).toMatch(/the own-code run worker ended \(exit code 3\) during acquire\("[^"]+"\) of client-1, at simulated time 1(\.0+)?s: user code must not call process\.exit/);
   });
 
   it('that never calls it runs to the end (in a new worker after the one that ended)', () => {
