@@ -5,7 +5,9 @@
  * ratio of CPU time (process.cpuUsage, every thread of the process: the own-code run worker's
  * too), which a machine shared with other work disturbs less than wall time. Wall-clock and
  * CPU-clock reads are fine here: this measures the simulator from outside. Also runnable alone:
- * `node dist/bench/own-code-twin.js [seeds]`.
+ * `node dist/bench/own-code-twin.js [seeds]`. Runs keep no history (`history: 'none'`), as
+ * compare, sweeps and the seed ranges of `check` run them: an own-code run's history would
+ * cross back from the run worker (about 10 ms per run of this scenario, structured clone).
  */
 import { fileURLToPath } from 'node:url';
 import { runVariant } from '../runner/run.js';
@@ -18,6 +20,8 @@ export interface TwinBench {
   ratio: number;
   /** Built-in CPU seconds / module CPU seconds, over the same seeds. */
   cpuRatio: number;
+  builtinCpuS: number;
+  moduleCpuS: number;
 }
 
 export function ownCodeTwinBench(seeds: number, now: () => number): TwinBench {
@@ -28,18 +32,19 @@ export function ownCodeTwinBench(seeds: number, now: () => number): TwinBench {
   const time = (v: typeof builtin): { wallS: number; cpuS: number } => {
     const t0 = now();
     const c0 = process.cpuUsage(); // lock-sim: wall-clock ok (a CPU clock, read by the bench)
-    for (let seed = 1; seed <= seeds; seed++) runVariant(scenario, v, seed);
+    for (let seed = 1; seed <= seeds; seed++) runVariant(scenario, v, seed, { history: 'none' });
     const c = process.cpuUsage(c0); // lock-sim: wall-clock ok (the same)
     return { wallS: (now() - t0) / 1000, cpuS: (c.user + c.system) / 1e6 };
   };
   const b = time(builtin);
   const m = time(module);
-  return { seeds, builtinRunsPerS: seeds / b.wallS, moduleRunsPerS: seeds / m.wallS, ratio: b.wallS / m.wallS, cpuRatio: b.cpuS / m.cpuS };
+  return { seeds, builtinRunsPerS: seeds / b.wallS, moduleRunsPerS: seeds / m.wallS, ratio: b.wallS / m.wallS, cpuRatio: b.cpuS / m.cpuS, builtinCpuS: b.cpuS, moduleCpuS: m.cpuS };
 }
 
 export function describeTwinBench(b: TwinBench): string {
   return `own code, scenarios/own-code/twin-lua-unlock.yaml over ${b.seeds} seeds: built-in lua-unlock ${b.builtinRunsPerS.toFixed(1)} runs/s, ` +
-    `the same lock as a user module ${b.moduleRunsPerS.toFixed(1)} runs/s: ${b.ratio.toFixed(2)}x (target >= 0.2x); CPU time ${b.cpuRatio.toFixed(2)}x`;
+    `the same lock as a user module ${b.moduleRunsPerS.toFixed(1)} runs/s: ${b.ratio.toFixed(2)}x (target >= 0.2x); ` +
+    `CPU time ${b.cpuRatio.toFixed(2)}x (${b.builtinCpuS.toFixed(2)} s / ${b.moduleCpuS.toFixed(2)} s)`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

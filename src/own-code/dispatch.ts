@@ -11,8 +11,8 @@ import type { Operation } from '../history/operation.js';
 import type { RunOptions, RunResult } from '../runner/run.js';
 import { ScenarioError, type ScenarioIssue } from '../scenario/errors.js';
 import type { Scenario, VariantSpec } from '../scenario/types.js';
-import { UserThreadStuck, watchdogMs } from './user-thread.js';
-import { stuckDetail, WATCH_BYTES, watchMemory, type WatchMemory } from './watchdog.js';
+import { UserThreadEnded, UserThreadStuck, watchdogMs } from './user-thread.js';
+import { endedDetail, endedWith, stuckDetail, WATCH_BYTES, watchMemory, type WatchMemory } from './watchdog.js';
 
 let insideRunWorker = false;
 
@@ -52,6 +52,12 @@ class RunWorker {
   private readonly worker: Worker;
   private readonly names = new Map<number, string>();
   private seq = 0;
+  /**
+   * The scenario the worker holds (it keeps the last one it was sent): a sweep or a seed range
+   * runs one scenario object many times, and it crosses to the worker once. By identity: a
+   * scenario is not changed in place once loaded (sweep points are new objects).
+   */
+  private heldScenario: Scenario | null = null;
 
   constructor() {
     const { port1, port2 } = new MessageChannel();
@@ -64,9 +70,29 @@ class RunWorker {
     });
     this.worker.unref();
     this.port.unref();
+    // Ended between requests (seen when this thread's event loop runs): the next request starts another.
+    this.worker.on('exit', () => {
+      if (shared === this) shared = null;
+    });
   }
 
-  /** Posts a request and waits for its answer; UserThreadStuck (the worker ended) when user code holds on past the watchdog. */
+  /** The thread ended (its 'exit' path wrote so) and this thread has not yet seen the 'exit' event. */
+  ended(): boolean {
+    return endedWith(this.memory) !== null;
+  }
+
+  /** The scenario field of a run request: absent when the worker holds this one already. */
+  scenarioField(scenario: Scenario): { scenario?: Scenario } {
+    if (this.heldScenario === scenario) return {};
+    this.heldScenario = scenario;
+    return { scenario };
+  }
+
+  /**
+   * Posts a request and waits for its answer; UserThreadStuck (the worker ended) when user
+   * code holds on past the watchdog; UserThreadEnded when the worker's thread ended while
+   * this one waited (its 'exit' path writes a word in shared memory and wakes this thread).
+   */
   request(message: object): unknown {
     const seq = ++this.seq;
     this.port.postMessage({ ...message, seq });
@@ -77,6 +103,13 @@ class RunWorker {
     for (;;) {
       const seen = Atomics.load(i32, 0);
       if (seen === seq) break;
+      const exitCode = endedWith(this.memory);
+      if (exitCode !== null) {
+        this.drainNames();
+        const detail = endedDetail(this.memory, (id) => this.names.get(id), exitCode);
+        if (shared === this) shared = null;
+        throw new UserThreadEnded(detail);
+      }
       if (Atomics.load(i32, 2) === 1) {
         const entry = Atomics.load(i32, 1);
         const now = Date.now(); // lock-sim: wall-clock ok, a watchdog on user code, not part of any result
@@ -124,7 +157,10 @@ class RunWorker {
 }
 
 let shared: RunWorker | null = null;
-const runWorker = (): RunWorker => (shared ??= new RunWorker());
+const runWorker = (): RunWorker => {
+  if (shared?.ended()) shared = null;
+  return (shared ??= new RunWorker());
+};
 
 /** An own-code run, done by the run worker; the same result runVariant gives in this thread. */
 export function runOwnCodeVariant(scenario: Scenario, variant: VariantSpec, seed: number, options: RunOptions): RunResult {
@@ -132,9 +168,10 @@ export function runOwnCodeVariant(scenario: Scenario, variant: VariantSpec, seed
   const file = variant.lockModule!.file;
   let answer: { result: RunResult; listened: Operation[] | null };
   try {
-    answer = runWorker().request({ op: 'run', scenario, variant, seed, history: keep === 'none' ? 'none' : 'all', listen: options.listen !== undefined }) as typeof answer;
+    const worker = runWorker();
+    answer = worker.request({ op: 'run', ...worker.scenarioField(scenario), variant, seed, history: keep === 'none' ? 'none' : 'all', listen: options.listen !== undefined }) as typeof answer;
   } catch (err) {
-    if (!(err instanceof UserThreadStuck)) throw err;
+    if (!(err instanceof UserThreadStuck) && !(err instanceof UserThreadEnded)) throw err;
     const error = new ScenarioError(file, [{ path: [], message: err.detail }]);
     error.message = `${file}: ${err.detail}`; // the module is the place: no field path
     throw error;

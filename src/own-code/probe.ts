@@ -7,7 +7,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve, dirname } from 'node:path';
 import { probeInWorker } from './dispatch.js';
-import { UserThreadStuck } from './user-thread.js';
+import { UserThreadEnded, UserThreadStuck } from './user-thread.js';
 
 /** The module path as the scenario gives it, from the scenario file's directory. */
 export function resolveModulePath(module: string, scenarioFile: string): string {
@@ -22,6 +22,7 @@ export function probeModule(file: string, exportName: string, connections: numbe
     result = probeInWorker({ file, exportName, connections, options });
   } catch (err) {
     if (err instanceof UserThreadStuck) return `${err.message} while loading the module or calling its factory: a busy loop, or a wait on real I/O?`;
+    if (err instanceof UserThreadEnded) return err.detail;
     throw err;
   }
   const r = result as { ok: boolean; code?: string; message?: string } | null;

@@ -12,7 +12,7 @@ import type { Scenario, VariantSpec } from '../scenario/types.js';
 import { ScenarioError } from '../scenario/errors.js';
 import { markRunWorker } from './dispatch.js';
 import { NeedsAnotherContext, offerPrepared, UserCode } from './user-code.js';
-import { enterUserCode, installWatch, leaveUserCode, watchMemory } from './watchdog.js';
+import { enterUserCode, installWatch, leaveUserCode, markEnded, watchMemory } from './watchdog.js';
 
 // `vm.SourceTextModule` warns once that VM Modules are experimental: that one warning says
 // nothing to a lock-sim user; every other warning passes.
@@ -35,7 +35,8 @@ void parentPort;
 
 export interface RunRequest {
   op: 'run';
-  scenario: Scenario;
+  /** Absent: the scenario of the previous run request (dispatch.ts sends a scenario once). */
+  scenario?: Scenario;
   variant: VariantSpec;
   seed: number;
   history: 'all' | 'none';
@@ -68,7 +69,12 @@ async function prepare(file: string, seed: number, count: number): Promise<void>
   offerPrepared(contexts);
 }
 
+let heldScenario: Scenario | null = null;
+
 async function run(req: RunRequest): Promise<unknown> {
+  if (req.scenario) heldScenario = req.scenario;
+  const scenario = heldScenario;
+  if (!scenario) throw new Error('lock-sim: an own-code run request without a scenario, and none held');
   const file = req.variant.lockModule!.file;
   const listened: Operation[] = [];
   // One context per simulated run; a re-run of the seed needs more (user-code.ts takePrepared).
@@ -78,7 +84,7 @@ async function run(req: RunRequest): Promise<unknown> {
     const options: RunOptions = { history: req.history };
     if (req.listen) options.listen = (op) => listened.push(op);
     try {
-      const result = runVariant(req.scenario, req.variant, req.seed, options);
+      const result = runVariant(scenario, req.variant, req.seed, options);
       return { result, listened: req.listen ? listened : null };
     } catch (err) {
       if (err instanceof NeedsAnotherContext) continue;
@@ -106,6 +112,10 @@ function serialize(err: unknown): object {
   const e = err as { name?: string; message?: string };
   return { kind: 'error', name: e?.name ?? 'Error', message: e?.message ?? String(err) };
 }
+
+// The thread is ending (process.exit in user code ends this thread, not the process): the
+// caller waits for an answer that will not come, so it is told (dispatch.ts).
+process.on('exit', (code) => markEnded(code));
 
 process.on('uncaughtException', (err) => {
   if (current === null) return;

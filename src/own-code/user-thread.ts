@@ -61,3 +61,11 @@ export class UserThreadStuck extends Error {
     this.name = 'UserThreadStuck';
   }
 }
+
+/** The own-code run worker ended (process.exit in user code) while a caller waited for it; the next run starts a new one. */
+export class UserThreadEnded extends Error {
+  constructor(readonly detail: string) {
+    super(detail);
+    this.name = 'UserThreadEnded';
+  }
+}

@@ -14,8 +14,14 @@ import { formatMicros } from '../engine/time.js';
 const OPS = ['start-run', 'client', 'acquire', 'release', 'fire', 'reply', 'message', 'status', 'retry', 'kill', 'probe', 'probe-result', 'load'] as const;
 export type WatchedOp = (typeof OPS)[number];
 
-/** Shared memory layout: Int32 [0] answer, [1] entries, [2] inside (0/1), [3] op, [4] client name id, [5] key id; Float64 at byte 32: simulated us. */
+/**
+ * Shared memory layout: Int32 [0] answer, [1] entries, [2] inside (0/1), [3] op, [4] client
+ * name id, [5] key id, [6] the worker ended (0/1), [7] its exit code; Float64 at byte 32:
+ * simulated us.
+ */
 export const WATCH_BYTES = 40;
+const ENDED = 6;
+const EXIT_CODE = 7;
 
 export interface WatchMemory {
   i32: Int32Array;
@@ -61,8 +67,39 @@ export function leaveUserCode(): void {
   if (memory) Atomics.store(memory.i32, 2, 0);
 }
 
+/**
+ * The worker's side, from its 'exit' event: the thread is ending (process.exit in user code,
+ * which in a worker thread ends that thread, or an error that ended it). Wakes the waiting
+ * thread, which would otherwise wait for an answer that never comes.
+ */
+export function markEnded(exitCode: number): void {
+  const m = memory;
+  if (!m) return;
+  Atomics.store(m.i32, EXIT_CODE, exitCode);
+  Atomics.store(m.i32, ENDED, 1);
+  Atomics.notify(m.i32, 0);
+}
+
+/** The waiting thread's side: the worker's exit code if it ended, else null. */
+export function endedWith(m: WatchMemory): number | null {
+  return Atomics.load(m.i32, ENDED) === 1 ? Atomics.load(m.i32, EXIT_CODE) : null;
+}
+
+/** The waiting thread's side: the worker ended while it waited, as a sentence (the file is the module). */
+export function endedDetail(m: WatchMemory, nameOf: (id: number) => string | undefined, exitCode: number): string {
+  const [what, at] = whatRan(m, nameOf);
+  const during = Atomics.load(m.i32, 2) === 1 ? ` during ${what}${at}` : '';
+  return `the own-code run worker ended (exit code ${exitCode})${during}: user code must not call process.exit (in a worker thread it ends the thread that runs the simulation)`;
+}
+
 /** The waiting thread's side: what was running, as a sentence (the file is the module). */
 export function stuckDetail(m: WatchMemory, nameOf: (id: number) => string | undefined, limitMs: number): string {
+  const [what, at] = whatRan(m, nameOf);
+  return `${what} did not return control within ${limitMs / 1000} s of real time${at}: a busy loop (simulated time stands still while user code runs, so \`while (Date.now() < t)\` never ends) or a wait on real I/O`; // lock-sim: wall-clock ok (a message naming Date.now; reads no clock)
+}
+
+/** What user code was running at the last entry: the call and its client, and ', at simulated time T' (or ''). */
+function whatRan(m: WatchMemory, nameOf: (id: number) => string | undefined): [string, string] {
   const op = OPS[m.i32[3]] ?? 'load';
   const key = JSON.stringify(nameOf(m.i32[5]) ?? '');
   const what: Record<WatchedOp, string> = {
@@ -83,5 +120,5 @@ export function stuckDetail(m: WatchMemory, nameOf: (id: number) => string | und
   const clientName = nameOf(m.i32[4]);
   const client = clientName === undefined ? '' : ` of ${clientName}`;
   const at = op === 'load' || op === 'probe' || op === 'probe-result' ? '' : `, at simulated time ${formatMicros(m.f64[0])}`;
-  return `${what[op]}${client} did not return control within ${limitMs / 1000} s of real time${at}: a busy loop (simulated time stands still while user code runs, so \`while (Date.now() < t)\` never ends) or a wait on real I/O`; // lock-sim: wall-clock ok (a message naming Date.now; reads no clock)
+  return [`${what[op]}${client}`, at];
 }
