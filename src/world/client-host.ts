@@ -353,7 +353,7 @@ export class ClientHost {
     }
     let keep = pinned !== null;
     try {
-      // The statement is a process of the database's own; its exit is the reply.
+      // The statement is the database's machinery (Database.statement); its signal is the reply.
       const result = (yield this.database.statement(this.sim, statement, thread.name)) as DbResult;
       if (statement.kind === 'begin') keep = true;
       if (statement.kind === 'commit' || statement.kind === 'rollback') keep = false;
