@@ -27,7 +27,7 @@ export interface GlueHost {
   hostCrypto: typeof import('node:crypto');
   hostProcess: NodeJS.Process;
   hostPerformance: object;
-  /** Client `client`'s clock now: wall (Date) or monotonic (performance.now) milliseconds; NaN when the simulation knows no such client. */
+  /** Client `client`'s clock now: wall (Date) or monotonic (performance.now) milliseconds; NaN when the simulation knows no such client. (lock-sim: wall-clock ok, names the simulated clock or random, reads none) */
   clockMs(client: number, monotonic: boolean): number;
   /** The user module's namespace once loaded (user-code.ts sets it before 'start-run'). */
   mailbox: { msg: unknown; result: unknown; namespace: Record<string, unknown> | null; loadError: unknown };
@@ -45,7 +45,7 @@ export interface GlueApi {
   pending(): boolean;
   /** What user code asked for since the last call (commands, timers, settled calls). */
   takeActions(): unknown[];
-  /** A fresh run: the seed of the stream Math.random reads outside any client (module load, probe). */
+  /** A fresh run: the seed of the stream Math.random reads outside any client (module load, probe). (lock-sim: wall-clock ok, names the simulated clock or random, reads none) */
   reset(seed: number): void;
   /** The simulated instant (ms) code outside any client reads (module load). */
   at(simMs: number): void;
@@ -165,8 +165,8 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     if (!timers.delete(id)) return;
     actions.push({ kind: 'clear', id });
   }
-  const setTimeoutSim = (fn: any, ms?: any, ...args: any[]): Timeout => addTimer(fn, ms, args, false);
-  const setIntervalSim = (fn: any, ms?: any, ...args: any[]): Timeout => addTimer(fn, ms, args, true);
+  const setTimeoutSim = (fn: any, ms?: any, ...args: any[]): Timeout => addTimer(fn, ms, args, false); // lock-sim: wall-clock ok, the simulated timers user code sees
+  const setIntervalSim = (fn: any, ms?: any, ...args: any[]): Timeout => addTimer(fn, ms, args, true); // lock-sim: wall-clock ok, the simulated timers user code sees
   const setImmediateSim = (fn: any, ...args: any[]): any => {
     const id = nextId++;
     immediates.push({ fn: () => fn(...args), ctx: ctx(), id });

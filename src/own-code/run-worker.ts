@@ -51,7 +51,7 @@ export interface ProbeRequest {
   options: Record<string, unknown>;
 }
 
-/** The seed OwnCodeRuntime draws for the run's own stream: module-load Math.random reads it (as before the run). */
+/** The seed OwnCodeRuntime draws for the run's own stream: module-load Math.random reads it (as before the run). (lock-sim: wall-clock ok, names the simulated clock or random, reads none) */
 function ownCodeSeed(seed: number): number {
   return Math.floor(new RandomStreams(seed).fork('own-code').next() * 2 ** 32);
 }

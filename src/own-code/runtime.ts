@@ -103,7 +103,7 @@ export class OwnCodeRuntime {
     installLua();
     // The run's context, prepared with the module loaded (run-worker.ts).
     this.code = takePrepared();
-    // Date and performance.now in user code read the client's clock when called (a call into user code runs at one simulated instant).
+    // Date and performance.now in user code read the client's clock when called (a call into user code runs at one simulated instant). (lock-sim: wall-clock ok, names the simulated clock or random, reads none)
     this.code.clockMs = (client, monotonic) => {
       const b = this.byId.get(client);
       if (!b) return NaN;

@@ -98,7 +98,7 @@ export class UserCode {
 
   /**
    * A context for one run with `file` loaded (its load error kept for 'start-run' and
-   * 'probe' to report). `seed` seeds Math.random outside any client (module load).
+   * 'probe' to report). `seed` seeds Math.random outside any client (module load). (lock-sim: wall-clock ok, names the simulated clock or random, reads none)
    */
   static async prepare(file: string, seed: number): Promise<UserCode> {
     const u = new UserCode(seed);
