@@ -13,21 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUserCodeWatchdogMs, USER_CODE_WATCHDOG_MS } from '../../src/own-code/user-thread.js';
 import { runVariant } from '../../src/runner/run.js';
 import { ScenarioError } from '../../src/scenario/errors.js';
-import { parseScenario } from '../../src/scenario/load.js';
+import { oneRequestScenario } from './module-scenario.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
 function run(options: string) {
-  const scenario = parseScenario(`
-name: busy
-seed: 1
-duration: 2s
-stock: { sku: 1, available: 10 }
-workload: { clients: 1, workers: 1, requests: [{ at: 1s, sku: 1, client: 1 }] }
-network: { redis-latency: 1ms }
-variants:
-  v: { lock: { module: ./modules/busy.mjs, options: ${options} } }
-`, join(HERE, 'busy.yaml'));
+  const scenario = oneRequestScenario('busy', 'busy.mjs', options);
   return () => runVariant(scenario, scenario.variants[0]);
 }
 

@@ -10,21 +10,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runVariant } from '../../src/runner/run.js';
 import { ScenarioError } from '../../src/scenario/errors.js';
-import { parseScenario } from '../../src/scenario/load.js';
+import { oneRequestScenario } from './module-scenario.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
 function run(where: string) {
-  const scenario = parseScenario(`
-name: exits
-seed: 1
-duration: 2s
-stock: { sku: 1, available: 10 }
-workload: { clients: 1, workers: 1, requests: [{ at: 1s, sku: 1, client: 1 }] }
-network: { redis-latency: 1ms }
-variants:
-  v: { lock: { module: ./modules/exits.mjs, options: { where: ${where} } } }
-`, join(HERE, 'exits.yaml'));
+  const scenario = oneRequestScenario('exits', 'exits.mjs', `{ where: ${where} }`);
   return runVariant(scenario, scenario.variants[0]);
 }
 
