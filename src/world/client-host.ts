@@ -84,6 +84,11 @@ export class ClientHost {
   readonly clock: LocalClock;
   protected primary: RedisNode;
   private readonly connections = new Map<RedisNode, NodeConnection>();
+  /** The connection used last and its node: most commands go where the one before went (no Map lookup). */
+  private lastNode: RedisNode | null = null;
+  private lastConnection: NodeConnection | null = null;
+  /** This client's named random streams by their short name (a stream outlives a crash: it is the simulation's). */
+  private readonly streams = new Map<string, RandomStream>();
   protected latches = new Map<string, Latch>();
   protected subscriptions = new Map<string, () => void>();
   private background = new Map<number, Process<unknown>>();
@@ -174,23 +179,25 @@ export class ClientHost {
       const step = program.next(input);
       if (step.done) return step.value;
       const effect = step.value;
-      const now = this.immediate(effect, thread);
-      if (now !== WAITS) {
-        input = now;
-        continue;
-      }
-      if (effect.kind === 'sleep') {
-        yield effect.us;
-        input = undefined;
-        continue;
-      }
-      if (effect.kind === 'redis') {
-        // The commonest effect that waits, handled here rather than in a nested generator.
+      const kind = effect.kind;
+      if (kind === 'redis') {
+        // The commonest effect, handled here rather than in a nested generator (and tested
+        // before the effects answered in place: immediate() answers WAITS for it).
         const node = effect.target === 'primary' ? this.primary : this.masters[effect.target];
         if (!node) throw new Error(`no Redis master ${effect.target}`);
         const reply = this.sendCommand(node, effect.command, thread.requestTag);
         const r = yield this.commandWait.set(reply, effect.timeoutUs ?? this.params.commandTimeoutUs);
         input = r === TIMED_OUT ? TIMEOUT_OUTCOME : replyOutcome(r as RedisReply);
+        continue;
+      }
+      if (kind === 'sleep') {
+        yield effect.us;
+        input = undefined;
+        continue;
+      }
+      const now = this.immediate(effect, thread);
+      if (now !== WAITS) {
+        input = now;
         continue;
       }
       if (effect.kind === 'wait') {
@@ -242,6 +249,16 @@ export class ClientHost {
     }
   }
 
+  /** This client's random stream `<client>/<stream>` (RandomStreams.fork), remembered by `stream`. */
+  private namedStream(stream: string): RandomStream {
+    let rng = this.streams.get(stream);
+    if (rng === undefined) {
+      rng = this.sim.random.fork(`${this.name}/${stream}`);
+      this.streams.set(stream, rng);
+    }
+    return rng;
+  }
+
   private dependencyOf(name: string): Dependency {
     const dependency = this.dependencies.get(name);
     if (!dependency) throw new Error(`unknown dependency ${name}`);
@@ -254,8 +271,9 @@ export class ClientHost {
       case 'clock':
         return this.clock.nowMs();
       case 'random':
-        // A named stream of this client (`<client>/<stream>`); fork returns the same one each time.
-        return effect.stream === undefined ? thread.rng.next() : this.sim.random.fork(`${this.name}/${effect.stream}`).next();
+        // A named stream of this client (`<client>/<stream>`); fork returns the same one each
+        // time, so it is looked up once per name (no name built per draw).
+        return effect.stream === undefined ? thread.rng.next() : this.namedStream(effect.stream).next();
       case 'redis-setup':
         return this.setup;
       case 'current-request':
@@ -373,7 +391,7 @@ export class ClientHost {
   sendCommand(node: RedisNode, command: string[], tag: string): Signal<RedisReply> {
     // NodeConnection.command's legs, as one object (command-trip.ts); a reply addressed to an
     // earlier incarnation of this process is dropped.
-    return new CommandTrip(this, this.incarnation, this.connectionTo(node), node, command, tag).start();
+    return new CommandTrip(this, this.incarnation, node === this.lastNode ? (this.lastConnection as NodeConnection) : this.connectionTo(node), node, command, tag).start();
   }
 
   private *redisCall(command: string[], tag: string, node: RedisNode, timeoutUs: number): ProcessGenerator<RedisOutcome> {
@@ -496,7 +514,10 @@ export class ClientHost {
   /** This process's connection to `node`, one stream of draws for both ways, opened on first use. */
   connectionTo(node: RedisNode): NodeConnection {
     let connection = this.connections.get(node);
-    if (!connection) {
+    if (connection) {
+      this.lastNode = node;
+      this.lastConnection = connection;
+    } else {
       const rng = this.sim.random.fork(`link/${this.name}<->${node.name}`);
       connection = new NodeConnection(
         node,
@@ -504,6 +525,8 @@ export class ClientHost {
         new Link(node.name, this.name, this.sim, this.fabric, this.params.redisLatency, rng),
       );
       this.connections.set(node, connection);
+      this.lastNode = node;
+      this.lastConnection = connection;
     }
     return connection;
   }

@@ -88,6 +88,13 @@ const CASES: Case[] = [
     c('SET', 'n', '+1'), c('INCR', 'n'), c('SET', 'n', '-1'), c('INCR', 'n'), c('INCR', 'n'), c('HSET', 'h', 'f', '1'), c('INCR', 'h'), c('INCR', 'n', 'n'),
   ]],
   ['INCR keeps the TTL', ['n'], [c('SET', 'n', '5', 'PX', '90000'), c('INCR', 'n'), ms('PTTL', 'n')]],
+  // The model adds in doubles while every operand has at most 12 digits, in 64 bits beyond.
+  ['INCR and HINCRBY across 12 and 13 digits, negative, down to zero', ['n', 'h'], [
+    c('SET', 'n', '999999999998'), c('INCR', 'n'), c('INCR', 'n'), c('INCR', 'n'), c('GET', 'n'), c('SET', 'n', '-999999999999'), c('INCR', 'n'),
+    c('SET', 'n', '-1'), c('INCR', 'n'), c('GET', 'n'),
+    c('HINCRBY', 'h', 'f', '999999999999'), c('HINCRBY', 'h', 'f', '999999999999'), c('HINCRBY', 'h', 'f', '1'), c('HINCRBY', 'h', 'f', '-1999999999999'),
+    c('HGET', 'h', 'f'), c('HINCRBY', 'h', 'g', '1000000000000'), c('HINCRBY', 'h', 'g', '-1'), c('HGET', 'h', 'g'), c('HINCRBY', 'h', 'g', '-999999999999'),
+  ]],
   ['HINCRBY: 64-bit, overflow both ways, the increment is read before the type, a field that is no integer', ['h', 'k'], [
     c('HINCRBY', 'h', 'f', MAX), c('HINCRBY', 'h', 'f', '1'), c('HINCRBY', 'h', 'f', MIN), c('HINCRBY', 'h', 'g', MIN), c('HINCRBY', 'h', 'g', '-1'),
     c('HINCRBY', 'h', 'f', 'abc'), c('HINCRBY', 'h', 'f', '9223372036854775808'), c('HINCRBY', 'h', 'f', '-0'), c('HSET', 'h', 's', 'abc'),

@@ -100,12 +100,59 @@ export function asciiLower(s: string): string {
 export const asciiUpper = (s: string): string => s.replace(/[a-z]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 32));
 
 /**
+ * What the model knows of a command name as a client sent it ("SET", "set", "Set"): resolved
+ * once per distinct name and remembered (a run sends the same few names thousands of times),
+ * so a command costs one lookup, not a lower-casing, a spec, a handler and a key-flag lookup.
+ */
+export interface CommandInfo {
+  /** The lower-case name (strcasecmp: ASCII letters only). */
+  readonly name: string;
+  /** undefined: not a command of the model (an unknown command to Redis). */
+  readonly spec: CommandSpec | undefined;
+  /** The keyspace layer's handler (undefined for node-level commands: RedisNode runs them). */
+  readonly handler: Handler | undefined;
+  /** Declares keys (redis 7.0.15 src/commands/*.json key_specs); EVAL/EVALSHA count as keyed. */
+  readonly keyed: boolean;
+}
+
+/** Commands of the model without keys (redis 7.0.15 src/commands/*.json: no key_specs). */
+const KEYLESS_COMMANDS: ReadonlySet<string> = new Set(['ping', 'publish', 'wait', 'info', 'script', 'multi', 'exec', 'discard']);
+
+const infoByName = new Map<string, CommandInfo>();
+
+/** The command `nameAsSent` names (args[0] of a command), resolved once per distinct short name. */
+export function commandInfo(nameAsSent: string): CommandInfo {
+  const known = infoByName.get(nameAsSent);
+  if (known !== undefined) return known;
+  const name = asciiLower(nameAsSent);
+  const spec = COMMAND_SPECS.get(name);
+  const keyed = name === 'eval' || name === 'evalsha' || (spec !== undefined && !KEYLESS_COMMANDS.has(name));
+  const info: CommandInfo = { name, spec, handler: HANDLERS.get(name), keyed };
+  if (nameAsSent.length <= 16 && infoByName.size < 1_000) infoByName.set(nameAsSent, info);
+  return info;
+}
+
+/**
  * The checks redis 7.0.15 server.c processCommand makes before running a command, in its
  * order: an unknown command, an unknown subcommand of a container, then the arity. null when
  * the command may run.
  */
 export function commandShapeError(args: readonly string[], name = asciiLower(args[0])): RedisErrorReply | null {
-  const s = COMMAND_SPECS.get(name);
+  return shapeError(args, name, COMMAND_SPECS.get(name));
+}
+
+/** commandShapeError of a command already resolved (commandInfo). */
+export function checkShape(args: readonly string[], cmd: CommandInfo): RedisErrorReply | null {
+  const s = cmd.spec;
+  // The common case: a known command without subcommands, of the right arity.
+  if (s !== undefined && s.subcommands === undefined) {
+    const arity = s.arity;
+    if (arity > 0 ? args.length === arity : args.length >= -arity) return null;
+  }
+  return shapeError(args, cmd.name, s);
+}
+
+function shapeError(args: readonly string[], name: string, s: CommandSpec | undefined): RedisErrorReply | null {
   if (s === undefined) return unknownCommand(args);
   let fullName = name;
   let arity = s.arity;
@@ -143,14 +190,14 @@ function unknownCommand(args: readonly string[]): RedisErrorReply {
   return rejectFormat(`ERR unknown command '${args[0].slice(0, 128)}', with args beginning with: ${quoted}`);
 }
 
-type Handler = (ks: Keyspace, args: readonly string[], tag: string) => RedisReply;
+export type Handler = (ks: Keyspace, args: readonly string[], tag: string) => RedisReply;
 
 const HANDLERS: ReadonlyMap<string, Handler> = new Map<string, Handler>([
   // server.c pingCommand: PONG, or the one argument back.
   ['ping', (_ks, args) => (args.length > 2 ? wrongArgs('ping') : args.length === 2 ? args[1] : 'PONG')],
   ['get', (ks, args) => getString(ks, args[1])],
   ['set', set],
-  ['setnx', (ks, args, tag) => setGeneric(ks, args[1], args[2], { nx: true }, tag) === null ? 0 : 1],
+  ['setnx', (ks, args, tag) => setGeneric(ks, args[1], args[2], true, false, false, false, undefined, tag) === null ? 0 : 1],
   ['del', del],
   ['exists', exists],
   ['type', type],
@@ -163,10 +210,24 @@ const HANDLERS: ReadonlyMap<string, Handler> = new Map<string, Handler>([
   ['incr', incr],
   ['hset', hset],
   ['hsetnx', hsetnx],
-  ['hget', (ks, args) => hashRead(ks, args[1], (h) => h?.get(args[2]) ?? null)],
-  ['hgetall', (ks, args) => hashRead(ks, args[1], (h) => (h === undefined ? [] : [...h].flat()))],
-  ['hlen', (ks, args) => hashRead(ks, args[1], (h) => h?.size ?? 0)],
-  ['hexists', (ks, args) => hashRead(ks, args[1], (h) => (h?.has(args[2]) ? 1 : 0))],
+  // Hash reads: WRONGTYPE on a string, else the answer (no closure per call: HEXISTS is in
+  // every Redisson script).
+  ['hget', (ks, args) => {
+    const h = hashOf(ks, args[1]);
+    return h instanceof RedisErrorReply ? h : (h?.get(args[2]) ?? null);
+  }],
+  ['hgetall', (ks, args) => {
+    const h = hashOf(ks, args[1]);
+    return h instanceof RedisErrorReply ? h : h === undefined ? [] : [...h].flat();
+  }],
+  ['hlen', (ks, args) => {
+    const h = hashOf(ks, args[1]);
+    return h instanceof RedisErrorReply ? h : (h?.size ?? 0);
+  }],
+  ['hexists', (ks, args) => {
+    const h = hashOf(ks, args[1]);
+    return h instanceof RedisErrorReply ? h : h?.has(args[2]) ? 1 : 0;
+  }],
   ['hincrby', hincrby],
   ['hdel', hdel],
 ]);
@@ -193,6 +254,12 @@ export function runCheckedKeyspaceCommand(ks: Keyspace, args: readonly string[],
   return handler === undefined ? unknownCommand(args) : handler(ks, args, tag);
 }
 
+/** runCheckedKeyspaceCommand of a command already resolved (commandInfo). */
+export function runResolvedKeyspaceCommand(ks: Keyspace, args: readonly string[], tag: string, cmd: CommandInfo): RedisReply {
+  const handler = cmd.handler;
+  return handler === undefined ? unknownCommand(args) : handler(ks, args, tag);
+}
+
 /** Whether the keyspace layer answers this command (the rest is the node's). */
 export function isKeyspaceCommand(name: string): boolean {
   return HANDLERS.has(asciiLower(name));
@@ -207,15 +274,6 @@ function getString(ks: Keyspace, key: string): RedisReply {
 
 /** A canonical integer of at most 12 digits (string2ll's syntax), exact as a double with room to spare. */
 const SMALL_INT = /^(0|-?[1-9][0-9]{0,11})$/;
-
-interface SetFlags {
-  nx?: boolean;
-  xx?: boolean;
-  get?: boolean;
-  keepTtl?: boolean;
-  /** Absolute deadline in ms, already validated. */
-  expireAtMs?: number;
-}
 
 /**
  * redis 7.0.15 t_string.c parseExtendedStringArgumentsOrReply: options in any ASCII case; NX
@@ -250,7 +308,7 @@ function set(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
     if (at instanceof RedisErrorReply) return at;
     expireAtMs = at;
   }
-  return setGeneric(ks, args[1], args[2], { nx, xx, get, keepTtl, expireAtMs }, tag);
+  return setGeneric(ks, args[1], args[2], nx, xx, get, keepTtl, expireAtMs, tag);
 }
 
 /**
@@ -282,17 +340,28 @@ function expireDeadline(ks: Keyspace, arg: string, unit: 'ex' | 'px' | 'exat' | 
  * old TTL; no expiry option clears it). Replies the old value with GET, else OK, or nil when
  * NX/XX refused.
  */
-function setGeneric(ks: Keyspace, key: string, value: string, f: SetFlags, tag: string): RedisReply {
+function setGeneric(
+  ks: Keyspace,
+  key: string,
+  value: string,
+  nx: boolean,
+  xx: boolean,
+  get: boolean,
+  keepTtl: boolean,
+  /** Absolute deadline in ms, already validated; undefined: no expiry option. */
+  expireAtMsOption: number | undefined,
+  tag: string,
+): RedisReply {
   let old: RedisReply = null;
-  if (f.get) {
+  if (get) {
     old = getString(ks, key);
     if (old instanceof RedisErrorReply) return old;
   }
   const existing = ks.lookup(key);
-  if ((f.nx && existing !== undefined) || (f.xx && existing === undefined)) return f.get ? old : null;
-  const expireAtMs = f.expireAtMs ?? (f.keepTtl && existing !== undefined ? existing.expireAtMs : null);
+  if ((nx && existing !== undefined) || (xx && existing === undefined)) return get ? old : null;
+  const expireAtMs = expireAtMsOption ?? (keepTtl && existing !== undefined ? existing.expireAtMs : null);
   ks.write(key, value, expireAtMs, tag);
-  return f.get ? old : 'OK';
+  return get ? old : 'OK';
 }
 
 function del(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
@@ -392,7 +461,19 @@ function ttl(ks: Keyspace, key: string, ms: boolean): RedisReply {
 function incr(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
   const e = ks.lookup(args[1]);
   if (e !== undefined && typeof e.value !== 'string') return ERR_WRONGTYPE;
-  const current = e === undefined ? 0n : parseInt64(e.value as string);
+  // Fast path, same rules: a value of at most 12 digits (SMALL_INT) cannot overflow, and a
+  // safe integer prints as its bigint does.
+  const text = e === undefined ? '0' : (e.value as string);
+  if (SMALL_INT.test(text)) {
+    const small = Number(text) + 1;
+    if (e === undefined) ks.write(args[1], String(small), null, tag);
+    else {
+      e.value = String(small);
+      ks.touched(args[1], tag);
+    }
+    return small;
+  }
+  const current = parseInt64(text);
   if (current === null) return ERR_NOT_INTEGER;
   if (current === INT64_MAX) return ERR_OVERFLOW;
   const next = current + 1n;
@@ -408,11 +489,6 @@ function hashOf(ks: Keyspace, key: string): Map<string, string> | undefined | Re
   const e = ks.lookup(key);
   if (e === undefined) return undefined;
   return typeof e.value === 'string' ? ERR_WRONGTYPE : e.value;
-}
-
-function hashRead(ks: Keyspace, key: string, read: (h: Map<string, string> | undefined) => RedisReply): RedisReply {
-  const h = hashOf(ks, key);
-  return h instanceof RedisErrorReply ? h : read(h);
 }
 
 /**
@@ -455,15 +531,26 @@ function hsetnx(ks: Keyspace, args: readonly string[], tag: string): RedisReply 
  * 64-bit overflow check ("increment or decrement would overflow").
  */
 function hincrby(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
-  const by = parseInt64(args[3]);
-  if (by === null) return ERR_NOT_INTEGER;
+  const byText = args[3];
+  const smallBy = SMALL_INT.test(byText);
+  const by = smallBy ? null : parseInt64(byText);
+  if (!smallBy && by === null) return ERR_NOT_INTEGER;
   const h = hashOf(ks, args[1]);
   if (h instanceof RedisErrorReply) return h;
   const hash = h ?? new Map<string, string>();
   const stored = hash.get(args[2]);
+  // Fast path, same rules: two integers of at most 12 digits (SMALL_INT) cannot overflow, and
+  // a safe integer prints as its bigint does.
+  if (smallBy && (stored === undefined || SMALL_INT.test(stored))) {
+    const small = (stored === undefined ? 0 : Number(stored)) + Number(byText);
+    hash.set(args[2], String(small));
+    if (h === undefined) ks.write(args[1], hash, null, tag);
+    else ks.touched(args[1], tag);
+    return small;
+  }
   const before = stored === undefined ? 0n : parseInt64(stored);
   if (before === null) return new RedisErrorReply('ERR hash value is not an integer');
-  const next = before + by;
+  const next = before + (by ?? BigInt(byText));
   if (next > INT64_MAX || next < INT64_MIN) return ERR_OVERFLOW;
   hash.set(args[2], String(next));
   if (h === undefined) ks.write(args[1], hash, null, tag);

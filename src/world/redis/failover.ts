@@ -51,9 +51,18 @@ export type PhaseListener = (phase: string, target: RedisNode, detail: string) =
  * changes between runs. `everyRun` runs them all (tests compare the two).
  */
 export class SkippableTimer {
-  /** Run times drawn and not yet reached, with their index (runs since the start). */
-  private readonly upcoming: Array<{ atUs: number; index: number }> = [];
-  private lastDrawn: { atUs: number; index: number };
+  /**
+   * Run times drawn and not yet reached, with their index (runs since the start): `atUs[i]`
+   * and `index[i]` for i from `head` to `tail` (two arrays of numbers that keep their length:
+   * a Sentinel draws a run time every 50-100 ms, skipped or not, and an object per draw and
+   * an array shift per run were a good part of its cost).
+   */
+  private readonly atUs: number[] = [];
+  private readonly index: number[] = [];
+  private head = 0;
+  private tail = 0;
+  private lastAtUs: number;
+  private lastIndex = 0;
   private scheduledUs = Infinity;
   private token = 0;
 
@@ -65,8 +74,8 @@ export class SkippableTimer {
     private readonly dueUs: () => number,
     private readonly everyRun: boolean,
   ) {
-    this.lastDrawn = { atUs: firstUs, index: 0 };
-    this.upcoming.push(this.lastDrawn);
+    this.lastAtUs = firstUs;
+    this.push(firstUs, 0);
   }
 
   /** Schedules the first run at or after the due time (now when every run is kept). */
@@ -74,19 +83,22 @@ export class SkippableTimer {
     const now = this.sim.nowUs;
     const due = this.everyRun ? now : Math.max(now, this.dueUs());
     if (due === Infinity) return;
-    while (this.upcoming.length > 0 && this.upcoming[0].atUs < now) this.upcoming.shift();
-    while (this.lastDrawn.atUs < due) this.draw();
-    const next = this.upcoming.find((t) => t.atUs >= due) as { atUs: number; index: number };
-    if (next.atUs >= this.scheduledUs && this.scheduledUs >= now) return;
-    this.scheduledUs = next.atUs;
+    this.dropBefore(now);
+    while (this.lastAtUs < due) this.draw();
+    let i = this.head;
+    while (this.atUs[i] < due) i++;
+    const nextAtUs = this.atUs[i];
+    const nextIndex = this.index[i];
+    if (nextAtUs >= this.scheduledUs && this.scheduledUs >= now) return;
+    this.scheduledUs = nextAtUs;
     const token = ++this.token;
-    this.sim.scheduleAt(next.atUs, () => {
+    this.sim.scheduleAt(nextAtUs, () => {
       if (token !== this.token) return;
       this.scheduledUs = Infinity;
-      while (this.upcoming.length > 0 && this.upcoming[0].atUs < next.atUs) this.upcoming.shift();
-      this.upcoming.shift();
-      if (this.upcoming.length === 0) this.draw();
-      this.run(next.index);
+      this.dropBefore(nextAtUs);
+      if (this.head < this.tail) this.head++;
+      if (this.head === this.tail) this.draw();
+      this.run(nextIndex);
       this.plan();
     });
   }
@@ -94,15 +106,35 @@ export class SkippableTimer {
   /** The time of the first run from now on whose index satisfies `test` (drawing ahead). */
   firstRunWhere(test: (index: number) => boolean): number {
     const now = this.sim.nowUs;
-    for (let i = 0; ; i++) {
-      if (i >= this.upcoming.length) this.draw();
-      const t = this.upcoming[i];
-      if (t.atUs >= now && test(t.index)) return t.atUs;
+    for (let i = this.head; ; i++) {
+      if (i >= this.tail) this.draw();
+      if (this.atUs[i] >= now && test(this.index[i])) return this.atUs[i];
+    }
+  }
+
+  /** Forgets the drawn runs before `us`. */
+  private dropBefore(us: number): void {
+    while (this.head < this.tail && this.atUs[this.head] < us) this.head++;
+    if (this.head === this.tail) {
+      this.head = 0;
+      this.tail = 0;
+    } else if (this.head >= 1024) {
+      this.atUs.splice(0, this.head);
+      this.index.splice(0, this.head);
+      this.tail -= this.head;
+      this.head = 0;
     }
   }
 
   private draw(): void {
-    this.lastDrawn = { atUs: this.lastDrawn.atUs + this.gapUs(), index: this.lastDrawn.index + 1 };
-    this.upcoming.push(this.lastDrawn);
+    this.lastAtUs += this.gapUs();
+    this.lastIndex++;
+    this.push(this.lastAtUs, this.lastIndex);
+  }
+
+  private push(atUs: number, index: number): void {
+    this.atUs[this.tail] = atUs;
+    this.index[this.tail] = index;
+    this.tail++;
   }
 }

@@ -36,7 +36,13 @@ export class Keyspace {
   private readonly data = new Map<string, Entry>();
   /** Replicas report expired keys as missing but keep them until the primary deletes them. */
   deletesExpiredKeys = true;
+  /**
+   * Told of every change. The change object is this keyspace's one, set anew for each change
+   * (a run makes thousands): read it during the call, copy what you keep. No listener changes
+   * the keyspace from inside it, so one change is never overwritten while it is being read.
+   */
   onChange: ((change: KeyChange) => void) | null = null;
+  private readonly change: KeyChange = { key: '', entry: undefined, cause: 'write', byTag: '', previousHolder: undefined };
 
   constructor(readonly nowMs: () => number) {}
 
@@ -122,7 +128,15 @@ export class Keyspace {
     byTag: string,
     previousHolder: string | undefined,
   ): void {
-    if (this.onChange) this.onChange({ key, entry, cause, byTag, previousHolder });
+    const onChange = this.onChange;
+    if (onChange === null) return;
+    const change = this.change;
+    change.key = key;
+    change.entry = entry;
+    change.cause = cause;
+    change.byTag = byTag;
+    change.previousHolder = previousHolder;
+    onChange(change);
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Simulation } from '../../engine/simulation.js';
 import type { LocalClock } from '../clock.js';
-import { asciiLower, commandShapeError, commandSpec, runCheckedKeyspaceCommand } from './commands.js';
+import { asciiLower, checkShape, commandInfo, runResolvedKeyspaceCommand, type CommandInfo } from './commands.js';
 import { cloneEntry, Keyspace, type Entry, type KeyChange } from './keyspace.js';
 import { ERR_NOT_INTEGER, parseInt64, RedisErrorReply, type RedisReply } from './reply.js';
 import type { ReplicationLink } from './replication.js';
@@ -27,8 +27,6 @@ export type Subscriber = (channel: string, message: string) => void;
 
 const ERR_NOSCRIPT = new RedisErrorReply('NOSCRIPT No matching script. Please use EVAL.');
 const ERR_READONLY = new RedisErrorReply("READONLY You can't write against a read only replica.");
-/** Commands of the model without keys (redis 7.0.15 src/commands/*.json: no key_specs). */
-const KEYLESS_COMMANDS: ReadonlySet<string> = new Set(['ping', 'publish', 'wait', 'info', 'script', 'multi', 'exec', 'discard']);
 
 /**
  * Runs a script body that is not one of the built-in scripts (a Lua VM for user code); its
@@ -64,7 +62,10 @@ export class RedisNode {
   /** For a primary: writes emitted to the replication stream. For a replica: writes applied. */
   replicationOffset = 0;
   readonly replicaLinks: ReplicationLink[] = [];
-  /** Called for every key change; the runner records lock keys into the history. */
+  /**
+   * Called for every key change; the runner records lock keys into the history. The change
+   * is the keyspace's reused object (Keyspace.onChange): read it during the call.
+   */
   observer: ((node: RedisNode, change: KeyChange) => void) | null = null;
   /**
    * Why this primary refuses writes right now, or null (min-replicas-to-write not met,
@@ -116,11 +117,11 @@ export class RedisNode {
       this.pausedQueue.push(() => this.execute(args, tag, reply));
       return;
     }
-    const name = asciiLower(args[0]);
-    const refused = this.admissionError(args, name);
+    const cmd = commandInfo(args[0]);
+    const refused = this.admissionError(args, cmd);
     if (refused !== null) return answer(reply, refused);
-    if (name === 'wait') return this.wait(args, reply, false);
-    answer(reply, this.run(args, tag, name));
+    if (cmd.name === 'wait') return this.wait(args, reply, false);
+    answer(reply, this.run(args, tag, cmd));
   }
 
   /**
@@ -137,16 +138,16 @@ export class RedisNode {
     reply(
       runTransaction(
         commands,
-        (args) => this.admissionError(args, asciiLower(args[0])),
+        (args) => this.admissionError(args, commandInfo(args[0])),
         (args) => {
-          const name = asciiLower(args[0]);
+          const cmd = commandInfo(args[0]);
           // Inside EXEC a WAIT cannot block (CLIENT_DENY_BLOCKING): it answers the count now.
-          if (name === 'wait') {
+          if (cmd.name === 'wait') {
             let r: RedisReply = null;
             this.wait(args, (x) => (r = x), true);
             return r;
           }
-          return this.run(args, tag, name);
+          return this.run(args, tag, cmd);
         },
       ),
     );
@@ -159,19 +160,17 @@ export class RedisNode {
    * script's writes are refused inside it (script-call.ts), except by a cluster node that is
    * down, which refuses the command itself.
    */
-  private admissionError(args: readonly string[], name: string): RedisErrorReply | null {
-    const shape = commandShapeError(args, name);
+  private admissionError(args: readonly string[], cmd: CommandInfo): RedisErrorReply | null {
+    const shape = checkShape(args, cmd);
     if (shape !== null) return shape;
-    const spec = commandSpec(name);
-    const script = name === 'eval' || name === 'evalsha';
+    const spec = cmd.spec;
     if (spec?.write && this.role === 'replica') return ERR_READONLY;
     // A cluster node whose state is fail refuses every command with keys, reads included
     // (redis 7.0.15 cluster.c getNodeByQuery: "Cluster is globally down but we got keys?",
     // CLUSTER_REDIR_DOWN_STATE unless cluster-allow-reads-when-down, default no); keyless
     // ones (PING, INFO, PUBLISH, WAIT, SCRIPT) are served. Scripts are refused whatever their
     // number of keys (the model's simplification: a lock script always has one).
-    const keyed = script || (spec !== undefined && !KEYLESS_COMMANDS.has(name));
-    if ((spec?.write || keyed) && this.writeRefusal) {
+    if ((spec?.write || cmd.keyed) && this.writeRefusal) {
       const refusal = this.writeRefusal();
       if (refusal !== null && (spec?.write || refusal.startsWith('CLUSTERDOWN'))) return new RedisErrorReply(refusal);
     }
@@ -179,13 +178,13 @@ export class RedisNode {
   }
 
   /** Runs an admitted command (all but WAIT's blocking). */
-  private run(args: readonly string[], tag: string, name: string): RedisReply {
-    switch (name) {
+  private run(args: readonly string[], tag: string, cmd: CommandInfo): RedisReply {
+    switch (cmd.name) {
       case 'publish':
         return this.publish(args[1], args[2]);
       case 'eval':
       case 'evalsha':
-        return this.eval(args, tag);
+        return this.eval(args, tag, cmd.name === 'evalsha');
       case 'script':
         return this.scriptCommand(args);
       case 'info':
@@ -198,7 +197,7 @@ export class RedisNode {
       case 'discard':
         return new RedisErrorReply('ERR DISCARD without MULTI');
       default:
-        return runCheckedKeyspaceCommand(this.keyspace, args, tag, name);
+        return runResolvedKeyspaceCommand(this.keyspace, args, tag, cmd);
     }
   }
 
@@ -433,13 +432,15 @@ export class RedisNode {
    * must find it in this server's cache (NOSCRIPT otherwise). A failed redis.call inside ends
    * the script with its error (script-call.ts).
    */
-  private eval(args: readonly string[], tag: string): RedisReply {
-    const isSha = asciiLower(args[0]) === 'evalsha';
+  private eval(args: readonly string[], tag: string, isSha: boolean): RedisReply {
     if (isSha && args[1].length !== 40) return ERR_NOSCRIPT;
     const numKeys = parseInt64(args[2]);
     if (numKeys === null) return ERR_NOT_INTEGER;
-    if (numKeys > BigInt(args.length - 3)) return new RedisErrorReply("ERR Number of keys can't be greater than number of args");
-    if (numKeys < 0n) return new RedisErrorReply("ERR Number of keys can't be negative");
+    // As a double: rounding keeps every 64-bit value on its side of these small bounds (no
+    // bigint made per script call).
+    const keyCount = Number(numKeys);
+    if (keyCount > args.length - 3) return new RedisErrorReply("ERR Number of keys can't be greater than number of args");
+    if (keyCount < 0) return new RedisErrorReply("ERR Number of keys can't be negative");
     let body: string;
     if (isSha) {
       const found = this.scripts.get(args[1]);
@@ -447,8 +448,8 @@ export class RedisNode {
       body = found;
     } else body = args[1];
     const sha = this.scripts.add(body);
-    const keys = args.slice(3, 3 + Number(numKeys));
-    const argv = args.slice(3 + Number(numKeys));
+    const keys = args.slice(3, 3 + keyCount);
+    const argv = args.slice(3 + keyCount);
     const ctx = this.scriptContext;
     ctx.tag = tag;
     ctx.sha = sha;
@@ -471,8 +472,16 @@ export class RedisNode {
   private onKeyChange(change: KeyChange): void {
     if (this.role === 'primary') {
       this.replicationOffset++;
-      const snapshot = change.entry ? cloneEntry(change.entry) : undefined;
-      for (const link of this.replicaLinks) link.ship(change.key, snapshot, this.replicationOffset);
+      // The state shipped is a copy (the primary's entry changes in place later), made only
+      // when a replica link takes it: a standalone node, or one whose replicas left, copies nothing.
+      let snapshot: Entry | undefined;
+      let copied = false;
+      for (const link of this.replicaLinks) {
+        if (!link.accepting) continue;
+        if (!copied && change.entry) snapshot = cloneEntry(change.entry);
+        copied = true;
+        link.ship(change.key, snapshot, this.replicationOffset);
+      }
       if (change.entry?.expireAtMs != null) this.scheduleExpiry(change.key, change.entry.expireAtMs);
     }
     this.observer?.(this, change);

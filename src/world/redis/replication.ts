@@ -42,6 +42,9 @@ interface Pending {
   offset: number;
   /** When it leaves the primary's output buffer for the socket (if the link is not held). */
   leaveAtUs: Micros;
+  /** The primary's process and the connection it went out on (set when it is written to the socket). */
+  primaryEpoch: number;
+  syncEpoch: number;
 }
 
 export interface ReplicationTiming {
@@ -115,13 +118,17 @@ export class ReplicationLink {
     return this.silentSinceUs === null ? 0 : this.sim.nowUs - this.silentSinceUs;
   }
 
+  /** Whether ship() takes changes: a replica the primary has let go of gets nothing more (it resyncs when it comes back). */
+  get accepting(): boolean {
+    return !this.detached && !this.closed;
+  }
+
   ship(key: string, entry: Entry | undefined, offset: number): void {
-    // A replica the primary has let go of gets nothing more (it resyncs when it comes back).
     if (this.detached || this.closed) return;
     const now = this.sim.nowUs;
     const leaveAtUs = Math.max(this.lastLeaveUs, now + sample(this.timing.backlog, this.backlogRng));
     this.lastLeaveUs = leaveAtUs;
-    const p: Pending = { key, entry, offset, leaveAtUs };
+    const p: Pending = { key, entry, offset, leaveAtUs, primaryEpoch: 0, syncEpoch: 0 };
     if (leaveAtUs <= now && !this.held && this.head === this.buffer.length) {
       this.send(p);
       return;
@@ -190,25 +197,53 @@ export class ReplicationLink {
     this.head = 0;
   }
 
+  /**
+   * Changes on the wire, in sending order, from `wireHead` on. Their delivery times never
+   * decrease (lastDeliveryUs) and the queue keeps same-time items in scheduling order, so each
+   * queue entry of this link delivers the oldest change: one shared callback instead of a
+   * closure per change (as network.ts Link does). The array keeps its length when it drains.
+   */
+  private wire: Array<Pending | undefined> = [];
+  private wireHead = 0;
+  private wireTail = 0;
+
   private send(p: Pending): void {
     const at = Math.max(this.lastDeliveryUs, this.sim.nowUs + sample(this.timing.lag, this.rng));
     this.lastDeliveryUs = at;
-    const primaryEpoch = this.primaryEpoch;
-    const syncEpoch = this.syncEpoch;
-    this.sim.scheduleAt(at, () => {
-      if (this.detached || !this.replica.up || syncEpoch !== this.syncEpoch) return;
-      // A sleeping replica (DEBUG SLEEP) reads its socket when it wakes.
-      this.replica.whenAwake(() => {
-        if (this.detached || this.replica.role !== 'replica' || !this.replica.up || syncEpoch !== this.syncEpoch) return;
-        this.replica.applyReplicated(p.key, p.entry, p.offset);
-        // The acknowledgement travels back over the same kind of path.
-        const ackAt = this.sim.nowUs + sample(this.timing.lag, this.rng);
-        this.sim.scheduleAt(ackAt, () => {
-          if (primaryEpoch !== this.primaryEpoch || syncEpoch !== this.syncEpoch || !this.primary.up || this.primary.role !== 'primary') return;
-          if (p.offset > this.ackedOffset) this.ackedOffset = p.offset;
-          this.primary.onReplicaAck();
-        });
-      });
+    p.primaryEpoch = this.primaryEpoch;
+    p.syncEpoch = this.syncEpoch;
+    this.wire[this.wireTail++] = p;
+    this.sim.scheduleAt(at, this.arrive);
+  }
+
+  /** The oldest change on the wire reaches the replica. */
+  private readonly arrive = (): void => {
+    const wire = this.wire;
+    const p = wire[this.wireHead] as Pending;
+    wire[this.wireHead++] = undefined;
+    if (this.wireHead === this.wireTail) {
+      this.wireHead = 0;
+      this.wireTail = 0;
+    } else if (this.wireHead >= 1024 && this.wireHead * 2 >= this.wireTail) {
+      wire.splice(0, this.wireHead);
+      this.wireTail -= this.wireHead;
+      this.wireHead = 0;
+    }
+    if (this.detached || !this.replica.up || p.syncEpoch !== this.syncEpoch) return;
+    // A sleeping replica (DEBUG SLEEP) reads its socket when it wakes.
+    if (this.replica.paused) this.replica.whenAwake(() => this.apply(p));
+    else this.apply(p);
+  };
+
+  private apply(p: Pending): void {
+    if (this.detached || this.replica.role !== 'replica' || !this.replica.up || p.syncEpoch !== this.syncEpoch) return;
+    this.replica.applyReplicated(p.key, p.entry, p.offset);
+    // The acknowledgement travels back over the same kind of path.
+    const ackAt = this.sim.nowUs + sample(this.timing.lag, this.rng);
+    this.sim.scheduleAt(ackAt, () => {
+      if (p.primaryEpoch !== this.primaryEpoch || p.syncEpoch !== this.syncEpoch || !this.primary.up || this.primary.role !== 'primary') return;
+      if (p.offset > this.ackedOffset) this.ackedOffset = p.offset;
+      this.primary.onReplicaAck();
     });
   }
 }

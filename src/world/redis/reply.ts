@@ -62,6 +62,9 @@ export function parseInt64(s: string): bigint | null {
 }
 
 /** An integer reply: a number when JS holds it exactly, else the bigint. */
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
 export function integerReply(n: bigint): number | bigint {
-  return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
+  return n >= MIN_SAFE && n <= MAX_SAFE ? Number(n) : n;
 }

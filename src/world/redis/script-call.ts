@@ -12,7 +12,7 @@
  * The built-in scripts' native code calls this with the line of each redis.call in its Lua
  * text; a Lua VM for user scripts can call it from its redis.call.
  */
-import { asciiLower, commandShapeError, commandSpec, runCheckedKeyspaceCommand } from './commands.js';
+import { checkShape, commandInfo, runResolvedKeyspaceCommand } from './commands.js';
 import type { Keyspace } from './keyspace.js';
 import { RedisErrorReply, type RedisReply } from './reply.js';
 
@@ -54,11 +54,11 @@ export function scriptCall(ctx: ScriptContext, line: number, args: readonly stri
  * knows the line itself, and redis.pcall, which returns the error as a table).
  */
 export function scriptCallReply(ctx: ScriptContext, args: readonly string[]): RedisReply {
-  const name = asciiLower(args[0]);
-  const spec = commandSpec(name);
+  const cmd = commandInfo(args[0]);
+  const spec = cmd.spec;
   if (spec === undefined) return new RedisErrorReply('ERR Unknown Redis command called from script');
   // script.c scriptVerifyCommandArity: lookupCommand finds no command for an unknown subcommand.
-  const shape = commandShapeError(args, name);
+  const shape = checkShape(args, cmd);
   if (shape !== null && shape.message.startsWith('ERR unknown subcommand')) return new RedisErrorReply('ERR Unknown Redis command called from script');
   if (shape !== null) return new RedisErrorReply('ERR Wrong number of args calling Redis command from script');
   if (spec.noscript) return new RedisErrorReply('ERR This Redis command is not allowed from script');
@@ -66,5 +66,6 @@ export function scriptCallReply(ctx: ScriptContext, args: readonly string[]): Re
     const refusal = ctx.writeRefusal();
     if (refusal !== null) return new RedisErrorReply(refusal);
   }
-  return name === 'publish' ? ctx.publish(args[1], args[2]) : name === 'info' ? (ctx.info?.(args) ?? '') : runCheckedKeyspaceCommand(ctx.keyspace, args, ctx.tag, name);
+  const name = cmd.name;
+  return name === 'publish' ? ctx.publish(args[1], args[2]) : name === 'info' ? (ctx.info?.(args) ?? '') : runResolvedKeyspaceCommand(ctx.keyspace, args, ctx.tag, cmd);
 }

@@ -15,6 +15,10 @@ import type { Sentinels, SentinelProcess } from './sentinel.js';
 import { SENTINEL_FAST_INFO_PERIOD_US, SENTINEL_INFO_PERIOD_US, SENTINEL_PING_PERIOD_US } from './sentinel-periods.js';
 import { InstanceView, type MasterView, type PeerView } from './sentinel-view.js';
 
+/** The commands a Sentinel sends over and over, made once (a node only reads a command's arguments). */
+const INFO_REPLICATION: readonly string[] = ['INFO', 'replication'];
+const PING: readonly string[] = ['PING'];
+
 export interface HelloContent {
   epoch: number;
   master: RedisNode;
@@ -108,7 +112,7 @@ export abstract class SentinelLinks {
    * Sends a command on the view's connection; the reply (with the node's state when it ran
    * it) comes back on it, and is dropped if that connection closed meanwhile.
    */
-  private command(view: InstanceView, args: string[], onReply: (s: NodeSnapshot) => void): void {
+  private command(view: InstanceView, args: readonly string[], onReply: (s: NodeSnapshot) => void): void {
     const generation = view.generation;
     const node = view.node;
     this.connectionTo(node).command(args, this.id, () => this.group.control.snapshot(node), (snapshot) => {
@@ -160,7 +164,7 @@ export abstract class SentinelLinks {
     const fast = view !== m && (m.odown || m.failoverState !== 'none' || view.linkDownMs !== 0);
     const infoPeriod = fast ? SENTINEL_FAST_INFO_PERIOD_US : SENTINEL_INFO_PERIOD_US;
     if (view.infoRefreshUs === null || now - view.infoRefreshUs > infoPeriod) {
-      this.command(view, ['INFO', 'replication'], (s) => this.refreshInstanceInfo(view, s));
+      this.command(view, INFO_REPLICATION, (s) => this.refreshInstanceInfo(view, s));
     }
     const pingPeriod = Math.min(this.group.params.downAfterUs, SENTINEL_PING_PERIOD_US);
     if (now - view.lastPongUs > pingPeriod && now - view.lastPingUs > pingPeriod / 2) this.sendPing(view, now);
@@ -170,7 +174,7 @@ export abstract class SentinelLinks {
   private sendPing(view: InstanceView, now: number): void {
     view.lastPingUs = now;
     if (view.actPingUs === null) view.actPingUs = now;
-    this.command(view, ['PING'], () => {
+    this.command(view, PING, () => {
       // sentinelPingReplyCallback: PONG is a valid reply.
       view.lastAvailUs = this.now;
       view.lastPongUs = this.now;

@@ -187,7 +187,9 @@ export class SentinelProcess extends SentinelConfig {
     const { downAfterUs } = this.group.params;
     const pingPeriod = Math.min(downAfterUs, SENTINEL_PING_PERIOD_US);
     let due = Infinity;
-    for (const v of this.views()) {
+    // The master, then its replicas (views() without its array: this runs after every reply).
+    for (let i = -1; i < m.replicas.length; i++) {
+      const v = i < 0 ? m : m.replicas[i];
       if (!v.connected) due = Math.min(due, v.lastReconnUs + SENTINEL_PING_PERIOD_US);
       else {
         const infoPeriod = v !== m && v.linkDownMs !== 0 ? SENTINEL_FAST_INFO_PERIOD_US : SENTINEL_INFO_PERIOD_US;

@@ -514,6 +514,38 @@ describe('exactness: SET GET, 64-bit counters, EXPIRE options, TTL, more hash co
     expect(text('HINCRBY', 'k', 'f', '1')).toBe(WRONGTYPE);
   });
 
+  // INCR and HINCRBY add in doubles while every operand has at most 12 digits, in 64 bits
+  // beyond: the answers are the same on both sides of that line.
+  it('INCR across 12 and 13 digits, and of a negative 12-digit value, answers and stores the exact integers', () => {
+    const { run, text } = world();
+    run('SET', 'n', '999999999998');
+    expect(run('INCR', 'n')).toBe(999999999999);
+    expect(run('INCR', 'n')).toBe(1000000000000);
+    expect(run('INCR', 'n')).toBe(1000000000001);
+    expect(run('GET', 'n')).toBe('1000000000001');
+    run('SET', 'n', '-999999999999');
+    expect(run('INCR', 'n')).toBe(-999999999998);
+    run('SET', 'n', '-1');
+    expect(run('INCR', 'n')).toBe(0);
+    expect(run('GET', 'n')).toBe('0');
+    run('SET', 'n', '007');
+    expect(text('INCR', 'n')).toBe(NOT_INTEGER);
+  });
+
+  it('HINCRBY with 12- and 13-digit operands, and down to zero, answers and stores the exact integers', () => {
+    const { run, text } = world();
+    expect(run('HINCRBY', 'h', 'f', '999999999999')).toBe(999999999999);
+    expect(run('HINCRBY', 'h', 'f', '999999999999')).toBe(1999999999998);
+    expect(run('HINCRBY', 'h', 'f', '1')).toBe(1999999999999);
+    expect(run('HINCRBY', 'h', 'f', '-1999999999999')).toBe(0);
+    expect(run('HGET', 'h', 'f')).toBe('0');
+    expect(run('HINCRBY', 'h', 'g', '1000000000000')).toBe(1000000000000);
+    expect(run('HINCRBY', 'h', 'g', '-1')).toBe(999999999999);
+    expect(run('HGET', 'h', 'g')).toBe('999999999999');
+    expect(text('HINCRBY', 'h', 'g', '-0')).toBe(NOT_INTEGER);
+    expect(text('HINCRBY', 'h', 'g', '01')).toBe(NOT_INTEGER);
+  });
+
   it('PEXPIRE NX sets only without a TTL, XX only with one', () => {
     const { run } = world();
     run('SET', 'k', 'v');

@@ -14,7 +14,7 @@ function keyspace(role: 'primary' | 'replica' = 'primary') {
   const ks = new Keyspace(() => clock.ms);
   ks.deletesExpiredKeys = role === 'primary';
   const changes: KeyChange[] = [];
-  ks.onChange = (c) => changes.push(c);
+  ks.onChange = (c) => changes.push({ ...c }); // the keyspace reuses its change object
   /** Changes as "cause key by:holder-before", for compact expectations. */
   const log = (): string[] => changes.map((c) => `${c.cause} ${c.key} by:${c.byTag} was:${c.previousHolder ?? '-'}`);
   return { clock, ks, changes, log };

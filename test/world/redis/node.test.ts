@@ -35,7 +35,7 @@ function single() {
   const sim = new Simulation(1);
   const node = new RedisNode('redis-0', sim, new LocalClock(sim));
   const changes: KeyChange[] = [];
-  node.observer = (_n, c) => changes.push(c);
+  node.observer = (_n, c) => changes.push({ ...c }); // the keyspace reuses its change object
   return { sim, node, changes };
 }
 
