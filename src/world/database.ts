@@ -87,6 +87,13 @@ interface RowLock {
   waiters: Array<{ owner: string; txn: Transaction | null; turn: Signal<boolean> }>;
 }
 
+/**
+ * The commonest results, one object each: results are only read, never changed or kept apart
+ * from what they say (as the client host shares its commonest Redis outcomes).
+ */
+const AFFECTED_0: DbResult = { kind: 'affected', rows: 0 };
+const AFFECTED_1: DbResult = { kind: 'affected', rows: 1 };
+
 const WRITES = new Set<DbStatement['kind']>(['set-stock', 'set-stock-if-version', 'decrement', 'deduct-if-available', 'select-for-update']);
 
 /** The row a statement locks before it runs, or null. */
@@ -214,7 +221,7 @@ export class Database {
       // COMMIT or ROLLBACK outside a transaction does nothing; one the server received before
       // the connection dropped still runs.
       if (txn && this.transactions.get(run.owner) === txn) this.finish(txn, statement.kind, statement.kind);
-      return { kind: 'affected', rows: 0 };
+      return AFFECTED_0;
     }
     const result = this.apply(statement, txn);
     const sku = lockedRowOf(statement);
@@ -341,10 +348,10 @@ export class Database {
 
   /** Applies a statement's effect at once (its locks and waits are `statement`'s business). */
   apply(s: DbStatement, txn: Transaction | null = null): DbResult {
-    if (s.kind === 'begin' || s.kind === 'commit' || s.kind === 'rollback') return { kind: 'affected', rows: 0 };
+    if (s.kind === 'begin' || s.kind === 'commit' || s.kind === 'rollback') return AFFECTED_0;
     if (s.kind === 'count-orders') {
       const found = this.orderKeys.has(s.orderKey) || (txn?.hasOrderKey(s.orderKey) ?? false);
-      return { kind: 'affected', rows: found ? 1 : 0 };
+      return found ? AFFECTED_1 : AFFECTED_0;
     }
     if (s.kind === 'insert-order') {
       if (s.uniqueKey && (this.orderKeys.has(s.orderKey) || (txn?.hasOrderKey(s.orderKey) ?? false))) {
@@ -356,7 +363,7 @@ export class Database {
         txn.orders.push(order);
         if (!this.pendingKeys.has(s.orderKey)) this.pendingKeys.set(s.orderKey, txn);
       }
-      return { kind: 'affected', rows: 1 };
+      return AFFECTED_1;
     }
     const row = this.stock.get(s.sku);
     if (!row) return { kind: 'error', message: `no stock row for sku ${s.sku}` };
@@ -374,29 +381,29 @@ export class Database {
         // A locking read: the latest version, which no other transaction can be changing.
         return { kind: 'row', row: { ...row } };
       case 'set-stock':
-        if (s.fence !== undefined && s.fence < row.maxFence) return { kind: 'affected', rows: 0 };
+        if (s.fence !== undefined && s.fence < row.maxFence) return AFFECTED_0;
         this.touch(s.sku, row, txn);
         if (s.fence !== undefined) row.maxFence = s.fence;
         row.available = s.available;
         row.version++;
-        return { kind: 'affected', rows: 1 };
+        return AFFECTED_1;
       case 'set-stock-if-version':
-        if (row.version !== s.version) return { kind: 'affected', rows: 0 };
+        if (row.version !== s.version) return AFFECTED_0;
         this.touch(s.sku, row, txn);
         row.available = s.available;
         row.version++;
-        return { kind: 'affected', rows: 1 };
+        return AFFECTED_1;
       case 'decrement':
         this.touch(s.sku, row, txn);
         row.available -= s.qty;
         row.version++;
-        return { kind: 'affected', rows: 1 };
+        return AFFECTED_1;
       case 'deduct-if-available':
-        if (row.available < s.qty) return { kind: 'affected', rows: 0 };
+        if (row.available < s.qty) return AFFECTED_0;
         this.touch(s.sku, row, txn);
         row.available -= s.qty;
         row.version++;
-        return { kind: 'affected', rows: 1 };
+        return AFFECTED_1;
     }
   }
 }
