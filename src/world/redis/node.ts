@@ -472,15 +472,13 @@ export class RedisNode {
   private onKeyChange(change: KeyChange): void {
     if (this.role === 'primary') {
       this.replicationOffset++;
-      // The state shipped is a copy (the primary's entry changes in place later), made only
-      // when a replica link takes it: a standalone node, or one whose replicas left, copies nothing.
-      let snapshot: Entry | undefined;
-      let copied = false;
+      // The state shipped is a copy (the primary's entry changes in place later), one per
+      // replica link that takes it: the replica stores what arrives, and a replica promoted
+      // later changes its entries in place, which must not show on a sibling replica that
+      // shares the object. A standalone node, or one whose replicas left, copies nothing.
+      const entry = change.entry;
       for (const link of this.replicaLinks) {
-        if (!link.accepting) continue;
-        if (!copied && change.entry) snapshot = cloneEntry(change.entry);
-        copied = true;
-        link.ship(change.key, snapshot, this.replicationOffset);
+        if (link.accepting) link.ship(change.key, entry ? cloneEntry(entry) : undefined, this.replicationOffset);
       }
       if (change.entry?.expireAtMs != null) this.scheduleExpiry(change.key, change.entry.expireAtMs);
     }

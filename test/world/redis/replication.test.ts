@@ -570,3 +570,51 @@ describe('ReplicationLink: what the primary believes (replicationCron, "Disconne
     expect(primary.connectedReplicas()).toBe(0);
   });
 });
+
+describe('each replica holds its own copy of a replicated key', () => {
+  /**
+   * k written at 0 and replicated to both replicas; redis-0 cut off at 1 s. `atPromotion` runs
+   * at the first millisecond the new primary is in place, before Sentinel re-points the other
+   * replica (which then copies the dataset afresh).
+   */
+  function atPromotion(then: (primary: RedisNode, other: RedisNode, d: ReturnType<typeof deployment>) => void): void {
+    const d = deployment({ replicas: 2 });
+    ask(d.node('redis-0'), 'SET', 'k', 'v', 'PX', '30000');
+    d.sim.scheduleAt(1 * S, () => d.fabric.cut(['sentinel', 'redis-1', 'redis-2'].map((h) => ['redis-0', h] as [string, string])));
+    let done = false;
+    const poll = (): void => {
+      const primary = d.redis.primary as RedisNode;
+      if (primary.name !== 'redis-0' && primary.role === 'primary') {
+        done = true;
+        then(primary, d.node(primary.name === 'redis-1' ? 'redis-2' : 'redis-1'), d);
+        return;
+      }
+      d.sim.scheduleAt(d.sim.nowUs + 1 * MS, poll);
+    };
+    d.sim.scheduleAt(1 * S, poll);
+    d.sim.run(10 * S);
+    expect(done).toBe(true);
+  }
+
+  it('a TTL change on the just-promoted primary does not show on the other replica at once', () => {
+    let before: RedisReply | undefined;
+    let after: RedisReply | undefined;
+    atPromotion((primary, other) => {
+      expect(other.role).toBe('replica');
+      before = ask(other, 'PTTL', 'k');
+      expect(ask(primary, 'PEXPIRE', 'k', '900000')).toBe(1);
+      after = ask(other, 'PTTL', 'k');
+    });
+    expect(Number(before)).toBeLessThan(30_000);
+    expect(after).toBe(before);
+  });
+
+  it('the other replica has the change once it copied the new primary', () => {
+    let other: RedisNode | undefined;
+    atPromotion((primary, o) => {
+      expect(ask(primary, 'PEXPIRE', 'k', '900000')).toBe(1);
+      other = o;
+    });
+    expect(Number(ask(other as RedisNode, 'PTTL', 'k'))).toBeGreaterThan(800_000);
+  });
+});
