@@ -114,55 +114,19 @@ function* afterFirstBatch(
 }
 
 /**
- * A single command through RedisExecutor (the loop of `send`, for one command), as a state
- * machine for the send that gets its reply (variants/effect-machine.ts); after a response
- * timeout the re-sends run as a generator (plainResent). Effects are yielded as plain objects
- * here, without the helpers.
+ * A single command through RedisExecutor (the loop of `send`, for one command). Effects are
+ * yielded as plain objects here, without the helpers: one generator frame less per command.
  */
-export function plain(
+export function* plain(
   config: RedissonConfig,
   command: string[],
   retry: boolean,
   timeoutUs = config.setup.commandTimeoutUs,
 ): EffectProgram<Exclude<Outcome, { kind: 'no-sync' }>> {
-  return new Plain(config, command, retry, timeoutUs);
-}
-
-class Plain extends EffectMachine<Exclude<Outcome, { kind: 'no-sync' }>> {
-  private pc = START;
-
-  constructor(private readonly config: RedissonConfig, private readonly command: string[], private readonly retry: boolean, private readonly timeoutUs: number) {
-    super();
-  }
-
-  protected step(input: unknown): Effect | typeof DONE | typeof DELEGATED {
-    switch (this.pc) {
-      case START:
-        this.pc = AFTER_SEND;
-        return { kind: 'redis', target: 'primary', command: this.command, timeoutUs: this.timeoutUs };
-      case AFTER_SEND: {
-        const r = input as RedisOutcome;
-        if (r.status === 'ok') {
-          this.result = { kind: 'reply', reply: r.reply };
-          return DONE;
-        }
-        this.sub = plainResent(this.config, this.command, this.retry, this.timeoutUs);
-        this.pc = RETURNS_SUB;
-        return DELEGATED;
-      }
-      default:
-        this.result = input as Exclude<Outcome, { kind: 'no-sync' }>;
-        return DONE;
-    }
-  }
-}
-
-/** `plain` after its first send went unanswered: re-sends while they are left. */
-function* plainResent(config: RedissonConfig, command: string[], retry: boolean, timeoutUs: number): EffectProgram<Exclude<Outcome, { kind: 'no-sync' }>> {
   for (let attempt = 0; ; attempt++) {
-    if (!(yield* resend(config, retry, attempt))) return { kind: 'timeout', sends: attempt + 1 };
     const r = (yield { kind: 'redis', target: 'primary', command, timeoutUs }) as RedisOutcome;
     if (r.status === 'ok') return { kind: 'reply', reply: r.reply };
+    if (!(yield* resend(config, retry, attempt))) return { kind: 'timeout', sends: attempt + 1 };
   }
 }
 
@@ -258,10 +222,9 @@ export function syncedEval(config: RedissonConfig, script: string[], retry: bool
   return new SyncedEval(config, script, retry);
 }
 
-/** What SyncedEval's (and Plain's) next input answers. */
+/** What SyncedEval's next input answers. */
 const START = 0;
 const AFTER_REPLICAS = 1;
-const AFTER_SEND = 1;
 const AFTER_BATCH = 2;
 const RETURNS_SUB = 3;
 
