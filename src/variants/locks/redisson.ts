@@ -8,11 +8,10 @@
  * (redisson/executor.ts): re-sent after a response timeout, followed by WAIT when Redis has
  * replicas, the whole acquire or unlock run again after a recognised "no replica synced".
  */
-import { awaitMessage, CLOCK_EFFECT, clientStateEffect, CURRENT_REQUEST_EFFECT, REDIS_SETUP_EFFECT, subscribe, unsubscribe, type Effect, type EffectProgram, type RedisSetup } from '../../world/effects.js';
+import { awaitMessage, CLOCK_EFFECT, clientStateEffect, CURRENT_REQUEST_EFFECT, REDIS_SETUP_EFFECT, subscribe, unsubscribe, type EffectProgram, type RedisSetup } from '../../world/effects.js';
 import { isErrorReply } from '../../world/redis/reply.js';
 import { redissonAcquire, redissonUnlock, redissonUnlockLatch } from '../../world/redis/scripts.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../lock-protocol.js';
-import { DELEGATED, DONE, EffectMachine } from '../effect-machine.js';
 import { ACQUIRED, BUSY, RELEASED } from './outcomes.js';
 import { recognisedNoSync, rerunDelay, rerunsAfter, retryDelayMs, syncedEval, syncState, type Outcome, type RedissonConfig } from './redisson/executor.js';
 import { addShared, cancelRenewal, cancelShared, LOCK_WATCHDOG_TIMEOUT_MS, scheduleRenewal, SHARED_RENEWAL_EFFECT, startSharedTimer, type SharedRenewal } from './redisson/renewal.js';
@@ -70,26 +69,17 @@ function* unlockInner(config: RedissonConfig, lock: LockHandle, requestId: strin
   return r;
 }
 
-/** The acquire script (RedissonLock.tryLockInnerAsync) for `lock`. */
-const acquireScript = (lock: LockHandle): string[] => ['EVAL', redissonAcquire.lua, '1', lock.key, String(lock.leaseMs), lock.threadOwner];
-
 /**
  * tryAcquireAsync once: the script (via ServiceManager.execute's re-runs), handleNoSync's
  * give-back, and the watchdog on success. Returns the result, or the holder's PTTL.
  */
 function* tryAcquireOnce(config: RedissonConfig, lock: LockHandle, params: LockParams, request: string): EffectProgram<AcquireResult | number> {
-  const first = yield* syncedEval(config, acquireScript(lock), lockRetried(config));
-  return yield* tryAcquireRest(config, lock, params, request, first);
-}
-
-/** tryAcquireOnce after its first script returned `first`. */
-function* tryAcquireRest(config: RedissonConfig, lock: LockHandle, params: LockParams, request: string, first: Outcome): EffectProgram<AcquireResult | number> {
   let givenBack = false;
   let giveBacks = 0;
-  let r = first;
+  let r: Outcome;
   // Run again by ServiceManager.execute after a recognised no-sync error, when the version does.
   for (let run = 0; ; run++) {
-    if (run > 0) r = yield* syncedEval(config, acquireScript(lock), lockRetried(config));
+    r = yield* syncedEval(config, ['EVAL', redissonAcquire.lua, '1', lock.key, String(lock.leaseMs), lock.threadOwner], lockRetried(config));
     givenBack = false;
     if (r.kind === 'no-sync' && config.b.giveBackOnNoSync && recognisedNoSync(config, r)) {
       // handleNoSync: unlock what was just taken, then fail with the original error.
@@ -99,17 +89,6 @@ function* tryAcquireRest(config: RedissonConfig, lock: LockHandle, params: LockP
     if (!(config.b.retryAcquireOnNoSync && rerunsAfter(config, r, run))) break;
     yield* rerunDelay(config, run);
   }
-  const result = settled(r, givenBack);
-  if (result !== TAKEN) return result;
-  if (params.leaseMs === null) yield* scheduleRenewal(config, lock.key, lock.threadOwner, request);
-  return ACQUIRED;
-}
-
-/** The script took the lock (the watchdog is still to be scheduled). */
-const TAKEN: unique symbol = Symbol('taken');
-
-/** What one acquire script's outcome means: a failure, the holder's PTTL, or TAKEN. */
-function settled(r: Outcome, givenBack: boolean): AcquireResult | number | typeof TAKEN {
   switch (r.kind) {
     case 'timeout':
       return { acquired: false, reason: 'timeout', detail: `no reply after ${r.sends} sends (RedisResponseTimeoutException)` };
@@ -121,132 +100,18 @@ function settled(r: Outcome, givenBack: boolean): AcquireResult | number | typeo
         : { acquired: false, reason: 'unknown', detail: `${r.message}; the lock taken stays held` };
     case 'reply':
       if (isErrorReply(r.reply)) return { acquired: false, reason: 'error', detail: r.reply.message };
-      if (r.reply === null) return TAKEN;
+      if (r.reply === null) {
+        if (params.leaseMs === null) {
+          // scheduleRenewal, the shared design's common path in place (no generator per lock).
+          if (config.b.renewal === 'shared') {
+            const shared = (yield SHARED_RENEWAL_EFFECT) as SharedRenewal;
+            if (addShared(shared, lock.key, lock.threadOwner, request)) yield* startSharedTimer(config, shared);
+          } else yield* scheduleRenewal(config, lock.key, lock.threadOwner, request);
+        }
+        return ACQUIRED;
+      }
       // Otherwise the script returned the holder's PTTL: how long a waiter may sleep at most.
       return typeof r.reply === 'number' ? r.reply : -1;
-  }
-}
-
-/** After a busy first try with a wait budget: subscribe, and try again at each unlock message or the holder's PTTL. */
-function* waitForLock(config: RedissonConfig, lock: LockHandle, params: LockParams, request: string, startMs: number): EffectProgram<AcquireResult> {
-  const channel = channelOf(lock.key);
-  yield* subscribe(channel);
-  try {
-    for (;;) {
-      const remainingMs = params.waitMs - (((yield CLOCK_EFFECT) as number) - startMs);
-      if (remainingMs <= 0) return BUSY;
-      const attempt = yield* tryAcquireOnce(config, lock, params, request);
-      if (typeof attempt !== 'number') return attempt;
-      // A key without TTL (ttl < 0) gives no bound: wait for an unlock message or the budget.
-      const sleepMs = attempt >= 0 ? Math.min(attempt, remainingMs) : remainingMs;
-      yield* awaitMessage(channel, Math.max(1, sleepMs) * 1000);
-    }
-  } finally {
-    yield* unsubscribe(channel);
-  }
-}
-
-/** What RedissonAcquire's next input answers. */
-const START = 0;
-const AFTER_CONFIGS = 1;
-const AFTER_CONFIG = 2;
-const AFTER_REQUEST = 3;
-const AFTER_CLOCK = 4;
-const AFTER_SCRIPT = 5;
-const AFTER_SHARED_RENEWAL = 6;
-const AFTER_RENEWAL = 7;
-const AFTER_TRY = 8;
-const RETURNS_SUB = 9;
-
-/**
- * RedissonLock.tryLock as a state machine (variants/effect-machine.ts): the client's config,
- * the request, the clock, and the first try (tryAcquireOnce) in place, with the watchdog's
- * shared state read in place; every other path (a no-sync error, the per-lock watchdog's timer,
- * the wait for an unlock) runs the generators above. Most acquires of a run end at the first
- * try (taken, or busy with no wait budget).
- */
-class RedissonAcquire extends EffectMachine<AcquireResult> {
-  private pc = START;
-  private config: RedissonConfig | null = null;
-  private request = '';
-  private startMs = 0;
-
-  constructor(private readonly lock: LockHandle, private readonly params: LockParams) {
-    super();
-  }
-
-  protected step(input: unknown): Effect | typeof DONE | typeof DELEGATED {
-    const { lock, params } = this;
-    switch (this.pc) {
-      case START:
-        this.pc = AFTER_CONFIGS;
-        return CONFIGS;
-      case AFTER_CONFIGS: {
-        // configOf in place: the config, made on first use.
-        const made = input as Map<LockParams, RedissonConfig>;
-        const config = made.get(params);
-        if (config === undefined) return this.delegate(makeConfig(params, made), AFTER_CONFIG);
-        return this.configured(config);
-      }
-      case AFTER_CONFIG:
-        return this.configured(input as RedissonConfig);
-      case AFTER_REQUEST:
-        this.request = input as string;
-        this.pc = AFTER_CLOCK;
-        return CLOCK_EFFECT;
-      case AFTER_CLOCK: {
-        this.startMs = input as number;
-        const config = this.config as RedissonConfig;
-        return this.delegate(syncedEval(config, acquireScript(lock), lockRetried(config)), AFTER_SCRIPT);
-      }
-      case AFTER_SCRIPT: {
-        const r = input as Outcome;
-        const config = this.config as RedissonConfig;
-        // A no-sync error may give the lock back and run the script again: tryAcquireRest.
-        if (r.kind === 'no-sync') return this.delegate(tryAcquireRest(config, lock, params, this.request, r), AFTER_TRY);
-        const result = settled(r, false);
-        if (result !== TAKEN) return this.tried(result);
-        if (params.leaseMs !== null) return this.tried(ACQUIRED);
-        if (config.b.renewal !== 'shared') return this.delegate(scheduleRenewal(config, lock.key, lock.threadOwner, this.request), AFTER_RENEWAL);
-        this.pc = AFTER_SHARED_RENEWAL;
-        return SHARED_RENEWAL_EFFECT;
-      }
-      case AFTER_SHARED_RENEWAL:
-        // scheduleRenewal's shared design in place: start the timer if it is not running.
-        if (addShared(input as SharedRenewal, lock.key, lock.threadOwner, this.request)) return this.delegate(startSharedTimer(this.config as RedissonConfig, input as SharedRenewal), AFTER_RENEWAL);
-        return this.tried(ACQUIRED);
-      case AFTER_RENEWAL:
-        return this.tried(ACQUIRED);
-      case AFTER_TRY:
-        return this.tried(input as AcquireResult | number);
-      default:
-        this.result = input as AcquireResult;
-        return DONE;
-    }
-  }
-
-  private delegate(program: EffectProgram<unknown>, pc: number): typeof DELEGATED {
-    this.sub = program;
-    this.pc = pc;
-    return DELEGATED;
-  }
-
-  private configured(config: RedissonConfig): Effect {
-    this.config = config;
-    this.lock.leaseMs = this.params.leaseMs ?? LOCK_WATCHDOG_TIMEOUT_MS;
-    this.pc = AFTER_REQUEST;
-    return CURRENT_REQUEST_EFFECT;
-  }
-
-  /** The first try's result: the acquire's, unless busy with a wait budget. */
-  private tried(first: AcquireResult | number): typeof DONE | typeof DELEGATED {
-    if (typeof first === 'number') {
-      if (this.params.waitMs > 0) return this.delegate(waitForLock(this.config as RedissonConfig, this.lock, this.params, this.request, this.startMs), RETURNS_SUB);
-      this.result = BUSY;
-      return DONE;
-    }
-    this.result = first;
-    return DONE;
   }
 }
 
@@ -254,8 +119,31 @@ export const redisson: LockProtocol = {
   name: 'redisson',
   summary: 'Redisson RLock by version: hash + reentrancy, watchdog when no lease, pub/sub waiters, command re-sends, WAIT for replicas',
   reentrantByThread: true,
-  acquire(lock, params) {
-    return new RedissonAcquire(lock, params);
+  *acquire(lock, params) {
+    // configOf in place (a generator less per lock call): the config, made on first use.
+    const made = (yield CONFIGS) as Map<LockParams, RedissonConfig>;
+    const config = made.get(params) ?? (yield* makeConfig(params, made));
+    lock.leaseMs = params.leaseMs ?? LOCK_WATCHDOG_TIMEOUT_MS;
+    const request = (yield CURRENT_REQUEST_EFFECT) as string;
+    const startMs = (yield CLOCK_EFFECT) as number;
+    const first = yield* tryAcquireOnce(config, lock, params, request);
+    if (typeof first !== 'number') return first;
+    if (params.waitMs <= 0) return BUSY;
+    const channel = channelOf(lock.key);
+    yield* subscribe(channel);
+    try {
+      for (;;) {
+        const remainingMs = params.waitMs - (((yield CLOCK_EFFECT) as number) - startMs);
+        if (remainingMs <= 0) return BUSY;
+        const attempt = yield* tryAcquireOnce(config, lock, params, request);
+        if (typeof attempt !== 'number') return attempt;
+        // A key without TTL (ttl < 0) gives no bound: wait for an unlock message or the budget.
+        const sleepMs = attempt >= 0 ? Math.min(attempt, remainingMs) : remainingMs;
+        yield* awaitMessage(channel, Math.max(1, sleepMs) * 1000);
+      }
+    } finally {
+      yield* unsubscribe(channel);
+    }
   },
   *release(lock, params) {
     const made = (yield CONFIGS) as Map<LockParams, RedissonConfig>;
