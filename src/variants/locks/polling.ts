@@ -5,7 +5,6 @@
 import { CLOCK_EFFECT, primaryCommand, type Effect, type EffectProgram, type RedisOutcome } from '../../world/effects.js';
 import type { RedisReply } from '../../world/redis/reply.js';
 import type { AcquireResult, LockParams } from '../lock-protocol.js';
-import { DONE, EffectMachine } from '../effect-machine.js';
 import { ACQUIRED, acquireFailure, BUSY } from './outcomes.js';
 
 /** Whether another attempt fits the wait budget after `elapsedMs`; the sleep before it, or null. */
@@ -26,69 +25,24 @@ export function* pollUntilAcquired(
   }
 }
 
-/** What PollCommand's next input answers. */
-const START = 0;
-const AFTER_START_CLOCK = 1;
-const AFTER_SEND = 2;
-const AFTER_CLOCK = 3;
-const AFTER_PAUSE = 4;
-
 /**
  * Polls with one Redis command whose reply says whether the lock is ours (SET NX PX, or a
  * script): an error or a timeout ends the attempt, `granted` reads a normal reply. The loop of
- * pollUntilAcquired written out with the command in place, as a state machine (every request of
- * a run acquires): the same effects in the same order, read the clock, send, and after a busy
- * reply read the clock and sleep the retry interval while the wait budget lasts.
+ * pollUntilAcquired written out with the command in place: no attempt generator, closure or
+ * clock helper per acquire (every request of a run acquires), the same effects in the same order.
  */
-class PollCommand extends EffectMachine<AcquireResult> {
-  private pc = START;
-  private startMs = 0;
-  private last: AcquireResult = BUSY;
-  /** The interpreter only reads an effect: one object serves every attempt. */
-  private readonly send: Effect;
-
-  constructor(private readonly params: LockParams, command: readonly string[], private readonly granted: (reply: RedisReply) => boolean) {
-    super();
-    this.send = primaryCommand(command);
+export function* pollCommand(params: LockParams, command: readonly string[], granted: (reply: RedisReply) => boolean): EffectProgram<AcquireResult> {
+  const startMs = (yield CLOCK_EFFECT) as number;
+  // The interpreter only reads an effect: one object serves every attempt.
+  const send = primaryCommand(command);
+  for (;;) {
+    const r = (yield send) as RedisOutcome;
+    const result = acquireFailure(r) ?? (r.status === 'ok' && granted(r.reply) ? ACQUIRED : BUSY);
+    if (result.acquired || result.reason !== 'busy') return result;
+    const pause = pauseBeforeRetry(params, ((yield CLOCK_EFFECT) as number) - startMs);
+    if (pause === null) return result;
+    yield pause;
   }
-
-  protected step(input: unknown): Effect | typeof DONE {
-    switch (this.pc) {
-      case START:
-        this.pc = AFTER_START_CLOCK;
-        return CLOCK_EFFECT;
-      case AFTER_START_CLOCK:
-        this.startMs = input as number;
-        this.pc = AFTER_SEND;
-        return this.send;
-      case AFTER_SEND: {
-        const r = input as RedisOutcome;
-        const result = acquireFailure(r) ?? (r.status === 'ok' && this.granted(r.reply) ? ACQUIRED : BUSY);
-        if (result.acquired || result.reason !== 'busy') return this.end(result);
-        this.last = result;
-        this.pc = AFTER_CLOCK;
-        return CLOCK_EFFECT;
-      }
-      case AFTER_CLOCK: {
-        const pause = pauseBeforeRetry(this.params, (input as number) - this.startMs);
-        if (pause === null) return this.end(this.last);
-        this.pc = AFTER_PAUSE;
-        return pause;
-      }
-      default:
-        this.pc = AFTER_SEND;
-        return this.send;
-    }
-  }
-
-  private end(result: AcquireResult): typeof DONE {
-    this.result = result;
-    return DONE;
-  }
-}
-
-export function pollCommand(params: LockParams, command: readonly string[], granted: (reply: RedisReply) => boolean): EffectProgram<AcquireResult> {
-  return new PollCommand(params, command, granted);
 }
 
 /** SET NX's grant: one function for every acquire, not an arrow each. */

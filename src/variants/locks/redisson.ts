@@ -8,13 +8,13 @@
  * (redisson/executor.ts): re-sent after a response timeout, followed by WAIT when Redis has
  * replicas, the whole acquire or unlock run again after a recognised "no replica synced".
  */
-import { awaitMessage, CLOCK_EFFECT, clientStateEffect, CURRENT_REQUEST_EFFECT, REDIS_SETUP_EFFECT, subscribe, unsubscribe, type EffectProgram, type RedisSetup } from '../../world/effects.js';
+import { awaitMessage, CLOCK_EFFECT, clientStateEffect, CURRENT_REQUEST_EFFECT, REDIS_SETUP_EFFECT, redisSend, subscribe, unsubscribe, type EffectProgram, type RedisSetup } from '../../world/effects.js';
 import { isErrorReply } from '../../world/redis/reply.js';
 import { redissonAcquire, redissonUnlock, redissonUnlockLatch } from '../../world/redis/scripts.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../lock-protocol.js';
 import { ACQUIRED, BUSY, RELEASED } from './outcomes.js';
 import { recognisedNoSync, rerunDelay, rerunsAfter, retryDelayMs, syncedEval, syncState, type Outcome, type RedissonConfig } from './redisson/executor.js';
-import { addShared, cancelRenewal, cancelShared, LOCK_WATCHDOG_TIMEOUT_MS, scheduleRenewal, SHARED_RENEWAL_EFFECT, startSharedTimer, type SharedRenewal } from './redisson/renewal.js';
+import { cancelRenewal, LOCK_WATCHDOG_TIMEOUT_MS, scheduleRenewal } from './redisson/renewal.js';
 import { behaviourOf } from './redisson/versions.js';
 
 /** LockPubSub.UNLOCK_MESSAGE. */
@@ -59,13 +59,11 @@ function* unlockInner(config: RedissonConfig, lock: LockHandle, requestId: strin
   const latch = `redisson_unlock_latch:{${lock.key}}:${requestId}`;
   // (timeout + the delay before the last re-send) x retryAttempts: as long as re-sends may come.
   const timeoutMs = config.setup.commandTimeoutUs / 1000;
-  const delay = config.retryDelay;
-  const lastDelayMs = delay.kind === 'constant' ? delay.ms : yield* retryDelayMs(config, config.retryAttempts);
-  const latchMs = (timeoutMs + lastDelayMs) * config.retryAttempts;
+  const latchMs = (timeoutMs + (yield* retryDelayMs(config, config.retryAttempts))) * config.retryAttempts;
   const px = config.b.latchAtLeastOneMs ? Math.max(latchMs, 1) : latchMs;
   const script = ['EVAL', redissonUnlockLatch.lua, '3', lock.key, channel, latch, UNLOCK_MESSAGE, lease, lock.threadOwner, 'PUBLISH', String(px)];
   const r = yield* syncedEval(config, script, lockRetried(config));
-  if (r.kind === 'reply' && !isErrorReply(r.reply)) yield { kind: 'redis-send', command: ['DEL', latch] };
+  if (r.kind === 'reply' && !isErrorReply(r.reply)) yield* redisSend('DEL', latch);
   return r;
 }
 
@@ -101,13 +99,7 @@ function* tryAcquireOnce(config: RedissonConfig, lock: LockHandle, params: LockP
     case 'reply':
       if (isErrorReply(r.reply)) return { acquired: false, reason: 'error', detail: r.reply.message };
       if (r.reply === null) {
-        if (params.leaseMs === null) {
-          // scheduleRenewal, the shared design's common path in place (no generator per lock).
-          if (config.b.renewal === 'shared') {
-            const shared = (yield SHARED_RENEWAL_EFFECT) as SharedRenewal;
-            if (addShared(shared, lock.key, lock.threadOwner, request)) yield* startSharedTimer(config, shared);
-          } else yield* scheduleRenewal(config, lock.key, lock.threadOwner, request);
-        }
+        if (params.leaseMs === null) yield* scheduleRenewal(config, lock.key, lock.threadOwner, request);
         return ACQUIRED;
       }
       // Otherwise the script returned the holder's PTTL: how long a waiter may sleep at most.
@@ -155,8 +147,7 @@ export const redisson: LockProtocol = {
       const out = yield* unlockInner(config, lock, id);
       // cancelExpirationRenewal after the reply, errors included; before 3.12.1 not after a nil.
       if (config.b.unlockAlwaysCancelsRenewal || !(out.kind === 'reply' && out.reply === null)) {
-        if (config.b.renewal === 'shared') cancelShared((yield SHARED_RENEWAL_EFFECT) as SharedRenewal, lock.key, lock.threadOwner);
-        else yield* cancelRenewal(config, lock.key, lock.threadOwner);
+        yield* cancelRenewal(config, lock.key, lock.threadOwner);
       }
       if (!(config.b.retryUnlockOnNoSync && rerunsAfter(config, out, run))) return releaseResult(out);
       yield* rerunDelay(config, run);

@@ -3,10 +3,9 @@
  * `token-get-del` compares with GET and deletes with DEL as two commands (the code of "Redis to Redisson in four stages"),
  * so the lock can change hands in between; `lua-unlock` does both in one atomic script.
  */
-import { redis, type EffectProgram, type RedisOutcome } from '../../world/effects.js';
+import { primaryCommand, redis, type EffectProgram, type RedisOutcome } from '../../world/effects.js';
 import { compareAndDelete } from '../../world/redis/scripts.js';
-import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../lock-protocol.js';
-import { oneCommand } from './one-command.js';
+import type { AcquireResult, LockHandle, LockParams, LockProtocol } from '../lock-protocol.js';
 import { pollCommand, replyIsOk } from './polling.js';
 import { RELEASED, releaseFailure } from './outcomes.js';
 import { DEFAULT_LEASE_MS } from './setnx-expire.js';
@@ -36,16 +35,12 @@ export const luaUnlock: LockProtocol = {
   name: 'lua-unlock',
   summary: 'SET key <token> NX PX lease; release = atomic Lua compare-and-delete',
   acquire: acquireWithToken,
-  release(lock) {
-    return oneCommand(['EVAL', compareAndDelete.lua, '1', lock.key, lock.token], compareAndDeleteResult);
+  *release(lock) {
+    const r = (yield primaryCommand(['EVAL', compareAndDelete.lua, '1', lock.key, lock.token])) as RedisOutcome;
+    const failure = releaseFailure(r);
+    if (failure) return failure;
+    return r.status === 'ok' && r.reply === 1
+      ? RELEASED
+      : { released: false, reason: 'not-held', detail: 'value is not our token' };
   },
 };
-
-/** The compare-and-delete script's reply: 1 deleted our token, 0 found another value or none. */
-function compareAndDeleteResult(r: RedisOutcome): ReleaseResult {
-  const failure = releaseFailure(r);
-  if (failure) return failure;
-  return r.status === 'ok' && r.reply === 1
-    ? RELEASED
-    : { released: false, reason: 'not-held', detail: 'value is not our token' };
-}

@@ -10,8 +10,7 @@
  * - ServiceManager.execute (3.21.0+): the whole operation runs again after a "no replica
  *   synced" error it recognises.
  */
-import { clientStateEffect, random, REPLICAS_EFFECT, sleep, type Effect, type EffectProgram, type RedisOutcome, type RedisSetup } from '../../../world/effects.js';
-import { DELEGATED, DONE, EffectMachine } from '../../effect-machine.js';
+import { clientStateEffect, random, REPLICAS_EFFECT, sleep, type EffectProgram, type RedisOutcome, type RedisSetup } from '../../../world/effects.js';
 import { isErrorReply, type RedisReply } from '../../../world/redis/reply.js';
 import { NO_SYNC, type DelayStrategy, type RedissonBehaviour } from './versions.js';
 
@@ -213,102 +212,9 @@ function* probeWait(config: RedissonConfig, state: SyncState): EffectProgram<boo
 
 /**
  * syncedEval: a lock script, followed by WAIT when Redis has replicas. `retry` is whether a
- * single server re-sends it (the batch path always does). The common case (replicas whose
- * count and WAIT support are known, or no replicas configured) as a state machine
- * (SyncedEval); a call that must probe, ask INFO or re-send runs the generator
- * (syncedEvalProgram) from its start, before either has yielded anything.
+ * single server re-sends it (the batch path always does).
  */
-export function syncedEval(config: RedissonConfig, script: string[], retry: boolean): EffectProgram<Outcome> {
-  return new SyncedEval(config, script, retry);
-}
-
-/** What SyncedEval's next input answers. */
-const START = 0;
-const AFTER_REPLICAS = 1;
-const AFTER_BATCH = 2;
-const RETURNS_SUB = 3;
-
-/** The WAIT command for each replica count, made once (the interpreter never changes a command). */
-const waitCommands: string[][] = [];
-function waitCommand(n: number): string[] {
-  let command = waitCommands[n];
-  if (command === undefined) {
-    command = ['WAIT', String(n), String(SLAVES_SYNC_TIMEOUT_MS)];
-    if (n < 64) waitCommands[n] = command;
-  }
-  return command;
-}
-
-class SyncedEval extends EffectMachine<Outcome> {
-  private pc = START;
-  private n = 0;
-
-  constructor(private readonly config: RedissonConfig, private readonly script: string[], private readonly retry: boolean) {
-    super();
-  }
-
-  protected step(input: unknown): Effect | typeof DONE | typeof DELEGATED {
-    const { config } = this;
-    const { b } = config;
-    switch (this.pc) {
-      case START: {
-        // A single server (isSingleConfig) never waits for replicas.
-        if (!config.setup.replicated || b.replicaCount === 'none') return this.delegate(plain(config, this.script, this.retry));
-        const state = config.sync;
-        if (b.waitProbe !== 'none' && state.waitSupported === null) return this.delegate(syncedEvalProgram(config, this.script, this.retry));
-        if (b.waitProbe !== 'none' && state.waitSupported === false) return this.delegate(plain(config, this.script, true));
-        if (b.replicaCount === 'client-view') {
-          this.pc = AFTER_REPLICAS;
-          return REPLICAS_EFFECT;
-        }
-        if (b.replicaCount === 'info-cached' && state.cachedReplicas !== -1) return this.send(state.cachedReplicas);
-        return this.delegate(syncedEvalProgram(config, this.script, this.retry));
-      }
-      case AFTER_REPLICAS:
-        return this.send(input as number);
-      case AFTER_BATCH: {
-        const first = input as RedisOutcome[];
-        if (!allReplied(first)) {
-          return this.delegate(afterFirstBatchThenCheck(config, [this.script, waitCommand(this.n)], first, this.n, this.timeoutUs()));
-        }
-        this.result = syncedOutcome(config, this.n, (first[0] as { reply: RedisReply }).reply, (first[1] as { reply: RedisReply }).reply);
-        return DONE;
-      }
-      default:
-        this.result = input as Outcome;
-        return DONE;
-    }
-  }
-
-  private delegate(program: EffectProgram<Outcome>): typeof DELEGATED {
-    this.sub = program;
-    this.pc = RETURNS_SUB;
-    return DELEGATED;
-  }
-
-  private timeoutUs(): number {
-    const { config } = this;
-    return config.setup.commandTimeoutUs + (this.n > 0 && config.b.batchTimeoutAddsWait ? SLAVES_SYNC_TIMEOUT_MS * 1000 : 0);
-  }
-
-  /** The script, with WAIT for `n` replicas when there are any (see syncedEvalProgram). */
-  private send(n: number): Effect | typeof DELEGATED {
-    this.n = n;
-    if (n === 0) return this.delegate(plain(this.config, this.script, true, this.timeoutUs()));
-    this.pc = AFTER_BATCH;
-    return { kind: 'redis-pipeline', commands: [this.script, waitCommand(n)], timeoutUs: this.timeoutUs() };
-  }
-}
-
-/** The rest of syncedEvalProgram after a first batch that left a reply missing. */
-function* afterFirstBatchThenCheck(config: RedissonConfig, commands: string[][], first: RedisOutcome[], n: number, timeoutUs: number): EffectProgram<Outcome> {
-  const r = yield* afterFirstBatch(config, commands, first, true, timeoutUs);
-  if ('timeout' in r) return { kind: 'timeout', sends: r.timeout };
-  return syncedOutcome(config, n, r.replies[0], r.replies[1]);
-}
-
-/** syncedEval written as a generator: every case, the probe, INFO and re-sends included. */
-function* syncedEvalProgram(config: RedissonConfig, script: string[], retry: boolean): EffectProgram<Outcome> {
+export function* syncedEval(config: RedissonConfig, script: string[], retry: boolean): EffectProgram<Outcome> {
   const { b, setup } = config;
   // A single server (isSingleConfig) never waits for replicas.
   if (!setup.replicated || b.replicaCount === 'none') return yield* plain(config, script, retry);
@@ -324,26 +230,28 @@ function* syncedEvalProgram(config: RedissonConfig, script: string[], retry: boo
         ? state.cachedReplicas
         : yield* replicasToWaitFor(config, state);
   if (typeof n !== 'number') return n;
-  const commands = n > 0 ? [script, waitCommand(n)] : [script];
+  const commands = n > 0 ? [script, ['WAIT', String(n), String(SLAVES_SYNC_TIMEOUT_MS)]] : [script];
   const timeoutUs = setup.commandTimeoutUs + (n > 0 && b.batchTimeoutAddsWait ? SLAVES_SYNC_TIMEOUT_MS * 1000 : 0);
   // send() written out for the commonest case, a batch whose every reply came at the first
   // send: no generator, options or reply array for it; the same effects in the same order.
+  let reply: RedisReply;
+  let waited: RedisReply | undefined;
   if (commands.length === 1) {
     const one = yield* plain(config, script, true, timeoutUs);
     if (one.kind === 'timeout') return one;
-    return syncedOutcome(config, n, one.reply, undefined);
+    reply = one.reply;
+  } else {
+    const first = (yield { kind: 'redis-pipeline', commands, timeoutUs }) as RedisOutcome[];
+    if (allReplied(first)) {
+      reply = (first[0] as { reply: RedisReply }).reply;
+      waited = (first[1] as { reply: RedisReply }).reply;
+    } else {
+      const r = yield* afterFirstBatch(config, commands, first, true, timeoutUs);
+      if ('timeout' in r) return { kind: 'timeout', sends: r.timeout };
+      reply = r.replies[0];
+      waited = r.replies[1];
+    }
   }
-  const first = (yield { kind: 'redis-pipeline', commands, timeoutUs }) as RedisOutcome[];
-  if (allReplied(first)) return syncedOutcome(config, n, (first[0] as { reply: RedisReply }).reply, (first[1] as { reply: RedisReply }).reply);
-  const r = yield* afterFirstBatch(config, commands, first, true, timeoutUs);
-  if ('timeout' in r) return { kind: 'timeout', sends: r.timeout };
-  return syncedOutcome(config, n, r.replies[0], r.replies[1]);
-}
-
-/** What the script's reply and WAIT's count (`waited`, for `n` replicas) make of a synced call. */
-function syncedOutcome(config: RedissonConfig, n: number, reply: RedisReply, waited: RedisReply | undefined): Outcome {
-  const { b } = config;
-  const state = config.sync;
   if (isErrorReply(reply)) return { kind: 'reply', reply };
   if (n === 0) return { kind: 'reply', reply };
   if (isErrorReply(waited)) return { kind: 'reply', reply: waited };

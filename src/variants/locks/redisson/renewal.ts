@@ -51,7 +51,7 @@ class RenewalEntry {
 }
 
 /** The shared design's state: LockTask's name2entry and its `running` flag. */
-export class SharedRenewal {
+class SharedRenewal {
   running = false;
   readonly entries = new Map<string, RenewalEntry>();
 }
@@ -60,8 +60,6 @@ const newPerLockMap = (): Map<string, RenewalEntry> => new Map();
 const newSharedRenewal = (): SharedRenewal => new SharedRenewal();
 const PER_LOCK_MAP = clientStateEffect('redisson/expiration-renewal-map', newPerLockMap);
 const SHARED_RENEWAL = clientStateEffect('redisson/lock-renewal-scheduler', newSharedRenewal);
-/** The shared design's state, for a hot path that yields it itself (then addShared, cancelShared). */
-export const SHARED_RENEWAL_EFFECT = SHARED_RENEWAL;
 
 /** Why a renewal failed, or null when it got a reply. */
 function failure(r: Outcome): string | null {
@@ -74,7 +72,15 @@ function failure(r: Outcome): string | null {
 export function* scheduleRenewal(config: RedissonConfig, key: string, owner: string, request: string): EffectProgram<void> {
   if (config.b.renewal === 'shared') {
     const shared = (yield SHARED_RENEWAL) as SharedRenewal;
-    if (addShared(shared, key, owner, request)) yield* startSharedTimer(config, shared);
+    const old = shared.entries.get(key);
+    if (old) return old.add(owner, request);
+    const entry = new RenewalEntry();
+    entry.add(owner, request);
+    shared.entries.set(key, entry);
+    if (!shared.running) {
+      shared.running = true;
+      yield* spawn('redisson-renewal', () => sharedTimer(config, shared), true);
+    }
     return;
   }
   const map = (yield PER_LOCK_MAP) as Map<string, RenewalEntry>;
@@ -86,29 +92,6 @@ export function* scheduleRenewal(config: RedissonConfig, key: string, owner: str
   entry.add(owner, request);
   map.set(key, entry);
   yield* renewExpiration(config, map, key);
-}
-
-/**
- * The shared design's part of scheduleRenewal after its state was read (a caller on the hot
- * path yields SHARED_RENEWAL_EFFECT itself): true when the timer must be started
- * (startSharedTimer), as it is not running.
- */
-export function addShared(shared: SharedRenewal, key: string, owner: string, request: string): boolean {
-  const old = shared.entries.get(key);
-  if (old) {
-    old.add(owner, request);
-    return false;
-  }
-  const entry = new RenewalEntry();
-  entry.add(owner, request);
-  shared.entries.set(key, entry);
-  if (shared.running) return false;
-  shared.running = true;
-  return true;
-}
-
-export function* startSharedTimer(config: RedissonConfig, shared: SharedRenewal): EffectProgram<void> {
-  yield* spawn('redisson-renewal', () => sharedTimer(config, shared), true);
 }
 
 /** cancelExpirationRenewal(threadId): `owner` null drops the whole entry. */
@@ -167,7 +150,7 @@ function* perLockTimer(config: RedissonConfig, map: Map<string, RenewalEntry>, k
   }
 }
 
-export function cancelShared(shared: SharedRenewal, key: string, owner: string | null): void {
+function cancelShared(shared: SharedRenewal, key: string, owner: string | null): void {
   const task = shared.entries.get(key);
   if (!task) return;
   if (owner !== null) task.remove(owner);
