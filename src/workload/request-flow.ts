@@ -18,7 +18,7 @@ import type { Step } from '../scenario/types.js';
 import type { FenceCheck, Guard, GuardContext } from '../variants/guard.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../variants/lock-protocol.js';
 import type { DbResult, DbStatement, StockRow } from '../world/database.js';
-import { random, sleep, type Effect, type EffectProgram } from '../world/effects.js';
+import type { Effect, EffectProgram } from '../world/effects.js';
 
 export interface RetryPolicy {
   retries: number;
@@ -52,7 +52,7 @@ export interface RequestInfo {
 
 export const lockKeyOf = (sku: number): string => `lock:stock:${sku}`;
 
-/** The state one request carries through its steps. */
+/** The state one request carries through its steps (one object per flow, reset per request). */
 class RequestState {
   holding = false;
   /** Acquire was attempted (the finally block of "Redis atomicity failed?" runs once it was). */
@@ -64,70 +64,410 @@ class RequestState {
   txn: number | null = null;
   /** A statement inside the open transaction failed: the application rolls it back. */
   txnFailed = false;
+
+  reset(): void {
+    this.holding = false;
+    this.attempted = false;
+    this.read = null;
+    this.outcome = null;
+    this.ordered = false;
+    this.txn = null;
+    this.txnFailed = false;
+  }
 }
 
 /**
- * A statement as a plain effect, yielded by the step itself (`(yield statement(s)) as
- * DbResult`) rather than through the `db` helper: no generator per statement on the hottest path.
- */
-const statement = (s: DbStatement): Effect => ({ kind: 'db', statement: s });
-
-/**
- * A statement's result, noted by the request: a failure inside a transaction dooms it. A plain
- * function around the statement's yield rather than a generator of its own (the hottest path).
+ * A statement's result, noted by the request: a failure inside a transaction dooms it.
  */
 function noted(st: RequestState, r: DbResult): DbResult {
   if (r.kind === 'error' && st.txn !== null) st.txnFailed = true;
   return r;
 }
 
-export function* requestFlow(
-  s: FlowSettings,
-  req: RequestInfo,
-  thread: string,
-  lock: LockHandle,
-): EffectProgram<RequestOutcome> {
-  const st = new RequestState();
-  const guardCtx: GuardContext = { fence: null, fenceCheck: s.fenceCheck };
-  // An index, not for-of: an array iterator in a generator makes a result object per step.
-  const steps = s.steps;
-  for (let i = 0; i < steps.length; i++) {
-    const step = steps[i];
-    if (st.outcome !== null && step !== 'unlock') continue;
-    if (typeof step === 'object') {
-      yield { kind: 'call', dependency: step.call };
-      continue;
-    }
-    // The lock steps call the protocol from here, not through a generator of their own: every
-    // effect of a lock call passes one generator frame less (the plain functions around it record).
-    switch (step) {
-      case 'lock':
-        if (!s.lock.noop) {
-          acquireInvoked(s, req, thread, lock, st);
-          acquireEnded(s, req, thread, lock, st, yield* s.lock.acquire(lock, s.lockParams));
+/** What the input of the flow's next resumption answers (RequestFlow.pc). */
+const AT_STEP = 0;
+const AFTER_CALL = 1;
+const AFTER_ACQUIRE = 2;
+const AFTER_BEGIN = 3;
+const AFTER_READ = 4;
+const AFTER_DEDUCT = 5;
+const AFTER_JITTER = 6;
+const AFTER_BACKOFF = 7;
+const AFTER_ORDER = 8;
+const AFTER_CHECK_ORDER = 9;
+const AFTER_UNLOCK_TXN = 10;
+const AFTER_RELEASE = 11;
+const AFTER_FINAL_TXN = 12;
+const FINISHED = 13;
+
+/** A draw from the calling thread's stream (what `random()` of world/effects.ts yields). */
+const RANDOM: Effect = { kind: 'random' };
+
+/**
+ * One worker's request flow, written as a state machine rather than a generator: `next(input)`
+ * runs the request until it needs the world (returns the effect to perform) or ends (returns
+ * null, the outcome in `outcome`). The same records, effects and draws in the same order as the
+ * steps read top to bottom (lock -> read -> deduct -> order -> unlock); a generator per request
+ * and per step, and a result object per effect, cost about a tenth of a run's CPU. The lock
+ * protocol's programs run inside it (`sub`): their effects pass through without a frame of
+ * their own. One object per worker thread, reset for each request it serves.
+ */
+export class RequestFlow {
+  /** The request's outcome once `next` returned null. */
+  outcome: RequestOutcome = 'sold-out';
+  private req: RequestInfo | null = null;
+  private lock: LockHandle | null = null;
+  private readonly st = new RequestState();
+  private readonly ctx: GuardContext;
+  /** The step the flow is at. */
+  private i = 0;
+  /** What the next input answers (AT_STEP...). */
+  private pc = FINISHED;
+  /** A lock call in progress: its effects pass through. */
+  private sub: EffectProgram<unknown> | null = null;
+  /** A read of the deduct step (needed first, or after a conflict) rather than of the read step. */
+  private readForDeduct = false;
+  /** The deduct attempt (conflict retries). */
+  private attempt = 0;
+  /** The read in progress, as its records name it. */
+  private readFence: number | undefined = undefined;
+  private readForUpdate: true | undefined = undefined;
+  private readTxn: number | undefined = undefined;
+  /** The write in progress (its records copy it). */
+  private readonly write: StockWrite;
+  /** The order's transaction, as its records name it. */
+  private orderTxn: number | undefined = undefined;
+  /** The effect of every statement, set anew each time (the interpreter reads it at once). */
+  private readonly dbEffect: { kind: 'db'; statement: DbStatement } = { kind: 'db', statement: { kind: 'commit' } };
+  /** The call effect of each dependency step (null for a built-in step), made once. */
+  private readonly calls: Array<Effect | null>;
+
+  constructor(private readonly s: FlowSettings, private readonly thread: string) {
+    this.ctx = { fence: null, fenceCheck: s.fenceCheck };
+    this.write = {
+      process: thread, request: '', sku: 0, mode: 'deduct', value: undefined, qty: 0, basedOn: undefined, version: undefined, fence: undefined, txn: undefined,
+    };
+    this.calls = s.steps.map((step) => (typeof step === 'object' ? { kind: 'call', dependency: step.call } : null));
+  }
+
+  /** Begins serving `req`; the first `next` call runs it. */
+  start(req: RequestInfo, lock: LockHandle): void {
+    this.req = req;
+    this.lock = lock;
+    this.st.reset();
+    this.ctx.fence = null;
+    this.i = 0;
+    this.pc = AT_STEP;
+    this.sub = null;
+  }
+
+  /** The effect the request waits for next (`input` answers the last one), or null: it ended. */
+  next(input: unknown): Effect | null {
+    const s = this.s;
+    const st = this.st;
+    const req = this.req as RequestInfo;
+    const lock = this.lock as LockHandle;
+    for (;;) {
+      const sub = this.sub;
+      if (sub !== null) {
+        const r = sub.next(input);
+        if (r.done !== true) return r.value;
+        this.sub = null;
+        input = r.value;
+      }
+      switch (this.pc) {
+        case AT_STEP: {
+          const steps = s.steps;
+          // A failed step skips to the unlock, as a finally block would.
+          while (this.i < steps.length && st.outcome !== null && steps[this.i] !== 'unlock') this.i++;
+          if (this.i === steps.length) {
+            if (st.txn !== null) {
+              this.pc = AFTER_FINAL_TXN;
+              return this.endTransaction();
+            }
+            this.finish();
+            return null;
+          }
+          const step = steps[this.i];
+          if (typeof step === 'object') {
+            this.pc = AFTER_CALL;
+            return this.calls[this.i];
+          }
+          switch (step) {
+            case 'lock':
+              if (s.lock.noop) {
+                this.ctx.fence = lock.fence;
+                this.i++;
+                continue;
+              }
+              // The lock steps call the protocol from here: its effects pass through `sub`.
+              acquireInvoked(s, req, this.thread, lock, st);
+              this.sub = s.lock.acquire(lock, s.lockParams);
+              this.pc = AFTER_ACQUIRE;
+              input = undefined;
+              continue;
+            case 'check-order':
+              this.pc = AFTER_CHECK_ORDER;
+              return this.statement({ kind: 'count-orders', orderKey: req.orderKey });
+            case 'read':
+              this.readForDeduct = false;
+              return this.beginRead();
+            case 'deduct':
+              this.attempt = 0;
+              if (s.guard.needsRead && st.read === null) {
+                this.readForDeduct = true;
+                return this.beginRead();
+              }
+              return this.deduct();
+            case 'order':
+              return this.order();
+            case 'unlock':
+              if (st.txn !== null) {
+                this.pc = AFTER_UNLOCK_TXN;
+                return this.endTransaction();
+              }
+              if (this.release()) {
+                input = undefined;
+                continue;
+              }
+              this.i++;
+              continue;
+            default:
+              this.i++;
+              continue;
+          }
         }
-        guardCtx.fence = lock.fence;
-        break;
-      case 'check-order':
-        yield* checkOrderStep(s, req, thread, st);
-        break;
-      case 'read':
-        yield* readStep(s, req, thread, st, guardCtx);
-        break;
-      case 'deduct':
-        yield* deductStep(s, req, thread, st, guardCtx);
-        break;
-      case 'order':
-        yield* orderStep(s, req, thread, st);
-        break;
-      case 'unlock':
-        if (st.txn !== null) yield endTransaction(st);
-        if (releaseInvoked(s, req, thread, lock, st)) releaseEnded(s, req, thread, lock, yield* s.lock.release(lock, s.lockParams));
-        break;
+        case AFTER_CALL:
+          break;
+        case AFTER_ACQUIRE:
+          acquireEnded(s, req, this.thread, lock, st, input as AcquireResult);
+          this.ctx.fence = lock.fence;
+          break;
+        case AFTER_BEGIN: {
+          const begun = input as DbResult;
+          if (begun.kind === 'begun') {
+            st.txn = begun.txn;
+            st.txnFailed = false;
+          }
+          return this.read();
+        }
+        case AFTER_READ:
+          this.readEnded(input as DbResult);
+          if (this.readForDeduct && st.outcome === null) return this.deduct();
+          break;
+        case AFTER_DEDUCT: {
+          const effect = this.deductEnded(input as DbResult);
+          if (effect !== null) return effect;
+          break;
+        }
+        case AFTER_JITTER:
+          return this.backoff(((input as number) * 2 - 1) * s.conflictRetry.jitterMs);
+        case AFTER_BACKOFF:
+          st.read = null;
+          this.attempt++;
+          this.readForDeduct = true;
+          return this.beginRead();
+        case AFTER_ORDER:
+          this.orderEnded(input as DbResult);
+          break;
+        case AFTER_CHECK_ORDER:
+          this.checkOrderEnded(input as DbResult);
+          break;
+        case AFTER_UNLOCK_TXN:
+          if (this.release()) {
+            input = undefined;
+            continue;
+          }
+          break;
+        case AFTER_RELEASE:
+          releaseEnded(s, req, this.thread, lock, input as ReleaseResult);
+          break;
+        case AFTER_FINAL_TXN:
+          this.finish();
+          return null;
+        default:
+          throw new Error(`${this.thread}: the request flow resumed after it ended`);
+      }
+      // The step is done: on to the next.
+      this.i++;
+      this.pc = AT_STEP;
     }
   }
-  if (st.txn !== null) yield endTransaction(st);
-  return st.outcome ?? (st.ordered ? 'ordered' : 'sold-out');
+
+  private finish(): void {
+    const st = this.st;
+    this.outcome = st.outcome ?? (st.ordered ? 'ordered' : 'sold-out');
+    this.pc = FINISHED;
+    this.req = null;
+    this.lock = null;
+  }
+
+  private statement(statement: DbStatement): Effect {
+    this.dbEffect.statement = statement;
+    return this.dbEffect;
+  }
+
+  /** BEGIN first when the guard reads in a transaction and none is open, else the read. */
+  private beginRead(): Effect {
+    if (this.s.guard.transactional && this.st.txn === null) {
+      this.pc = AFTER_BEGIN;
+      return this.statement({ kind: 'begin', requestTag: (this.req as RequestInfo).id });
+    }
+    return this.read();
+  }
+
+  private read(): Effect {
+    const req = this.req as RequestInfo;
+    const read = this.s.guard.readStatement(req.sku, this.ctx);
+    this.readFence = read.kind === 'select-stock' ? read.fence : undefined;
+    this.readForUpdate = read.kind === 'select-for-update' ? true : undefined;
+    this.readTxn = this.st.txn ?? undefined;
+    this.s.recorder.record(stockReadRecord(this.thread, 'invoke', req.id, req.sku, undefined, undefined, this.readFence, this.readForUpdate, this.readTxn, undefined));
+    this.pc = AFTER_READ;
+    return this.statement(read);
+  }
+
+  private readEnded(result: DbResult): void {
+    const { st } = this;
+    const req = this.req as RequestInfo;
+    const r = noted(st, result);
+    const fence = this.readFence;
+    if (r.kind !== 'row') {
+      const detail = r.kind === 'error' ? r.message : 'no row';
+      this.s.recorder.record(stockReadRecord(this.thread, 'fail', req.id, req.sku, undefined, undefined, fence, this.readForUpdate, this.readTxn, detail));
+      st.outcome = fence !== undefined && detail.startsWith('stale') ? 'fenced' : 'db-error';
+      return;
+    }
+    st.read = r.row;
+    this.s.recorder.record(stockReadRecord(this.thread, 'ok', req.id, req.sku, r.row.available, r.row.version, fence, this.readForUpdate, this.readTxn, undefined));
+    if (r.row.available < req.qty) st.outcome = 'sold-out';
+  }
+
+  private deduct(): Effect {
+    const req = this.req as RequestInfo;
+    const deduct = this.s.guard.deductStatement(req.sku, req.qty, this.st.read, this.ctx);
+    describeWrite(this.write, req, deduct, this.st.read, this.st.txn ?? undefined);
+    this.s.recorder.record(stockWriteRecord(this.write, 'invoke', undefined, undefined));
+    this.pc = AFTER_DEDUCT;
+    return this.statement(deduct);
+  }
+
+  /** The deduct's result; the effect of a conflict's backoff, or null: the step is done. */
+  private deductEnded(result: DbResult): Effect | null {
+    const { s, st } = this;
+    const r = noted(st, result);
+    if (r.kind !== 'affected') {
+      s.recorder.record(stockWriteRecord(this.write, 'fail', undefined, r.kind === 'error' ? r.message : 'unexpected reply'));
+      st.outcome = 'db-error';
+      return null;
+    }
+    s.recorder.record(stockWriteRecord(this.write, 'ok', r.rows, undefined));
+    if (r.rows > 0) return null;
+    const policy = s.conflictRetry;
+    if (!(s.guard.retriesConflicts && this.attempt < policy.retries)) {
+      st.outcome = s.guard.onZeroRows;
+      return null;
+    }
+    // Exponential backoff with +- jitter, so retries that collided do not collide again.
+    if (policy.jitterMs === 0) return this.backoff(0);
+    this.pc = AFTER_JITTER;
+    return RANDOM;
+  }
+
+  private backoff(jitterMs: number): Effect {
+    const policy = this.s.conflictRetry;
+    this.pc = AFTER_BACKOFF;
+    return { kind: 'sleep', us: Math.max(0, Math.round((policy.backoffMs * 2 ** this.attempt + jitterMs) * 1000)) };
+  }
+
+  private order(): Effect {
+    const req = this.req as RequestInfo;
+    const txn = this.st.txn ?? undefined;
+    this.orderTxn = txn;
+    this.s.recorder.record(orderRecord(this.thread, 'invoke', req.id, req.sku, req.qty, req.orderKey, txn, undefined));
+    this.pc = AFTER_ORDER;
+    return this.statement({ kind: 'insert-order', sku: req.sku, qty: req.qty, requestTag: req.id, orderKey: req.orderKey, uniqueKey: this.s.uniqueOrderKey });
+  }
+
+  private orderEnded(result: DbResult): void {
+    const { st } = this;
+    const req = this.req as RequestInfo;
+    const r = noted(st, result);
+    if (r.kind !== 'affected') {
+      const detail = r.kind === 'error' ? r.message : 'unexpected reply';
+      this.s.recorder.record(orderRecord(this.thread, 'fail', req.id, req.sku, req.qty, req.orderKey, this.orderTxn, detail));
+      st.outcome = detail.startsWith('Duplicate') ? 'duplicate' : 'db-error';
+      return;
+    }
+    this.s.recorder.record(orderRecord(this.thread, 'ok', req.id, req.sku, req.qty, req.orderKey, this.orderTxn, undefined));
+    st.ordered = true;
+  }
+
+  /** The idempotency check under the lock: has this order key been ordered already? */
+  private checkOrderEnded(result: DbResult): void {
+    const { st } = this;
+    const req = this.req as RequestInfo;
+    const r = noted(st, result);
+    if (r.kind !== 'affected') {
+      st.outcome = 'db-error';
+      return;
+    }
+    if (r.rows > 0) {
+      this.s.recorder.record(orderRecord(this.thread, 'fail', req.id, req.sku, req.qty, req.orderKey, undefined, 'already ordered'));
+      st.outcome = 'already-ordered';
+    }
+  }
+
+  /** The COMMIT of the open transaction, or its ROLLBACK when one of its statements failed. */
+  private endTransaction(): Effect {
+    const st = this.st;
+    const rollback = st.txnFailed;
+    st.txn = null;
+    st.txnFailed = false;
+    return this.statement({ kind: rollback ? 'rollback' : 'commit' });
+  }
+
+  /** The unlock step's release, when the request releases: true once the lock's program is set to run. */
+  private release(): boolean {
+    const { s } = this;
+    const lock = this.lock as LockHandle;
+    if (!releaseInvoked(s, this.req as RequestInfo, this.thread, lock, this.st)) return false;
+    this.sub = s.lock.release(lock, s.lockParams);
+    this.pc = AFTER_RELEASE;
+    return true;
+  }
+}
+
+/** Fills `w` (the flow's one write, whose records copy it) for a deduct statement. */
+function describeWrite(w: StockWrite, req: RequestInfo, statement: ReturnType<Guard['deductStatement']>, read: StockRow | null, txn: number | undefined): void {
+  w.request = req.id;
+  w.sku = req.sku;
+  w.mode = 'deduct';
+  w.value = undefined;
+  w.qty = req.qty;
+  w.basedOn = undefined;
+  w.version = undefined;
+  w.fence = undefined;
+  w.txn = txn;
+  switch (statement.kind) {
+    case 'set-stock':
+      w.mode = 'set';
+      w.value = statement.available;
+      w.basedOn = read?.available;
+      w.fence = statement.fence;
+      break;
+    case 'set-stock-if-version':
+      w.mode = 'cas';
+      w.value = statement.available;
+      w.basedOn = read?.available;
+      w.version = statement.version;
+      break;
+    case 'decrement':
+      w.mode = 'decrement';
+      break;
+    default:
+      break;
+  }
 }
 
 /** Before the acquire (a lock that is no lock, `noop`, has no critical section to judge). */
@@ -148,128 +488,6 @@ function acquireEnded(s: FlowSettings, req: RequestInfo, thread: string, lock: L
   const type = r.reason === 'timeout' || r.reason === 'unknown' ? 'info' : 'fail';
   recorder.record(lockRecord(thread, type, 'acquire', req.id, lock.key, undefined, undefined, r.detail));
   st.outcome = r.reason === 'busy' ? 'lock-busy' : 'lock-error';
-}
-
-function* readStep(s: FlowSettings, req: RequestInfo, thread: string, st: RequestState, ctx: GuardContext): EffectProgram<void> {
-  const { recorder } = s;
-  if (s.guard.transactional && st.txn === null) {
-    const begun = (yield statement({ kind: 'begin', requestTag: req.id })) as DbResult;
-    if (begun.kind === 'begun') {
-      st.txn = begun.txn;
-      st.txnFailed = false;
-    }
-  }
-  const read = s.guard.readStatement(req.sku, ctx);
-  const fence = read.kind === 'select-stock' ? read.fence : undefined;
-  const forUpdate = read.kind === 'select-for-update' ? true : undefined;
-  const txn = st.txn ?? undefined;
-  recorder.record(stockReadRecord(thread, 'invoke', req.id, req.sku, undefined, undefined, fence, forUpdate, txn, undefined));
-  const r = noted(st, (yield statement(read)) as DbResult);
-  if (r.kind !== 'row') {
-    const detail = r.kind === 'error' ? r.message : 'no row';
-    recorder.record(stockReadRecord(thread, 'fail', req.id, req.sku, undefined, undefined, fence, forUpdate, txn, detail));
-    st.outcome = fence !== undefined && detail.startsWith('stale') ? 'fenced' : 'db-error';
-    return;
-  }
-  st.read = r.row;
-  recorder.record(stockReadRecord(thread, 'ok', req.id, req.sku, r.row.available, r.row.version, fence, forUpdate, txn, undefined));
-  if (r.row.available < req.qty) st.outcome = 'sold-out';
-}
-
-function* deductStep(s: FlowSettings, req: RequestInfo, thread: string, st: RequestState, ctx: GuardContext): EffectProgram<void> {
-  const { recorder, guard } = s;
-  if (guard.needsRead && st.read === null) {
-    yield* readStep(s, req, thread, st, ctx);
-    if (st.outcome !== null) return;
-  }
-  for (let attempt = 0; ; attempt++) {
-    const deduct = guard.deductStatement(req.sku, req.qty, st.read, ctx);
-    const write = describeWrite(thread, req, deduct, st.read, st.txn ?? undefined);
-    recorder.record(stockWriteRecord(write, 'invoke', undefined, undefined));
-    const r = noted(st, (yield statement(deduct)) as DbResult);
-    if (r.kind !== 'affected') {
-      recorder.record(stockWriteRecord(write, 'fail', undefined, r.kind === 'error' ? r.message : 'unexpected reply'));
-      st.outcome = 'db-error';
-      return;
-    }
-    recorder.record(stockWriteRecord(write, 'ok', r.rows, undefined));
-    if (r.rows > 0) return;
-    const policy = s.conflictRetry;
-    if (!(guard.retriesConflicts && attempt < policy.retries)) {
-      st.outcome = guard.onZeroRows;
-      return;
-    }
-    // Exponential backoff with +- jitter, so retries that collided do not collide again.
-    const jitterMs = policy.jitterMs === 0 ? 0 : ((yield* random()) * 2 - 1) * policy.jitterMs;
-    yield* sleep(Math.max(0, Math.round((policy.backoffMs * 2 ** attempt + jitterMs) * 1000)));
-    st.read = null;
-    yield* readStep(s, req, thread, st, ctx);
-    if (st.outcome !== null) return;
-  }
-}
-
-function describeWrite(
-  process: string, req: RequestInfo, statement: ReturnType<Guard['deductStatement']>, read: StockRow | null, txn: number | undefined,
-): StockWrite {
-  const w: StockWrite = {
-    process, request: req.id, sku: req.sku, mode: 'deduct', value: undefined, qty: req.qty, basedOn: undefined, version: undefined, fence: undefined, txn,
-  };
-  switch (statement.kind) {
-    case 'set-stock':
-      w.mode = 'set';
-      w.value = statement.available;
-      w.basedOn = read?.available;
-      w.fence = statement.fence;
-      break;
-    case 'set-stock-if-version':
-      w.mode = 'cas';
-      w.value = statement.available;
-      w.basedOn = read?.available;
-      w.version = statement.version;
-      break;
-    case 'decrement':
-      w.mode = 'decrement';
-      break;
-    default:
-      break;
-  }
-  return w;
-}
-
-function* orderStep(s: FlowSettings, req: RequestInfo, thread: string, st: RequestState): EffectProgram<void> {
-  const { recorder } = s;
-  const txn = st.txn ?? undefined;
-  recorder.record(orderRecord(thread, 'invoke', req.id, req.sku, req.qty, req.orderKey, txn, undefined));
-  const r = noted(st, (yield statement({ kind: 'insert-order', sku: req.sku, qty: req.qty, requestTag: req.id, orderKey: req.orderKey, uniqueKey: s.uniqueOrderKey })) as DbResult);
-  if (r.kind !== 'affected') {
-    const detail = r.kind === 'error' ? r.message : 'unexpected reply';
-    recorder.record(orderRecord(thread, 'fail', req.id, req.sku, req.qty, req.orderKey, txn, detail));
-    st.outcome = detail.startsWith('Duplicate') ? 'duplicate' : 'db-error';
-    return;
-  }
-  recorder.record(orderRecord(thread, 'ok', req.id, req.sku, req.qty, req.orderKey, txn, undefined));
-  st.ordered = true;
-}
-
-/** The idempotency check under the lock: has this order key been ordered already? */
-function* checkOrderStep(s: FlowSettings, req: RequestInfo, thread: string, st: RequestState): EffectProgram<void> {
-  const r = noted(st, (yield statement({ kind: 'count-orders', orderKey: req.orderKey })) as DbResult);
-  if (r.kind !== 'affected') {
-    st.outcome = 'db-error';
-    return;
-  }
-  if (r.rows > 0) {
-    s.recorder.record(orderRecord(thread, 'fail', req.id, req.sku, req.qty, req.orderKey, undefined, 'already ordered'));
-    st.outcome = 'already-ordered';
-  }
-}
-
-/** The COMMIT of the open transaction, or its ROLLBACK when one of its statements failed (the caller yields it). */
-function endTransaction(st: RequestState): Effect {
-  const rollback = st.txnFailed;
-  st.txn = null;
-  st.txnFailed = false;
-  return statement({ kind: rollback ? 'rollback' : 'commit' });
 }
 
 /** Whether the request releases now (it holds the lock, or unlocks always after an attempt); records the invocation. */

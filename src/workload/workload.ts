@@ -15,8 +15,8 @@ import type { RequestOutcome } from '../history/operation.js';
 import { requestRecord } from '../history/records.js';
 import type { WorkloadSpec } from '../scenario/types.js';
 import type { ClientHost, ThreadContext } from '../world/client-host.js';
-import type { EffectProgram } from '../world/effects.js';
-import { lockKeyOf, requestFlow, type FlowSettings, type RequestInfo } from './request-flow.js';
+import type { Effect, EffectProgram } from '../world/effects.js';
+import { lockKeyOf, RequestFlow, type FlowSettings, type RequestInfo } from './request-flow.js';
 
 /** The signal an idle-wait effect holds before its first wait. */
 const NO_WORK = new Signal<unknown>('no work yet');
@@ -200,38 +200,96 @@ export class Workload {
     return req;
   }
 
-  private *worker(state: ClientState, thread: ThreadContext, workerIndex: number): EffectProgram<void> {
-    const client = state.client;
-    const incarnation = client.incarnation;
-    // The effect of every idle wait of this worker, set anew each time (read at once).
-    const idle: { kind: 'wait'; signal: Signal<unknown> } = { kind: 'wait', signal: NO_WORK };
-    // Thread ids as a JVM would number pool threads; part of Redisson's lock owner.
-    const threadOwner = `${state.uuid}:${workerIndex + 56}`;
+  private worker(state: ClientState, thread: ThreadContext, workerIndex: number): EffectProgram<void> {
+    return new WorkerProgram(state, thread, workerIndex, this.flow, (sku) => this.lockKey(sku));
+  }
+}
+
+/**
+ * A worker thread's life as one effect program (ClientHost.run interprets it): take the next
+ * request from the client's queue, or wait idle for one; serve it (RequestFlow); record its
+ * end and answer the shopper. A state machine rather than a generator, so that every effect
+ * of a request reaches the interpreter through plain calls (see RequestFlow); the result
+ * object it returns is one object set anew each time, as the interpreter reads it at once.
+ */
+class WorkerProgram implements Generator<Effect, void, unknown> {
+  private readonly client: ClientHost;
+  private readonly incarnation: number;
+  private readonly flow: RequestFlow;
+  /** The request being served (null: between requests). */
+  private serving: PendingRequest | null = null;
+  /** The effect of every idle wait of this worker, set anew each time (read at once). */
+  private readonly idle: { kind: 'wait'; signal: Signal<unknown> } = { kind: 'wait', signal: NO_WORK };
+  /** Thread ids as a JVM would number pool threads; part of Redisson's lock owner. */
+  private readonly threadOwner: string;
+  private readonly step: { done: boolean; value: unknown } = { done: false, value: undefined };
+
+  constructor(
+    private readonly state: ClientState,
+    private readonly thread: ThreadContext,
+    workerIndex: number,
+    private readonly settings: FlowSettings,
+    private readonly lockKey: (sku: number) => string,
+  ) {
+    this.client = state.client;
+    this.incarnation = state.client.incarnation;
+    this.flow = new RequestFlow(settings, thread.name);
+    this.threadOwner = `${state.uuid}:${workerIndex + 56}`;
+  }
+
+  next(input?: unknown): IteratorResult<Effect, void> {
+    const { state, flow } = this;
     for (;;) {
-      const req = state.queue.shift();
-      if (req === undefined) {
+      const req = this.serving;
+      if (req !== null) {
+        const effect = flow.next(input);
+        if (effect !== null) return this.yielding(effect);
+        this.serving = null;
+        if (this.client.incarnation !== this.incarnation) return this.return();
+        removeServed(state.serving, req);
+        const outcome = flow.outcome;
+        this.settings.recorder.record(requestRecord(this.client.name, outcome === 'ordered' ? 'ok' : 'fail', req.id, req.sku, req.qty, outcome));
+        req.done.fire(outcome);
+      }
+      const next = state.queue.shift();
+      if (next === undefined) {
         const wake = new Signal<true>('work');
         state.idleWorkers.push(wake);
-        idle.signal = wake;
-        yield idle;
-        continue;
+        this.idle.signal = wake;
+        return this.yielding(this.idle);
       }
-      state.serving.push(req);
-      thread.requestTag = req.id;
-      const lockHandle = {
-        key: this.lockKey(req.sku),
+      state.serving.push(next);
+      this.thread.requestTag = next.id;
+      flow.start(next, {
+        key: this.lockKey(next.sku),
         // Unique per acquisition, like a UUID, without drawing from any random stream.
-        token: `${state.uuid}:${req.id}`,
-        threadOwner,
+        token: `${state.uuid}:${next.id}`,
+        threadOwner: this.threadOwner,
         leaseMs: null,
         fence: null,
-      };
-      const outcome = yield* requestFlow(this.flow, req, thread.name, lockHandle);
-      if (client.incarnation !== incarnation) return;
-      removeServed(state.serving, req);
-      this.flow.recorder.record(requestRecord(client.name, outcome === 'ordered' ? 'ok' : 'fail', req.id, req.sku, req.qty, outcome));
-      req.done.fire(outcome);
+      });
+      this.serving = next;
+      input = undefined;
     }
+  }
+
+  private yielding(effect: Effect): IteratorResult<Effect, void> {
+    this.step.value = effect;
+    return this.step as IteratorResult<Effect, void>;
+  }
+
+  return(): IteratorResult<Effect, void> {
+    this.serving = null;
+    return { done: true, value: undefined };
+  }
+
+  throw(err: unknown): IteratorResult<Effect, void> {
+    this.serving = null;
+    throw err;
+  }
+
+  [Symbol.iterator](): this {
+    return this;
   }
 }
 
