@@ -17,12 +17,14 @@
  * setInterval / setImmediate and their clear*, Date, performance.now, Math.random, (lock-sim: wall-clock ok: replaced by simulated ones)
  * process.nextTick, queueMicrotask, and through the `node:crypto` the loader hands out,
  * crypto.randomBytes, crypto.randomUUID and crypto.getRandomValues. Each call is attributed
- * to a simulated client by AsyncLocalStorage: measured on Node 20.20.2, a store set with
- * `als.run` around a `runInContext` is still the store when a continuation of that chain
- * resumes during a later delivery made under another store (the context's promises carry it).
+ * to a simulated client by a store carried along promise chains (client-store.ts, V8's
+ * promise hooks, as AsyncLocalStorage did): a store set with `als.run` around a
+ * `runInContext` is still the store when a continuation of that chain resumes during a later
+ * delivery made under another store (the context's promises carry it).
  */
 export interface GlueHost {
-  als: import('node:async_hooks').AsyncLocalStorage<unknown>;
+  /** The client (and request) user code runs for, carried along its promise chains (client-store.ts). */
+  als: import('./client-store.js').ClientStore;
   EventEmitter: typeof import('node:events').EventEmitter;
   hostCrypto: typeof import('node:crypto');
   hostProcess: NodeJS.Process;

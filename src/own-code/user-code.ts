@@ -11,11 +11,11 @@
  * ESM in a context needs `vm.SourceTextModule` (Node's --experimental-vm-modules): this
  * module is used inside the own-code run worker (run-worker.ts), started with that flag.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import vm from 'node:vm';
 import { ownCodeContextMain, type GlueApi, type GlueHost } from './glue.js';
+import { clientStore } from './client-store.js';
 import { ModuleLoader } from './loader.js';
 import type { ThreadAnswer } from './user-thread.js';
 
@@ -49,7 +49,8 @@ function refuseRealSockets(): void {
   };
 }
 
-const als = new AsyncLocalStorage<unknown>();
+/** Which client runs (client-store.ts), one for the thread: its promise hooks are per process. */
+const als = clientStore();
 
 /**
  * Promise rejections nothing handled. V8 reports them to Node, which tells 'unhandledRejection'
