@@ -4,8 +4,8 @@
  * promise reaction is queued on its handler's context, and a context made with
  * `microtaskMode: 'afterEvaluate'` drains its own queue at the end of every
  * `script.runInContext`. The simulation delivers one message (a reply, a timer, a call) by
- * running a small script in the context; when that returns, every promise continuation the
- * message set off has run, and the host runs the context's immediates until none is left. So
+ * calling `step`, then running an empty script in the context; when that returns, every
+ * promise continuation the message set off has run, and the host runs the context's immediates until none is left. So
  * a continuation runs at the simulated instant of the event that resolved it, in one order,
  * every run, in the simulation's own thread.
  *
@@ -41,7 +41,7 @@ export interface GlueApi {
   process: object;
   timers: Record<string, unknown>;
   performance: object;
-  /** One step: handles mailbox.msg if set, else runs the pending immediates. Run it through a script in the context. */
+  /** One step: handles mailbox.msg if set, else runs the pending immediates. Then run a script in the context: its end drains the microtasks. */
   step(): void;
   /** Immediates are waiting. */
   pending(): boolean;
