@@ -4,8 +4,8 @@
  * promise reaction is queued on its handler's context, and a context made with
  * `microtaskMode: 'afterEvaluate'` drains its own queue at the end of every
  * `script.runInContext`. The simulation delivers one message (a reply, a timer, a call) by
- * running a small script in the context; when that returns, every promise continuation the
- * message set off has run, and the host runs the context's immediates until none is left. So
+ * calling `step`, then running an empty script in the context; when that returns, every
+ * promise continuation the message set off has run, and the host runs the context's immediates until none is left. So
  * a continuation runs at the simulated instant of the event that resolved it, in one order,
  * every run, in the simulation's own thread.
  *
@@ -17,12 +17,14 @@
  * setInterval / setImmediate and their clear*, Date, performance.now, Math.random, (lock-sim: wall-clock ok: replaced by simulated ones)
  * process.nextTick, queueMicrotask, and through the `node:crypto` the loader hands out,
  * crypto.randomBytes, crypto.randomUUID and crypto.getRandomValues. Each call is attributed
- * to a simulated client by AsyncLocalStorage: measured on Node 20.20.2, a store set with
- * `als.run` around a `runInContext` is still the store when a continuation of that chain
- * resumes during a later delivery made under another store (the context's promises carry it).
+ * to a simulated client by a store carried along promise chains (client-store.ts, V8's
+ * promise hooks, as AsyncLocalStorage did): a store set with `als.run` around a
+ * `runInContext` is still the store when a continuation of that chain resumes during a later
+ * delivery made under another store (the context's promises carry it).
  */
 export interface GlueHost {
-  als: import('node:async_hooks').AsyncLocalStorage<unknown>;
+  /** The client (and request) user code runs for, carried along its promise chains (client-store.ts). */
+  als: import('./client-store.js').ClientStore;
   EventEmitter: typeof import('node:events').EventEmitter;
   hostCrypto: typeof import('node:crypto');
   hostProcess: NodeJS.Process;
@@ -39,7 +41,7 @@ export interface GlueApi {
   process: object;
   timers: Record<string, unknown>;
   performance: object;
-  /** One step: handles mailbox.msg if set, else runs the pending immediates. Run it through a script in the context. */
+  /** One step: handles mailbox.msg if set, else runs the pending immediates. Then run a script in the context: its end drains the microtasks. */
   step(): void;
   /** Immediates are waiting. */
   pending(): boolean;
@@ -206,9 +208,12 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   g.performance = perf;
   Math.random = rand; // lock-sim: wall-clock ok (replaced by the client's seeded stream; the context's own Math)
   const randomFill = (buf: Uint8Array): Uint8Array => {
-    for (let i = 0; i < buf.length; i++) buf[i] = Math.floor(rand() * 256);
+    const next = clientOf()?.rng ?? globalRng; // the stream rand() would read, looked up once
+    for (let i = 0; i < buf.length; i++) buf[i] = Math.floor(next() * 256);
     return buf;
   };
+  const HEX: string[] = [];
+  for (let i = 0; i < 256; i++) HEX.push((i < 16 ? '0' : '') + i.toString(16));
   const randomBytes = (size: number, cb?: any): any => {
     const buf = Buffer.alloc(size);
     randomFill(buf);
@@ -222,8 +227,9 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     const b = randomFill(new Uint8Array(16));
     b[6] = (b[6] & 0x0f) | 0x40;
     b[8] = (b[8] & 0x3f) | 0x80;
-    const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+    let h = '';
+    for (let i = 0; i < 16; i++) h += (i === 4 || i === 6 || i === 8 || i === 10 ? '-' : '') + HEX[b[i]];
+    return h;
   };
   const getRandomValues = (a: any): any => { randomFill(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)); return a; };
   const webcrypto = Object.create(hostCrypto.webcrypto as object, {
@@ -276,13 +282,19 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   /** ioredis 5.11.1 defaults of the options the simulated connection reads. */
   const DEFAULT_OPTIONS = { retryStrategy: defaultRetryStrategy, maxRetriesPerRequest: 20, enableOfflineQueue: true, reconnectOnError: null, autoResubscribe: true, failoverDetector: false };
   /** What the connection model reads of a client's options (user-thread.ts ClientConfig). */
-  const configOf = (o: any): { maxRetries: number | null; offlineQueue: boolean; retry: string; failoverDetector: boolean } => ({
+  type Config = { maxRetries: number | null; offlineQueue: boolean; retry: string; failoverDetector: boolean };
+  /** The last config made: a command whose options read the same gets it again (no object per command; the host only reads it). */
+  let lastConfig: Config | null = null;
+  const configOf = (o: any): Config => {
     // ioredis 5.11.1 event_handler.ts closeHandler: a number >= 0 limits the retries; null or negative does not.
-    maxRetries: typeof o.maxRetriesPerRequest === 'number' && o.maxRetriesPerRequest >= 0 ? o.maxRetriesPerRequest : null,
-    offlineQueue: Boolean(o.enableOfflineQueue),
-    retry: typeof o.retryStrategy !== 'function' ? 'none' : o.retryStrategy === defaultRetryStrategy ? 'default' : 'custom',
-    failoverDetector: Boolean(o.failoverDetector),
-  });
+    const maxRetries = typeof o.maxRetriesPerRequest === 'number' && o.maxRetriesPerRequest >= 0 ? o.maxRetriesPerRequest : null;
+    const offlineQueue = Boolean(o.enableOfflineQueue);
+    const retry = typeof o.retryStrategy !== 'function' ? 'none' : o.retryStrategy === defaultRetryStrategy ? 'default' : 'custom';
+    const failoverDetector = Boolean(o.failoverDetector);
+    const l = lastConfig;
+    if (l !== null && l.maxRetries === maxRetries && l.offlineQueue === offlineQueue && l.retry === retry && l.failoverDetector === failoverDetector) return l;
+    return (lastConfig = { maxRetries, offlineQueue, retry, failoverDetector });
+  };
   /** The error ioredis fails a command with when the connection gave it up. */
   const connectionError = (message: string): Error =>
     message.startsWith('Reached the max retries per request limit') ? new MaxRetriesPerRequestError(message) : new Error(message);

@@ -13,7 +13,7 @@
  * `vm` context), at the simulated instant of the event that called it, so what it does is
  * stamped with that instant.
  */
-import type { Process, ProcessGenerator } from '../engine/process.js';
+import type { ProcessGroup } from '../engine/process.js';
 import { Signal } from '../engine/signal.js';
 import type { Simulation } from '../engine/simulation.js';
 import type { ClientHost } from '../world/client-host.js';
@@ -83,7 +83,8 @@ export class OwnCodeRuntime {
   private readonly bridges = new Map<ClientHost, Bridge>();
   private readonly byId = new Map<number, Bridge>();
   private readonly calls = new Map<number, Signal<Settled>>();
-  private readonly timers = new Map<number, Process<void>>();
+  /** Armed user timers by id: an arming that is no longer here is stale (cleared, or re-armed). */
+  private readonly timers = new Map<number, object>();
   private readonly subscriptions = new Map<string, () => void>();
   private readonly independent: boolean;
   private readonly watchedHosts = new Set<ClientHost>();
@@ -203,7 +204,6 @@ export class OwnCodeRuntime {
         this.timer(a.id, a.client, a.ms);
         return;
       case 'clear':
-        this.timers.get(a.id)?.kill();
         this.timers.delete(a.id);
         return;
       case 'reconnect': {
@@ -230,15 +230,39 @@ export class OwnCodeRuntime {
     }
   }
 
+  /**
+   * An event of the client process `group`, `delayUs` from now: a queue item as a process's
+   * wake-up is, handled as the engine handles one (src/engine/simulation.ts Simulation.run):
+   * dropped once `stale()` (a cleared timer: a killed process) or the group is dead (kill -9),
+   * held in the group while it is paused (a GC pause) and put back, in the order it fell due,
+   * when it resumes (ProcessGroup.resume). It used to be a process of its own, spawned per
+   * delivery, timer and command timeout: the same queue items at the same places, so the same
+   * order and the same event count, without a generator and a Process per event. (The engine
+   * has no public call for "a callback of a group"; this pushes onto the group's held list,
+   * which ProcessGroup.resume requeues through Simulation.requeue, and the run loop calls a
+   * function item.)
+   */
+  private groupEvent(group: ProcessGroup | null, delayUs: number, stale: (() => boolean) | null, run: () => void): void {
+    const event = (): void => {
+      if (stale !== null && stale()) return;
+      if (group !== null) {
+        if (group.dead) return;
+        if (group.pauseDepth > 0) {
+          group.held.push(event, 0);
+          return;
+        }
+      }
+      run();
+    };
+    this.sim.schedule(delayUs, event);
+  }
+
   /** Delivers something to user code as the client process: held while it is paused, never after it died. */
-  private deliver(b: Bridge, name: string, message: ThreadMessage): void {
-    const self = this;
-    // The process's first step runs at this instant (Simulation.spawn wakes it now), held while it is paused.
-    // eslint-disable-next-line require-yield
-    function* handler(): ProcessGenerator<void> {
-      if (self.live(b.id)) self.send(message);
-    }
-    this.sim.spawn(`${b.host.name}/${name}`, handler(), b.host.group);
+  private deliver(b: Bridge, message: ThreadMessage): void {
+    // At this instant, after what is already due now (a process's first step was queued the same way).
+    this.groupEvent(b.host.group, 0, null, () => {
+      if (this.live(b.id)) this.send(message);
+    });
   }
 
   /**
@@ -273,7 +297,7 @@ export class OwnCodeRuntime {
       pathTo: (node) => host.tcpPath(stream(node)),
       onStatus: (status, arg) => {
         // Events reach user code as the client process: held by its GC pause, never after it died.
-        if (this.live(b.id)) this.deliver(b, 'status', { op: 'status', client: b.id, conn, status, arg });
+        if (this.live(b.id)) this.deliver(b, { op: 'status', client: b.id, conn, status, arg });
       },
     };
     const node = target();
@@ -288,18 +312,20 @@ export class OwnCodeRuntime {
     const host = b.host;
     if (timeoutMs !== null) {
       const timeoutUs = this.localToSimUs(host, timeoutMs);
-      const self = this;
-      this.sim.spawn(`${host.name}/command-timeout`, (function* (): ProcessGenerator<void> {
-        yield timeoutUs;
-        if (answered) return;
-        answered = true;
-        if (self.live(b.id)) self.send({ op: 'reply', client: b.id, id, outcome: { status: 'timeout' } });
-      })(), host.group);
+      const group = host.group;
+      // Two events, as the process it was: its start now, its wake-up timeoutUs later.
+      this.groupEvent(group, 0, null, () => {
+        this.groupEvent(group, timeoutUs, null, () => {
+          if (answered) return;
+          answered = true;
+          if (this.live(b.id)) this.send({ op: 'reply', client: b.id, id, outcome: { status: 'timeout' } });
+        });
+      });
     }
     return (outcome) => {
       if (answered) return;
       answered = true;
-      this.deliver(b, 'reply', { op: 'reply', client: b.id, id, outcome });
+      this.deliver(b, { op: 'reply', client: b.id, id, outcome });
     };
   }
 
@@ -332,7 +358,7 @@ export class OwnCodeRuntime {
     this.subscriptions.set(
       key,
       connection.subscribe(channel, (message) => {
-        if (this.live(b.id)) this.deliver(b, 'message', { op: 'message', sub, channel, message });
+        if (this.live(b.id)) this.deliver(b, { op: 'message', sub, channel, message });
       }),
     );
   }
@@ -356,21 +382,22 @@ export class OwnCodeRuntime {
 
   /** A user timer: a thread of the client process due when its clock has advanced `ms`. */
   private timer(id: number, client: number, ms: number): void {
-    this.timers.get(id)?.kill();
+    this.timers.delete(id); // a re-armed interval: the earlier arming is stale
     const b = client === -1 ? null : this.live(client);
     if (client !== -1 && !b) return;
     const delayUs = b ? this.localToSimUs(b.host, ms) : ms * 1000;
-    const self = this;
-    const me: { p: Process<void> | null } = { p: null };
-    const p = this.sim.spawn(`${b?.host.name ?? 'lock module'}/timer`, (function* (): ProcessGenerator<void> {
-      yield delayUs;
-      if (self.timers.get(id) !== me.p) return;
-      self.timers.delete(id);
-      if (b && !self.live(b.id)) return;
-      self.send({ op: 'fire', client: b?.id, id });
-    })(), b?.host.group ?? null);
-    me.p = p;
-    this.timers.set(id, p);
+    const me = {};
+    this.timers.set(id, me);
+    const stale = (): boolean => this.timers.get(id) !== me;
+    const group = b?.host.group ?? null;
+    // Two events, as the process it was: its start now, its wake-up delayUs later.
+    this.groupEvent(group, 0, stale, () => {
+      this.groupEvent(group, delayUs, stale, () => {
+        this.timers.delete(id);
+        if (b && !this.live(b.id)) return;
+        this.send({ op: 'fire', client: b?.id, id });
+      });
+    });
   }
 
   /** Simulated microseconds for `ms` of the client's clock (a fast clock fires its timers sooner). */

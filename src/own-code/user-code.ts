@@ -2,20 +2,21 @@
  * One run's user code, in the simulation's own thread: a fresh `vm` context per run (fresh
  * module instances, so module-level state cannot leak from one run into the next) made with
  * `microtaskMode: 'afterEvaluate'`, the glue (glue.ts) and the user module compiled in it
- * (loader.ts). A call delivers one message by running a small script in the context: when
- * the script returns, the context's microtask queue has been drained, so every promise
- * continuation the message set off has run; then the context's immediates run, each batch
- * through the same script, until none is left. No thread hop, no wait: the simulation stays
- * synchronous and user code runs only inside `call`, at the simulated instant of the event.
+ * (loader.ts). A call delivers one message by calling the glue's step, then running an
+ * empty script in the context: when the script returns, the context's microtask queue has
+ * been drained, so every promise continuation the message set off has run; then the
+ * context's immediates run, each batch drained the same way, until none is left. No thread
+ * hop, no wait: the simulation stays synchronous and user code runs only inside `call`, at
+ * the simulated instant of the event.
  *
  * ESM in a context needs `vm.SourceTextModule` (Node's --experimental-vm-modules): this
  * module is used inside the own-code run worker (run-worker.ts), started with that flag.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import vm from 'node:vm';
 import { ownCodeContextMain, type GlueApi, type GlueHost } from './glue.js';
+import { clientStore } from './client-store.js';
 import { ModuleLoader } from './loader.js';
 import type { ThreadAnswer } from './user-thread.js';
 
@@ -32,7 +33,14 @@ const PASSED_GLOBALS = [
 /** The glue's source, compiled once per context (a bundler's keep-names helper `__name` covered). */
 const GLUE_SOURCE = `(function () { const __name = (f) => f; return (${ownCodeContextMain.toString()}); })()`;
 const GLUE_SCRIPT = new vm.Script(GLUE_SOURCE, { filename: 'lock-sim:own-code/glue.js' });
-const STEP_SCRIPT = new vm.Script('__lockSimStep()', { filename: 'lock-sim:own-code/step.js' });
+/**
+ * An empty script: running it in the context drains the context's microtask queue (Node runs
+ * a microtask checkpoint of an 'afterEvaluate' context after every evaluation). The step itself
+ * is a direct call of the glue's function (no global lookup through the contextified global,
+ * which a script naming it would do on every call: measured on Node 20.20.2, a call and the
+ * drain 3.1 us a delivery through '__lockSimStep()', 2.1 us this way).
+ */
+const DRAIN_SCRIPT = new vm.Script('', { filename: 'lock-sim:own-code/drain.js' });
 
 let netRefused = false;
 /**
@@ -49,7 +57,8 @@ function refuseRealSockets(): void {
   };
 }
 
-const als = new AsyncLocalStorage<unknown>();
+/** Which client runs (client-store.ts), one for the thread: its promise hooks are per process. */
+const als = clientStore();
 
 /**
  * Promise rejections nothing handled. V8 reports them to Node, which tells 'unhandledRejection'
@@ -93,7 +102,6 @@ export class UserCode {
     });
     this.api.reset(seed);
     listenForUnhandled(this.api.describe);
-    (this.context as any).__lockSimStep = this.api.step;
   }
 
   /**
@@ -135,10 +143,15 @@ export class UserCode {
     }
   }
 
-  /** Runs the step script until no immediate is left (each run drains the context's microtasks). */
+  /** Runs a step, then the context's microtasks, until no immediate is left. */
   private drain(): void {
-    STEP_SCRIPT.runInContext(this.context);
-    while (this.api.pending()) STEP_SCRIPT.runInContext(this.context);
+    const api = this.api;
+    api.step();
+    DRAIN_SCRIPT.runInContext(this.context);
+    while (api.pending()) {
+      api.step();
+      DRAIN_SCRIPT.runInContext(this.context);
+    }
   }
 
   /** Delivers one message and runs everything it set off; the answer and what user code asked for. */
