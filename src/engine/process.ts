@@ -42,6 +42,16 @@ export class ProcessGroup {
     }
   }
 
+  /**
+   * A callback of this client process that fell due while it is paused: put back, in the
+   * order it fell due, when the pause ends (the way a member's wake-up is held). For world
+   * machinery that acts as the process without being a Process of its own (own code's
+   * deliveries and timers, src/own-code/runtime.ts).
+   */
+  hold(callback: () => void): void {
+    this.held.push(callback, 0);
+  }
+
   /** kill -9: every member stops where it is; nothing in a finally block runs. */
   kill(): void {
     this.dead = true;

@@ -237,10 +237,7 @@ export class OwnCodeRuntime {
    * held in the group while it is paused (a GC pause) and put back, in the order it fell due,
    * when it resumes (ProcessGroup.resume). It used to be a process of its own, spawned per
    * delivery, timer and command timeout: the same queue items at the same places, so the same
-   * order and the same event count, without a generator and a Process per event. (The engine
-   * has no public call for "a callback of a group"; this pushes onto the group's held list,
-   * which ProcessGroup.resume requeues through Simulation.requeue, and the run loop calls a
-   * function item.)
+   * order and the same event count, without a generator and a Process per event.
    */
   private groupEvent(group: ProcessGroup | null, delayUs: number, stale: (() => boolean) | null, run: () => void): void {
     const event = (): void => {
@@ -248,7 +245,7 @@ export class OwnCodeRuntime {
       if (group !== null) {
         if (group.dead) return;
         if (group.pauseDepth > 0) {
-          group.held.push(event, 0);
+          group.hold(event);
           return;
         }
       }

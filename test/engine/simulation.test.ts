@@ -47,6 +47,32 @@ describe('Simulation', () => {
     expect(log).toEqual(['outside@15', 'w1@50', 'w2@60']);
   });
 
+  it('a callback a paused group holds runs at the resume, in the order the callbacks fell due', () => {
+    const sim = new Simulation(1);
+    const group = sim.group('c');
+    const log: string[] = [];
+    sim.schedule(5, () => group.pause());
+    for (const [at, name] of [[10, 'a'], [20, 'b']] as const) {
+      sim.schedule(at, () => group.hold(() => log.push(`${name}@${sim.nowUs}`)));
+    }
+    sim.schedule(30, () => log.push(`outside@${sim.nowUs}`));
+    sim.schedule(50, () => group.resume());
+    sim.run();
+    expect(log).toEqual(['outside@30', 'a@50', 'b@50']);
+  });
+
+  it('a callback a group holds is dropped when the group is killed during the pause', () => {
+    const sim = new Simulation(1);
+    const group = sim.group('c');
+    const log: string[] = [];
+    sim.schedule(5, () => group.pause());
+    sim.schedule(10, () => group.hold(() => log.push('held')));
+    sim.schedule(20, () => group.kill());
+    sim.schedule(50, () => group.resume());
+    sim.run();
+    expect(log).toEqual([]);
+  });
+
   it('a reply that arrived during a pause wins over a timeout that expired later in the pause', () => {
     const sim = new Simulation(1);
     const group = sim.group('c');
