@@ -24,7 +24,6 @@ import { clientOfThread, type LockDeparture, type LockWork } from './history-ind
 import type { RequestStats } from './requests.js';
 import { stockCounts, StockStream } from './stock.js';
 import { FlashSaleConsumer } from './flash-sale.js';
-import { finished } from './request-consumer.js';
 import { HolderStream, type LiveSection } from './stream-holders.js';
 import { OwnershipStream, type HolderFacts } from './stream-ownership.js';
 import { RequestTable } from './request-table.js';
@@ -288,7 +287,9 @@ export class StreamingChecker {
         this.outcomes[op.outcome]++;
         this.latencies.add(op.timeUs - r.invokeUs);
       }
-      this.flashSale?.add(finished(r.sku, r.qty, r.invokeUs, op));
+      // request-consumer.ts finished(), without an object per request.
+      if (op.type === 'info' || op.outcome === undefined) this.flashSale?.answer(r.qty, r.invokeUs, null, 'unknown');
+      else this.flashSale?.answer(r.qty, r.invokeUs, op.timeUs, op.outcome);
       this.retireQueue.push(r);
       this.retireAtUs.push(op.timeUs + this.graceUs);
     }
@@ -373,7 +374,7 @@ export class StreamingChecker {
       else this.crashes.set(op.target, [op.timeUs]);
       // Sections and lock work of the crashed client end (in any order: the sweep and the
       // ownership checks do not depend on it).
-      const held = [...this.reqs.values()];
+      const held = this.reqs.list();
       for (const r of held) if (r.open !== null && r.open.client === op.target) this.closeOf(r, op.timeUs);
       for (const r of held) if (r.work !== null && r.work.toUs === Infinity && this.clientOf(r.work.thread) === op.target) this.stopWorkingOf(r, op.timeUs);
     } else if (op.fault === 'failover') {
@@ -394,7 +395,7 @@ export class StreamingChecker {
         at.push(this.nowUs + Math.max(1, this.graceUs));
         continue;
       }
-      if (this.keep.has(r.id)) continue;
+      if (this.keep.size > 0 && this.keep.has(r.id)) continue;
       this.reqs.drop(r);
     }
     if (this.retireHead > 1024 && this.retireHead > q.length / 2) {
@@ -419,15 +420,15 @@ export class StreamingChecker {
   private verdict(): CheckResult {
     if (this.stock === null || this.segments === null || this.ownership === null) throw new Forgotten('the history has no setup');
     const endUs = this.endUs;
-    const held = [...this.reqs.values()];
+    const held = this.reqs.list();
     for (const r of held) this.closeOf(r, endUs);
     this.holders.flush();
     for (const r of held) this.stopWorkingOf(r, endUs);
     this.segments.finish(endUs);
-    for (const r of this.reqs.values()) {
+    for (const r of this.reqs.list()) {
       if (!r.invoked || r.endUs >= 0) continue;
       this.outcomes.unknown++;
-      this.flashSale?.add({ sku: r.sku, qty: r.qty, invokeUs: r.invokeUs, endUs: null, outcome: 'unknown' });
+      this.flashSale?.answer(r.qty, r.invokeUs, null, 'unknown');
     }
     const stock = this.stock.finish();
     const own = this.ownership;
