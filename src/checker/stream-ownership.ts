@@ -92,6 +92,14 @@ export class OwnershipStream {
     this.firstForeign ??= foreignUnlockViolation(op);
   }
 
+  /** Whether this still holds on to `w` (the streaming checker reuses a dropped request's object only when nothing does). */
+  refersTo(w: LockWork): boolean {
+    if (this.firstOrphan !== null && this.firstOrphan.work === w) return true;
+    if (!this.byThread) return false;
+    const list = this.windows.get(w.key);
+    return list !== undefined && list.includes(w);
+  }
+
   workStarted(w: LockWork): void {
     if (!this.byThread) return;
     const list = this.windows.get(w.key);

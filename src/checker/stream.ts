@@ -94,6 +94,15 @@ export class StreamingChecker {
   private retireQueue: Array<Req | null> = [];
   private retireAtUs: number[] = [];
   private retireHead = 0;
+  /**
+   * Dropped requests' objects, refilled by newReq. A request's facts are kept a minute after
+   * it ended (the grace), so nearly every one outlived a few of V8's young-generation
+   * scavenges, each of which copied it, and ended in the old generation: reusing the objects
+   * copies nothing. Measured on `compare scenarios/failover.yaml` (see the commit that brought
+   * this): a grace of 3 s instead of 60 s (fewer requests held, objects dying young) made a
+   * run about 12% cheaper in CPU time, most of which reuse recovers.
+   */
+  private readonly spare: Req[] = [];
   private readonly crashes = new Map<string, number[]>();
   private readonly clients = new Map<string, string>();
   private readonly promotions = new Map<number, string>();
@@ -252,10 +261,35 @@ export class StreamingChecker {
   }
 
   private newReq(request: string): Req {
-    const r: Req = {
-      id: request, sku: 0, qty: 0, invoked: false, client: '', invokeUs: 0, endUs: -1, work: null, open: null, csEndUs: -1, csClient: '', pins: 0,
-      request, thread: '', key: '', fromUs: 0, toUs: Infinity, departure: 'acquiring', departureUs: 0, detail: undefined,
-    };
+    const r = this.spare.pop();
+    if (r === undefined) {
+      const fresh: Req = {
+        id: request, sku: 0, qty: 0, invoked: false, client: '', invokeUs: 0, endUs: -1, work: null, open: null, csEndUs: -1, csClient: '', pins: 0,
+        request, thread: '', key: '', fromUs: 0, toUs: Infinity, departure: 'acquiring', departureUs: 0, detail: undefined,
+      };
+      this.reqs.add(fresh);
+      return fresh;
+    }
+    r.id = request;
+    r.sku = 0;
+    r.qty = 0;
+    r.invoked = false;
+    r.client = '';
+    r.invokeUs = 0;
+    r.endUs = -1;
+    r.work = null;
+    r.open = null;
+    r.csEndUs = -1;
+    r.csClient = '';
+    r.pins = 0;
+    r.request = request;
+    r.thread = '';
+    r.key = '';
+    r.fromUs = 0;
+    r.toUs = Infinity;
+    r.departure = 'acquiring';
+    r.departureUs = 0;
+    r.detail = undefined;
     this.reqs.add(r);
     return r;
   }
@@ -397,6 +431,7 @@ export class StreamingChecker {
       }
       if (this.keep.size > 0 && this.keep.has(r.id)) continue;
       this.reqs.drop(r);
+      if (!(this.ownership?.refersTo(r) ?? false)) this.spare.push(r);
     }
     if (this.retireHead > 1024 && this.retireHead > q.length / 2) {
       this.retireQueue = q.slice(this.retireHead);
