@@ -46,6 +46,8 @@ export class HolderStream {
   /** The points of the current instant: a section and whether it starts (1) or ends (-1), kept in place (no object per point). */
   private readonly buffer: LiveSection[] = [];
   private readonly deltas: number[] = [];
+  /** Points in the buffer (the arrays keep their length: setting it to 0 gave their storage back, to be grown again at the next instant). */
+  private count = 0;
   private bufferUs = -1;
 
   start(s: LiveSection): void {
@@ -59,15 +61,21 @@ export class HolderStream {
   private add(s: LiveSection, delta: 1 | -1, t: number): void {
     if (t !== this.bufferUs) this.flush();
     this.bufferUs = t;
-    this.buffer.push(s);
-    this.deltas.push(delta);
+    const i = this.count++;
+    if (i < this.buffer.length) {
+      this.buffer[i] = s;
+      this.deltas[i] = delta;
+    } else {
+      this.buffer.push(s);
+      this.deltas.push(delta);
+    }
   }
 
   /** Takes in the points of the instant in the buffer. */
   flush(): void {
     const points = this.buffer;
     const deltas = this.deltas;
-    const n = points.length;
+    const n = this.count;
     if (n === 0) return;
     const t = this.bufferUs;
     if (n > INSERTION_SORT_UP_TO) this.sortMany();
@@ -84,14 +92,13 @@ export class HolderStream {
       points[j + 1] = s;
       deltas[j + 1] = d;
     }
+    this.count = 0;
     for (let i = 0; i < n; i++) this.point(points[i], deltas[i], t);
-    points.length = 0;
-    deltas.length = 0;
   }
 
   /** The buffer's order for many points at one instant (a crash ending every section of a client). */
   private sortMany(): void {
-    const order = this.buffer.map((_, i) => i);
+    const order = Array.from({ length: this.count }, (_, i) => i);
     const { buffer, deltas } = this;
     order.sort((a, b) => (before(buffer[a], deltas[a], buffer[b], deltas[b]) ? -1 : before(buffer[b], deltas[b], buffer[a], deltas[a]) ? 1 : 0));
     const sections = order.map((i) => buffer[i]);
