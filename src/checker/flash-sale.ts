@@ -56,12 +56,17 @@ export class FlashSaleConsumer implements RequestConsumer<FlashSaleMetrics> {
   constructor(private readonly facts: RunFacts) {}
 
   add(r: FinishedRequest): void {
+    this.answer(r.qty, r.invokeUs, r.endUs, r.outcome);
+  }
+
+  /** add() from the request's fields (the streaming checker's path: no object per request). */
+  answer(qty: number, invokeUs: number, endUs: number | null, outcome: RequestOutcome | 'unknown'): void {
     this.arrivals++;
-    if (r.outcome === 'unknown' || r.endUs === null) return;
+    if (outcome === 'unknown' || endUs === null) return;
     this.answered++;
-    if (r.outcome === 'lock-busy') this.busy++;
-    this.latencies[OUTCOME_GROUP[r.outcome]].add(r.endUs - r.invokeUs);
-    if (r.outcome === 'ordered') this.ordered(r.endUs, r.qty);
+    if (outcome === 'lock-busy') this.busy++;
+    this.latencies[OUTCOME_GROUP[outcome]].add(endUs - invokeUs);
+    if (outcome === 'ordered') this.ordered(endUs, qty);
   }
 
   /**

@@ -101,11 +101,22 @@ export class RequestTable<T extends Named> {
     return n >> 3 < this.dropped.length && (this.dropped[n >> 3] & (1 << (n & 7))) !== 0;
   }
 
-  /** Every request held, in no particular order. */
+  /** Every request held, in no particular order (the order of list()). */
   *values(): IterableIterator<T> {
-    for (const r of this.ring) if (r !== null) yield r;
-    yield* this.overflow.values();
-    yield* this.named.values();
+    yield* this.list();
+  }
+
+  /** Every request held, in an array: ring slots in order, then the overflow, then other names (no generator step per request). */
+  list(): T[] {
+    const out: T[] = [];
+    const ring = this.ring;
+    for (let i = 0; i < ring.length; i++) {
+      const r = ring[i];
+      if (r !== null) out.push(r);
+    }
+    for (const r of this.overflow.values()) out.push(r);
+    for (const r of this.named.values()) out.push(r);
+    return out;
   }
 
   private grow(): void {

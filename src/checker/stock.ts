@@ -177,9 +177,11 @@ export class StockStream {
     }
     if (op.txn === undefined) replay.apply(op, op.timeUs);
     else {
+      // A copy: a run that keeps no history refills its records (history/records.ts recycleRecords).
+      const effect: Effect = { ...op };
       const effects = pending.get(op.txn);
-      if (effects) effects.push(op);
-      else pending.set(op.txn, [op]);
+      if (effects) effects.push(effect);
+      else pending.set(op.txn, [effect]);
     }
   }
 

@@ -25,12 +25,14 @@ interface KeyState {
   rankRequest: string;
 }
 
-interface Point {
-  s: LiveSection;
-  delta: 1 | -1;
-}
+/** Points of one instant up to which an insertion sort orders them. */
+const INSERTION_SORT_UP_TO = 16;
 
-const byRequest = (a: Point, b: Point): number => a.delta - b.delta || (a.delta < 0 ? 0 : a.s.request < b.s.request ? -1 : 1);
+/** Ends before starts; starts by request (the batch sweep's order of points at one instant). */
+function before(a: LiveSection, aDelta: number, b: LiveSection, bDelta: number): boolean {
+  if (aDelta !== bDelta) return aDelta < bDelta;
+  return aDelta > 0 && a.request < b.request;
+}
 
 export class HolderStream {
   episodes = 0;
@@ -41,53 +43,95 @@ export class HolderStream {
   first: Violation | null = null;
   private firstKey: KeyState | null = null;
   private readonly keys = new Map<string, KeyState>();
-  private buffer: Point[] = [];
+  /** The points of the current instant: a section and whether it starts (1) or ends (-1), kept in place (no object per point). */
+  private readonly buffer: LiveSection[] = [];
+  private readonly deltas: number[] = [];
+  /** Points in the buffer (the arrays keep their length: setting it to 0 gave their storage back, to be grown again at the next instant). */
+  private count = 0;
   private bufferUs = -1;
 
   start(s: LiveSection): void {
-    this.add({ s, delta: 1 }, s.startUs);
+    this.add(s, 1, s.startUs);
   }
 
   end(s: LiveSection): void {
-    this.add({ s, delta: -1 }, s.endUs);
+    this.add(s, -1, s.endUs);
   }
 
-  private add(p: Point, t: number): void {
+  private add(s: LiveSection, delta: 1 | -1, t: number): void {
     if (t !== this.bufferUs) this.flush();
     this.bufferUs = t;
-    this.buffer.push(p);
+    const i = this.count++;
+    if (i < this.buffer.length) {
+      this.buffer[i] = s;
+      this.deltas[i] = delta;
+    } else {
+      this.buffer.push(s);
+      this.deltas.push(delta);
+    }
   }
 
   /** Takes in the points of the instant in the buffer. */
   flush(): void {
-    if (this.buffer.length === 0) return;
     const points = this.buffer;
+    const deltas = this.deltas;
+    const n = this.count;
+    if (n === 0) return;
     const t = this.bufferUs;
-    this.buffer = [];
-    points.sort(byRequest);
-    for (const p of points) {
-      // A section that ended at the instant it began never overlaps anything (it still ranks its key).
-      const empty = p.s.endUs <= p.s.startUs;
-      let k = this.keys.get(p.s.key);
-      if (!k) {
-        if (p.delta < 0) continue;
-        // Sections sort by (start, request): the first start seen at the first instant ranks the key.
-        k = { inside: new Set(), episodeStartUs: -1, rankUs: t, rankRequest: p.s.request };
-        this.keys.set(p.s.key, k);
+    if (n > INSERTION_SORT_UP_TO) this.sortMany();
+    // A stable insertion sort (the points of one instant are few), as Array.prototype.sort is.
+    else for (let i = 1; i < n; i++) {
+      const s = points[i];
+      const d = deltas[i];
+      let j = i - 1;
+      while (j >= 0 && before(s, d, points[j], deltas[j])) {
+        points[j + 1] = points[j];
+        deltas[j + 1] = deltas[j];
+        j--;
       }
-      if (empty) continue;
-      if (p.delta > 0) this.enter(k, p.s, t);
-      else {
-        if (k.inside.size === 2) this.totalUs += t - k.episodeStartUs;
-        k.inside.delete(p.s);
-        if (k.inside.size === 0) k.episodeStartUs = -1;
-      }
+      points[j + 1] = s;
+      deltas[j + 1] = d;
+    }
+    this.count = 0;
+    for (let i = 0; i < n; i++) this.point(points[i], deltas[i], t);
+  }
+
+  /** The buffer's order for many points at one instant (a crash ending every section of a client). */
+  private sortMany(): void {
+    const order = Array.from({ length: this.count }, (_, i) => i);
+    const { buffer, deltas } = this;
+    order.sort((a, b) => (before(buffer[a], deltas[a], buffer[b], deltas[b]) ? -1 : before(buffer[b], deltas[b], buffer[a], deltas[a]) ? 1 : 0));
+    const sections = order.map((i) => buffer[i]);
+    const ds = order.map((i) => deltas[i]);
+    for (let i = 0; i < order.length; i++) {
+      buffer[i] = sections[i];
+      deltas[i] = ds[i];
+    }
+  }
+
+  private point(s: LiveSection, delta: number, t: number): void {
+    // A section that ended at the instant it began never overlaps anything (it still ranks its key).
+    const empty = s.endUs <= s.startUs;
+    let k = this.keys.get(s.key);
+    if (!k) {
+      if (delta < 0) return;
+      // Sections sort by (start, request): the first start seen at the first instant ranks the key.
+      k = { inside: new Set(), episodeStartUs: -1, rankUs: t, rankRequest: s.request };
+      this.keys.set(s.key, k);
+    }
+    if (empty) return;
+    if (delta > 0) this.enter(k, s, t);
+    else {
+      if (k.inside.size === 2) this.totalUs += t - k.episodeStartUs;
+      k.inside.delete(s);
+      if (k.inside.size === 0) k.episodeStartUs = -1;
     }
   }
 
   private enter(k: KeyState, s: LiveSection, t: number): void {
-    k.inside.add(s);
-    if (k.inside.size === 2) {
+    const inside = k.inside;
+    inside.add(s);
+    if (inside.size === 2) {
       k.episodeStartUs = t;
       this.episodes++;
       this.lastStartUs = Math.max(this.lastStartUs, t);
@@ -95,7 +139,7 @@ export class HolderStream {
         this.firstStartUs = t;
         this.firstKey = k;
         let other = s;
-        for (const x of k.inside) if (x !== s) { other = x; break; }
+        for (const x of inside) if (x !== s) { other = x; break; }
         this.first = {
           kind: 'double-holder',
           timeUs: t,
@@ -105,7 +149,7 @@ export class HolderStream {
         };
       }
     }
-    this.maxHolders = Math.max(this.maxHolders, k.inside.size);
+    this.maxHolders = Math.max(this.maxHolders, inside.size);
   }
 }
 

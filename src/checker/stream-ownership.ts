@@ -40,11 +40,12 @@ export interface OwnershipContext {
   nowUs(): number;
 }
 
+/** A section that lost its lock (its violation is written only for the first: violations()). */
 interface LostCandidate {
   lostAt: number;
   startUs: number;
   request: string;
-  violation: Violation;
+  section: LiveSection;
 }
 
 interface OrphanCandidate {
@@ -89,6 +90,14 @@ export class OwnershipStream {
     if (op.cause !== 'delete' || !isForeignDelete(op)) return;
     this.foreignUnlocks++;
     this.firstForeign ??= foreignUnlockViolation(op);
+  }
+
+  /** Whether this still holds on to `w` (the streaming checker reuses a dropped request's object only when nothing does). */
+  refersTo(w: LockWork): boolean {
+    if (this.firstOrphan !== null && this.firstOrphan.work === w) return true;
+    if (!this.byThread) return false;
+    const list = this.windows.get(w.key);
+    return list !== undefined && list.includes(w);
   }
 
   workStarted(w: LockWork): void {
@@ -235,12 +244,13 @@ export class OwnershipStream {
     let orphan: Violation | null = null;
     // The holder's lock work object, updated in place until the run ended (its last departure).
     if (o) orphan = orphanViolationOf(o.key, o.seg, o.fromUs, o.work, promotions.get(o.fromUs));
-    return { lost: this.firstLost?.violation ?? null, foreign: this.firstForeign, stuck: this.firstStuck?.violation ?? null, orphan };
+    const lost = this.firstLost === null ? null : lockLostViolation(this.firstLost.section, this.firstLost.lostAt);
+    return { lost, foreign: this.firstForeign, stuck: this.firstStuck?.violation ?? null, orphan };
   }
 }
 
 function lostCandidate(s: LiveSection, lostAt: number): LostCandidate {
-  return { lostAt, startUs: s.startUs, request: s.request, violation: lockLostViolation(s, lostAt) };
+  return { lostAt, startUs: s.startUs, request: s.request, section: s };
 }
 
 /** Earliest loss first; ties in the batch checker's order of sections (start, then request). */

@@ -9,7 +9,7 @@
 import type { Simulation } from '../engine/simulation.js';
 import type { FaultContext } from '../faults/index.js';
 import type { HistoryRecorder } from '../history/recorder.js';
-import { faultRecord, renewRecord } from '../history/records.js';
+import { faultRecord, renewRecord, txnRecord } from '../history/records.js';
 import type { Scenario, VariantSpec } from '../scenario/types.js';
 import type { Guard } from '../variants/guard.js';
 import type { LockProtocol } from '../variants/lock-protocol.js';
@@ -73,7 +73,7 @@ export function runKit(sim: Simulation, scenario: Scenario, variant: VariantSpec
     },
     recordTransactions(database) {
       database.onTransactionEnd = (end) => {
-        recorder.record({ index: 0, timeUs: 0, process: 'database', type: 'info', f: 'txn', request: end.requestTag, owner: end.owner, txn: end.txn, outcome: end.outcome, cause: end.cause });
+        recorder.record(txnRecord(end.requestTag, end.owner, end.txn, end.outcome, end.cause));
       };
     },
     recordSetup(primary, lockNodes, quorum) {

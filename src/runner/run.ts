@@ -7,7 +7,7 @@
 import { Simulation } from '../engine/simulation.js';
 import { faultsOfRun, injectFault } from '../faults/index.js';
 import { HistoryRecorder, type Retention } from '../history/recorder.js';
-import { renewRecord } from '../history/records.js';
+import { keyStateRecord, recycleRecords, renewRecord } from '../history/records.js';
 import type { History, Operation } from '../history/operation.js';
 import { checkHistory, type RunMetrics } from '../checker/check.js';
 import { StreamingChecker } from '../checker/stream.js';
@@ -89,6 +89,17 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
 
 /** One run; when the streaming checker could not judge it and the history was not kept, what a re-run must keep (StreamingChecker.rerunKeeping). */
 function simulate(scenario: Scenario, variant: VariantSpec, seed: number, options: RunOptions, keepRequests?: ReadonlySet<string>): RunResult | { keepRequests: ReadonlySet<string> | null } {
+  // A run that keeps no history and has no listener but the checker (which copies what it
+  // keeps) refills one record per kind instead of allocating one per operation (records.ts).
+  recycleRecords((options.history ?? 'all') === 'none' && options.listen === undefined);
+  try {
+    return simulateOnce(scenario, variant, seed, options, keepRequests);
+  } finally {
+    recycleRecords(false);
+  }
+}
+
+function simulateOnce(scenario: Scenario, variant: VariantSpec, seed: number, options: RunOptions, keepRequests?: ReadonlySet<string>): RunResult | { keepRequests: ReadonlySet<string> | null } {
   const sim = new Simulation(seed);
   const keep = options.history ?? 'all';
   const recorder = new HistoryRecorder(() => sim.nowUs, keep);
@@ -154,19 +165,7 @@ function recordKeyState(recorder: HistoryRecorder, node: RedisNode, change: KeyC
   const key = lockKeyOf(change.key);
   if (key === null) return;
   const e = change.entry;
-  recorder.record({
-    index: 0,
-    timeUs: 0,
-    process: node.name,
-    type: 'info',
-    f: 'key-state',
-    node: node.name,
-    key,
-    holder: e ? e.holderTag : null,
-    expiresAtUs: e && e.expireAtMs !== null ? node.clock.simTimeAt((e.expireAtMs + 1) * 1000) : null,
-    cause: change.cause,
-    by: change.byTag,
-    previousHolder: change.previousHolder ?? null,
-  });
+  const expiresAtUs = e && e.expireAtMs !== null ? node.clock.simTimeAt((e.expireAtMs + 1) * 1000) : null;
+  recorder.record(keyStateRecord(node.name, key, e ? e.holderTag : null, expiresAtUs, change.cause, change.byTag, change.previousHolder ?? null));
 }
 

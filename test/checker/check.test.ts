@@ -124,4 +124,26 @@ describe('checkHistory: watchdog renewals and the order of violations', () => {
       [1_000, 'duplicate-order'], [1_000, 'lost-update'], [1_000, 'negative-stock'], [1_000, 'oversell'], [1_500, 'double-holder'], [1_500, 'stale-token'],
     ]);
   });
+
+  // Many sections entering one key at one instant: the streaming checker orders the points of
+  // an instant by insertion up to 16 of them and by a sort beyond (stream-holders.ts), each
+  // must give the batch sweep's order (starts by request name), which names the first pair.
+  for (const n of [16, 20]) {
+    it(`names the first two requests by name when ${n} sections enter one key at one instant`, () => {
+      const ids = Array.from({ length: n }, (_, i) => `r${n - i}`);
+      const ops = history([
+        [0, setup(n)],
+        ...ids.map((id): [number, NewOperation] => [10, { process: 'client-1', type: 'invoke', f: 'request', request: id, sku: 1, qty: 1 }]),
+        ...ids.map((id): [number, NewOperation] => [20, { process: `client-1/${id}`, request: id, type: 'invoke', f: 'acquire', key: K }]),
+        ...ids.map((id): [number, NewOperation] => [30, { process: `client-1/${id}`, request: id, type: 'ok', f: 'acquire', key: K, leaseMs: 1000 }]),
+        ...ids.map((id): [number, NewOperation] => [40, { process: `client-1/${id}`, request: id, type: 'invoke', f: 'release', key: K }]),
+        ...ids.map((id): [number, NewOperation] => [50, { process: `client-1/${id}`, request: id, type: 'ok', f: 'release', key: K }]),
+        ...ids.map((id): [number, NewOperation] => [60, { process: 'client-1', type: 'fail', f: 'request', request: id, sku: 1, qty: 1, outcome: 'sold-out' }]),
+        [100, { process: 'setup', type: 'info', f: 'end' }],
+      ]);
+      const { metrics, violations } = checkHistory(ops);
+      expect({ doubleHolders: metrics.doubleHolders, doubleHolderUs: metrics.doubleHolderUs, maxHolders: metrics.maxHolders }).toEqual({ doubleHolders: 1, doubleHolderUs: 10, maxHolders: n });
+      expect(violations.find((v) => v.kind === 'double-holder')?.requests).toEqual(['r1', 'r10']);
+    });
+  }
 });

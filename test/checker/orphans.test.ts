@@ -425,4 +425,29 @@ describe('what the orphan\'s story says', () => {
     expect(first(5_000, 8_000)).toEqual([['orphaned-lock', K, 5_000]]);
     expect(first(8_000, 5_000)).toEqual([['orphaned-lock', other, 5_000]]);
   });
+
+  // The streaming checker reuses a dropped request's object for a later request unless it
+  // still refers to it (stream.ts spare, stream-ownership.ts refersTo): the first orphan keeps
+  // its holder's lock work until the end, and so does, with Redisson's thread owners, the
+  // key's list of work. Later requests must not rewrite it (the handmade stream test judges
+  // these histories with every finished request dropped at once, too).
+  for (const lockOwner of ['request', 'thread'] as const) {
+    it(`tells the first orphan's own acquire after later requests came and went (owner: ${lockOwner})`, () => {
+      const { metrics, violations } = checkHistory(history([
+        [0, setup(lockOwner)],
+        [0, requestOp('invoke', 'r1')],
+        [1, lockOp('acquire', 'invoke', 'r1')],
+        [10, held('redis-0', 'r1', 30_000)],
+        [3_001, lockOp('acquire', 'info', 'r1')],
+        [3_002, requestOp('fail', 'r1')],
+        [30_000, gone('redis-0', 'r1', 'expire')],
+        ...cleanRequest('r2', 40_000, 'client-1/w2'),
+        ...cleanRequest('r3', 50_000, 'client-1/w3'),
+        end,
+      ]));
+      expect(metrics.orphanLockUs).toBe(30_000 - 3_001);
+      expect(violations.map((v) => [v.kind, v.requests])).toEqual([['orphaned-lock', ['r1']]]);
+      expect(violations[0].summary).toContain('its acquire got no reply');
+    });
+  }
 });

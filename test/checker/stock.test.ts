@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkHistory } from '../../src/checker/check.js';
-import type { NewOperation, Operation } from '../../src/history/operation.js';
+import type { NewOperation, Operation, StockWriteOp } from '../../src/history/operation.js';
+import { StockStream } from '../../src/checker/stock.js';
+import { recycleRecords, stockWriteRecord } from '../../src/history/records.js';
 
 function history(entries: NewOperation[]): Operation[] {
   return entries.map((op, index) => ({ ...op, index, timeUs: index * 1000 }) as Operation);
@@ -181,5 +183,34 @@ describe('refused reads and writes', () => {
   it('changes nothing with a refused write, whatever its mode', () => {
     const { metrics } = checkHistory(history([setup(1), write('r1', { mode: 'set', value: 0, basedOn: 7, fence: 1 }), decrement('r2'), end]));
     expect(metrics).toMatchObject({ lostUpdates: 0, negativeStock: 0 });
+  });
+});
+
+describe('statements waiting for their transaction to end', () => {
+  // The stream hears each statement once; a run that keeps no history refills one record per
+  // kind (history/records.ts recycleRecords), so what waits for the commit must be a copy.
+  const write = (request: string, basedOn: number, value: number, txn: number): StockWriteOp =>
+    stockWriteRecord({ process: `client-1/${request}`, request, sku: 1, mode: 'set', value, qty: basedOn - value, basedOn, version: undefined, fence: undefined, txn }, 'ok', 1, undefined);
+  const commit = (request: string, txn: number): Operation => ({ index: 0, timeUs: 0, process: 'database', type: 'info', f: 'txn', request, owner: `client-1/${request}`, txn, outcome: 'commit', cause: 'commit' });
+  function replay(recycle: boolean): { lostUpdates: number; unitsOrdered: number } {
+    const stream = new StockStream(new Map([[1, 10]]));
+    recycleRecords(recycle);
+    try {
+      // r1 writes 7 computed from 10 in transaction 1 (current: no lost update); r2's write,
+      // computed from 5 in transaction 2 (refilling the same record), never commits.
+      stream.observe(write('r1', 10, 7, 1));
+      stream.observe(write('r2', 5, 1, 2));
+      stream.observe(commit('r1', 1));
+    } finally {
+      recycleRecords(false);
+    }
+    const { lostUpdates, unitsOrdered } = stream.finish();
+    return { lostUpdates, unitsOrdered };
+  }
+  it('applies a committed statement as it was heard, with fresh records', () => {
+    expect(replay(false)).toEqual({ lostUpdates: 0, unitsOrdered: 0 });
+  });
+  it('applies a committed statement as it was heard when the record was refilled since', () => {
+    expect(replay(true)).toEqual({ lostUpdates: 0, unitsOrdered: 0 });
   });
 });

@@ -94,6 +94,26 @@ describe('facts of finished requests', () => {
     expect(s.heldRequests).toBe(2_000);
     expect(s.finish()).toEqual(checkHistory(ops));
   });
+  // The queue of finished requests is a ring (stream.ts RetireQueue): here it holds about
+  // 1,500 while older ones leave, so it wraps around and doubles past its first 1,024 slots.
+  it('keeps the requests finished within the last grace while older ones are dropped', () => {
+    const ops = sequential(5_000);
+    const s = stream(ops, 1_500_000);
+    expect(s.heldRequests).toBeGreaterThan(1_024);
+    expect(s.heldRequests).toBeLessThanOrEqual(1_502);
+    expect(s.finish()).toEqual(checkHistory(ops));
+  });
+  // A judged checker gives its requests' objects to the next checker (stream.ts SPARE).
+  it('gives the same verdict again after the next checker refilled its requests\' objects', () => {
+    const first = sequential(300);
+    const a = stream(first, 3_600_000_000);
+    const verdict = a.finish();
+    const second = lateReplica(500_000);
+    const b = stream(second, 3_600_000_000);
+    expect(b.finish()).toEqual(checkHistory(second));
+    expect(a.finish()).toBe(verdict);
+    expect(verdict).toEqual(checkHistory(first));
+  });
 });
 
 describe('order of the operations', () => {
