@@ -5,7 +5,9 @@
  * that drops every finished request's facts at once (grace 0: the most pruning) are compared
  * with checkHistory on the same history; when the grace-0 checker declines, passes over the
  * same history keeping the requests it found named again (what the runner's re-runs keep)
- * must judge it, equal to checkHistory. The files that call this split the casebook so that
+ * must judge it, equal to checkHistory. Each simulation also runs a second time as compare
+ * runs it (history 'none': records refilled in place, request objects reused), and its verdict
+ * must equal checkHistory's too. The files that call this split the casebook so that
  * vitest runs them in parallel.
  */
 import { readdirSync } from 'node:fs';
@@ -57,6 +59,10 @@ export function checkEquivalence(file: string, tally: Tally): void {
       const oracle = checkHistory(run.history);
       const where = `${file} ${variant.name} seed ${seed}`;
       expect({ where, metrics: run.metrics, violations: run.violations }).toEqual({ where, ...oracle });
+      // The same run as compare runs it: no history kept, records refilled in place
+      // (history/records.ts recycleRecords) and request objects reused: the same verdict.
+      const lean = runVariant(scenario, variant, seed, { history: 'none' });
+      expect({ where, lean: true, metrics: lean.metrics, violations: lean.violations }).toEqual({ where, lean: true, ...oracle });
       const early = eager.finish();
       tally.runs++;
       if (early !== null) {
