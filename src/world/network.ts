@@ -9,6 +9,7 @@
 import { sample, type Distribution } from '../engine/distribution.js';
 import type { RandomStream } from '../engine/random.js';
 import type { Simulation } from '../engine/simulation.js';
+import { Fifo } from './fifo.js';
 
 export class Fabric {
   private readonly cuts = new Map<string, number>();
@@ -61,32 +62,13 @@ export interface Delivery {
 export class Link {
   private lastDeliveryUs = 0;
   /**
-   * Messages in flight, in sending order (from `head` on). Delivery times never decrease
-   * along a link and the queue keeps same-time items in scheduling order, so each queue entry
-   * of this link delivers the oldest message: one shared callback instead of a closure per
-   * message.
+   * Messages in flight, in sending order. Delivery times never decrease along a link and the
+   * queue keeps same-time items in scheduling order, so each queue entry of this link delivers
+   * the oldest message: one shared callback instead of a closure per message.
    */
-  private inFlight: Array<(() => void) | Delivery | undefined> = [];
-  private head = 0;
-  /**
-   * One past the newest message. The array keeps its length when the link drains (head and
-   * tail go back to 0): setting its length to 0 dropped its backing store, and the next
-   * message, on a link that is mostly empty between commands, allocated a new one.
-   */
-  private tail = 0;
+  private readonly inFlight = new Fifo<(() => void) | Delivery>();
   private readonly deliverNext = (): void => {
-    const inFlight = this.inFlight;
-    const deliver = inFlight[this.head] as (() => void) | Delivery;
-    inFlight[this.head++] = undefined;
-    if (this.head === this.tail) {
-      this.head = 0;
-      this.tail = 0;
-    } else if (this.head >= 1024 && this.head * 2 >= this.tail) {
-      // A link never empty for long: drop the delivered half so memory stays bounded.
-      inFlight.splice(0, this.head);
-      this.tail -= this.head;
-      this.head = 0;
-    }
+    const deliver = this.inFlight.shift();
     if (this.cut) return;
     if (typeof deliver === 'function') deliver();
     else deliver.arrive();
@@ -110,7 +92,7 @@ export class Link {
     const delayUs = sample(this.latency, this.rng) + this.fabric.delayBetween(this.from, this.to);
     const at = Math.max(this.lastDeliveryUs, this.sim.nowUs + delayUs);
     this.lastDeliveryUs = at;
-    this.inFlight[this.tail++] = deliver;
+    this.inFlight.push(deliver);
     this.sim.scheduleAt(at, this.deliverNext);
   }
 }

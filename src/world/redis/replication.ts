@@ -35,6 +35,7 @@ import type { Simulation } from '../../engine/simulation.js';
 import type { Micros } from '../../engine/time.js';
 import type { Entry } from './keyspace.js';
 import type { RedisNode } from './node.js';
+import { Fifo } from '../fifo.js';
 
 interface Pending {
   key: string;
@@ -198,37 +199,25 @@ export class ReplicationLink {
   }
 
   /**
-   * Changes on the wire, in sending order, from `wireHead` on. Their delivery times never
+   * Changes on the wire, in sending order. Their delivery times never
    * decrease (lastDeliveryUs) and the queue keeps same-time items in scheduling order, so each
    * queue entry of this link delivers the oldest change: one shared callback instead of a
-   * closure per change (as network.ts Link does). The array keeps its length when it drains.
+   * closure per change (as network.ts Link does), in a queue that allocates nothing when steady (world/fifo.ts).
    */
-  private wire: Array<Pending | undefined> = [];
-  private wireHead = 0;
-  private wireTail = 0;
+  private readonly wire = new Fifo<Pending>();
 
   private send(p: Pending): void {
     const at = Math.max(this.lastDeliveryUs, this.sim.nowUs + sample(this.timing.lag, this.rng));
     this.lastDeliveryUs = at;
     p.primaryEpoch = this.primaryEpoch;
     p.syncEpoch = this.syncEpoch;
-    this.wire[this.wireTail++] = p;
+    this.wire.push(p);
     this.sim.scheduleAt(at, this.arrive);
   }
 
   /** The oldest change on the wire reaches the replica. */
   private readonly arrive = (): void => {
-    const wire = this.wire;
-    const p = wire[this.wireHead] as Pending;
-    wire[this.wireHead++] = undefined;
-    if (this.wireHead === this.wireTail) {
-      this.wireHead = 0;
-      this.wireTail = 0;
-    } else if (this.wireHead >= 1024 && this.wireHead * 2 >= this.wireTail) {
-      wire.splice(0, this.wireHead);
-      this.wireTail -= this.wireHead;
-      this.wireHead = 0;
-    }
+    const p = this.wire.shift();
     if (this.detached || !this.replica.up || p.syncEpoch !== this.syncEpoch) return;
     // A sleeping replica (DEBUG SLEEP) reads its socket when it wakes.
     if (this.replica.paused) this.replica.whenAwake(() => this.apply(p));
