@@ -35,11 +35,25 @@ const CHANNEL_PREFIX = '__keyspace@0__:';
  */
 const NOTIFY_FLAGS = 'Kg$hxe';
 /**
- * The longest a reply waits for the barrier: a paused (SIGSTOP) node answers no PING, and a
- * reply from another node must not wait for its SIGCONT. 50 ms is over a hundred loopback
- * round trips (measured here: PING over loopback to redis-server 7.0.15, 0.1-0.4 ms).
+ * How often a reply waiting at the barrier looks whether the node stopped: a paused (SIGSTOP)
+ * or killed node answers no PING, and a reply from another node must not wait for its SIGCONT
+ * or restart. 50 ms is over a hundred loopback round trips (measured here: PING over loopback
+ * to redis-server 7.0.15, 0.1-0.4 ms).
  */
-const BARRIER_TIMEOUT_MS = 50;
+const BARRIER_POLL_MS = 50;
+/**
+ * The longest a reply waits for the barrier of a node that is running: on a loaded machine
+ * (load average 13-20 measured here, a full test run beside other work) a live node's PONG
+ * and the reads before it took longer than 50 ms, the reply reached the engine before the
+ * key's record, and a holder's own release was judged a foreign unlock. A node wedged for
+ * another reason still lets replies through after 2 s.
+ */
+const BARRIER_LIVE_TIMEOUT_MS = 2000;
+/**
+ * Delivered deletes kept per key, to name a compare-and-delete's sender by the token it
+ * carried when its reply already went through (see CommandLedger.deleterOf).
+ */
+const RECENT_DELETES_PER_KEY = 32;
 /**
  * The longest a record waits for the open commands' replies (see CommandLedger.outcomes): a
  * command may never be answered (a paused or dead server, a cut proxy).
@@ -109,6 +123,8 @@ export class CommandLedger {
   private readonly open = new Map<string, LedgerEntry[]>();
   /** key -> argument -> the last request that sent it with this key. */
   private readonly lastSender = new Map<string, Map<string, string>>();
+  /** key -> the last deleting commands delivered with a positive count, oldest first. */
+  private readonly recentDeletes = new Map<string, LedgerEntry[]>();
 
   /** `lockKeyOf` tells which keys are lock keys (see lockKeysOf). */
   constructor(private readonly lockKeyOf: (key: string) => string | null = PLAIN_LOCK_KEYS) {}
@@ -170,11 +186,18 @@ export class CommandLedger {
   delivered(entry: LedgerEntry): void {
     entry.delivered = true;
     entry.settle();
+    const counted = DELETING.has(entry.command[0].toUpperCase()) && typeof entry.reply === 'number' && entry.reply > 0;
     for (const key of entry.keys) {
       const list = this.open.get(key);
-      if (!list) continue;
-      const i = list.indexOf(entry);
-      if (i >= 0) list.splice(i, 1);
+      if (list) {
+        const i = list.indexOf(entry);
+        if (i >= 0) list.splice(i, 1);
+      }
+      if (!counted) continue;
+      let recent = this.recentDeletes.get(key);
+      if (!recent) this.recentDeletes.set(key, (recent = []));
+      recent.push(entry);
+      if (recent.length > RECENT_DELETES_PER_KEY) recent.shift();
     }
   }
 
@@ -203,10 +226,19 @@ export class CommandLedger {
    * the one whose reply was a positive count (DEL 1, a compare-and-delete script's 1), else the
    * earliest; '' when none is open (the server itself). The token comes first because it
    * needs no reply: under load a reply can come later than the record's wait for it.
+   * When no open command carries a deleted value, the latest delivered delete that carried
+   * one and counted a key is the deleter: under load the holder's reply can pass the barrier
+   * before the record is made, while the turned-away requests' compare-and-deletes (each with
+   * its own token) are still open and would otherwise be named.
    */
   deleterOf(node: string, key: string, previousValues: readonly string[] = []): string {
     const deleting = this.openOn(node, key).filter((e) => DELETING.has(e.command[0].toUpperCase()));
-    const carrying = previousValues.length === 0 ? [] : deleting.filter((e) => e.command.some((a, i) => i > 0 && a !== key && previousValues.includes(a)));
+    const carries = (e: LedgerEntry): boolean => e.command.some((a, i) => i > 0 && a !== key && previousValues.includes(a));
+    const carrying = previousValues.length === 0 ? [] : deleting.filter(carries);
+    if (carrying.length === 0 && previousValues.length > 0) {
+      const recent = (this.recentDeletes.get(key) ?? []).filter((e) => (e.node === null || e.node === node) && carries(e));
+      if (recent.length > 0) return recent[recent.length - 1].tag;
+    }
     const list = carrying.length > 0 ? carrying : deleting;
     const counted = list.find((e) => typeof e.reply === 'number' && e.reply > 0);
     return (counted ?? list[0])?.tag ?? '';
@@ -355,12 +387,31 @@ class NodeWatch {
 
   /** Resolves once every notification queued before now has been read and recorded. */
   barrier(): Promise<void> {
-    if (this.closed || this.events.status !== 'ready') return Promise.resolve();
-    const pong = this.events.ping().then(
-      () => this.lastRead,
-      () => undefined,
-    );
-    return Promise.race([pong, delay(BARRIER_TIMEOUT_MS)]);
+    if (this.closed || this.events.status !== 'ready' || this.stopped()) return Promise.resolve();
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      let waitedMs = 0;
+      const done = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      // Until the PONG and the reads before it, unless the node stops meanwhile.
+      const look = (): void => {
+        waitedMs += BARRIER_POLL_MS;
+        if (this.closed || this.stopped() || waitedMs >= BARRIER_LIVE_TIMEOUT_MS) done();
+        else timer = setTimeout(look, BARRIER_POLL_MS); // lock-sim: wall-clock ok (the barrier's wait on a real server)
+      };
+      timer = setTimeout(look, BARRIER_POLL_MS); // lock-sim: wall-clock ok (the same)
+      this.events.ping().then(
+        () => this.lastRead.then(done),
+        done,
+      );
+    });
+  }
+
+  /** Paused (SIGSTOP) or killed: it answers nothing until the fault ends. */
+  private stopped(): boolean {
+    return this.node.paused || !this.node.process.running;
   }
 
   close(): void {

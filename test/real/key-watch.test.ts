@@ -109,6 +109,32 @@ describe('command ledger', () => {
     expect(ledger.deleterOf('redis-0', 'lock:a', ['locked'])).toBe('r1');
   });
 
+  it('a holder\'s compare-and-delete whose reply already went through is the deleter, not a turned-away request\'s open one', () => {
+    // Under load the holder's reply passed the barrier before the record of its delete.
+    const ledger = new CommandLedger();
+    const unlock = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
+    const holder = ledger.sent('r1', ['EVAL', unlock, '1', 'lock:a', 'tok-1']);
+    ledger.sent('r2', ['EVAL', unlock, '1', 'lock:a', 'tok-2']);
+    if (!holder) throw new Error('no entry');
+    ledger.replied(holder, 1);
+    ledger.delivered(holder);
+    expect(ledger.deleterOf('redis-0', 'lock:a', ['tok-1'])).toBe('r1');
+  });
+
+  it('... while a delivered compare-and-delete that deleted nothing, or went to another node, names no one', () => {
+    const ledger = new CommandLedger();
+    const unlock = 'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end';
+    const missed = ledger.sent('r1', ['EVAL', unlock, '1', 'lock:a', 'tok-1'], 'redis-0');
+    const elsewhere = ledger.sent('r1', ['EVAL', unlock, '1', 'lock:a', 'tok-1'], 'redis-1');
+    ledger.sent('r2', ['EVAL', unlock, '1', 'lock:a', 'tok-2'], 'redis-0');
+    if (!missed || !elsewhere) throw new Error('no entries');
+    ledger.replied(missed, 0);
+    ledger.delivered(missed);
+    ledger.replied(elsewhere, 1);
+    ledger.delivered(elsewhere);
+    expect(ledger.deleterOf('redis-0', 'lock:a', ['tok-1'])).toBe('r2');
+  });
+
   it('keyspace events map to the model\'s causes', () => {
     expect(['set', 'hincrby', 'del', 'pexpire', 'expired', 'evicted'].map(causeOfEvent)).toEqual(['write', 'write', 'delete', 'ttl', 'expire', 'evict']);
   });
