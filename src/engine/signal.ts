@@ -36,6 +36,16 @@ export class Signal<T = unknown> {
     }
   }
 
+  /**
+   * Makes a fired signal unfired again, to be waited for and fired anew: for an owner that
+   * waits on one signal over and over (an idle worker), when nothing waits on it any more.
+   */
+  rearm(): void {
+    if (this.firstWaiter !== null || this.moreWaiters !== null) throw new Error(`${this.label}: rearmed while waited for`);
+    this.fired = false;
+    this.value = undefined;
+  }
+
   /** @internal used by Process when it yields this signal. */
   addWaiter(process: Process, token: number): void {
     if (this.firstWaiter === null && this.moreWaiters === null) {

@@ -18,13 +18,13 @@ import type { ClientHost, ThreadContext } from '../world/client-host.js';
 import type { Effect, EffectProgram } from '../world/effects.js';
 import { lockKeyOf, RequestFlow, type FlowSettings, type RequestInfo } from './request-flow.js';
 
-/** The signal an idle-wait effect holds before its first wait. */
-const NO_WORK = new Signal<unknown>('no work yet');
-
 interface PendingRequest extends RequestInfo {
   client: ClientHost;
-  /** Fired with the outcome, or null when the request was lost with its client. */
-  done: Signal<RequestOutcome | null>;
+  /**
+   * Fired with the outcome, or null when the request was lost with its client; made only for
+   * a closed-loop user, who waits for it (null: nobody waits, as for open arrivals).
+   */
+  done: Signal<RequestOutcome | null> | null;
 }
 
 interface ClientState {
@@ -83,7 +83,9 @@ export class Workload {
     if (arrival.kind === 'open') {
       const perClientRate = arrival.ratePerS / this.states.length;
       for (const state of this.states) {
-        this.sim.spawn(`${state.client.name}/arrivals`, this.openArrivals(state, perClientRate));
+        // Where a process `<client>/arrivals` would start: the same queue item at the same instant.
+        const arrivals = new OpenArrivals(this.sim, this.sim.random.fork(`${state.client.name}/arrivals`), perClientRate, this.arrivalsEndUs, () => this.submit(state));
+        this.sim.schedule(0, arrivals.next);
       }
     } else if (arrival.kind === 'closed') {
       for (let u = 0; u < arrival.users; u++) {
@@ -125,7 +127,7 @@ export class Workload {
     state.idleWorkers = [];
     for (const req of lost) {
       this.flow.recorder.record(requestRecord(client.name, 'info', req.id, req.sku, req.qty, undefined));
-      req.done.fire(null);
+      req.done?.fire(null);
     }
   }
 
@@ -145,16 +147,6 @@ export class Workload {
     return state;
   }
 
-  private *openArrivals(state: ClientState, ratePerS: number): ProcessGenerator<void> {
-    const rng = this.sim.random.fork(`${state.client.name}/arrivals`);
-    const meanGapUs = 1_000_000 / ratePerS;
-    for (;;) {
-      yield Math.max(1, Math.round(rng.exponential(meanGapUs)));
-      if (this.sim.nowUs >= this.arrivalsEndUs) return;
-      this.submit(state);
-    }
-  }
-
   private *closedUser(state: ClientState, user: number): ProcessGenerator<void> {
     if (this.spec.arrival.kind !== 'closed') return;
     const think = this.spec.arrival.think;
@@ -162,13 +154,13 @@ export class Workload {
     // Users start spread over one think time so they do not arrive in lockstep.
     yield sample(think, rng);
     while (this.sim.nowUs < this.arrivalsEndUs) {
-      const req = this.submit(state);
-      yield req.done;
+      const req = this.submit(state, null, null, true);
+      yield req.done as Signal<RequestOutcome | null>;
       yield sample(think, rng);
     }
   }
 
-  private submit(state: ClientState, copyOf: { sku: number; orderKey: string } | null = null, scriptedSku: number | null = null): PendingRequest {
+  private submit(state: ClientState, copyOf: { sku: number; orderKey: string } | null = null, scriptedSku: number | null = null, awaited = false): PendingRequest {
     const sku = copyOf ? copyOf.sku : (scriptedSku ?? this.skus[this.skuRng.int(0, this.skus.length - 1)]);
     const n = this.nextRequest++;
     const req: PendingRequest = {
@@ -177,7 +169,7 @@ export class Workload {
       qty: this.spec.qty,
       orderKey: copyOf ? copyOf.orderKey : `o${n}`,
       client: state.client,
-      done: new Signal(),
+      done: awaited ? new Signal() : null,
     };
     if (copyOf === null && this.spec.resubmitProbability > 0 && this.resubmitRng.next() < this.spec.resubmitProbability) {
       // The shopper (or a gateway retry) sends the same order again a little later.
@@ -196,7 +188,7 @@ export class Workload {
   /** Turned away on arrival. */
   private reject(req: PendingRequest, outcome: RequestOutcome): PendingRequest {
     this.flow.recorder.record(requestRecord(req.client.name, 'fail', req.id, req.sku, req.qty, outcome));
-    req.done.fire(outcome);
+    req.done?.fire(outcome);
     return req;
   }
 
@@ -218,8 +210,10 @@ class WorkerProgram implements Generator<Effect, void, unknown> {
   private readonly flow: RequestFlow;
   /** The request being served (null: between requests). */
   private serving: PendingRequest | null = null;
-  /** The effect of every idle wait of this worker, set anew each time (read at once). */
-  private readonly idle: { kind: 'wait'; signal: Signal<unknown> } = { kind: 'wait', signal: NO_WORK };
+  /** What wakes this worker from an idle wait (submit fires it after taking it off idleWorkers). */
+  private readonly wake = new Signal<true>('work');
+  /** The effect of every idle wait of this worker (read at once). */
+  private readonly idle: { kind: 'wait'; signal: Signal<unknown> } = { kind: 'wait', signal: this.wake };
   /** Thread ids as a JVM would number pool threads; part of Redisson's lock owner. */
   private readonly threadOwner: string;
   private readonly step: { done: boolean; value: unknown } = { done: false, value: undefined };
@@ -249,13 +243,15 @@ class WorkerProgram implements Generator<Effect, void, unknown> {
         removeServed(state.serving, req);
         const outcome = flow.outcome;
         this.settings.recorder.record(requestRecord(this.client.name, outcome === 'ordered' ? 'ok' : 'fail', req.id, req.sku, req.qty, outcome));
-        req.done.fire(outcome);
+        req.done?.fire(outcome);
       }
       const next = state.queue.shift();
       if (next === undefined) {
-        const wake = new Signal<true>('work');
+        // The worker's one wake-up signal, fired when it was taken off idleWorkers, is armed
+        // again: no signal per idle wait.
+        const wake = this.wake;
+        wake.rearm();
         state.idleWorkers.push(wake);
-        this.idle.signal = wake;
         return this.yielding(this.idle);
       }
       state.serving.push(next);
@@ -291,6 +287,36 @@ class WorkerProgram implements Generator<Effect, void, unknown> {
   [Symbol.iterator](): this {
     return this;
   }
+}
+
+/**
+ * One client's open-loop arrivals (a Poisson stream): each gap is drawn when the previous
+ * arrival is submitted, and the arrival is a queue callback rather than a process's wake-up
+ * (the same queue items at the same instants, without a generator resumed per arrival).
+ */
+class OpenArrivals {
+  private readonly meanGapUs: number;
+  private started = false;
+
+  constructor(
+    private readonly sim: Simulation,
+    private readonly rng: RandomStream,
+    ratePerS: number,
+    private readonly endUs: Micros,
+    private readonly submit: () => void,
+  ) {
+    this.meanGapUs = 1_000_000 / ratePerS;
+  }
+
+  /** The first call schedules the first arrival; each later call is an arrival. */
+  readonly next = (): void => {
+    if (this.started) {
+      if (this.sim.nowUs >= this.endUs) return;
+      this.submit();
+    }
+    this.started = true;
+    this.sim.schedule(Math.max(1, Math.round(this.rng.exponential(this.meanGapUs))), this.next);
+  };
 }
 
 /** Takes a finished request out of `serving`, keeping the others in order. */

@@ -223,6 +223,45 @@ describe('Simulation', () => {
     expect(got).toEqual(['a', 10, TIMED_OUT, 13]);
   });
 
+  it('a fired signal, rearmed, is waited for again and wakes its waiter at the second fire', () => {
+    const sim = new Simulation(1);
+    const signal = new Signal<string>();
+    const got: unknown[] = [];
+    sim.spawn('p', (function* () {
+      got.push(yield signal, sim.nowUs);
+      signal.rearm();
+      got.push(yield signal, sim.nowUs);
+    })());
+    sim.schedule(10, () => signal.fire('a'));
+    sim.schedule(20, () => signal.fire('b'));
+    sim.run();
+    expect(got).toEqual(['a', 10, 'b', 20]);
+  });
+
+  it('a fired signal not rearmed wakes a later waiter at once with its first value', () => {
+    const sim = new Simulation(1);
+    const signal = new Signal<string>();
+    const got: unknown[] = [];
+    sim.spawn('p', (function* () {
+      got.push(yield signal, sim.nowUs);
+      got.push(yield signal, sim.nowUs);
+    })());
+    sim.schedule(10, () => signal.fire('a'));
+    sim.schedule(20, () => signal.fire('b'));
+    sim.run();
+    expect(got).toEqual(['a', 10, 'a', 10]);
+  });
+
+  it('rearming a signal something waits for is refused', () => {
+    const sim = new Simulation(1);
+    const signal = new Signal<string>('work');
+    sim.spawn('p', (function* () {
+      yield signal;
+    })());
+    sim.run();
+    expect(() => signal.rearm()).toThrow('work: rearmed while waited for');
+  });
+
   it('startNow runs a process inside the current event, with no start event of its own', () => {
     const sim = new Simulation(1);
     const log: string[] = [];

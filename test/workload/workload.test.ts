@@ -57,6 +57,11 @@ variants:
     expect(r.metrics.outcomes.ordered + r.metrics.outcomes['sold-out']).toBe(1);
   });
 
+  it('idles again after each request and wakes at each arrival (one wake-up signal, rearmed)', () => {
+    const r = runYaml(oneWorker('[{ at: 1s, sku: 1 }, { at: 2s, sku: 1 }, { at: 3.5s, sku: 1 }]'));
+    expect(acquireInvokedS(r)).toEqual([['r1', 1], ['r2', 2], ['r3', 3.5]]);
+  });
+
   it('busy, leaves a second request queued until the first is done, then serves it without idling', () => {
     const r = runYaml(oneWorker('[{ at: 1s, sku: 1 }, { at: 1.001s, sku: 1 }]'));
     const [[, first], [, second]] = acquireInvokedS(r);

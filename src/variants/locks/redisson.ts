@@ -8,12 +8,12 @@
  * (redisson/executor.ts): re-sent after a response timeout, followed by WAIT when Redis has
  * replicas, the whole acquire or unlock run again after a recognised "no replica synced".
  */
-import { awaitMessage, CLOCK_EFFECT, clientStateEffect, CURRENT_REQUEST_EFFECT, REDIS_SETUP_EFFECT, redisSend, subscribe, unsubscribe, type EffectProgram, type RedisSetup } from '../../world/effects.js';
+import { CLOCK_EFFECT, clientStateEffect, CURRENT_REQUEST_EFFECT, REDIS_SETUP_EFFECT, type EffectProgram, type RedisSetup } from '../../world/effects.js';
 import { isErrorReply } from '../../world/redis/reply.js';
 import { redissonAcquire, redissonUnlock, redissonUnlockLatch } from '../../world/redis/scripts.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../lock-protocol.js';
 import { ACQUIRED, BUSY, RELEASED } from './outcomes.js';
-import { recognisedNoSync, rerunDelay, rerunsAfter, retryDelayMs, syncedEval, syncState, type Outcome, type RedissonConfig } from './redisson/executor.js';
+import { knownSync, recognisedNoSync, rerunDelay, rerunsAfter, retryDelayMs, SYNC_UNKNOWN, syncedEffect, syncedEval, syncedOutcome, syncedResent, syncState, type Outcome, type RedissonConfig } from './redisson/executor.js';
 import { cancelRenewal, LOCK_WATCHDOG_TIMEOUT_MS, scheduleRenewal } from './redisson/renewal.js';
 import { behaviourOf } from './redisson/versions.js';
 
@@ -53,31 +53,43 @@ const lockRetried = (config: RedissonConfig): boolean => !(config.b.lockNoRetryO
 function* unlockInner(config: RedissonConfig, lock: LockHandle, requestId: string): EffectProgram<Outcome> {
   const channel = channelOf(lock.key);
   const lease = String(lock.leaseMs);
+  let script: string[];
+  let latch: string | null = null;
   if (!config.b.unlockLatch) {
-    return yield* syncedEval(config, ['EVAL', redissonUnlock.lua, '2', lock.key, channel, UNLOCK_MESSAGE, lease, lock.threadOwner], lockRetried(config));
+    script = ['EVAL', redissonUnlock.lua, '2', lock.key, channel, UNLOCK_MESSAGE, lease, lock.threadOwner];
+  } else {
+    latch = `redisson_unlock_latch:{${lock.key}}:${requestId}`;
+    // (timeout + the delay before the last re-send) x retryAttempts: as long as re-sends may come.
+    const timeoutMs = config.setup.commandTimeoutUs / 1000;
+    const latchMs = (timeoutMs + (yield* retryDelayMs(config, config.retryAttempts))) * config.retryAttempts;
+    const px = config.b.latchAtLeastOneMs ? Math.max(latchMs, 1) : latchMs;
+    script = ['EVAL', redissonUnlockLatch.lua, '3', lock.key, channel, latch, UNLOCK_MESSAGE, lease, lock.threadOwner, 'PUBLISH', String(px)];
   }
-  const latch = `redisson_unlock_latch:{${lock.key}}:${requestId}`;
-  // (timeout + the delay before the last re-send) x retryAttempts: as long as re-sends may come.
-  const timeoutMs = config.setup.commandTimeoutUs / 1000;
-  const latchMs = (timeoutMs + (yield* retryDelayMs(config, config.retryAttempts))) * config.retryAttempts;
-  const px = config.b.latchAtLeastOneMs ? Math.max(latchMs, 1) : latchMs;
-  const script = ['EVAL', redissonUnlockLatch.lua, '3', lock.key, channel, latch, UNLOCK_MESSAGE, lease, lock.threadOwner, 'PUBLISH', String(px)];
-  const r = yield* syncedEval(config, script, lockRetried(config));
-  if (r.kind === 'reply' && !isErrorReply(r.reply)) yield* redisSend('DEL', latch);
+  // syncedEval in place when what it sends is known (see redisson.acquire).
+  const n = knownSync(config);
+  let r: Outcome;
+  if (n === SYNC_UNKNOWN) r = yield* syncedEval(config, script, lockRetried(config));
+  else {
+    const effect = syncedEffect(config, script, n);
+    const answer: unknown = yield effect;
+    r = syncedOutcome(config, n, answer) ?? (yield* syncedResent(config, effect, n, answer, lockRetried(config)));
+  }
+  if (latch !== null && r.kind === 'reply' && !isErrorReply(r.reply)) yield { kind: 'redis-send', command: ['DEL', latch] };
   return r;
 }
 
 /**
  * tryAcquireAsync once: the script (via ServiceManager.execute's re-runs), handleNoSync's
- * give-back, and the watchdog on success. Returns the result, or the holder's PTTL.
+ * give-back, and the watchdog on success. Returns the result, or the holder's PTTL. `first`
+ * is the outcome of the first run's script when the caller sent it already (else null).
  */
-function* tryAcquireOnce(config: RedissonConfig, lock: LockHandle, params: LockParams, request: string): EffectProgram<AcquireResult | number> {
+function* tryAcquireOnce(config: RedissonConfig, lock: LockHandle, params: LockParams, request: string, script: string[], first: Outcome | null): EffectProgram<AcquireResult | number> {
   let givenBack = false;
   let giveBacks = 0;
   let r: Outcome;
   // Run again by ServiceManager.execute after a recognised no-sync error, when the version does.
   for (let run = 0; ; run++) {
-    r = yield* syncedEval(config, ['EVAL', redissonAcquire.lua, '1', lock.key, String(lock.leaseMs), lock.threadOwner], lockRetried(config));
+    r = run === 0 && first !== null ? first : yield* syncedEval(config, script, lockRetried(config));
     givenBack = false;
     if (r.kind === 'no-sync' && config.b.giveBackOnNoSync && recognisedNoSync(config, r)) {
       // handleNoSync: unlock what was just taken, then fail with the original error.
@@ -111,6 +123,13 @@ export const redisson: LockProtocol = {
   name: 'redisson',
   summary: 'Redisson RLock by version: hash + reentrancy, watchdog when no lease, pub/sub waiters, command re-sends, WAIT for replicas',
   reentrantByThread: true,
+  /**
+   * tryLock: a first try; with a wait budget, subscribe and try again after each unlock
+   * message or the holder's PTTL until the budget is spent, then unsubscribe. One generator
+   * for the whole call: a try whose script is sent as syncedEval would send it (knownSync)
+   * and answered with a plain reply is handled here, in place; anything else goes through
+   * tryAcquireOnce (the same effects in the same order, fewer generator frames per command).
+   */
   *acquire(lock, params) {
     // configOf in place (a generator less per lock call): the config, made on first use.
     const made = (yield CONFIGS) as Map<LockParams, RedissonConfig>;
@@ -118,23 +137,46 @@ export const redisson: LockProtocol = {
     lock.leaseMs = params.leaseMs ?? LOCK_WATCHDOG_TIMEOUT_MS;
     const request = (yield CURRENT_REQUEST_EFFECT) as string;
     const startMs = (yield CLOCK_EFFECT) as number;
-    const first = yield* tryAcquireOnce(config, lock, params, request);
-    if (typeof first !== 'number') return first;
-    if (params.waitMs <= 0) return BUSY;
-    const channel = channelOf(lock.key);
-    yield* subscribe(channel);
+    // The script is the same for every try of this call (commands are only read).
+    const script = ['EVAL', redissonAcquire.lua, '1', lock.key, String(lock.leaseMs), lock.threadOwner];
+    let channel: string | null = null;
+    let remainingMs = 0;
     try {
       for (;;) {
-        const remainingMs = params.waitMs - (((yield CLOCK_EFFECT) as number) - startMs);
-        if (remainingMs <= 0) return BUSY;
-        const attempt = yield* tryAcquireOnce(config, lock, params, request);
+        if (channel !== null) {
+          remainingMs = params.waitMs - (((yield CLOCK_EFFECT) as number) - startMs);
+          if (remainingMs <= 0) return BUSY;
+        }
+        let attempt: AcquireResult | number;
+        const n = knownSync(config);
+        let r: Outcome | null = null;
+        if (n !== SYNC_UNKNOWN) {
+          const effect = syncedEffect(config, script, n);
+          const answer: unknown = yield effect;
+          r = syncedOutcome(config, n, answer) ?? (yield* syncedResent(config, effect, n, answer, lockRetried(config)));
+        }
+        if (r !== null && r.kind === 'reply' && !isErrorReply(r.reply)) {
+          // tryAcquireOnce's ending for a plain reply: taken (nil), or the holder's PTTL.
+          if (r.reply === null) {
+            if (params.leaseMs === null) yield* scheduleRenewal(config, lock.key, lock.threadOwner, request);
+            attempt = ACQUIRED;
+          } else attempt = typeof r.reply === 'number' ? r.reply : -1;
+        } else attempt = yield* tryAcquireOnce(config, lock, params, request, script, r);
         if (typeof attempt !== 'number') return attempt;
+        if (channel === null) {
+          if (params.waitMs <= 0) return BUSY;
+          const subscribed = channelOf(lock.key);
+          yield { kind: 'subscribe', channel: subscribed };
+          // From here on the call unsubscribes when it ends (not when the subscribe itself failed).
+          channel = subscribed;
+          continue;
+        }
         // A key without TTL (ttl < 0) gives no bound: wait for an unlock message or the budget.
         const sleepMs = attempt >= 0 ? Math.min(attempt, remainingMs) : remainingMs;
-        yield* awaitMessage(channel, Math.max(1, sleepMs) * 1000);
+        yield { kind: 'await-message', channel, timeoutUs: Math.max(1, sleepMs) * 1000 };
       }
     } finally {
-      yield* unsubscribe(channel);
+      if (channel !== null) yield { kind: 'unsubscribe', channel };
     }
   },
   *release(lock, params) {

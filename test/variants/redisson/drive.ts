@@ -7,7 +7,9 @@ import type { RedisReply } from '../../../src/world/redis/reply.js';
 
 export type Step =
   | { kind: 'send'; commands: string[][]; timeoutUs: number }
-  | { kind: 'sleep'; us: number };
+  | { kind: 'sleep'; us: number }
+  /** SUBSCRIBE, UNSUBSCRIBE, or a wait for a pub/sub message: "subscribe <channel>", "await <ms>"... */
+  | { kind: 'pubsub'; what: string };
 
 export class Driver {
   readonly steps: Step[] = [];
@@ -31,6 +33,11 @@ export class Driver {
   /** The commands sent, one line each ("EVAL <key>" for scripts). */
   get sent(): string[] {
     return this.steps.flatMap((s) => (s.kind === 'send' ? [s.commands.map(show).join(' | ')] : []));
+  }
+
+  /** The pub/sub steps, in order ("subscribe <channel>", "await <ms>", "unsubscribe <channel>"). */
+  get pubsub(): string[] {
+    return this.steps.flatMap((s) => (s.kind === 'pubsub' ? [s.what] : []));
   }
 
   get sleepsMs(): number[] {
@@ -70,6 +77,14 @@ export class Driver {
         return 'r1';
       case 'clock':
         return 0;
+      case 'subscribe':
+      case 'unsubscribe':
+        this.steps.push({ kind: 'pubsub', what: `${e.kind} ${e.channel}` });
+        return undefined;
+      case 'await-message':
+        // An unlock message comes at once.
+        this.steps.push({ kind: 'pubsub', what: `await ${e.timeoutUs === null ? 'forever' : e.timeoutUs / 1000}` });
+        return 'message';
       case 'note':
       case 'spawn':
       case 'cancel':

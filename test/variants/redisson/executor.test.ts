@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../../src/scenario/load.js';
 import { redisson } from '../../../src/variants/locks/redisson.js';
-import { send, syncedEval, SyncState, type RedissonConfig } from '../../../src/variants/locks/redisson/executor.js';
+import { knownSync, send, SYNC_SINGLE, SYNC_UNKNOWN, syncedEval, SyncState, type RedissonConfig } from '../../../src/variants/locks/redisson/executor.js';
 import { behaviourOf } from '../../../src/variants/locks/redisson/versions.js';
 import type { LockHandle } from '../../../src/variants/lock-protocol.js';
 import { RedisErrorReply, type RedisReply } from '../../../src/world/redis/reply.js';
@@ -238,5 +238,64 @@ variants:
 
   it('3.52.0+: the re-run keeps its request id and reads the first run\'s result from its latch', () => {
     expect(release('3.52.0')).toEqual({ released: true });
+  });
+});
+
+describe('acquire: a try whose sends are known goes out in place, as syncedEval sends it', () => {
+  const params = (version: string, wait: string) =>
+    parseScenario(`name: t
+duration: 1s
+stock: { sku: 1, available: 1 }
+workload: { arrival: 1/s }
+redis: { topology: sentinel }
+variants:
+  v: { lock: redisson, redisson-version: "${version}", wait: ${wait} }
+`, 't.yaml').variants[0];
+  const lock = (): LockHandle => ({ key: 'lock:stock:1', token: 'uuid:r1', threadOwner: 'uuid:57', leaseMs: null, fence: null });
+  /** A primary with one acknowledging replica where the lock is held (PTTL 900) for the first `busyTries` acquire scripts. */
+  const holder = (busyTries: number) => {
+    let tries = 0;
+    return (c: string[]): RedisReply | undefined => {
+      if (c[1] === redissonAcquire.lua) return ++tries <= busyTries ? 900 : null;
+      return primary(1)(c);
+    };
+  };
+
+  it('knownSync: nothing known before the probe and INFO (4.7.0), the cached count after; a single server or no WAIT: the script alone', () => {
+    const c = config('4.7.0', true);
+    expect(knownSync(c)).toBe(SYNC_UNKNOWN);
+    new Driver(primary(1), { replicated: true }).run(syncedEval(c, ACQUIRE, false));
+    expect(knownSync(c)).toBe(1);
+    expect(knownSync(config('4.7.0', false))).toBe(SYNC_SINGLE);
+    expect(knownSync(config('3.12.4', true))).toBe(SYNC_SINGLE);
+    // 3.12.5-3.18.0 ask the client's view of the replicas at every call: never known ahead.
+    expect(knownSync(config('3.16.1', true))).toBe(SYNC_UNKNOWN);
+  });
+
+  it('4.7.0 with a wait budget: busy twice, subscribed after the first try, taken at the third after an unlock message; unsubscribed once', () => {
+    const d = new Driver(holder(2), { replicated: true });
+    expect(d.run(redisson.acquire(lock(), params('4.7.0', '5s')))).toEqual({ acquired: true });
+    expect(d.sent).toEqual(['WAIT 0 0 | WAITAOF 0 0 0', 'INFO all', 'EVAL lock:stock:1 | WAIT 1 1000', 'EVAL lock:stock:1 | WAIT 1 1000', 'EVAL lock:stock:1 | WAIT 1 1000']);
+    expect(d.pubsub).toEqual(['subscribe redisson_lock__channel:{lock:stock:1}', 'await 900', 'unsubscribe redisson_lock__channel:{lock:stock:1}']);
+  });
+
+  it('4.7.0 without a wait budget: one busy try and no subscription', () => {
+    const d = new Driver(holder(2), { replicated: true });
+    expect(d.run(redisson.acquire(lock(), params('4.7.0', '0s')))).toEqual({ acquired: false, reason: 'busy', detail: 'held by another' });
+    expect(d.sent).toEqual(['WAIT 0 0 | WAITAOF 0 0 0', 'INFO all', 'EVAL lock:stock:1 | WAIT 1 1000']);
+    expect(d.pubsub).toEqual([]);
+  });
+
+  it('3.12.4 (no WAIT): a try whose script went unanswered is re-sent at once, up to 3 more times, and fails as a timeout', () => {
+    const d = new Driver((c) => (c[1] === redissonAcquire.lua ? undefined : 1), { replicated: true });
+    expect(d.run(redisson.acquire(lock(), params('3.12.4', '5s')))).toEqual({ acquired: false, reason: 'timeout', detail: 'no reply after 4 sends (RedisResponseTimeoutException)' });
+    expect(d.sent).toEqual(['EVAL lock:stock:1', 'EVAL lock:stock:1', 'EVAL lock:stock:1', 'EVAL lock:stock:1']);
+    expect(d.sleepsMs).toEqual([]);
+  });
+
+  it('3.12.4 (no WAIT): an answered try is sent once', () => {
+    const d = new Driver((c) => (c[1] === redissonAcquire.lua ? null : 1), { replicated: true });
+    expect(d.run(redisson.acquire(lock(), params('3.12.4', '5s')))).toEqual({ acquired: true });
+    expect(d.sent).toEqual(['EVAL lock:stock:1']);
   });
 });

@@ -10,7 +10,7 @@
  * - ServiceManager.execute (3.21.0+): the whole operation runs again after a "no replica
  *   synced" error it recognises.
  */
-import { clientStateEffect, random, REPLICAS_EFFECT, sleep, type EffectProgram, type RedisOutcome, type RedisSetup } from '../../../world/effects.js';
+import { clientStateEffect, random, REPLICAS_EFFECT, sleep, type Effect, type EffectProgram, type RedisOutcome, type RedisSetup } from '../../../world/effects.js';
 import { isErrorReply, type RedisReply } from '../../../world/redis/reply.js';
 import { NO_SYNC, type DelayStrategy, type RedissonBehaviour } from './versions.js';
 
@@ -122,11 +122,33 @@ export function* plain(
   retry: boolean,
   timeoutUs = config.setup.commandTimeoutUs,
 ): EffectProgram<Exclude<Outcome, { kind: 'no-sync' }>> {
+  const r = (yield { kind: 'redis', target: 'primary', command, timeoutUs }) as RedisOutcome;
+  if (r.status === 'ok') return replyOf(r.reply);
+  return yield* plainResent(config, command, retry, timeoutUs);
+}
+
+/** The loop of `plain` once its first send went unanswered: the re-sends, while any are left. */
+function* plainResent(config: RedissonConfig, command: string[], retry: boolean, timeoutUs: number): EffectProgram<Exclude<Outcome, { kind: 'no-sync' }>> {
   for (let attempt = 0; ; attempt++) {
-    const r = (yield { kind: 'redis', target: 'primary', command, timeoutUs }) as RedisOutcome;
-    if (r.status === 'ok') return { kind: 'reply', reply: r.reply };
     if (!(yield* resend(config, retry, attempt))) return { kind: 'timeout', sends: attempt + 1 };
+    const r = (yield { kind: 'redis', target: 'primary', command, timeoutUs }) as RedisOutcome;
+    if (r.status === 'ok') return replyOf(r.reply);
   }
+}
+
+const REPLY_NIL: Outcome = { kind: 'reply', reply: null };
+const REPLY_0: Outcome = { kind: 'reply', reply: 0 };
+const REPLY_1: Outcome = { kind: 'reply', reply: 1 };
+
+/**
+ * A reply as an outcome. Outcomes are only read, never changed or kept apart from their
+ * reply: the lock scripts' commonest replies (nil: taken or renewed; 0 and 1) share one each.
+ */
+function replyOf(reply: RedisReply): { kind: 'reply'; reply: RedisReply } {
+  if (reply === null) return REPLY_NIL as { kind: 'reply'; reply: RedisReply };
+  if (reply === 1) return REPLY_1 as { kind: 'reply'; reply: RedisReply };
+  if (reply === 0) return REPLY_0 as { kind: 'reply'; reply: RedisReply };
+  return { kind: 'reply', reply };
 }
 
 /**
@@ -210,63 +232,120 @@ function* probeWait(config: RedissonConfig, state: SyncState): EffectProgram<boo
   return state.waitSupported && !b.probeFailureSkipsSync;
 }
 
+/** knownSync: the script goes alone, through `plain` with the caller's `retry` (a single server, or no WAIT in this version). */
+export const SYNC_SINGLE = -2;
+/** knownSync: what goes out needs a command first (the WAIT probe, INFO) or a look at the client's replicas: call syncedEval. */
+export const SYNC_UNKNOWN = -1;
+
+/**
+ * What syncedEval sends, when that is known without an effect: SYNC_SINGLE, SYNC_UNKNOWN, or
+ * the replica count n >= 0 WAIT waits for (0: the script alone, re-sent as a batch is). Most
+ * lock calls know (the probe's verdict and the count are cached), so a hot caller can send in
+ * place (syncedEffect, syncedOutcome) without syncedEval's generator under every command.
+ */
+export function knownSync(config: RedissonConfig): number {
+  const { b, setup } = config;
+  // A single server (isSingleConfig) never waits for replicas.
+  if (!setup.replicated || b.replicaCount === 'none') return SYNC_SINGLE;
+  const state = config.sync;
+  if (b.waitProbe !== 'none') {
+    if (state.waitSupported === null) return SYNC_UNKNOWN;
+    // WAIT unsupported: the script alone, re-sent (as a batch without WAIT is).
+    if (!state.waitSupported) return 0;
+  }
+  if (b.replicaCount === 'info-cached' && state.cachedReplicas !== -1) return state.cachedReplicas;
+  return SYNC_UNKNOWN;
+}
+
+/** The WAIT command of each replica count, made once (commands are only read). */
+const WAIT_COMMANDS: string[][] = [];
+function waitCommand(n: number): string[] {
+  let command = WAIT_COMMANDS[n];
+  if (command === undefined) {
+    command = ['WAIT', String(n), String(SLAVES_SYNC_TIMEOUT_MS)];
+    if (n < 64) WAIT_COMMANDS[n] = command;
+  }
+  return command;
+}
+
+/** The effect syncedEval yields first for `script` once `n` (knownSync, not SYNC_UNKNOWN) is known. */
+export function syncedEffect(config: RedissonConfig, script: string[], n: number): Effect {
+  const timeoutUs = config.setup.commandTimeoutUs;
+  if (n <= 0) return { kind: 'redis', target: 'primary', command: script, timeoutUs };
+  return { kind: 'redis-pipeline', commands: [script, waitCommand(n)], timeoutUs: timeoutUs + (config.b.batchTimeoutAddsWait ? SLAVES_SYNC_TIMEOUT_MS * 1000 : 0) };
+}
+
+/** The outcome of syncedEffect's answer, or null when a reply is missing (then syncedResent). */
+export function syncedOutcome(config: RedissonConfig, n: number, answer: unknown): Outcome | null {
+  if (n <= 0) {
+    const r = answer as RedisOutcome;
+    return r.status === 'ok' ? replyOf(r.reply) : null;
+  }
+  const first = answer as RedisOutcome[];
+  if (!allReplied(first)) return null;
+  return syncVerdict(config, n, (first[0] as { reply: RedisReply }).reply, (first[1] as { reply: RedisReply }).reply);
+}
+
+/** After syncedEffect's answer missed a reply: the re-sends (RedisExecutor), then the verdict. */
+export function* syncedResent(config: RedissonConfig, effect: Effect, n: number, answer: unknown, retry: boolean): EffectProgram<Outcome> {
+  if (n <= 0) {
+    const { command, timeoutUs } = effect as { command: string[]; timeoutUs: number };
+    return yield* plainResent(config, command, n === SYNC_SINGLE ? retry : true, timeoutUs);
+  }
+  const { commands, timeoutUs } = effect as { commands: string[][]; timeoutUs: number };
+  const r = yield* afterFirstBatch(config, commands, answer as RedisOutcome[], true, timeoutUs);
+  if ('timeout' in r) return { kind: 'timeout', sends: r.timeout };
+  return syncVerdict(config, n, r.replies[0], r.replies[1]);
+}
+
 /**
  * syncedEval: a lock script, followed by WAIT when Redis has replicas. `retry` is whether a
  * single server re-sends it (the batch path always does).
  */
 export function* syncedEval(config: RedissonConfig, script: string[], retry: boolean): EffectProgram<Outcome> {
-  const { b, setup } = config;
-  // A single server (isSingleConfig) never waits for replicas.
-  if (!setup.replicated || b.replicaCount === 'none') return yield* plain(config, script, retry);
-  const state = config.sync;
-  // The probe's verdict and the replica count are known without a command on most calls:
-  // read in place then, without probeWait's and replicasToWaitFor's generators.
-  const probe = b.waitProbe === 'none' ? true : state.waitSupported !== null ? state.waitSupported : yield* probeWait(config, state);
-  if (probe !== true) return probe === false ? yield* plain(config, script, true) : probe;
-  const n =
-    b.replicaCount === 'client-view'
-      ? ((yield REPLICAS_EFFECT) as number)
-      : b.replicaCount === 'info-cached' && state.cachedReplicas !== -1
-        ? state.cachedReplicas
-        : yield* replicasToWaitFor(config, state);
-  if (typeof n !== 'number') return n;
-  const commands = n > 0 ? [script, ['WAIT', String(n), String(SLAVES_SYNC_TIMEOUT_MS)]] : [script];
-  const timeoutUs = setup.commandTimeoutUs + (n > 0 && b.batchTimeoutAddsWait ? SLAVES_SYNC_TIMEOUT_MS * 1000 : 0);
-  // send() written out for the commonest case, a batch whose every reply came at the first
-  // send: no generator, options or reply array for it; the same effects in the same order.
-  let reply: RedisReply;
-  let waited: RedisReply | undefined;
-  if (commands.length === 1) {
-    const one = yield* plain(config, script, true, timeoutUs);
-    if (one.kind === 'timeout') return one;
-    reply = one.reply;
-  } else {
-    const first = (yield { kind: 'redis-pipeline', commands, timeoutUs }) as RedisOutcome[];
-    if (allReplied(first)) {
-      reply = (first[0] as { reply: RedisReply }).reply;
-      waited = (first[1] as { reply: RedisReply }).reply;
+  let n = knownSync(config);
+  if (n === SYNC_UNKNOWN) {
+    const { b } = config;
+    const state = config.sync;
+    const probe = b.waitProbe === 'none' ? true : state.waitSupported !== null ? state.waitSupported : yield* probeWait(config, state);
+    if (probe !== true) {
+      if (probe !== false) return probe;
+      // Unsupported WAIT: the script alone, re-sent (as a batch without WAIT is).
+      n = 0;
     } else {
-      const r = yield* afterFirstBatch(config, commands, first, true, timeoutUs);
-      if ('timeout' in r) return { kind: 'timeout', sends: r.timeout };
-      reply = r.replies[0];
-      waited = r.replies[1];
+      const count =
+        b.replicaCount === 'client-view'
+          ? ((yield REPLICAS_EFFECT) as number)
+          : b.replicaCount === 'info-cached' && state.cachedReplicas !== -1
+            ? state.cachedReplicas
+            : yield* replicasToWaitFor(config, state);
+      if (typeof count !== 'number') return count;
+      n = count;
     }
   }
+  const effect = syncedEffect(config, script, n);
+  const answer: unknown = yield effect;
+  return syncedOutcome(config, n, answer) ?? (yield* syncedResent(config, effect, n, answer, retry));
+}
+
+/** What the replies of a script and its WAIT for `n` replicas (n > 0) make of the call. */
+function syncVerdict(config: RedissonConfig, n: number, reply: RedisReply, waited: RedisReply | undefined): Outcome {
+  const { b } = config;
   if (isErrorReply(reply)) return { kind: 'reply', reply };
-  if (n === 0) return { kind: 'reply', reply };
+  if (n === 0) return replyOf(reply);
   if (isErrorReply(waited)) return { kind: 'reply', reply: waited };
   const synced = typeof waited === 'number' ? waited : 0;
-  if (b.replicaCount === 'info-cached' && (synced < n || (b.cacheResetWhenMore && synced > n))) state.cachedReplicas = -1;
+  if (b.replicaCount === 'info-cached' && (synced < n || (b.cacheResetWhenMore && synced > n))) config.sync.cachedReplicas = -1;
   const fewer = `Only ${synced} of ${n} slaves were synced`;
   switch (b.syncCheck) {
     case 'ignore':
-      return { kind: 'reply', reply };
+      return replyOf(reply);
     case 'exact':
-      return synced !== n ? { kind: 'no-sync', message: fewer, reply } : { kind: 'reply', reply };
+      return synced !== n ? { kind: 'no-sync', message: fewer, reply } : replyOf(reply);
     case 'strict':
-      return config.checkSyncedSlaves && synced < n ? { kind: 'no-sync', message: fewer, reply } : { kind: 'reply', reply };
+      return config.checkSyncedSlaves && synced < n ? { kind: 'no-sync', message: fewer, reply } : replyOf(reply);
     case 'zero':
-      return config.checkSyncedSlaves && synced === 0 ? { kind: 'no-sync', message: b.noSyncMessage, reply } : { kind: 'reply', reply };
+      return config.checkSyncedSlaves && synced === 0 ? { kind: 'no-sync', message: b.noSyncMessage, reply } : replyOf(reply);
   }
 }
 
