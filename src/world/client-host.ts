@@ -22,9 +22,7 @@ import { NodeConnection } from './node-connection.js';
 import type { RedisNode } from './redis/node.js';
 import type { RedisReply } from './redis/reply.js';
 import type { TcpPath } from './tcp.js';
-
-/** What `immediate` answers for an effect that takes simulated time. */
-const WAITS: unique symbol = Symbol('waits');
+import { replyOutcome, ThreadRun, TIMEOUT_OUTCOME, WAITS } from './thread-run.js';
 
 export interface ClientParams {
   poolSize: number;
@@ -56,24 +54,8 @@ export class Latch {
   waiters: Signal<true>[] = [];
 }
 
-/** A command that got no reply in time. */
-const TIMEOUT_OUTCOME: RedisOutcome = { status: 'timeout' };
-const OK_OK: RedisOutcome = { status: 'ok', reply: 'OK' };
-const OK_NIL: RedisOutcome = { status: 'ok', reply: null };
-const OK_0: RedisOutcome = { status: 'ok', reply: 0 };
-const OK_1: RedisOutcome = { status: 'ok', reply: 1 };
-
-/**
- * A reply as the outcome a lock protocol reads. Outcomes are only read, never changed or kept
- * apart from their reply: the commonest replies (OK, nil, 0, 1) share one object each.
- */
-function replyOutcome(r: RedisReply): RedisOutcome {
-  if (r === 'OK') return OK_OK;
-  if (r === null) return OK_NIL;
-  if (r === 1) return OK_1;
-  if (r === 0) return OK_0;
-  return { status: 'ok', reply: r };
-}
+/** At most this many finished commands kept for refilling (more than a process has in flight). */
+const SPARE_TRIPS = 64;
 
 export class ClientHost {
   group: ProcessGroup;
@@ -84,6 +66,8 @@ export class ClientHost {
   readonly clock: LocalClock;
   protected primary: RedisNode;
   private readonly connections = new Map<RedisNode, NodeConnection>();
+  /** Commands whose round trip ended, refilled by sendCommand (replyRead). */
+  private readonly spareTrips: CommandTrip[] = [];
   /** The connection used last and its node: most commands go where the one before went (no Map lookup). */
   private lastNode: RedisNode | null = null;
   private lastConnection: NodeConnection | null = null;
@@ -98,8 +82,8 @@ export class ClientHost {
   /** The process's own state (effect `client-state`); a crash starts a fresh process without it. */
   private statics = new Map<string, unknown>();
   private readonly setup: RedisSetup;
-  /** The bounded wait every command of this process yields (SignalWait.set: read at once by the engine). */
-  private readonly commandWait = new SignalWait<RedisReply>(new Signal<RedisReply>('unused'), 0);
+  /** @internal the bounded wait every command of this process yields (SignalWait.set: read at once by the engine). */
+  readonly commandWait = new SignalWait<RedisReply>(new Signal<RedisReply>('unused'), 0);
 
   constructor(
     readonly name: string,
@@ -169,84 +153,46 @@ export class ClientHost {
   }
 
   /**
-   * Interprets an effect program on the calling thread. Effects that take no simulated time
-   * are answered in place; only the others go through a generator (fewer allocations on the
-   * hottest path of a run).
+   * Interprets an effect program on the calling thread (thread-run.ts: the effects every
+   * request makes are plain calls there, the rarer ones this host's generators, `perform`).
    */
-  *run<T>(program: EffectProgram<T>, thread: ThreadContext): ProcessGenerator<T> {
-    let input: unknown = undefined;
-    for (;;) {
-      const step = program.next(input);
-      if (step.done) return step.value;
-      const effect = step.value;
-      const kind = effect.kind;
-      if (kind === 'redis') {
-        // The commonest effect, handled here rather than in a nested generator (and tested
-        // before the effects answered in place: immediate() answers WAITS for it).
-        const node = effect.target === 'primary' ? this.primary : this.masters[effect.target];
-        if (!node) throw new Error(`no Redis master ${effect.target}`);
-        const reply = this.sendCommand(node, effect.command, thread.requestTag);
-        const r = yield this.commandWait.set(reply, effect.timeoutUs ?? this.params.commandTimeoutUs);
-        input = r === TIMED_OUT ? TIMEOUT_OUTCOME : replyOutcome(r as RedisReply);
-        continue;
-      }
-      if (kind === 'sleep') {
-        yield effect.us;
-        input = undefined;
-        continue;
-      }
-      const now = this.immediate(effect, thread);
-      if (now !== WAITS) {
-        input = now;
-        continue;
-      }
-      if (effect.kind === 'wait') {
-        input = yield effect.signal;
-        continue;
-      }
-      if (effect.kind === 'redis-pipeline') {
-        // A pipeline (Redisson's WAIT batches), handled here rather than through perform's,
-        // redisPipeline's and awaitAll's generators: the same sends and waits.
-        const commands = effect.commands;
-        const replies: Signal<RedisReply>[] = [];
-        for (let i = 0; i < commands.length; i++) replies.push(this.sendCommand(this.primary, commands[i], thread.requestTag));
-        const deadlineUs = this.sim.nowUs + effect.timeoutUs;
-        const outcomes: RedisOutcome[] = [];
-        for (let i = 0; i < replies.length; i++) {
-          const reply = replies[i];
-          if (!reply.fired) yield this.commandWait.set(reply, Math.max(0, deadlineUs - this.sim.nowUs));
-          outcomes.push(reply.fired ? replyOutcome(reply.value as RedisReply) : TIMEOUT_OUTCOME);
-        }
-        input = outcomes;
-        continue;
-      }
-      if (effect.kind === 'db') {
-        // A statement, handled here rather than through a generator of its own (see db()).
-        const statement = effect.statement;
-        const pinned = thread.pinnedPool ?? null;
-        const pool = pinned ?? this.pool;
-        if (!pinned) {
-          const turn = pool.acquire();
-          if (turn) yield turn;
-        }
-        let keep = pinned !== null;
-        try {
-          input = yield this.database.statement(this.sim, statement, thread.name);
-          if (statement.kind === 'begin') keep = true;
-          if (statement.kind === 'commit' || statement.kind === 'rollback') keep = false;
-        } finally {
-          thread.pinnedPool = keep ? pool : null;
-          if (!keep) pool.release();
-        }
-        continue;
-      }
-      if (effect.kind === 'call') {
-        yield this.dependencyOf(effect.dependency).callLatencyUs();
-        input = undefined;
-        continue;
-      }
-      input = yield* this.perform(effect, thread);
-    }
+  run<T>(program: EffectProgram<T>, thread: ThreadContext): ProcessGenerator<T> {
+    return new ThreadRun(this, program, thread);
+  }
+
+  /** @internal the independent masters (Redlock), for ThreadRun. */
+  get independentMasters(): readonly RedisNode[] {
+    return this.masters;
+  }
+
+  /** @internal the client's command timeout, for ThreadRun. */
+  get commandTimeoutUs(): number {
+    return this.params.commandTimeoutUs;
+  }
+
+  /** @internal the simulated time now, for ThreadRun. */
+  get nowUs(): number {
+    return this.sim.nowUs;
+  }
+
+  /** @internal immediate() for ThreadRun: the answer of an effect that takes no simulated time, or WAITS. */
+  answerNow(effect: Effect, thread: ThreadContext): unknown {
+    return this.immediate(effect, thread);
+  }
+
+  /** @internal one call of the dependency `name`: how long it takes. */
+  dependencyCallUs(name: string): number {
+    return this.dependencyOf(name).callLatencyUs();
+  }
+
+  /** @internal a statement of `owner` sent to the database (its machinery, Database.statement); the signal is its reply. */
+  statement(statement: DbStatement, owner: string): Signal<DbResult> {
+    return this.database.statement(this.sim, statement, owner);
+  }
+
+  /** @internal a thread read the result of `reply`, a statement it alone waited for (Database.statementRead). */
+  statementRead(reply: Signal<DbResult>): void {
+    this.database.statementRead(reply);
   }
 
   /** This client's random stream `<client>/<stream>` (RandomStreams.fork), remembered by `stream`. */
@@ -322,18 +268,14 @@ export class ClientHost {
     }
   }
 
-  /** Effects that take simulated time (or may: a crash point). */
-  private *perform(effect: Effect, thread: ThreadContext): ProcessGenerator<unknown> {
+  /**
+   * @internal effects that take simulated time (or may: a crash point) and that ThreadRun does
+   * not interpret itself.
+   */
+  *perform(effect: Effect, thread: ThreadContext): ProcessGenerator<unknown> {
     switch (effect.kind) {
-      case 'redis-pipeline':
-        return yield* this.redisPipeline(effect.commands, thread.requestTag, effect.timeoutUs);
       case 'redis-each':
         return yield* this.redisEach(effect.command, thread.requestTag, effect.wait);
-      case 'db':
-        return yield* this.db(effect.statement, thread);
-      case 'call':
-        yield this.dependencyOf(effect.dependency).callLatencyUs();
-        return undefined;
       case 'subscribe': {
         if (!this.subscriptions.has(effect.channel)) this.subscribeAtNode(effect.channel);
         // SUBSCRIBE is confirmed after a round trip to the node.
@@ -342,8 +284,6 @@ export class ClientHost {
       }
       case 'await-message':
         return yield* this.awaitMessage(effect.channel, effect.timeoutUs);
-      case 'own-code':
-        return yield effect.start(this, thread.requestTag);
       case 'crash-point':
         if (this.hooks.crashPoint(this, thread, effect.point)) {
           // This thread died with its process: wait on something that never happens.
@@ -355,55 +295,34 @@ export class ClientHost {
     }
   }
 
-  /**
-   * A statement on a pooled connection (run() does the same in place for the statements of a
-   * request flow, without this generator). BEGIN pins a connection to the thread until
-   * COMMIT or ROLLBACK, so a transaction holds its connection (and its row locks) for its whole length.
-   * The statement runs in the database, outside this process: a GC pause or kill -9 of the
-   * client does not stop it; only the handling of its reply waits.
-   */
-  private *db(statement: DbStatement, thread: ThreadContext): ProcessGenerator<DbResult> {
-    const pinned = thread.pinnedPool ?? null;
-    const pool = pinned ?? this.pool;
-    if (!pinned) {
-      const turn = pool.acquire();
-      if (turn) yield turn;
-    }
-    let keep = pinned !== null;
-    try {
-      // The statement is the database's machinery (Database.statement); its signal is the reply.
-      const result = (yield this.database.statement(this.sim, statement, thread.name)) as DbResult;
-      if (statement.kind === 'begin') keep = true;
-      if (statement.kind === 'commit' || statement.kind === 'rollback') keep = false;
-      return result;
-    } finally {
-      thread.pinnedPool = keep ? pool : null;
-      if (!keep) pool.release();
-    }
-  }
-
   /** The independent masters (Redlock), or this client's primary: the nodes own-code clients talk to. */
   get lockNodes(): readonly RedisNode[] {
     return this.masters.length > 0 ? this.masters : [this.primary];
   }
 
-  /** One command on this process's connection to `node` (own-code clients use it too). */
+  /** One command on this process's connection to `node`. */
   sendCommand(node: RedisNode, command: string[], tag: string): Signal<RedisReply> {
     // NodeConnection.command's legs, as one object (command-trip.ts); a reply addressed to an
     // earlier incarnation of this process is dropped.
-    return new CommandTrip(this, this.incarnation, node === this.lastNode ? (this.lastConnection as NodeConnection) : this.connectionTo(node), node, command, tag).start();
+    const connection = node === this.lastNode ? (this.lastConnection as NodeConnection) : this.connectionTo(node);
+    const spare = this.spareTrips.pop();
+    const trip = spare === undefined ? new CommandTrip(this, this.incarnation, connection, node, command, tag) : spare.reuse(this.incarnation, connection, node, command, tag);
+    return trip.start();
+  }
+
+  /**
+   * @internal a thread read the reply of `reply`, a command of this process that it alone
+   * waited for (ThreadRun): a CommandTrip fires only when its reply arrived back, so it is out
+   * of every link and node and is refilled for a later command instead of dropped.
+   */
+  replyRead(reply: Signal<RedisReply>): void {
+    if (reply instanceof CommandTrip && this.spareTrips.length < SPARE_TRIPS) this.spareTrips.push(reply);
   }
 
   private *redisCall(command: string[], tag: string, node: RedisNode, timeoutUs: number): ProcessGenerator<RedisOutcome> {
     const reply = this.sendCommand(node, command, tag);
     const r = yield this.commandWait.set(reply, timeoutUs);
     return r === TIMED_OUT ? TIMEOUT_OUTCOME : replyOutcome(r as RedisReply);
-  }
-
-  /** Written in order on one connection; the link keeps that order to the server and back. */
-  private *redisPipeline(commands: string[][], tag: string, timeoutUs: number): ProcessGenerator<RedisOutcome[]> {
-    const replies = commands.map((command) => this.sendCommand(this.primary, command, tag));
-    return yield* this.awaitAll(replies, this.sim.nowUs + timeoutUs);
   }
 
   /** Each reply awaited until a common deadline. */

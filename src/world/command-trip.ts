@@ -23,13 +23,30 @@ export class CommandTrip extends Signal<RedisReply> implements Delivery {
 
   constructor(
     private readonly owner: TripOwner,
-    private readonly incarnation: number,
-    private readonly connection: NodeConnection,
-    private readonly node: RedisNode,
-    private readonly args: readonly string[],
-    private readonly tag: string,
+    private incarnation: number,
+    private connection: NodeConnection,
+    private node: RedisNode,
+    private args: readonly string[],
+    private tag: string,
   ) {
     super('reply');
+  }
+
+  /**
+   * Refills a trip whose reply was fired and read (ClientHost.replyRead) for another command of
+   * the same process: firing left it without waiters, so it is as new once unfired.
+   */
+  reuse(incarnation: number, connection: NodeConnection, node: RedisNode, args: readonly string[], tag: string): this {
+    this.fired = false;
+    this.value = undefined;
+    this.returning = false;
+    this.reply = null;
+    this.incarnation = incarnation;
+    this.connection = connection;
+    this.node = node;
+    this.args = args;
+    this.tag = tag;
+    return this;
   }
 
   /** Sends it: the command leaves on the link out now. */

@@ -94,6 +94,9 @@ interface RowLock {
 const AFFECTED_0: DbResult = { kind: 'affected', rows: 0 };
 const AFFECTED_1: DbResult = { kind: 'affected', rows: 1 };
 
+/** At most this many finished statements kept for refilling (more than the pools' connections). */
+const SPARE_RUNS = 64;
+
 const WRITES = new Set<DbStatement['kind']>(['set-stock', 'set-stock-if-version', 'decrement', 'deduct-if-available', 'select-for-update']);
 
 /** The row a statement locks before it runs, or null. */
@@ -118,6 +121,8 @@ export class Database {
   /** Rows changed by an open transaction (which holds their lock). */
   private readonly dirtyBy = new Map<number, Transaction>();
   private nextTxnId = 1;
+  /** Statements whose result was read, refilled by `statement` (statementRead). */
+  private readonly spareRuns: StatementRun[] = [];
   /** Multiplier on statement time (db-slow fault). */
   slowFactor = 1;
   /** Told of every COMMIT and ROLLBACK (the runner records them in the history). */
@@ -146,9 +151,19 @@ export class Database {
    * must wait. Most statements never wait: no process, generator or exit signal for them.
    */
   statement(sim: Simulation, statement: DbStatement, owner: string): Signal<DbResult> {
-    const run = new StatementRun(this, sim, statement, owner);
+    const spare = this.spareRuns.pop();
+    const run = spare === undefined ? new StatementRun(this, sim, statement, owner) : spare.reuse(sim, statement, owner);
     sim.schedule(0, run.step);
     return run;
+  }
+
+  /**
+   * The caller read the result of `reply`, a statement of this database that it alone waited
+   * for (world/thread-run.ts): a statement fires its result as its last event, so it is
+   * refilled for a later statement instead of dropped.
+   */
+  statementRead(reply: Signal<DbResult>): void {
+    if (reply instanceof StatementRun && this.spareRuns.length < SPARE_RUNS) this.spareRuns.push(reply);
   }
 
   /** @internal the statement's start event (run.phase 0) or the end of its service time (1). */
@@ -419,10 +434,22 @@ class StatementRun extends Signal<DbResult> {
 
   constructor(
     private readonly db: Database,
-    readonly sim: Simulation,
-    readonly statement: DbStatement,
-    readonly owner: string,
+    public sim: Simulation,
+    public statement: DbStatement,
+    public owner: string,
   ) {
     super('statement');
+  }
+
+  /** Refills a statement whose result was fired and read (firing left it without waiters). */
+  reuse(sim: Simulation, statement: DbStatement, owner: string): this {
+    this.fired = false;
+    this.value = undefined;
+    this.phase = 0;
+    this.txn = null;
+    this.sim = sim;
+    this.statement = statement;
+    this.owner = owner;
+    return this;
   }
 }

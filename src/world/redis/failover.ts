@@ -65,6 +65,8 @@ export class SkippableTimer {
   private lastIndex = 0;
   private scheduledUs = Infinity;
   private token = 0;
+  /** Runs queued in the engine and not yet fallen due, superseded ones included: (time, token, index) flat, in the engine's order. */
+  private readonly pending: number[] = [];
 
   constructor(
     private readonly sim: Simulation,
@@ -91,17 +93,46 @@ export class SkippableTimer {
     const nextIndex = this.index[i];
     if (nextAtUs >= this.scheduledUs && this.scheduledUs >= now) return;
     this.scheduledUs = nextAtUs;
-    const token = ++this.token;
-    this.sim.scheduleAt(nextAtUs, () => {
-      if (token !== this.token) return;
-      this.scheduledUs = Infinity;
-      this.dropBefore(nextAtUs);
-      if (this.head < this.tail) this.head++;
-      if (this.head === this.tail) this.draw();
-      this.run(nextIndex);
-      this.plan();
-    });
+    this.schedule(nextAtUs, ++this.token, nextIndex);
   }
+
+  /**
+   * Queues a run (`token` the plan's): one event of the shared callback `due`, its run noted in
+   * `pending` at its place in the order the engine keeps (time, then scheduling), so that each
+   * event takes the first of them (no closure per plan: a Sentinel plans after every reply).
+   */
+  private schedule(atUs: number, token: number, index: number): void {
+    const p = this.pending;
+    let i = p.length;
+    p.push(atUs, token, index);
+    // After every run due no later, as the engine's queue keeps same-time events in order.
+    while (i > 0 && p[i - 3] > atUs) {
+      p[i] = p[i - 3];
+      p[i + 1] = p[i - 2];
+      p[i + 2] = p[i - 1];
+      i -= 3;
+    }
+    p[i] = atUs;
+    p[i + 1] = token;
+    p[i + 2] = index;
+    this.sim.scheduleAt(atUs, this.due);
+  }
+
+  /** An event of this timer fell due: the first pending run, unless a later plan superseded it. */
+  private readonly due = (): void => {
+    const p = this.pending;
+    const nextAtUs = p[0];
+    const token = p[1];
+    const nextIndex = p[2];
+    p.splice(0, 3);
+    if (token !== this.token) return;
+    this.scheduledUs = Infinity;
+    this.dropBefore(nextAtUs);
+    if (this.head < this.tail) this.head++;
+    if (this.head === this.tail) this.draw();
+    this.run(nextIndex);
+    this.plan();
+  };
 
   /** The time of the first run from now on whose index satisfies `test` (drawing ahead). */
   firstRunWhere(test: (index: number) => boolean): number {

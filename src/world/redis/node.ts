@@ -46,6 +46,18 @@ const answer = (to: ReplyTo, r: RedisReply): void => {
   else to.nodeReplied(r);
 };
 
+/** KEYS and ARGV of the built-in script running now (RedisNode.eval). */
+const SCRIPT_KEYS: string[] = [];
+const SCRIPT_ARGV: string[] = [];
+
+/** `into` becomes args[from..to) (its backing store kept: length set, not emptied). */
+function refill(into: string[], args: readonly string[], from: number, to: number): string[] {
+  let n = 0;
+  for (let i = from; i < to; i++) into[n++] = args[i];
+  into.length = n;
+  return into;
+}
+
 /** A blocked WAIT; it is answered once, then leaves `waits`. */
 interface WaitRequest {
   targetOffset: number;
@@ -448,13 +460,15 @@ export class RedisNode {
       body = found;
     } else body = args[1];
     const sha = this.scripts.add(body);
-    const keys = args.slice(3, 3 + keyCount);
-    const argv = args.slice(3 + keyCount);
     const ctx = this.scriptContext;
     ctx.tag = tag;
     ctx.sha = sha;
     const builtin = builtinScriptByText(body);
-    if (builtin !== undefined) return runBuiltin(builtin, ctx, keys, argv);
+    // A built-in script reads its keys and arguments while it runs and keeps neither: one
+    // array each, refilled per EVAL (no script runs inside another).
+    if (builtin !== undefined) return runBuiltin(builtin, ctx, refill(SCRIPT_KEYS, args, 3, 3 + keyCount), refill(SCRIPT_ARGV, args, 3 + keyCount, args.length));
+    const keys = args.slice(3, 3 + keyCount);
+    const argv = args.slice(3 + keyCount);
     try {
       if (this.userScripts !== null) return this.userScripts(ctx, body, keys, argv);
       // The Lua VM of own-code locks (src/own-code/install-lua.ts), when one is loaded: its

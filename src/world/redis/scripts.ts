@@ -20,8 +20,24 @@ export interface BuiltinScript {
   native(ctx: ScriptContext, keys: readonly string[], argv: readonly string[]): RedisReply;
 }
 
+/**
+ * One argument array per length, refilled by each redis.call of a built-in script: a call's
+ * arguments are read while it runs and kept by nothing after it (a key's value is the string,
+ * not the array), and one script's calls run one after the other, so no array per call.
+ */
+const CALL_ARGS: string[][] = [[], [''], ['', ''], ['', '', ''], ['', '', '', ''], ['', '', '', '', '']];
+
 /** redis.call at `line` of the script's Lua text (the line goes into an error's message). */
-const call = (ctx: ScriptContext, line: number, ...args: string[]): RedisReply => scriptCall(ctx, line, args);
+function call(ctx: ScriptContext, line: number, a0: string, a1: string, a2?: string, a3?: string, a4?: string): RedisReply {
+  const n = a2 === undefined ? 2 : a3 === undefined ? 3 : a4 === undefined ? 4 : 5;
+  const args = CALL_ARGS[n];
+  args[0] = a0;
+  args[1] = a1;
+  if (n > 2) args[2] = a2 as string;
+  if (n > 3) args[3] = a3 as string;
+  if (n > 4) args[4] = a4 as string;
+  return scriptCall(ctx, line, args);
+}
 
 /** The canonical safe unlock: delete only if the value is still my token. */
 export const compareAndDelete: BuiltinScript = {

@@ -7,7 +7,7 @@
  * SentinelProcess in sentinel.ts): the state they share is declared here.
  */
 import type { RandomStream, RandomStreams } from '../../engine/random.js';
-import { Link } from '../network.js';
+import { Link, type Delivery } from '../network.js';
 import { NodeConnection } from '../node-connection.js';
 import type { NodeSnapshot } from './failover.js';
 import type { RedisNode } from './node.js';
@@ -109,17 +109,30 @@ export abstract class SentinelLinks {
   }
 
   /**
-   * Sends a command on the view's connection; the reply (with the node's state when it ran
-   * it) comes back on it, and is dropped if that connection closed meanwhile.
+   * Sends INFO replication (`info`) or PING on the view's connection; the reply (an INFO's with
+   * the node's state when it ran it) comes back on it, and is dropped if that connection closed
+   * meanwhile. The legs of NodeConnection.command as one object (SentinelCommand).
    */
-  private command(view: InstanceView, args: readonly string[], onReply: (s: NodeSnapshot) => void): void {
-    const generation = view.generation;
-    const node = view.node;
-    this.connectionTo(node).command(args, this.id, () => this.group.control.snapshot(node), (snapshot) => {
-      if (view.generation !== generation || !view.connected) return;
-      onReply(snapshot);
-      this.plan();
-    });
+  private command(view: InstanceView, info: boolean): void {
+    new SentinelCommand(this, view, view.generation, this.connectionTo(view.node), info).start();
+  }
+
+  /** @internal what the node reports when it answers an INFO (what the reply carries). */
+  snapshotOf(node: RedisNode): NodeSnapshot {
+    return this.group.control.snapshot(node);
+  }
+
+  /** @internal the reply to an INFO (`snapshot`) or a PING (null) sent on the view's connection of `generation` arrived. */
+  replied(view: InstanceView, generation: number, snapshot: NodeSnapshot | null): void {
+    if (view.generation !== generation || !view.connected) return;
+    if (snapshot !== null) this.refreshInstanceInfo(view, snapshot);
+    else {
+      // sentinelPingReplyCallback: PONG is a valid reply.
+      view.lastAvailUs = this.now;
+      view.lastPongUs = this.now;
+      view.actPingUs = null;
+    }
+    this.plan();
   }
 
   /**
@@ -164,7 +177,7 @@ export abstract class SentinelLinks {
     const fast = view !== m && (m.odown || m.failoverState !== 'none' || view.linkDownMs !== 0);
     const infoPeriod = fast ? SENTINEL_FAST_INFO_PERIOD_US : SENTINEL_INFO_PERIOD_US;
     if (view.infoRefreshUs === null || now - view.infoRefreshUs > infoPeriod) {
-      this.command(view, INFO_REPLICATION, (s) => this.refreshInstanceInfo(view, s));
+      this.command(view, true);
     }
     const pingPeriod = Math.min(this.group.params.downAfterUs, SENTINEL_PING_PERIOD_US);
     if (now - view.lastPongUs > pingPeriod && now - view.lastPingUs > pingPeriod / 2) this.sendPing(view, now);
@@ -174,11 +187,47 @@ export abstract class SentinelLinks {
   private sendPing(view: InstanceView, now: number): void {
     view.lastPingUs = now;
     if (view.actPingUs === null) view.actPingUs = now;
-    this.command(view, PING, () => {
-      // sentinelPingReplyCallback: PONG is a valid reply.
-      view.lastAvailUs = this.now;
-      view.lastPongUs = this.now;
-      view.actPingUs = null;
-    });
+    this.command(view, false);
+  }
+}
+
+/**
+ * One INFO replication or PING of a Sentinel to a node, as one object for its round trip (as a
+ * client's command is, world/command-trip.ts): the message out, the node's reply sink, the
+ * message back; the same legs, sends and draws as NodeConnection.command, without a closure
+ * per leg (a Sentinel sends a PING a second to each instance it watches).
+ */
+class SentinelCommand implements Delivery {
+  /** false: on the way to the node; true: the reply on the way back. */
+  private returning = false;
+  /** What an INFO reply carries (null for a PING). */
+  private snapshot: NodeSnapshot | null = null;
+
+  constructor(
+    private readonly sentinel: SentinelLinks,
+    private readonly view: InstanceView,
+    private readonly generation: number,
+    private readonly connection: NodeConnection,
+    private readonly info: boolean,
+  ) {}
+
+  start(): void {
+    this.connection.out.send(this);
+  }
+
+  /** @internal the link delivered this leg. */
+  arrive(): void {
+    if (!this.returning) {
+      this.view.node.execute(this.info ? INFO_REPLICATION : PING, this.sentinel.id, this);
+      return;
+    }
+    this.sentinel.replied(this.view, this.generation, this.snapshot);
+  }
+
+  /** @internal the node answered; the reply travels back with what INFO reports. */
+  nodeReplied(): void {
+    this.returning = true;
+    if (this.info) this.snapshot = this.sentinel.snapshotOf(this.view.node);
+    this.connection.back.send(this);
   }
 }

@@ -87,6 +87,34 @@ describe('SkippableTimer', () => {
     expect(runs).toEqual([[1100, 1]]);
   });
 
+  it('a run planned again for the time of a superseded one happens once, in the place of the later plan among that instant\'s events', () => {
+    const sim = new Simulation(1);
+    let gap = 100;
+    let dueUs = 1300;
+    const runs: Array<[number, number]> = [];
+    const t = new SkippableTimer(
+      sim,
+      1000,
+      () => gap++,
+      (index) => {
+        runs.push([sim.nowUs, index]);
+        dueUs = 1300;
+      },
+      () => dueUs,
+      false,
+    );
+    t.plan(); // the run at 1303
+    sim.scheduleAt(1303, () => runs.push([sim.nowUs, -1]));
+    dueUs = 1050;
+    t.plan(); // the run at 1100 supersedes it; that run plans 1303 again, after the event above
+    sim.run(1400);
+    expect(runs).toEqual([
+      [1100, 1],
+      [1303, -1],
+      [1303, 3],
+    ]);
+  });
+
   it('a run whose due time is exactly a drawn time happens at it', () => {
     const { sim, t, runs } = timer({ due: () => 1201 });
     t.plan();

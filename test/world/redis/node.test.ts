@@ -325,6 +325,22 @@ describe('EVAL and EVALSHA of the built-in scripts (eval.c evalGenericCommand)',
     expect(ask(node, 'EXISTS', 'lock')).toBe(0);
   });
 
+  it("each script sees its own KEYS and ARGV, of whatever length, after another script's (the arrays are refilled per EVAL)", () => {
+    const { node } = single();
+    ask(node, 'HSET', 'a', 'u:1', '1');
+    ask(node, 'HSET', 'b', 'u:2', '1');
+    // Three keys and four arguments, then one key and two: nothing of the first stays.
+    expect(ask(node, 'EVAL', redissonRenewMany.lua, '3', 'a', 'b', 'c', '30000', 'u:1', 'u:9', 'u:3')).toEqual([1, 0, 0]);
+    ask(node, 'SET', 's', 'v');
+    expect(ask(node, 'EVAL', compareAndDelete.lua, '1', 's', 'x')).toBe(0);
+    expect(ask(node, 'EVAL', redissonRenewMany.lua, '1', 'b', '20000', 'u:2')).toEqual([1]);
+    expect(ask(node, 'PTTL', 'a')).toBe(30000);
+    expect(ask(node, 'PTTL', 'b')).toBe(20000);
+    // A redis.call of five arguments, then of two (the scripts' own argument arrays).
+    expect(ask(node, 'EVAL', redissonUnlock.lua, '2', 'b', 'ch', '0', '30000', 'u:2')).toBe(1);
+    expect(ask(node, 'EXISTS', 'b')).toBe(0);
+  });
+
   it('an unknown SHA1 is NOSCRIPT; an unknown text is refused (no Lua VM in the simulator)', () => {
     const { node } = single();
     expect(text(node, 'EVALSHA', '0123456789012345678901234567890123456789', '0')).toBe('NOSCRIPT No matching script. Please use EVAL.');
