@@ -41,7 +41,7 @@ export class OrderKeyMap {
  * integer in [0, 2^32) (latencies in microseconds, up to 71 minutes), 8 once one is not.
  */
 export class NumberList {
-  private data: Uint32Array | Float64Array = new Uint32Array(1024);
+  private data: Uint32Array | Float64Array = new Uint32Array(64);
   length = 0;
 
   push(x: number): void {
