@@ -41,7 +41,7 @@ export class OrderKeyMap {
  * integer in [0, 2^32) (latencies in microseconds, up to 71 minutes), 8 once one is not.
  */
 export class NumberList {
-  private data: Uint32Array | Float64Array = new Uint32Array(1024);
+  private data: Uint32Array | Float64Array = new Uint32Array(64);
   length = 0;
 
   push(x: number): void {
@@ -82,13 +82,19 @@ const RADIX_FROM = 256;
 const RADIX_BITS = 11;
 const RADIX_MASK = (1 << RADIX_BITS) - 1;
 
-/** Sorts 32-bit unsigned integers in place, ascending: least significant 11 bits first, three stable counting passes. */
+/**
+ * Sorts 32-bit unsigned integers in place, ascending: least significant 11 bits first, stable
+ * counting passes up to the highest bit any value has (two for values under 2^22: latencies
+ * under about 4.2 s), three at most.
+ */
 function radixSort(values: Uint32Array): void {
   const n = values.length;
+  let bits = 0;
+  for (let i = 0; i < n; i++) bits |= values[i];
   let from: Uint32Array = values;
   let to: Uint32Array = new Uint32Array(n);
   const counts = new Uint32Array(RADIX_MASK + 1);
-  for (let shift = 0; shift < 32; shift += RADIX_BITS) {
+  for (let shift = 0; shift < 32 && (shift === 0 || bits >>> shift !== 0); shift += RADIX_BITS) {
     counts.fill(0);
     for (let i = 0; i < n; i++) counts[(from[i] >>> shift) & RADIX_MASK]++;
     let sum = 0;
@@ -105,7 +111,7 @@ function radixSort(values: Uint32Array): void {
     from = to;
     to = t;
   }
-  // Three passes end in the scratch array.
+  // An odd number of passes ends in the scratch array.
   if (from !== values) values.set(from);
 }
 

@@ -11,21 +11,30 @@
  */
 import { numberedTag } from './compact.js';
 
-/** What the table holds: anything that knows its own name. */
+/** What the table holds: anything that knows its own name, and its number (requestNumber). */
 export interface Named {
   id: string;
+  /** requestNumber(id), taken once when the object is filled: add and drop read no string. */
+  num: number;
+}
+
+/** n for a request named `r<n>` (the workload's names), else -1. */
+export function requestNumber(id: string): number {
+  return numberedTag(id, 'r');
 }
 
 /** Slots at the start; the ring doubles while the requests it would push out are recent. */
 const INITIAL_SLOTS = 4096;
 /** The ring stops growing here (8 MB of slots); older requests then go to the overflow Map. */
 const MAX_SLOTS = 1 << 20;
+/** A table whose ring grew past this is not used again (clearing it would write every slot). */
+const REUSE_UP_TO_SLOTS = 4 * INITIAL_SLOTS;
 
 export class RequestTable<T extends Named> {
-  private ring: Array<T | null> = new Array<T | null>(INITIAL_SLOTS).fill(null);
+  private ring: Array<T | null>;
   /** The number in each slot's request (-1: empty), so a lookup reads no object to miss. */
-  private nums = new Int32Array(INITIAL_SLOTS).fill(-1);
-  private mask = INITIAL_SLOTS - 1;
+  private nums: Int32Array;
+  private mask: number;
   /** Numbered requests pushed out of the ring by newer ones. */
   private readonly overflow = new Map<number, T>();
   /** Requests whose names are not `r<n>`. */
@@ -35,6 +44,13 @@ export class RequestTable<T extends Named> {
   /** The highest number seen (the ring grows only for requests near it). */
   private newest = -1;
   size = 0;
+
+  /** `slots`: the ring's first size, a power of two (a smaller one for a table that stays empty). */
+  constructor(slots: number = INITIAL_SLOTS) {
+    this.ring = new Array<T | null>(slots).fill(null);
+    this.nums = new Int32Array(slots).fill(-1);
+    this.mask = slots - 1;
+  }
 
   get(id: string): T | undefined {
     const n = numberedTag(id, 'r');
@@ -47,7 +63,7 @@ export class RequestTable<T extends Named> {
   /** Adds a request the table does not hold. */
   add(r: T): void {
     this.size++;
-    const n = numberedTag(r.id, 'r');
+    const n = r.num;
     if (n < 0) {
       this.named.set(r.id, r);
       return;
@@ -72,7 +88,7 @@ export class RequestTable<T extends Named> {
   /** Removes a request and remembers that its facts were dropped. */
   drop(r: T): void {
     this.size--;
-    const n = numberedTag(r.id, 'r');
+    const n = r.num;
     if (n < 0) {
       this.named.delete(r.id);
       this.droppedNamed.add(r.id);
@@ -117,6 +133,27 @@ export class RequestTable<T extends Named> {
     for (const r of this.overflow.values()) out.push(r);
     for (const r of this.named.values()) out.push(r);
     return out;
+  }
+
+  /**
+   * Empties the table for another run: a table used again costs no new ring (32 KB at first,
+   * filled slot by slot) for every run. Clearing writes every slot, so only a table whose
+   * ring is still small is worth keeping (reusable()).
+   */
+  clear(): void {
+    this.ring.fill(null);
+    this.nums.fill(-1);
+    this.overflow.clear();
+    this.named.clear();
+    this.droppedNamed.clear();
+    if (this.newest >= 0) this.dropped.fill(0, 0, Math.min(this.dropped.length, (this.newest >> 3) + 1));
+    this.newest = -1;
+    this.size = 0;
+  }
+
+  /** Whether clearing this table costs less than a new one would (its ring has not grown far). */
+  get reusable(): boolean {
+    return this.ring.length <= REUSE_UP_TO_SLOTS;
   }
 
   private grow(): void {

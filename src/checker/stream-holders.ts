@@ -5,6 +5,7 @@
  * instant wait in a buffer until time moves on, then go in that order. Only the sections
  * still open are kept.
  */
+import { Bag } from './bag.js';
 import type { Violation } from './violations.js';
 
 /** A critical section as the streaming checker tracks it (endUs NaN while it is open). */
@@ -18,7 +19,7 @@ export interface LiveSection {
 }
 
 interface KeyState {
-  inside: Set<LiveSection>;
+  inside: Bag<LiveSection>;
   episodeStartUs: number;
   /** The key's first section (start, request): the batch sweep visits keys in that order. */
   rankUs: number;
@@ -116,7 +117,7 @@ export class HolderStream {
     if (!k) {
       if (delta < 0) return;
       // Sections sort by (start, request): the first start seen at the first instant ranks the key.
-      k = { inside: new Set(), episodeStartUs: -1, rankUs: t, rankRequest: s.request };
+      k = { inside: new Bag(), episodeStartUs: -1, rankUs: t, rankRequest: s.request };
       this.keys.set(s.key, k);
     }
     if (empty) return;
@@ -139,7 +140,7 @@ export class HolderStream {
         this.firstStartUs = t;
         this.firstKey = k;
         let other = s;
-        for (const x of inside) if (x !== s) { other = x; break; }
+        for (let i = 0; i < inside.size; i++) if (inside.at(i) !== s) { other = inside.at(i); break; }
         this.first = {
           kind: 'double-holder',
           timeUs: t,

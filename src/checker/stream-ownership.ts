@@ -8,6 +8,7 @@
  * in the batch checker's order of iteration.
  */
 import type { KeyStateOp } from '../history/operation.js';
+import { Bag } from './bag.js';
 import type { LockWork } from './history-index.js';
 import { firstMomentNotHeld, foreignUnlockViolation, isForeignDelete, lockLostViolation, stuckViolation, type Segment } from './lock-ownership.js';
 import { orphanViolationOf } from './orphans.js';
@@ -68,7 +69,7 @@ export class OwnershipStream {
   /** Sections of keys no server held yet, judged if one ever does: key -> count and the first. */
   private readonly unheld = new Map<string, { count: number; first: LostCandidate | null }>();
   /** Open critical sections per key (their earliest start bounds what segments are needed). */
-  private readonly openByKey = new Map<string, Set<LiveSection>>();
+  private readonly openByKey = new Map<string, Bag<LiveSection>>();
   /**
    * key -> the lock work under the key, in time order (orphans), when the owner is a thread:
    * an owner's work is the entries of its thread (a few threads, a few entries each: a
@@ -109,7 +110,7 @@ export class OwnershipStream {
 
   sectionOpened(s: LiveSection): void {
     let set = this.openByKey.get(s.key);
-    if (!set) this.openByKey.set(s.key, (set = new Set()));
+    if (!set) this.openByKey.set(s.key, (set = new Bag()));
     set.add(s);
   }
 
@@ -150,7 +151,7 @@ export class OwnershipStream {
   horizonUs(key: string): number {
     let t = this.ctx.nowUs();
     const open = this.openByKey.get(key);
-    if (open) for (const s of open) t = Math.min(t, s.startUs);
+    if (open) for (let i = 0; i < open.size; i++) t = Math.min(t, open.at(i).startUs);
     return t;
   }
 

@@ -80,27 +80,34 @@ export class SegmentStream {
     }
   }
 
-  /** A node's state of a key, updated in place (nothing else keeps these objects). */
-  private setState(perKey: Map<string, NodeKeyState>, name: string, op: KeyStateOp): void {
+  /** A node's state of a key, updated in place (nothing else keeps these objects); null when it is the node's first state of the key. */
+  private setState(perKey: Map<string, NodeKeyState>, name: string, op: KeyStateOp): NodeKeyState | null {
     const before = perKey.get(name);
     if (op.holder !== null) this.hooks.pin(op.holder);
     if (before === undefined) {
       perKey.set(name, { holder: op.holder, expiresAtUs: op.expiresAtUs });
-      return;
+      return null;
     }
     if (before.holder !== null) this.hooks.unpin(before.holder);
     before.holder = op.holder;
     before.expiresAtUs = op.expiresAtUs;
+    return before;
   }
 
   private primaryKeyState(op: KeyStateOp): void {
     let perKey = this.states.get(op.node);
     if (!perKey) this.states.set(op.node, (perKey = new Map()));
-    this.setState(perKey, op.key, op);
-    this.keys.add(op.key);
+    const key = op.key;
+    const before = this.setState(perKey, key, op);
+    // A key is new to `keys` only where it is new to the node (the set's order: first seen).
+    if (before === null) this.keys.add(key);
     if (op.node === this.primary) {
-      this.cut(op.key, op.timeUs);
-      this.emit(op.key, op.timeUs);
+      // cut() then emit(), from the state just set and with one lookup of the key's list.
+      const t = op.timeUs;
+      let k = this.lists.get(key);
+      if (k === undefined) k = this.listOf(key);
+      else this.cutList(k, t);
+      if (op.holder !== null) this.push(k, { startUs: t, endUs: op.expiresAtUs ?? Infinity, holder: op.holder, hasTtl: op.expiresAtUs !== null });
     }
   }
 
@@ -150,7 +157,10 @@ export class SegmentStream {
    */
   private cut(key: string, t: number): void {
     const k = this.lists.get(key);
-    if (!k) return;
+    if (k) this.cutList(k, t);
+  }
+
+  private cutList(k: KeySegments, t: number): void {
     const last = k.segments[k.segments.length - 1];
     if (!last) return;
     if (last.endUs > t) last.endUs = t;

@@ -74,6 +74,19 @@ describe('NumberList', () => {
     expect([...l.sorted()]).toEqual([...Uint32Array.from(xs).sort()]);
     expect([...l.sorted()]).toEqual([...xs].sort((a, b) => a - b));
   });
+  it('sorts many values under 2^11 and under 2^22 (one and two counting passes) as the built-in sort does', () => {
+    for (const below of [2 ** 11, 2 ** 22]) {
+      let x = 12345;
+      const xs = Array.from({ length: 1000 }, () => {
+        x = (x * 1103515245 + 12345) % 2 ** 31;
+        return x % below;
+      });
+      xs[500] = below - 1;
+      const l = new NumberList();
+      for (const v of xs) l.push(v);
+      expect([below, ...l.sorted()]).toEqual([below, ...[...xs].sort((a, b) => a - b)]);
+    }
+  });
   it('sorts a few values as many', () => {
     const l = new NumberList();
     for (const v of [9, 2 ** 31, 0, 9, 4]) l.push(v);

@@ -1,6 +1,7 @@
 /** Flash-sale metrics: sell-out time, arrivals, busy share, latency by outcome; fed request by request. */
 import { describe, expect, it } from 'vitest';
-import { FlashSaleConsumer } from '../../src/checker/flash-sale.js';
+import { FlashSaleConsumer, OUTCOME_GROUP } from '../../src/checker/flash-sale.js';
+import type { RequestOutcome } from '../../src/history/operation.js';
 import type { FinishedRequest } from '../../src/checker/request-consumer.js';
 import { runYaml } from '../helpers.js';
 
@@ -61,6 +62,14 @@ describe('flash-sale metrics', () => {
     expect(m.latency.ordered).toEqual({ count: 3, p50Us: 0.5 * S, p99Us: 4 * S });
     expect(m.latency.refused).toEqual({ count: 2, p50Us: 0.1 * S, p99Us: 0.2 * S });
     expect(m.latency.error).toEqual({ count: 1, p50Us: 4 * S, p99Us: 4 * S });
+  });
+
+  it('counts every outcome in the group OUTCOME_GROUP gives it', () => {
+    for (const [outcome, group] of Object.entries(OUTCOME_GROUP)) {
+      const m = metricsOf(0, [req(0, 1000, outcome as RequestOutcome)]);
+      const counts = { ordered: m.latency.ordered.count, refused: m.latency.refused.count, error: m.latency.error.count };
+      expect([outcome, counts]).toEqual([outcome, { ordered: 0, refused: 0, error: 0, [group]: 1 }]);
+    }
   });
 
   it('agrees with the history of a real run', () => {

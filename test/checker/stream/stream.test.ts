@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { checkHistory } from '../../../src/checker/check.js';
 import { StreamingChecker } from '../../../src/checker/stream.js';
 import type { Operation } from '../../../src/history/operation.js';
-import { end, fault, history, keyState, section, setup, type Entry } from '../histories.js';
+import { end, fault, history, keyState, requestOp, section, setup, type Entry } from '../histories.js';
 
 function stream(ops: readonly Operation[], graceUs: number, keep?: ReadonlySet<string>): StreamingChecker {
   const s = new StreamingChecker({ graceUs, keep });
@@ -113,6 +113,31 @@ describe('facts of finished requests', () => {
     expect(b.finish()).toEqual(checkHistory(second));
     expect(a.finish()).toBe(verdict);
     expect(verdict).toEqual(checkHistory(first));
+  });
+
+  // A judged checker's request table, emptied, goes to the next checker (stream.ts TABLES).
+  it('judges the same history again after the checker before it held or dropped every request of it', () => {
+    const ops = sequential(300);
+    for (const graceUs of [0, 3_600_000_000]) {
+      expect(stream(ops, graceUs).finish()).toEqual(checkHistory(ops));
+      const again = stream(ops, graceUs);
+      expect([graceUs, again.finish(), again.incompleteBecause]).toEqual([graceUs, checkHistory(ops), null]);
+    }
+  });
+});
+
+describe('outcomes', () => {
+  it('counts every outcome as the batch checker does', () => {
+    const outcomes = ['ordered', 'sold-out', 'lock-busy', 'lock-error', 'conflict', 'fenced', 'duplicate', 'already-ordered', 'db-error', 'overloaded', 'unavailable'];
+    const entries: Entry[] = [[0, setup()]];
+    outcomes.forEach((outcome, i) => {
+      entries.push([100 * i + 1, requestOp('invoke', `r${i + 1}`)], [100 * i + 50, requestOp('ok', `r${i + 1}`, { outcome })]);
+    });
+    entries.push([2_000, end()]);
+    const ops = history(entries);
+    const verdict = stream(ops, 0).finish();
+    expect(verdict?.metrics.outcomes).toEqual({ ...Object.fromEntries(outcomes.map((o) => [o, 1])), unknown: 0 });
+    expect(verdict).toEqual(checkHistory(ops));
   });
 });
 
