@@ -52,6 +52,8 @@ export interface GlueApi {
   /** The simulated instant (ms) code outside any client reads (module load). */
   at(simMs: number): void;
   describe(err: unknown): { message: string; name: string; timeout: boolean };
+  /** The glue's objects user code reaches other than through the global (context-watch.ts watches them). */
+  watched: object[];
 }
 
 export function ownCodeContextMain(host: GlueHost): GlueApi {
@@ -97,7 +99,8 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     /** Every client user code holds (the factory's and their duplicate()s): status events reach each. */
     instances: any[];
   }
-  const clients = new Map<number, ClientState>();
+  // A run's state: `reset` starts it over (a context may serve run after run: user-code.ts).
+  let clients = new Map<number, ClientState>();
   let actions: any[] = [];
   let nextId = 1;
   let runId = 0;
@@ -107,11 +110,11 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   let options: any = {};
   let globalRng = mulberry(1);
   /** Command and call continuations by id: (outcome) => void. */
-  const waiting = new Map<number, (outcome: any) => void>();
+  let waiting = new Map<number, (outcome: any) => void>();
   /** Timers by id. */
-  const timers = new Map<number, { fn: () => void; ctx: Ctx | undefined; interval: number | null; run: number }>();
-  const immediates: Array<{ fn: () => void; ctx: Ctx | undefined; id: number }> = [];
-  const clearedImmediates = new Set<number>();
+  let timers = new Map<number, { fn: () => void; ctx: Ctx | undefined; interval: number | null; run: number }>();
+  let immediates: Array<{ fn: () => void; ctx: Ctx | undefined; id: number }> = [];
+  let clearedImmediates = new Set<number>();
 
   function mulberry(seed: number): () => number {
     let a = seed >>> 0;
@@ -440,8 +443,8 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       return Promise.resolve();
     }
   }
-  const subscribers = new Map<number, SimRedis>();
-  const subscriberIds = new WeakMap<SimRedis, number>();
+  let subscribers = new Map<number, SimRedis>();
+  let subscriberIds = new WeakMap<SimRedis, number>();
   function subscriberId(r: SimRedis): number {
     let id = subscriberIds.get(r);
     if (id === undefined) {
@@ -745,11 +748,28 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       return out;
     },
     reset(seed: number): void {
+      // Everything a run leaves behind, as a fresh context has it: ids from 1, no clients,
+      // timers, immediates, waiting commands or subscribers, no factory yet.
+      clients = new Map();
+      actions = [];
+      nextId = 1;
+      simMs = 0;
+      factory = null;
+      probeOutcome = null;
+      options = {};
       globalRng = mulberry(seed);
+      waiting = new Map();
+      timers = new Map();
+      immediates = [];
+      clearedImmediates = new Set();
+      lastConfig = null;
+      subscribers = new Map();
+      subscriberIds = new WeakMap();
     },
     at(ms: number): void {
       simMs = ms;
     },
     describe,
+    watched: [processSim, perf, webcrypto, nodeCrypto, timersModule, SimDate, Timeout.prototype, SimRedis, SimRedis.prototype, Pipeline.prototype, ReplyError, ReplyError.prototype, MaxRetriesPerRequestError, MaxRetriesPerRequestError.prototype],
   };
 }
