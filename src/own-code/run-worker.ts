@@ -70,6 +70,23 @@ async function prepare(file: string, seed: number, count: number): Promise<UserC
   return contexts;
 }
 
+/**
+ * Runs `fn` in an immediate, outside any promise continuation: user code's continuations run
+ * in the microtask checkpoints own code makes (user-code.ts), which V8 skips inside one, and
+ * code after an `await` runs inside one.
+ */
+function inMacrotask<T>(fn: () => T): Promise<T> {
+  return new Promise((resolve, reject) => {
+    setImmediate(() => {
+      try {
+        resolve(fn());
+      } catch (err) {
+        reject(err);
+      }
+    });
+  });
+}
+
 let heldScenario: Scenario | null = null;
 
 async function run(req: RunRequest): Promise<unknown> {
@@ -85,7 +102,7 @@ async function run(req: RunRequest): Promise<unknown> {
     const options: RunOptions = { history: req.history };
     if (req.listen) options.listen = (op) => listened.push(op);
     try {
-      const result = runVariant(scenario, req.variant, req.seed, options);
+      const result = await inMacrotask(() => runVariant(scenario, req.variant, req.seed, options));
       // Ended normally: each context may serve the module's next run (a run that threw leaves them).
       for (const u of contexts) u.recycle();
       return { result, listened: req.listen ? listened : null };
@@ -103,8 +120,10 @@ async function probe(req: ProbeRequest): Promise<unknown> {
   enterUserCode('probe', null, null, 0);
   try {
     const u = await UserCode.prepare(req.file, 1, false);
-    u.call({ op: 'probe', exportName: req.exportName, connections: req.connections, options: req.options });
-    return u.call({ op: 'probe-result' }).result;
+    return await inMacrotask(() => {
+      u.call({ op: 'probe', exportName: req.exportName, connections: req.connections, options: req.options });
+      return u.call({ op: 'probe-result' }).result;
+    });
   } finally {
     leaveUserCode();
   }
