@@ -1,13 +1,12 @@
 /**
  * The glue between the simulation and user lock code, compiled INSIDE the run's `vm` context
- * (user-code.ts), so that its promises, classes and closures belong to that context: a
- * promise reaction is queued on its handler's context, and a context made with
- * `microtaskMode: 'afterEvaluate'` drains its own queue at the end of every
- * `script.runInContext`. The simulation delivers one message (a reply, a timer, a call) by
- * calling `step`, then running an empty script in the context; when that returns, every
- * promise continuation the message set off has run, and the host runs the context's immediates until none is left. So
- * a continuation runs at the simulated instant of the event that resolved it, in one order,
- * every run, in the simulation's own thread.
+ * (user-code.ts), so that its promises, classes, errors and closures belong to that context,
+ * as user code's own do. The simulation delivers one message (a reply, a timer, a call) by
+ * calling `step`, then running the promise continuations it set off (user-code.ts
+ * runContinuations); then the host runs the context's immediates until none is left. So a
+ * continuation runs at the simulated instant of the event that resolved it, in one order,
+ * every run, in the simulation's own thread. `reset` starts a run over: a context may serve
+ * run after run of a module (user-code.ts UserCode.recycle).
  *
  * This function is compiled from its source (`${fn}`), so it must be self-contained: no
  * imports; what it needs from Node comes in `host`.
@@ -19,7 +18,7 @@
  * crypto.randomBytes, crypto.randomUUID and crypto.getRandomValues. Each call is attributed
  * to a simulated client by a store carried along promise chains (client-store.ts, V8's
  * promise hooks, as AsyncLocalStorage did): a store set with `als.run` around a
- * `runInContext` is still the store when a continuation of that chain resumes during a later
+ * delivery is still the store when a continuation of that chain resumes during a later
  * delivery made under another store (the context's promises carry it).
  */
 export interface GlueHost {
@@ -184,10 +183,10 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   g.clearInterval = clearTimer;
   g.setImmediate = setImmediateSim;
   g.clearImmediate = clearImmediateSim;
-  // The context's own microtask queue, drained when the delivering script returns.
+  // The microtask queue, drained after each step (user-code.ts runContinuations).
   g.queueMicrotask = (fn: any) => { if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function'); void Promise.resolve().then(fn); };
   /**
-   * process.nextTick: on the context's microtask queue (Node runs its tick queue before
+   * process.nextTick: on the microtask queue (Node runs its tick queue before
    * promise reactions; here both share one FIFO queue, so a tick set off inside a promise
    * continuation may run before reactions Node would have run first: README says so).
    */

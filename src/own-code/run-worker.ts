@@ -77,7 +77,7 @@ async function prepare(file: string, seed: number, count: number): Promise<UserC
  */
 function inMacrotask<T>(fn: () => T): Promise<T> {
   return new Promise((resolve, reject) => {
-    setImmediate(() => {
+    setImmediate(() => { // lock-sim: wall-clock ok (the run worker's event loop, no clock read: runs fn next)
       try {
         resolve(fn());
       } catch (err) {

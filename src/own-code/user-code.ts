@@ -1,13 +1,12 @@
 /**
- * One run's user code, in the simulation's own thread: a `vm` context made with
- * `microtaskMode: 'afterEvaluate'`, the glue (glue.ts) compiled in it, and the user module
- * loaded in it afresh for every run (loader.ts: new module instances, so module-level state
- * cannot leak from one run into the next). A context serves the module's next run only when
- * the run left its shared objects unchanged (UserCode.recycle, context-watch.ts); else the
- * next run gets a new one. A call delivers one message by calling the glue's step, then running an
- * empty script in the context: when the script returns, the context's microtask queue has
- * been drained, so every promise continuation the message set off has run; then the
- * context's immediates run, each batch drained the same way, until none is left. No thread
+ * One run's user code, in the simulation's own thread: a `vm` context, the glue (glue.ts)
+ * compiled in it, and the user module loaded in it afresh for every run (loader.ts: new
+ * module instances, so module-level state cannot leak from one run into the next). A context
+ * serves the module's next run only when the run left its shared objects unchanged
+ * (UserCode.recycle, context-watch.ts); else the next run gets a new one. A call delivers one
+ * message by calling the glue's step, then running the microtask queue (runContinuations),
+ * so every promise continuation the message set off has run; then the context's immediates
+ * run, each batch drained the same way, until none is left. No thread
  * hop, no wait: the simulation stays synchronous and user code runs only inside `call`, at
  * the simulated instant of the event.
  *
@@ -37,8 +36,9 @@ const PASSED_GLOBALS = [
 const GLUE_SOURCE = `(function () { const __name = (f) => f; return (${ownCodeContextMain.toString()}); })()`;
 const GLUE_SCRIPT = new vm.Script(GLUE_SOURCE, { filename: 'lock-sim:own-code/glue.js' });
 /**
- * An empty script: running it in the context drains the context's microtask queue (Node runs
- * a microtask checkpoint of an 'afterEvaluate' context after every evaluation). The step itself
+ * An empty script: without `process._tickCallback` (SHARED_QUEUE below), running it in a
+ * context made with `microtaskMode: 'afterEvaluate'` drains that context's own microtask
+ * queue (Node runs its checkpoint after every evaluation). The step itself
  * is a direct call of the glue's function (no global lookup through the contextified global,
  * which a script naming it would do on every call: measured on Node 20.20.2, a call and the
  * drain 3.1 us a delivery through '__lockSimStep()', 2.1 us this way).
