@@ -1,13 +1,12 @@
 /**
  * The glue between the simulation and user lock code, compiled INSIDE the run's `vm` context
- * (user-code.ts), so that its promises, classes and closures belong to that context: a
- * promise reaction is queued on its handler's context, and a context made with
- * `microtaskMode: 'afterEvaluate'` drains its own queue at the end of every
- * `script.runInContext`. The simulation delivers one message (a reply, a timer, a call) by
- * calling `step`, then running an empty script in the context; when that returns, every
- * promise continuation the message set off has run, and the host runs the context's immediates until none is left. So
- * a continuation runs at the simulated instant of the event that resolved it, in one order,
- * every run, in the simulation's own thread.
+ * (user-code.ts), so that its promises, classes, errors and closures belong to that context,
+ * as user code's own do. The simulation delivers one message (a reply, a timer, a call) by
+ * calling `step`, then running the promise continuations it set off (user-code.ts
+ * runContinuations); then the host runs the context's immediates until none is left. So a
+ * continuation runs at the simulated instant of the event that resolved it, in one order,
+ * every run, in the simulation's own thread. `reset` starts a run over: a context may serve
+ * run after run of a module (user-code.ts UserCode.recycle).
  *
  * This function is compiled from its source (`${fn}`), so it must be self-contained: no
  * imports; what it needs from Node comes in `host`.
@@ -19,7 +18,7 @@
  * crypto.randomBytes, crypto.randomUUID and crypto.getRandomValues. Each call is attributed
  * to a simulated client by a store carried along promise chains (client-store.ts, V8's
  * promise hooks, as AsyncLocalStorage did): a store set with `als.run` around a
- * `runInContext` is still the store when a continuation of that chain resumes during a later
+ * delivery is still the store when a continuation of that chain resumes during a later
  * delivery made under another store (the context's promises carry it).
  */
 export interface GlueHost {
@@ -52,6 +51,8 @@ export interface GlueApi {
   /** The simulated instant (ms) code outside any client reads (module load). */
   at(simMs: number): void;
   describe(err: unknown): { message: string; name: string; timeout: boolean };
+  /** The glue's objects user code reaches other than through the global (context-watch.ts watches them). */
+  watched: object[];
 }
 
 export function ownCodeContextMain(host: GlueHost): GlueApi {
@@ -97,7 +98,8 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     /** Every client user code holds (the factory's and their duplicate()s): status events reach each. */
     instances: any[];
   }
-  const clients = new Map<number, ClientState>();
+  // A run's state: `reset` starts it over (a context may serve run after run: user-code.ts).
+  let clients = new Map<number, ClientState>();
   let actions: any[] = [];
   let nextId = 1;
   let runId = 0;
@@ -107,11 +109,11 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   let options: any = {};
   let globalRng = mulberry(1);
   /** Command and call continuations by id: (outcome) => void. */
-  const waiting = new Map<number, (outcome: any) => void>();
+  let waiting = new Map<number, (outcome: any) => void>();
   /** Timers by id. */
-  const timers = new Map<number, { fn: () => void; ctx: Ctx | undefined; interval: number | null; run: number }>();
-  const immediates: Array<{ fn: () => void; ctx: Ctx | undefined; id: number }> = [];
-  const clearedImmediates = new Set<number>();
+  let timers = new Map<number, { fn: () => void; ctx: Ctx | undefined; interval: number | null; run: number }>();
+  let immediates: Array<{ fn: () => void; ctx: Ctx | undefined; id: number }> = [];
+  let clearedImmediates = new Set<number>();
 
   function mulberry(seed: number): () => number {
     let a = seed >>> 0;
@@ -181,10 +183,10 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   g.clearInterval = clearTimer;
   g.setImmediate = setImmediateSim;
   g.clearImmediate = clearImmediateSim;
-  // The context's own microtask queue, drained when the delivering script returns.
+  // The microtask queue, drained after each step (user-code.ts runContinuations).
   g.queueMicrotask = (fn: any) => { if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function'); void Promise.resolve().then(fn); };
   /**
-   * process.nextTick: on the context's microtask queue (Node runs its tick queue before
+   * process.nextTick: on the microtask queue (Node runs its tick queue before
    * promise reactions; here both share one FIFO queue, so a tick set off inside a promise
    * continuation may run before reactions Node would have run first: README says so).
    */
@@ -440,8 +442,8 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       return Promise.resolve();
     }
   }
-  const subscribers = new Map<number, SimRedis>();
-  const subscriberIds = new WeakMap<SimRedis, number>();
+  let subscribers = new Map<number, SimRedis>();
+  let subscriberIds = new WeakMap<SimRedis, number>();
   function subscriberId(r: SimRedis): number {
     let id = subscriberIds.get(r);
     if (id === undefined) {
@@ -745,11 +747,28 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       return out;
     },
     reset(seed: number): void {
+      // Everything a run leaves behind, as a fresh context has it: ids from 1, no clients,
+      // timers, immediates, waiting commands or subscribers, no factory yet.
+      clients = new Map();
+      actions = [];
+      nextId = 1;
+      simMs = 0;
+      factory = null;
+      probeOutcome = null;
+      options = {};
       globalRng = mulberry(seed);
+      waiting = new Map();
+      timers = new Map();
+      immediates = [];
+      clearedImmediates = new Set();
+      lastConfig = null;
+      subscribers = new Map();
+      subscriberIds = new WeakMap();
     },
     at(ms: number): void {
       simMs = ms;
     },
     describe,
+    watched: [processSim, perf, webcrypto, nodeCrypto, timersModule, SimDate, Timeout.prototype, SimRedis, SimRedis.prototype, Pipeline.prototype, ReplyError, ReplyError.prototype, MaxRetriesPerRequestError, MaxRetriesPerRequestError.prototype],
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Loads a user lock module and what it imports INTO a run's `vm` context, so every function
- * of it (and of the npm packages it uses) is compiled there and its promise continuations
- * use that context's microtask queue (user-code.ts). Resolution follows Node's:
+ * of it (and of the npm packages it uses) is compiled there and sees that context's globals
+ * and the glue's simulated time and randomness (user-code.ts). Resolution follows Node's:
  * - ESM (`.mjs`, `.js` under `"type": "module"`) -> `vm.SourceTextModule`, linked by
  *   specifier: relative paths and file URLs from the importing file, bare names as
  *   `require.resolve` finds them from there (node_modules, package `exports` with the

@@ -56,7 +56,7 @@ function ownCodeSeed(seed: number): number {
   return Math.floor(new RandomStreams(seed).fork('own-code').next() * 2 ** 32);
 }
 
-async function prepare(file: string, seed: number, count: number): Promise<void> {
+async function prepare(file: string, seed: number, count: number): Promise<UserCode[]> {
   const contexts: UserCode[] = [];
   for (let i = 0; i < count; i++) {
     enterUserCode('load', null, null, 0);
@@ -67,6 +67,24 @@ async function prepare(file: string, seed: number, count: number): Promise<void>
     }
   }
   offerPrepared(contexts);
+  return contexts;
+}
+
+/**
+ * Runs `fn` in an immediate, outside any promise continuation: user code's continuations run
+ * in the microtask checkpoints own code makes (user-code.ts), which V8 skips inside one, and
+ * code after an `await` runs inside one.
+ */
+function inMacrotask<T>(fn: () => T): Promise<T> {
+  return new Promise((resolve, reject) => {
+    setImmediate(() => { // lock-sim: wall-clock ok (the run worker's event loop, no clock read: runs fn next)
+      try {
+        resolve(fn());
+      } catch (err) {
+        reject(err);
+      }
+    });
+  });
 }
 
 let heldScenario: Scenario | null = null;
@@ -79,12 +97,14 @@ async function run(req: RunRequest): Promise<unknown> {
   const listened: Operation[] = [];
   // One context per simulated run; a re-run of the seed needs more (user-code.ts takePrepared).
   for (const count of [1, 4, 8]) {
-    await prepare(file, ownCodeSeed(req.seed), count);
+    const contexts = await prepare(file, ownCodeSeed(req.seed), count);
     listened.length = 0;
     const options: RunOptions = { history: req.history };
     if (req.listen) options.listen = (op) => listened.push(op);
     try {
-      const result = runVariant(scenario, req.variant, req.seed, options);
+      const result = await inMacrotask(() => runVariant(scenario, req.variant, req.seed, options));
+      // Ended normally: each context may serve the module's next run (a run that threw leaves them).
+      for (const u of contexts) u.recycle();
       return { result, listened: req.listen ? listened : null };
     } catch (err) {
       if (err instanceof NeedsAnotherContext) continue;
@@ -99,9 +119,11 @@ async function run(req: RunRequest): Promise<unknown> {
 async function probe(req: ProbeRequest): Promise<unknown> {
   enterUserCode('probe', null, null, 0);
   try {
-    const u = await UserCode.prepare(req.file, 1);
-    u.call({ op: 'probe', exportName: req.exportName, connections: req.connections, options: req.options });
-    return u.call({ op: 'probe-result' }).result;
+    const u = await UserCode.prepare(req.file, 1, false);
+    return await inMacrotask(() => {
+      u.call({ op: 'probe', exportName: req.exportName, connections: req.connections, options: req.options });
+      return u.call({ op: 'probe-result' }).result;
+    });
   } finally {
     leaveUserCode();
   }

@@ -1,11 +1,12 @@
 /**
- * One run's user code, in the simulation's own thread: a fresh `vm` context per run (fresh
- * module instances, so module-level state cannot leak from one run into the next) made with
- * `microtaskMode: 'afterEvaluate'`, the glue (glue.ts) and the user module compiled in it
- * (loader.ts). A call delivers one message by calling the glue's step, then running an
- * empty script in the context: when the script returns, the context's microtask queue has
- * been drained, so every promise continuation the message set off has run; then the
- * context's immediates run, each batch drained the same way, until none is left. No thread
+ * One run's user code, in the simulation's own thread: a `vm` context, the glue (glue.ts)
+ * compiled in it, and the user module loaded in it afresh for every run (loader.ts: new
+ * module instances, so module-level state cannot leak from one run into the next). A context
+ * serves the module's next run only when the run left its shared objects unchanged
+ * (UserCode.recycle, context-watch.ts); else the next run gets a new one. A call delivers one
+ * message by calling the glue's step, then running the microtask queue (runContinuations),
+ * so every promise continuation the message set off has run; then the context's immediates
+ * run, each batch drained the same way, until none is left. No thread
  * hop, no wait: the simulation stays synchronous and user code runs only inside `call`, at
  * the simulated instant of the event.
  *
@@ -18,6 +19,7 @@ import vm from 'node:vm';
 import { ownCodeContextMain, type GlueApi, type GlueHost } from './glue.js';
 import { clientStore } from './client-store.js';
 import { ModuleLoader } from './loader.js';
+import { ContextWatch } from './context-watch.js';
 import type { ThreadAnswer } from './user-thread.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -34,13 +36,20 @@ const PASSED_GLOBALS = [
 const GLUE_SOURCE = `(function () { const __name = (f) => f; return (${ownCodeContextMain.toString()}); })()`;
 const GLUE_SCRIPT = new vm.Script(GLUE_SOURCE, { filename: 'lock-sim:own-code/glue.js' });
 /**
- * An empty script: running it in the context drains the context's microtask queue (Node runs
- * a microtask checkpoint of an 'afterEvaluate' context after every evaluation). The step itself
+ * An empty script: without `process._tickCallback` (SHARED_QUEUE below), running it in a
+ * context made with `microtaskMode: 'afterEvaluate'` drains that context's own microtask
+ * queue (Node runs its checkpoint after every evaluation). The step itself
  * is a direct call of the glue's function (no global lookup through the contextified global,
  * which a script naming it would do on every call: measured on Node 20.20.2, a call and the
  * drain 3.1 us a delivery through '__lockSimStep()', 2.1 us this way).
  */
 const DRAIN_SCRIPT = new vm.Script('', { filename: 'lock-sim:own-code/drain.js' });
+/** The context's global object and Object.prototype, for its watch (context-watch.ts). */
+const REALM_SCRIPT = new vm.Script('[globalThis, Object.prototype]', { filename: 'lock-sim:own-code/realm.js' });
+
+/** Contexts kept for the next run of a module (UserCode.recycle), by module file; a run of the shipped scenarios needs one, a re-run of a seed a few more. */
+const kept = new Map<string, UserCode[]>();
+const KEPT_PER_MODULE = 8;
 
 let netRefused = false;
 /**
@@ -61,14 +70,26 @@ function refuseRealSockets(): void {
 const als = clientStore();
 
 /**
- * Promise rejections nothing handled. V8 reports them to Node, which tells 'unhandledRejection'
- * listeners when it processes its tick queue: `process._tickCallback` (Node's runNextTicks,
- * present from Node 0.x to 24) does that now, after each call, so a rejection is recorded at
- * the call that made it, as it was when user code ran in a thread of its own.
+ * How a call runs the promise continuations it set off. Node's `process._tickCallback`
+ * (lib/internal/process/task_queues.js runNextTicks, present from Node 0.x to 24) runs the
+ * isolate's microtask queue, then Node's tick queue and its promise-rejection processing; a
+ * context made without a queue of its own puts its continuations on that queue, so one such
+ * call after a step runs them all, and tells 'unhandledRejection' listeners of what was left
+ * unhandled. V8 runs no microtask checkpoint while a continuation runs, so own code is called
+ * from a macrotask (run-worker.ts), and each run checks that its continuations do run
+ * (UserCode.call). Measured on Node 20.20.2: a step drained this way costs 0.5-0.8 us, one
+ * drained by running an empty script in a context with `microtaskMode: 'afterEvaluate'` (and
+ * its own queue) and then the same call 1.8-2.3 us, about 6,000 times a twin module run.
+ * Without `_tickCallback`, the context gets its own queue and the empty script drains it.
  */
+const processTicks = (process as unknown as { _tickCallback?: () => void })._tickCallback;
+const SHARED_QUEUE = typeof processTicks === 'function';
+/** A continuation queued in a context: it has run once the caller drained the queue. */
+const CHECK_SCRIPT = new vm.Script('(() => { const box = { ran: false }; Promise.resolve().then(() => { box.ran = true; }); return box; })()', { filename: 'lock-sim:own-code/check.js' });
+
+/** Promise rejections nothing handled: recorded at the call that left them (processTicks tells the listener). */
 const unhandled: Array<{ message: string; name: string }> = [];
 let listening = false;
-const processTicks = (process as unknown as { _tickCallback?: () => void })._tickCallback;
 function listenForUnhandled(describe: GlueApi['describe']): void {
   if (listening) return;
   listening = true;
@@ -81,15 +102,16 @@ function listenForUnhandled(describe: GlueApi['describe']): void {
 export class UserCode {
   private readonly context: vm.Context;
   private readonly api: GlueApi;
+  private readonly watch: ContextWatch;
   private readonly mailbox: GlueHost['mailbox'] = { msg: null, result: null, namespace: null, loadError: null };
   /** The simulation's clocks of the clients (OwnCodeRuntime sets it); NaN before the run. */
   clockMs: (client: number, monotonic: boolean) => number = () => NaN;
 
-  private constructor(seed: number) {
+  private constructor(private readonly file: string) {
     refuseRealSockets();
     const sandbox: Record<string, unknown> = {};
     for (const name of PASSED_GLOBALS) if (name in globalThis) sandbox[name] = (globalThis as any)[name];
-    this.context = vm.createContext(sandbox, { name: 'lock-sim user code', microtaskMode: 'afterEvaluate' });
+    this.context = vm.createContext(sandbox, SHARED_QUEUE ? { name: 'lock-sim user code' } : { name: 'lock-sim user code', microtaskMode: 'afterEvaluate' });
     const main = GLUE_SCRIPT.runInContext(this.context) as typeof ownCodeContextMain;
     this.api = main({
       als,
@@ -100,16 +122,20 @@ export class UserCode {
       clockMs: (client, monotonic) => this.clockMs(client, monotonic),
       mailbox: this.mailbox,
     });
-    this.api.reset(seed);
     listenForUnhandled(this.api.describe);
+    const [global, objectPrototype] = REALM_SCRIPT.runInContext(this.context) as [object, object];
+    this.watch = new ContextWatch(global, objectPrototype, this.api.watched);
   }
 
   /**
    * A context for one run with `file` loaded (its load error kept for 'start-run' and
-   * 'probe' to report). `seed` seeds Math.random outside any client (module load). (lock-sim: wall-clock ok, names the simulated clock or random, reads none)
+   * 'probe' to report): for a run, one a previous run of the same module left unchanged
+   * (recycle), else a new one; a probe gets a new one. `seed` seeds Math.random outside any
+   * client (module load). (lock-sim: wall-clock ok, names the simulated clock or random, reads none)
    */
-  static async prepare(file: string, seed: number): Promise<UserCode> {
-    const u = new UserCode(seed);
+  static async prepare(file: string, seed: number, fromKept = true): Promise<UserCode> {
+    const u = (fromKept ? kept.get(file)?.pop() : undefined) ?? new UserCode(file);
+    u.api.reset(seed);
     const loader = new ModuleLoader({ context: u.context, builtin: (name) => u.builtin(name) });
     try {
       u.evaluate = await loader.prepare(file);
@@ -117,6 +143,27 @@ export class UserCode {
       u.mailbox.loadError = err;
     }
     return u;
+  }
+
+  /**
+   * After a run that ended normally: the context is kept for the module's next run when user
+   * code changed none of its shared objects (context-watch.ts), its run's state let go now.
+   * The next run gets fresh module instances in it (a new module graph, a reset glue): what
+   * a new context would give, without compiling the glue again and without V8 optimizing it
+   * again. Measured on Node 20.20.2 (scenarios/own-code/twin-lua-unlock.yaml): a new context
+   * per run had V8 re-optimize the glue's and the runtime's hot functions every run, about
+   * half of a module run's CPU time on V8's compiler threads.
+   */
+  recycle(): void {
+    if (!this.watch.unchanged()) return;
+    this.api.reset(0);
+    this.evaluate = null;
+    this.clockMs = () => NaN;
+    const m = this.mailbox;
+    m.msg = m.result = m.namespace = m.loadError = null;
+    let list = kept.get(this.file);
+    if (!list) kept.set(this.file, (list = []));
+    if (list.length < KEPT_PER_MODULE) list.push(this);
   }
 
   /** Evaluates the module graph (prepare linked it): at the run's first call, at its simulated instant. */
@@ -143,20 +190,34 @@ export class UserCode {
     }
   }
 
-  /** Runs a step, then the context's microtasks, until no immediate is left. */
+  /** Runs the continuations queued so far (SHARED_QUEUE). */
+  private runContinuations(): void {
+    if (SHARED_QUEUE) processTicks!.call(process);
+    else DRAIN_SCRIPT.runInContext(this.context);
+  }
+
+  /** Runs a step, then the continuations it set off, until no immediate is left. */
   private drain(): void {
     const api = this.api;
     api.step();
-    DRAIN_SCRIPT.runInContext(this.context);
+    this.runContinuations();
     while (api.pending()) {
       api.step();
-      DRAIN_SCRIPT.runInContext(this.context);
+      this.runContinuations();
     }
+  }
+
+  /** A continuation queued in the context runs when this thread drains: not so inside a continuation (SHARED_QUEUE). */
+  private checkContinuationsRun(): void {
+    const box = CHECK_SCRIPT.runInContext(this.context) as { ran: boolean };
+    this.runContinuations();
+    if (!box.ran) throw new Error('lock-sim: own code was called from inside a promise continuation, where its continuations cannot run (V8 runs no microtask checkpoint there): call it from a macrotask');
   }
 
   /** Delivers one message and runs everything it set off; the answer and what user code asked for. */
   call(message: { op: string; [field: string]: unknown }): ThreadAnswer {
     if (message.op === 'start-run' || message.op === 'probe') {
+      this.checkContinuationsRun();
       if (typeof message.simMs === 'number') this.api.at(message.simMs);
       this.evaluateOnce();
     }
@@ -164,7 +225,6 @@ export class UserCode {
     this.mailbox.msg = message;
     this.drain();
     const actions = this.api.takeActions() as ThreadAnswer['actions'];
-    processTicks?.call(process);
     if (unhandled.length > 0) for (const error of unhandled.splice(0)) actions.push({ kind: 'uncaught', client: -1, error });
     return { result: this.mailbox.result, actions };
   }

@@ -1,7 +1,8 @@
 /**
- * Each own-code run gets a fresh vm context (src/own-code/user-code.ts): module-level state of
- * the lock module and of the CommonJS packages it imports starts over in every run, while
- * within a run it is kept. CommonJS require cycles see the partial exports, JSON loads; an
+ * Each own-code run starts as in a fresh vm context (src/own-code/user-code.ts): module-level
+ * state of the lock module and of the CommonJS packages it imports starts over in every run,
+ * while within a run it is kept; so does what user code set on the context's global object or
+ * built-ins (such a context is not kept for the next run). CommonJS require cycles see the partial exports, JSON loads; an
  * unhandled rejection is recorded in the history.
  */
 import { dirname, join } from 'node:path';
@@ -26,7 +27,7 @@ variants:
 `, join(HERE, 'context.yaml'));
 }
 
-interface Seen { moduleCalls: number; pkgCalls: number; sawEarly: string; version: string }
+interface Seen { moduleCalls: number; pkgCalls: number; sawEarly: string; version: string; marked?: number }
 
 function seen(options?: string): { reports: Seen[]; history: ReturnType<typeof runVariant>['history'] } {
   const s = scenario(options);
@@ -47,9 +48,23 @@ describe('a fresh context per run', () => {
   });
 
   it('starts module-level state over in the next run, in the module and in the package it imports', () => {
+    // The second and third runs get the context the first left unchanged (context-watch.ts), with new module instances.
     seen();
     const { reports } = seen();
     expect(reports[0]).toMatchObject({ moduleCalls: 1, pkgCalls: 1 });
+    expect(seen().reports.map((r) => [r.moduleCalls, r.pkgCalls])).toEqual([[1, 1], [2, 2]]);
+  });
+
+  it('starts over a property user code set on the global object: each run sees it unset at its first acquire', () => {
+    // The run worker keeps a context for the module's next run only when user code changed
+    // none of its shared objects (src/own-code/context-watch.ts); this one did.
+    const runs = [seen("{ mark: 'global' }"), seen("{ mark: 'global' }"), seen("{ mark: 'global' }")]
+    expect(runs.map((r) => r.reports.map((x) => x.marked))).toEqual([[0, 1], [0, 1], [0, 1]]);
+  });
+
+  it('... and one set on a built-in constructor (Error)', () => {
+    const runs = [seen("{ mark: 'Error' }"), seen("{ mark: 'Error' }")];
+    expect(runs.map((r) => r.reports.map((x) => x.marked))).toEqual([[0, 1], [0, 1]]);
   });
 
   it('loads CommonJS as Node does: a require cycle sees the partial exports, JSON loads', () => {
