@@ -223,6 +223,43 @@ describe('Simulation', () => {
     expect(got).toEqual(['a', 10, TIMED_OUT, 13]);
   });
 
+  it('a process woken now runs after everything already due now, before what is queued for now after it (a 0 us wait\'s deadline)', () => {
+    const sim = new Simulation(1);
+    const signal = new Signal<string>();
+    const log: string[] = [];
+    sim.spawn('waiter', (function* () {
+      yield signal;
+      log.push(`waiter@${sim.nowUs}`);
+    })());
+    sim.spawn('zero-wait', (function* () {
+      yield 10;
+      const r = yield new SignalWait(new Signal<string>(), 0);
+      log.push(`zero-wait:${r === TIMED_OUT ? 'timeout' : 'signal'}@${sim.nowUs}`);
+    })());
+    sim.schedule(10, () => {
+      log.push('fire');
+      signal.fire('go');
+    });
+    sim.schedule(10, () => log.push('same-instant'));
+    sim.run();
+    // The zero-wait process was due at 10 before the fire; its deadline was queued after the waiter's wake-up.
+    expect(log).toEqual(['fire', 'same-instant', 'waiter@10', 'zero-wait:timeout@10']);
+  });
+
+  it('a process woken now runs before anything due later, whatever was queued first', () => {
+    const sim = new Simulation(1);
+    const signal = new Signal<string>();
+    const log: string[] = [];
+    sim.schedule(11, () => log.push('later'));
+    sim.spawn('waiter', (function* () {
+      yield signal;
+      log.push(`waiter@${sim.nowUs}`);
+    })());
+    sim.schedule(10, () => signal.fire('go'));
+    sim.run();
+    expect(log).toEqual(['waiter@10', 'later']);
+  });
+
   it('a fired signal, rearmed, is waited for again and wakes its waiter at the second fire', () => {
     const sim = new Simulation(1);
     const signal = new Signal<string>();
