@@ -46,6 +46,12 @@ const answer = (to: ReplyTo, r: RedisReply): void => {
   else to.nodeReplied(r);
 };
 
+/** Whether INFO's section names (args[1..]) include one that holds the replication section. */
+function asksForReplication(args: readonly string[]): boolean {
+  for (let i = 1; i < args.length; i++) if (INFO_WITH_REPLICATION.has(args[i].toLowerCase())) return true;
+  return false;
+}
+
 /** KEYS and ARGV of the built-in script running now (RedisNode.eval). */
 const SCRIPT_KEYS: string[] = [];
 const SCRIPT_ARGV: string[] = [];
@@ -237,14 +243,12 @@ export class RedisNode {
    */
   private info(args: readonly string[]): RedisReply {
     // Redis 7 takes several section names (server.c genInfoSectionDict); none means "default".
-    if (args.length > 1 && !args.some((s, i) => i > 0 && INFO_WITH_REPLICATION.has(s.toLowerCase()))) return '';
-    const lines = ['# Replication'];
+    if (args.length > 1 && !asksForReplication(args)) return '';
+    // One string, no array of lines (Redisson reads INFO replication before each WAIT).
     if (this.role === 'primary') {
-      lines.push('role:master', `connected_slaves:${this.connectedReplicas()}`, `master_repl_offset:${this.replicationOffset}`);
-    } else {
-      lines.push('role:slave', `slave_repl_offset:${this.replicationOffset}`);
+      return `# Replication\r\nrole:master\r\nconnected_slaves:${this.connectedReplicas()}\r\nmaster_repl_offset:${this.replicationOffset}\r\n`;
     }
-    return `${lines.join('\r\n')}\r\n`;
+    return `# Replication\r\nrole:slave\r\nslave_repl_offset:${this.replicationOffset}\r\n`;
   }
 
   /**
