@@ -130,8 +130,8 @@ export class UserCode {
   /**
    * A context for one run with `file` loaded (its load error kept for 'start-run' and
    * 'probe' to report): for a run, one a previous run of the same module left unchanged
-   * (recycle), else a new one; a probe gets a new one. `seed` seeds Math.random outside any
-   * client (module load). (lock-sim: wall-clock ok, names the simulated clock or random, reads none)
+   * (recycle), else a new one; a probe gets a new one. `seed` seeds the random draws user
+   * code makes outside any client (module load).
    */
   static async prepare(file: string, seed: number, fromKept = true): Promise<UserCode> {
     const u = (fromKept ? kept.get(file)?.pop() : undefined) ?? new UserCode(file);
