@@ -144,17 +144,20 @@ describe('re-sends after a response timeout (RedisExecutor)', () => {
   });
 });
 
-describe('acquire: give-back and re-runs after "None of slaves were synced"', () => {
-  const params = (version: string) =>
-    parseScenario(`name: t
+/** A Redisson variant of `version` on a Sentinel deployment, with `extra` variant options. */
+const sentinelVariant = (version: string, extra = '') =>
+  parseScenario(`name: t
 duration: 1s
 stock: { sku: 1, available: 1 }
 workload: { arrival: 1/s }
 redis: { topology: sentinel }
 variants:
-  v: { lock: redisson, redisson-version: "${version}" }
+  v: { lock: redisson, redisson-version: "${version}"${extra} }
 `, 't.yaml').variants[0];
-  const lock = (): LockHandle => ({ key: 'lock:stock:1', token: 'uuid:r1', threadOwner: 'uuid:57', leaseMs: null, fence: null });
+const lock = (): LockHandle => ({ key: 'lock:stock:1', token: 'uuid:r1', threadOwner: 'uuid:57', leaseMs: null, fence: null });
+
+describe('acquire: give-back and re-runs after "None of slaves were synced"', () => {
+  const params = (version: string) => sentinelVariant(version);
 
   /**
    * The acquire against a primary (Redis 7.2+: WAITAOF known) whose replica never
@@ -202,15 +205,7 @@ variants:
 });
 
 describe('unlock run again after "None of slaves were synced" (its script had run)', () => {
-  const params = (version: string) =>
-    parseScenario(`name: t
-duration: 1s
-stock: { sku: 1, available: 1 }
-workload: { arrival: 1/s }
-redis: { topology: sentinel }
-variants:
-  v: { lock: redisson, redisson-version: "${version}" }
-`, 't.yaml').variants[0];
+  const params = (version: string) => sentinelVariant(version);
 
   /** A primary holding the lock, with latches; the first unlock's WAIT answers 0, later ones 1. */
   const release = (version: string) => {
@@ -242,16 +237,7 @@ variants:
 });
 
 describe('acquire: a try whose sends are known goes out in place, as syncedEval sends it', () => {
-  const params = (version: string, wait: string) =>
-    parseScenario(`name: t
-duration: 1s
-stock: { sku: 1, available: 1 }
-workload: { arrival: 1/s }
-redis: { topology: sentinel }
-variants:
-  v: { lock: redisson, redisson-version: "${version}", wait: ${wait} }
-`, 't.yaml').variants[0];
-  const lock = (): LockHandle => ({ key: 'lock:stock:1', token: 'uuid:r1', threadOwner: 'uuid:57', leaseMs: null, fence: null });
+  const params = (version: string, wait: string) => sentinelVariant(version, `, wait: ${wait}`);
   /** A primary with one acknowledging replica where the lock is held (PTTL 900) for the first `busyTries` acquire scripts. */
   const holder = (busyTries: number) => {
     let tries = 0;
