@@ -65,8 +65,15 @@ export class SkippableTimer {
   private lastIndex = 0;
   private scheduledUs = Infinity;
   private token = 0;
-  /** Runs queued in the engine and not yet fallen due, superseded ones included: (time, token, index) flat, in the engine's order. */
+  /**
+   * Runs queued in the engine and not yet fallen due, superseded ones included: (time, token,
+   * index) flat, in the engine's order, from `pendingHead` to `pendingTail`. The array keeps its
+   * length (no splice per run: a splice made an array of what it removed and left-trimmed the
+   * store, which the next push then grew again).
+   */
   private readonly pending: number[] = [];
+  private pendingHead = 0;
+  private pendingTail = 0;
 
   constructor(
     private readonly sim: Simulation,
@@ -103,10 +110,11 @@ export class SkippableTimer {
    */
   private schedule(atUs: number, token: number, index: number): void {
     const p = this.pending;
-    let i = p.length;
-    p.push(atUs, token, index);
+    const head = this.pendingHead;
+    let i = this.pendingTail;
+    this.pendingTail = i + 3;
     // After every run due no later, as the engine's queue keeps same-time events in order.
-    while (i > 0 && p[i - 3] > atUs) {
+    while (i > head && p[i - 3] > atUs) {
       p[i] = p[i - 3];
       p[i + 1] = p[i - 2];
       p[i + 2] = p[i - 1];
@@ -121,10 +129,11 @@ export class SkippableTimer {
   /** An event of this timer fell due: the first pending run, unless a later plan superseded it. */
   private readonly due = (): void => {
     const p = this.pending;
-    const nextAtUs = p[0];
-    const token = p[1];
-    const nextIndex = p[2];
-    p.splice(0, 3);
+    const head = this.pendingHead;
+    const nextAtUs = p[head];
+    const token = p[head + 1];
+    const nextIndex = p[head + 2];
+    this.takePending();
     if (token !== this.token) return;
     this.scheduledUs = Infinity;
     this.dropBefore(nextAtUs);
@@ -133,6 +142,20 @@ export class SkippableTimer {
     this.run(nextIndex);
     this.plan();
   };
+
+  /** Drops the first pending run; an emptied list starts again at 0, a long-drained head is cut off. */
+  private takePending(): void {
+    const head = this.pendingHead + 3;
+    if (head === this.pendingTail) {
+      this.pendingHead = 0;
+      this.pendingTail = 0;
+    } else if (head >= 192) {
+      const p = this.pending;
+      p.copyWithin(0, head, this.pendingTail);
+      this.pendingTail -= head;
+      this.pendingHead = 0;
+    } else this.pendingHead = head;
+  }
 
   /** The time of the first run from now on whose index satisfies `test` (drawing ahead). */
   firstRunWhere(test: (index: number) => boolean): number {
@@ -149,9 +172,11 @@ export class SkippableTimer {
     if (this.head === this.tail) {
       this.head = 0;
       this.tail = 0;
-    } else if (this.head >= 1024) {
-      this.atUs.splice(0, this.head);
-      this.index.splice(0, this.head);
+    } else if (this.head >= 64) {
+      // Moved down in place (what is left is the few runs drawn ahead): the arrays keep their length (a splice made an array of what it
+      // removed and shortened them, which the next draws grew again).
+      this.atUs.copyWithin(0, this.head, this.tail);
+      this.index.copyWithin(0, this.head, this.tail);
       this.tail -= this.head;
       this.head = 0;
     }

@@ -43,6 +43,14 @@ export class Keyspace {
    */
   onChange: ((change: KeyChange) => void) | null = null;
   private readonly change: KeyChange = { key: '', entry: undefined, cause: 'write', byTag: '', previousHolder: undefined };
+  /**
+   * The key looked up last and its entry in `data` (undefined: none): a command reads and then
+   * writes the same key (SET after its NX check, DEL after its lookup, a script's EXISTS,
+   * HINCRBY and PEXPIRE of one lock), so most lookups are this one again. Every change of
+   * `data` goes through `put` / `drop`, which keep it true.
+   */
+  private lastKey: string | null = null;
+  private lastEntry: Entry | undefined = undefined;
 
   constructor(readonly nowMs: () => number) {}
 
@@ -52,7 +60,7 @@ export class Keyspace {
 
   /** The live entry for `key`, expiring it first if its deadline has passed. */
   lookup(key: string): Entry | undefined {
-    const entry = this.data.get(key);
+    const entry = this.get(key);
     if (entry === undefined) return undefined;
     if (entry.expireAtMs !== null && this.nowMs() > entry.expireAtMs) {
       if (this.deletesExpiredKeys) this.remove(key, 'expire', '');
@@ -65,7 +73,7 @@ export class Keyspace {
   write(key: string, value: StoredValue, expireAtMs: number | null, byTag: string): void {
     const before = this.lookup(key);
     const entry: Entry = { value, expireAtMs, holderTag: byTag };
-    this.data.set(key, entry);
+    this.put(key, entry);
     this.emit(key, entry, 'write', byTag, before?.holderTag);
   }
 
@@ -74,7 +82,7 @@ export class Keyspace {
    * becomes the holder: a Redisson re-entry by a thread's next request is that request's lock.
    */
   touched(key: string, byTag: string): void {
-    const entry = this.data.get(key);
+    const entry = this.get(key);
     if (!entry) return;
     const previous = entry.holderTag;
     entry.holderTag = byTag;
@@ -82,7 +90,7 @@ export class Keyspace {
   }
 
   setExpire(key: string, expireAtMs: number | null, byTag: string): void {
-    const entry = this.data.get(key);
+    const entry = this.get(key);
     if (!entry) return;
     entry.expireAtMs = expireAtMs;
     if (expireAtMs !== null && this.nowMs() > expireAtMs && this.deletesExpiredKeys) {
@@ -93,22 +101,22 @@ export class Keyspace {
   }
 
   remove(key: string, cause: ChangeCause, byTag: string): boolean {
-    const entry = this.data.get(key);
+    const entry = this.get(key);
     if (!entry) return false;
-    this.data.delete(key);
+    this.drop(key);
     this.emit(key, undefined, cause, byTag, entry.holderTag);
     return true;
   }
 
   /** Raw access for replication and failover; bypasses expiry. */
   rawGet(key: string): Entry | undefined {
-    return this.data.get(key);
+    return this.get(key);
   }
 
   rawSet(key: string, entry: Entry | undefined): void {
-    const before = this.data.get(key);
-    if (entry === undefined) this.data.delete(key);
-    else this.data.set(key, entry);
+    const before = this.get(key);
+    if (entry === undefined) this.drop(key);
+    else this.put(key, entry);
     this.emit(key, entry, 'sync', entry?.holderTag ?? '', before?.holderTag);
   }
 
@@ -119,6 +127,27 @@ export class Keyspace {
 
   keys(): string[] {
     return [...this.data.keys()];
+  }
+
+  /** data.get(key), the last key's entry without a lookup. */
+  private get(key: string): Entry | undefined {
+    if (key === this.lastKey) return this.lastEntry;
+    const entry = this.data.get(key);
+    this.lastKey = key;
+    this.lastEntry = entry;
+    return entry;
+  }
+
+  private put(key: string, entry: Entry): void {
+    this.data.set(key, entry);
+    this.lastKey = key;
+    this.lastEntry = entry;
+  }
+
+  private drop(key: string): void {
+    this.data.delete(key);
+    this.lastKey = key;
+    this.lastEntry = undefined;
   }
 
   private emit(

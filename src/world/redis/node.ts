@@ -430,15 +430,21 @@ export class RedisNode {
     if (acked >= needed || noBlock) return answer(reply, acked);
     const request: WaitRequest = { targetOffset, needed: Number(needed), reply };
     this.waits.push(request);
-    // WAIT with timeout 0 blocks forever. One answered already, or dropped by a crash, is no
-    // longer in `waits`.
-    if (timeoutMs > 0n) {
-      this.sim.schedule(Number(timeoutMs) * 1000, () => {
-        if (!this.waits.includes(request)) return;
-        this.waits = this.waits.filter((w) => w !== request);
-        answer(request.reply, this.ackedReplicas(targetOffset));
-      });
-    }
+    // WAIT with timeout 0 blocks forever.
+    if (timeoutMs > 0n) this.waitTimeout(request, Number(timeoutMs) * 1000);
+  }
+
+  /**
+   * A blocked WAIT's timeout: it answers the count then. One answered already, or dropped by a
+   * crash, is no longer in `waits`. A method of its own: a closure made in wait() had every
+   * WAIT allocate a context for what it captures, blocked or not.
+   */
+  private waitTimeout(request: WaitRequest, afterUs: number): void {
+    this.sim.schedule(afterUs, () => {
+      if (!this.waits.includes(request)) return;
+      this.waits = this.waits.filter((w) => w !== request);
+      answer(request.reply, this.ackedReplicas(request.targetOffset));
+    });
   }
 
   /**

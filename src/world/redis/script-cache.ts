@@ -23,11 +23,20 @@ function shaOf(body: string): string {
 
 export class ScriptCache {
   private readonly bodies = new Map<string, string>();
+  /**
+   * The body added last and its SHA1, in `bodies` until a flush: a client sends the same few
+   * scripts over and over, so adding that body again is a comparison, not two Map operations.
+   */
+  private lastBody: string | null = null;
+  private lastSha = '';
 
   /** Caches `body`; returns its SHA1 (lower-case hex, as SCRIPT LOAD replies). */
   add(body: string): string {
+    if (body === this.lastBody) return this.lastSha;
     const sha = shaOf(body);
     this.bodies.set(sha, body);
+    this.lastBody = body;
+    this.lastSha = sha;
     return sha;
   }
 
@@ -41,5 +50,6 @@ export class ScriptCache {
 
   flush(): void {
     this.bodies.clear();
+    this.lastBody = null;
   }
 }

@@ -78,18 +78,20 @@ export abstract class SentinelConfig extends SentinelFailover {
     return { epoch: this.currentEpoch, master: this.currentMasterAddress(), configEpoch: this.master.configEpoch };
   }
 
-  private sameHello(a: HelloContent | null, b: HelloContent): boolean {
-    return a !== null && a.epoch === b.epoch && a.master === b.master && a.configEpoch === b.configEpoch;
+  /** Whether `a` tells what a hello made now (hello()) would. */
+  private sameHello(a: HelloContent | null): boolean {
+    return a !== null && a.epoch === this.currentEpoch && a.master === this.currentMasterAddress() && a.configEpoch === this.master.configEpoch;
   }
 
   /** The hello to another Sentinel, every SENTINEL_PUBLISH_PERIOD or at once when forced. */
   protected sendHelloIfDue(peer: Peer, now: number): void {
     if (now - peer.view.lastHelloUs <= SENTINEL_PUBLISH_PERIOD_US) return;
     peer.view.lastHelloUs = now;
+    // Compared before a hello is made: most periods have no news (a repeat is not sent).
+    if (this.sameHello(peer.lastHello)) return;
     const hello = this.hello();
-    if (this.sameHello(peer.lastHello, hello)) return;
     peer.lastHello = hello;
-    peer.out.send(() => peer.process.receiveHello(hello));
+    sendHello(peer, hello);
   }
 
   /** @internal sentinelProcessHelloMessage: a newer configuration epoch wins. */
@@ -106,6 +108,14 @@ export abstract class SentinelConfig extends SentinelFailover {
     }
     this.plan();
   }
+}
+
+/**
+ * The hello on its way to the peer. A function of its own: a closure made in sendHelloIfDue
+ * had every call allocate a context for the variables it captures, news or not.
+ */
+function sendHello(peer: Peer, hello: HelloContent): void {
+  peer.out.send(() => peer.process.receiveHello(hello));
 }
 
 /** sentinelRedisInstanceNoDownFor: no SDOWN or ODOWN began in the last `us`. */

@@ -7,6 +7,7 @@
 import type { RedisNode } from './node.js';
 import { SentinelElection } from './sentinel-election.js';
 import { SENTINEL_ASK_PERIOD_US, SENTINEL_INFO_PERIOD_US } from './sentinel-periods.js';
+import type { Peer } from './sentinel-links.js';
 import type { InstanceView, PeerView } from './sentinel-view.js';
 
 export interface MasterDownReply {
@@ -64,14 +65,20 @@ export abstract class SentinelDetection extends SentinelElection {
       }
       if (!m.sdown) continue;
       if (!forced && now - v.lastMasterDownReplyUs < SENTINEL_ASK_PERIOD_US) continue;
-      const node = m.node;
-      const epoch = this.currentEpoch;
-      const runId = m.failoverState !== 'none' ? this.id : '*';
-      peer.out.send(() => {
-        const reply = peer.process.isMasterDownByAddr(node, epoch, runId);
-        peer.back.send(() => this.receiveIsMasterDownReply(peer.view, reply));
-      });
+      this.askPeer(peer, m.node, this.currentEpoch, m.failoverState !== 'none' ? this.id : '*');
     }
+  }
+
+  /**
+   * SENTINEL is-master-down-by-addr to one peer, its reply back. A method of its own: the loop
+   * above then captures nothing, where a closure made in it had every pass allocate a context
+   * for its variables, asking or not (two passes per tick).
+   */
+  private askPeer(peer: Peer, node: RedisNode, epoch: number, runId: string): void {
+    peer.out.send(() => {
+      const reply = peer.process.isMasterDownByAddr(node, epoch, runId);
+      peer.back.send(() => this.receiveIsMasterDownReply(peer.view, reply));
+    });
   }
 
   /** @internal SENTINEL is-master-down-by-addr, answered by this Sentinel. */

@@ -122,6 +122,44 @@ describe('SkippableTimer', () => {
     expect(runs).toEqual([[1201, 2]]);
   });
 
+  it('keeps every run in place over thousands of runs, planned again after each (its lists compacted as they go)', () => {
+    // Past the points where the drawn runs and the queued ones are moved down in their arrays:
+    // the same times as the gaps give, every index once, in order.
+    const { sim, t, runs } = timer();
+    t.plan();
+    let at = 1000;
+    const expected: Array<[number, number]> = [];
+    for (let i = 0; i < 3000; i++) {
+      expected.push([at, i]);
+      at += 100 + i;
+    }
+    sim.run(expected[2999][0]);
+    expect(runs).toEqual(expected);
+  });
+
+  it('a hundred superseded plans fall due in turn and run nothing; a plan after them runs from the drawn time it is due at', () => {
+    let dueUs = Infinity;
+    const { sim, t, runs } = timer({ due: () => dueUs });
+    const drawn = [1000];
+    for (let i = 1; i <= 101; i++) drawn.push(drawn[i - 1] + 99 + i);
+    // Each plan for an earlier run than the one planned supersedes it; every one stays queued.
+    for (let k = 100; k >= 1; k--) {
+      dueUs = drawn[k];
+      t.plan();
+    }
+    dueUs = Infinity; // after the run at drawn[1], nothing more is due
+    sim.run(drawn[100]);
+    expect(runs).toEqual([[drawn[1], 1]]);
+    dueUs = 0; // due now, at drawn[100]: that run, and every one after
+    t.plan();
+    sim.run(drawn[101]);
+    expect(runs).toEqual([
+      [drawn[1], 1],
+      [drawn[100], 100],
+      [drawn[101], 101],
+    ]);
+  });
+
   it('firstRunWhere finds the first drawn time from now whose index passes the test, drawing ahead as needed', () => {
     const { sim, t } = timer({ due: () => Infinity });
     t.plan();

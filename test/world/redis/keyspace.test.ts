@@ -164,6 +164,38 @@ describe('writes and their reports', () => {
   });
 });
 
+describe('the key looked up last (Keyspace remembers its entry)', () => {
+  it('a lookup after each kind of change of that key sees the change', () => {
+    const { ks } = keyspace();
+    expect(ks.lookup('k')).toBeUndefined();
+    ks.write('k', 'v1', null, 'r1');
+    expect(ks.lookup('k')?.value).toBe('v1');
+    ks.write('k', 'v2', null, 'r2');
+    expect(ks.lookup('k')).toMatchObject({ value: 'v2', holderTag: 'r2' });
+    expect(ks.remove('k', 'delete', 'r2')).toBe(true);
+    expect(ks.lookup('k')).toBeUndefined();
+    expect(ks.remove('k', 'delete', 'r2')).toBe(false);
+    ks.rawSet('k', { value: 'v3', expireAtMs: null, holderTag: '' });
+    expect(ks.lookup('k')?.value).toBe('v3');
+    ks.rawSet('k', undefined);
+    expect(ks.lookup('k')).toBeUndefined();
+    expect(ks.size).toBe(0);
+  });
+
+  it('a lookup of another key in between changes nothing of either', () => {
+    const { ks } = keyspace();
+    ks.write('a', '1', null, 'r1');
+    ks.write('b', '2', null, 'r2');
+    expect(ks.lookup('a')?.value).toBe('1');
+    ks.remove('b', 'delete', 'r2');
+    expect(ks.lookup('a')?.value).toBe('1');
+    expect(ks.lookup('b')).toBeUndefined();
+    ks.clear();
+    expect(ks.lookup('a')).toBeUndefined();
+    expect(ks.keys()).toEqual([]);
+  });
+});
+
 describe('cloneEntry (what replication ships)', () => {
   it('copies a hash, so later changes on the primary do not reach the replica through it', () => {
     const hash = new Map([['f', '1']]);

@@ -359,6 +359,18 @@ describe('EVAL and EVALSHA of the built-in scripts (eval.c evalGenericCommand)',
     expect(text(node, 'EVALSHA', sha, '1', 'a')).toBe(0);
   });
 
+  it('SCRIPT FLUSH forgets a script sent just before it: EVALSHA is NOSCRIPT until the same text is sent again', () => {
+    const { node } = single();
+    const sha = sha1(compareAndDelete.lua);
+    expect(ask(node, 'EVAL', compareAndDelete.lua, '1', 'a', 't')).toBe(0);
+    expect(ask(node, 'EVALSHA', sha, '1', 'a', 't')).toBe(0);
+    expect(ask(node, 'SCRIPT', 'FLUSH')).toBe('OK');
+    expect(text(node, 'EVALSHA', sha, '1', 'a', 't')).toBe('NOSCRIPT No matching script. Please use EVAL.');
+    expect(ask(node, 'EVAL', compareAndDelete.lua, '1', 'a', 't')).toBe(0);
+    expect(ask(node, 'SCRIPT', 'EXISTS', sha)).toEqual([1]);
+    expect(ask(node, 'EVALSHA', sha, '1', 'a', 't')).toBe(0);
+  });
+
   it('numkeys 0 is valid: the shared watchdog with no locks to renew answers an empty list', () => {
     const { node } = single();
     ask(node, 'SCRIPT', 'LOAD', redissonRenewMany.lua);
