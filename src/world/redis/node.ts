@@ -12,6 +12,7 @@ import type { ReplicationLink } from './replication.js';
 import { ScriptCallError, scriptCallReply, type ScriptContext } from './script-call.js';
 import { userScriptRunner } from './user-scripts.js';
 import { ScriptCache } from './script-cache.js';
+import { ExpiryQueue } from './expiry-queue.js';
 import { builtinScriptByText, runBuiltin } from './scripts.js';
 import { runTransaction, type TransactionReplies } from './transaction.js';
 
@@ -94,6 +95,8 @@ export class RedisNode {
   userScripts: UserScriptRunner | null = null;
   /** EVAL / SCRIPT LOAD bodies by SHA1; memory only (lost on restart). */
   readonly scripts = new ScriptCache();
+  /** Active-expiry checks planned and not yet due (scheduleExpiry), in the engine's order. */
+  private readonly expiries = new ExpiryQueue();
   /** DEBUG SLEEP: commands that arrive while paused run, in order, when it wakes. */
   private pausedQueue: Array<() => void> | null = null;
   private readonly subscribers = new Map<string, Set<Subscriber>>();
@@ -514,11 +517,20 @@ export class RedisNode {
     // A deadline past 2^53 µs (285 years; SET PXAT and PEXPIREAT take up to 2^63-1 ms) is
     // never reached by a run, and its microseconds are not exact doubles: nothing to plan.
     if ((expireAtMs + 1) * 1000 > Number.MAX_SAFE_INTEGER) return;
-    const at = this.clock.simTimeAt((expireAtMs + 1) * 1000);
-    this.sim.scheduleAt(at, () => {
-      if (this.up && !this.paused && this.role === 'primary') this.keyspace.lookup(key);
-    });
+    // The engine queues it at that time or now, whichever is later (Simulation.scheduleAt).
+    const at = Math.max(this.clock.simTimeAt((expireAtMs + 1) * 1000), this.sim.nowUs);
+    this.expiries.push(at, key);
+    this.sim.scheduleAt(at, this.expireNext);
   }
+
+  /**
+   * The first planned expiry check fell due (every plan queued one event of this callback,
+   * and the queue keeps the engine's order): its key is looked up, which deletes it if due.
+   */
+  private readonly expireNext = (): void => {
+    const key = this.expiries.shift();
+    if (this.up && !this.paused && this.role === 'primary') this.keyspace.lookup(key);
+  };
 
   private rescheduleExpiries(): void {
     for (const key of this.keyspace.keys()) {
