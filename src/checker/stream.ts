@@ -262,31 +262,35 @@ export class StreamingChecker {
   private newReq(request: string): Req {
     const r = SPARE.pop();
     if (r === undefined) {
+      // What retire() reads of a request finished a minute ago (num, pins, open, work, toUs)
+      // comes first, in the object's first cache line: by then the object is cold, and these
+      // fields spread over its 200 bytes cost a cache miss each (the line that checks them was
+      // about a third of take()'s self time). Refills (below) write in the same order.
       const fresh: Req = {
-        id: request, num: requestNumber(request), sku: 0, qty: 0, invoked: false, client: '', invokeUs: 0, endUs: -1, work: null, open: null, csEndUs: -1, csClient: '', pins: 0,
-        request, thread: '', key: '', fromUs: 0, toUs: Infinity, departure: 'acquiring', departureUs: 0, detail: undefined,
+        num: requestNumber(request), pins: 0, open: null, work: null, toUs: Infinity, id: request, sku: 0, qty: 0, invoked: false, client: '', invokeUs: 0, endUs: -1,
+        csEndUs: -1, csClient: '', request, thread: '', key: '', fromUs: 0, departure: 'acquiring', departureUs: 0, detail: undefined,
       };
       this.reqs.add(fresh);
       return fresh;
     }
-    r.id = request;
     r.num = requestNumber(request);
+    r.pins = 0;
+    r.open = null;
+    r.work = null;
+    r.toUs = Infinity;
+    r.id = request;
     r.sku = 0;
     r.qty = 0;
     r.invoked = false;
     r.client = '';
     r.invokeUs = 0;
     r.endUs = -1;
-    r.work = null;
-    r.open = null;
     r.csEndUs = -1;
     r.csClient = '';
-    r.pins = 0;
     r.request = request;
     r.thread = '';
     r.key = '';
     r.fromUs = 0;
-    r.toUs = Infinity;
     r.departure = 'acquiring';
     r.departureUs = 0;
     r.detail = undefined;
