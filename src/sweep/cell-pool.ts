@@ -6,14 +6,21 @@
  * development machine, load average 16; with this pool 17.1 s on two threads against 13.5 s
  * on one, load average 17: the machine's two cores were shared). The threads hold every cell's scenario and take
  * (cell, seeds) tasks; outcomes go to each cell's tally, which does not depend on their
- * order, so the result is the same whatever the number of threads.
+ * order, so the result is the same whatever the number of threads. compare and check use
+ * it too, with their scenario as the one cell (run-seeds.ts).
+ *
+ * With `jobs` N, this thread is one of the N: it runs one seed at a time beside N-1 workers
+ * and lets their messages in between (setImmediate). A worker of its own would cost a
+ * thread's start-up (importing runner/run.js took 0.5-1.0 s on the loaded machine) and its
+ * compiling while this thread waited idle. Each worker holds two chunks, so its next is
+ * queued before it posts a result and it never waits for this thread to answer.
  */
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { ScenarioError, type ScenarioIssue } from '../scenario/errors.js';
 import type { Scenario } from '../scenario/types.js';
-import { runSeed, type SeedOutcome } from './run-seeds.js';
+import { runSeed, type SeedOutcome } from './seed.js';
 
 export interface CellTask {
   cell: number;
@@ -23,60 +30,102 @@ export interface CellTask {
 
 const WORKER_URL = new URL('./cell-worker.js', import.meta.url);
 
-/** Seeds per message: small enough to balance the threads, large enough to keep messages rare. */
-const CHUNK = 4;
+/**
+ * Seeds per message: small enough to balance the threads (guided: a share of what is left,
+ * so the last messages carry one seed each and no thread waits long for another's last
+ * chunk), large enough to keep messages rare (at most 4 seeds, as before).
+ */
+const chunkSize = (remaining: number, threads: number): number => Math.max(1, Math.min(4, Math.ceil(remaining / (threads * 4))));
+
+/** Chunks a worker holds at once (see the file comment). */
+const CHUNKS_AHEAD = 2;
 
 /** Runs every task's seeds; with jobs 1 (or from TypeScript sources, in tests) in this thread. */
 export async function runCells(scenarios: readonly Scenario[], variants: readonly string[], tasks: readonly CellTask[], jobs: number, onSeed?: () => void): Promise<void> {
-  const chunks: Array<{ task: number; cell: number; seeds: number[] }> = [];
-  tasks.forEach((t, i) => {
-    for (let k = 0; k < t.seeds.length; k += CHUNK) chunks.push({ task: i, cell: t.cell, seeds: t.seeds.slice(k, k + CHUNK) });
+  // Every (task, seed) to run, in order: the next one to hand out is at `next`.
+  const units: Array<{ task: number; seed: number }> = [];
+  tasks.forEach((t, task) => {
+    for (const seed of t.seeds) units.push({ task, seed });
   });
-  const threads = Math.max(1, Math.min(jobs, chunks.length));
+  const total = units.length;
+  const threads = Math.max(1, Math.min(jobs, total));
+  const runHere = (u: { task: number; seed: number }): void => {
+    tasks[u.task].onOutcome(runSeed(scenarios[tasks[u.task].cell], variants, u.seed));
+    onSeed?.();
+  };
   if (threads === 1 || !existsSync(fileURLToPath(WORKER_URL))) {
-    for (const c of chunks) {
-      for (const seed of c.seeds) {
-        tasks[c.task].onOutcome(runSeed(scenarios[c.cell], variants, seed));
-        onSeed?.();
-      }
-    }
+    for (const u of units) runHere(u);
     return;
   }
   let next = 0;
-  await new Promise<void>((resolve, reject) => {
-    const workers: Worker[] = [];
-    let exited = 0;
-    let failed = false;
-    const fail = (err: unknown): void => {
-      if (failed) return;
-      failed = true;
-      for (const w of workers) void w.terminate();
-      reject(err);
-    };
-    const feed = (w: Worker): void => {
-      if (next >= chunks.length) {
-        w.postMessage({ kind: 'stop' });
-        return;
+  let failure: { error: unknown } | null = null;
+  const workers: Worker[] = [];
+  const fail = (err: unknown): void => {
+    if (failure !== null) return;
+    failure = { error: err };
+    for (const w of workers) void w.terminate();
+  };
+  const feeds: Array<(ahead: number) => void> = [];
+  const exits = Array.from({ length: threads - 1 }, () => {
+    const w = new Worker(WORKER_URL, { workerData: { scenarios, variants } });
+    workers.push(w);
+    let held = 0;
+    let stopped = false;
+    /** Sends chunks until the worker holds `ahead`; once nothing is left, the stop (handled after the chunks it holds). */
+    const feed = (ahead: number): void => {
+      while (!stopped && held < ahead) {
+        if (next >= total) {
+          stopped = true;
+          w.postMessage({ kind: 'stop' });
+          return;
+        }
+        // A chunk is seeds of one task in a row.
+        const task = units[next].task;
+        const seeds: number[] = [];
+        for (let size = chunkSize(total - next, threads); seeds.length < size && next < total && units[next].task === task; next++) seeds.push(units[next].seed);
+        held++;
+        w.postMessage({ kind: 'run', task, cell: tasks[task].cell, seeds });
       }
-      w.postMessage({ kind: 'run', ...chunks[next++] });
     };
-    for (let j = 0; j < threads; j++) {
-      const w = new Worker(WORKER_URL, { workerData: { scenarios, variants } });
-      workers.push(w);
-      w.on('message', (m: { task: number; outcomes: SeedOutcome[] } | { scenarioError: { file: string; issues: ScenarioIssue[] } }) => {
-        if ('scenarioError' in m) return fail(new ScenarioError(m.scenarioError.file, m.scenarioError.issues));
+    feeds.push(feed);
+    w.on('message', (m: { task: number; outcomes: SeedOutcome[] } | { scenarioError: { file: string; issues: ScenarioIssue[] } }) => {
+      if (failure !== null) return;
+      if ('scenarioError' in m) return fail(new ScenarioError(m.scenarioError.file, m.scenarioError.issues));
+      held--;
+      try {
         for (const o of m.outcomes) {
           tasks[m.task].onOutcome(o);
           onSeed?.();
         }
-        feed(w);
-      });
-      w.on('error', fail);
+      } catch (err) {
+        return fail(err);
+      }
+      feed(CHUNKS_AHEAD);
+    });
+    w.on('error', fail);
+    // One chunk to start with (a second would take seeds this thread may run first).
+    feed(1);
+    return new Promise<void>((resolve) =>
       w.on('exit', () => {
-        exited++;
-        if (exited === threads && !failed) resolve();
-      });
-      feed(w);
-    }
+        // A thread that ended with chunks unrun would leave seeds out of the tallies.
+        if (held > 0) fail(new Error(`a sweep worker thread ended with ${held} chunk(s) of seeds unrun`));
+        resolve();
+      }),
+    );
   });
+  const letMessagesIn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+  while (next < total && failure === null) {
+    try {
+      runHere(units[next++]);
+    } catch (err) {
+      fail(err);
+      break;
+    }
+    await letMessagesIn();
+    for (const feed of feeds) feed(CHUNKS_AHEAD);
+  }
+  // Nothing left for this thread: each worker's stop follows its last chunk.
+  if (failure === null) for (const feed of feeds) feed(Number.POSITIVE_INFINITY);
+  await Promise.all(exits);
+  if (failure !== null) throw (failure as { error: unknown }).error;
 }

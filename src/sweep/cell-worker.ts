@@ -2,7 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ScenarioError } from '../scenario/errors.js';
 import type { Scenario } from '../scenario/types.js';
-import { runSeed } from './run-seeds.js';
+import { runSeed } from './seed.js';
 
 const { scenarios, variants } = workerData as { scenarios: Scenario[]; variants: string[] };
 

@@ -36,6 +36,17 @@ describe('lock-sim compare', () => {
     expect(j.paired[0]).toMatchObject({ variant: 'short', baseline: 'long', runs: 40 });
   });
 
+  it('prints the same JSON whatever the threads when seeds are few (this thread runs seeds too; workers hold chunks ahead)', () => {
+    const one = cli('compare', file, '--seeds', '1..5', '--jobs', '1', '--json', '--baseline', 'long');
+    expect(one.code).toBe(0);
+    expect(JSON.parse(one.out).runsPerVariant).toBe(5);
+    for (const jobs of ['2', '3', '5']) {
+      const r = cli('compare', file, '--seeds', '1..5', '--jobs', jobs, '--json', '--baseline', 'long');
+      expect(r.code).toBe(0);
+      expect(r.out).toBe(one.out);
+    }
+  });
+
   it('shards and merges into the unsharded result', () => {
     const whole = cli('compare', file, '--seeds', '1..40', '--json', '--baseline', 'long', '--jobs', '2');
     const shards = [1, 2, 3].map((k) => {

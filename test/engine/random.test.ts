@@ -12,6 +12,14 @@ describe('RandomStream', () => {
     }
   });
 
+  it("a later stream of the same seed (its seeded state remembered) draws alea's numbers from the start, whatever the first drew", () => {
+    const first = new RandomStream('s', '9/remembered');
+    for (let i = 0; i < 100; i++) first.next();
+    const again = new RandomStream('s', '9/remembered');
+    const theirs = seedrandom.alea('9/remembered');
+    for (let i = 0; i < 1000; i++) expect(again.next()).toBe(theirs());
+  });
+
   it('draws other numbers for another seed', () => {
     const a = new RandomStream('a', '1/a');
     const b = new RandomStream('b', '1/b');
