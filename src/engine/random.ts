@@ -21,8 +21,9 @@ const TWO_POW_MINUS_32 = 2.3283064365386963e-10;
 /**
  * Alea's first state for a seed string, [s0, s1, s2, c], remembered: every variant of a seed
  * forks the same names (a world has about 130 streams: links, sentinels, clients), and
- * seeding (Alea's Mash over the string) took about 10 us a stream, about 2% of a run of
- * compare failover.yaml (measured on the shared 2-core development machine, Node 20). A pure
+ * seeding (Alea's Mash over the string) again per variant was 0.2% of a compare's self time
+ * (CPU profile of compare failover.yaml over 20 seeds, one thread, on the shared 2-core
+ * development machine, Node 20; 0.0% once remembered). A pure
  * function of the string, so the draws are the same; at most SEEDED_MAX entries are kept.
  */
 const SEEDED = new Map<string, readonly number[]>();
