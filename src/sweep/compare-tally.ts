@@ -5,7 +5,7 @@
  * whatever the number of threads, and shards add up to the whole (merge).
  */
 import type { RunMetrics } from '../checker/check.js';
-import type { SeedOutcome } from './run-seeds.js';
+import type { SeedOutcome } from './seed.js';
 
 export interface WorstRun {
   seed: number;

@@ -7,7 +7,7 @@
 import { compare } from '../runner/expectations.js';
 import { metricByName } from '../scenario/metrics.js';
 import type { Expectation } from '../scenario/types.js';
-import type { SeedOutcome } from './run-seeds.js';
+import type { SeedOutcome } from './seed.js';
 
 interface SeedValue {
   seed: number;

@@ -9,8 +9,6 @@ import type { Scenario } from '../scenario/types.js';
 import { runCells } from './cell-pool.js';
 import type { SeedOutcome } from './seed.js';
 
-export { runSeed, type SeedOutcome } from './seed.js';
-
 export interface SweepOptions {
   seeds: readonly number[];
   variants: readonly string[];

@@ -173,8 +173,9 @@ export class SkippableTimer {
       this.head = 0;
       this.tail = 0;
     } else if (this.head >= 64) {
-      // Moved down in place (what is left is the few runs drawn ahead): the arrays keep their length (a splice made an array of what it
-      // removed and shortened them, which the next draws grew again).
+      // Moved down in place (what is left is the few runs drawn ahead): the arrays keep their
+      // length (a splice made an array of what it removed and shortened them, which the next
+      // draws grew again).
       this.atUs.copyWithin(0, this.head, this.tail);
       this.index.copyWithin(0, this.head, this.tail);
       this.tail -= this.head;
