@@ -112,16 +112,19 @@ export class StreamReq implements HolderFacts, LockWork {
   cell: Float64Array = NO_CELL;
   slot = -1;
   id = '';
-  sku = 0;
   qty = 0;
   invoked = false;
   client = '';
   csClient = '';
-  request = '';
   thread = '';
   key = '';
   departure: LockDeparture = 'acquiring';
   detail: string | undefined = undefined;
+
+  /** LockWork's name of the request: its own (a field less a request held). */
+  get request(): string {
+    return this.id;
+  }
 
   get invokeUs(): number {
     return this.cell[(this.slot & CHUNK_MASK) * TIMES + INVOKE];
@@ -201,12 +204,10 @@ export class StreamReq implements HolderFacts, LockWork {
     this.slot = times.take();
     this.cell = times.cell(this.slot);
     this.id = request;
-    this.sku = 0;
     this.qty = 0;
     this.invoked = false;
     this.client = '';
     this.csClient = '';
-    this.request = request;
     this.thread = '';
     this.key = '';
     this.departure = 'acquiring';

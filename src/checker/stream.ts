@@ -271,7 +271,6 @@ export class StreamingChecker {
       r.invoked = true;
       r.client = op.process;
       r.invokeUs = op.timeUs;
-      r.sku = op.sku;
       r.qty = op.qty;
       this.requests++;
       return;
