@@ -20,13 +20,14 @@ import type { FaultOp, Operation, RequestOp, RequestOutcome } from '../history/o
 import type { CheckResult } from './check.js';
 import { ValueCounts } from './compact.js';
 import { FencingStream } from './fencing.js';
-import { clientOfThread, type LockDeparture, type LockWork } from './history-index.js';
+import { clientOfThread, type LockDeparture } from './history-index.js';
 import type { RequestStats } from './requests.js';
 import { stockCounts, StockStream } from './stock.js';
 import { FlashSaleConsumer } from './flash-sale.js';
 import { HolderStream, type LiveSection } from './stream-holders.js';
-import { OwnershipStream, type HolderFacts } from './stream-ownership.js';
+import { OwnershipStream } from './stream-ownership.js';
 import { RequestTable, requestNumber } from './request-table.js';
+import { RequestTimes, StreamReq } from './stream-request.js';
 import { SegmentStream } from './stream-segments.js';
 import type { Violation } from './violations.js';
 
@@ -52,19 +53,8 @@ export interface StreamOptions {
 /** Thrown inside the checker when the history names a request whose facts were dropped. */
 class Forgotten extends Error {}
 
-/**
- * A request's facts. It is its own lock work too (`work` is the request itself once it
- * invoked an acquire, null before): one object a request instead of two, most of them kept a
- * minute after the request ended (the grace).
- */
-interface Req extends HolderFacts, LockWork {
-  id: string;
-  /** requestNumber(id), for the table (RequestTable's slot and dropped bit). */
-  num: number;
-  sku: number;
-  qty: number;
-  pins: number;
-}
+/** A request's facts (stream-request.ts): its own lock work too, its instants in the checker's column store. */
+type Req = StreamReq;
 
 export class StreamingChecker {
   private readonly graceUs: number;
@@ -93,6 +83,8 @@ export class StreamingChecker {
    * dropped: the thread's spare table (TABLES) if there is one, given back once the run is judged.
    */
   private reqs: RequestTable<Req> = TABLES.pop() ?? new RequestTable<Req>();
+  /** The instants of the requests held, a slot each: the thread's spare store (STORES) if there is one. */
+  private readonly times: RequestTimes = STORES.pop() ?? new RequestTimes();
   /**
    * Finished requests in the order they may be dropped, and when (a list of numbers beside
    * it: the check made each time time moves on reads no request, whose object is long out of
@@ -260,40 +252,8 @@ export class StreamingChecker {
   }
 
   private newReq(request: string): Req {
-    const r = SPARE.pop();
-    if (r === undefined) {
-      // What retire() reads of a request finished a minute ago (num, pins, open, work, toUs)
-      // comes first, in the object's first cache line: by then the object is cold, and these
-      // fields spread over its 200 bytes cost a cache miss each (the line that checks them was
-      // about a third of take()'s self time). Refills (below) write in the same order.
-      const fresh: Req = {
-        num: requestNumber(request), pins: 0, open: null, work: null, toUs: Infinity, id: request, sku: 0, qty: 0, invoked: false, client: '', invokeUs: 0, endUs: -1,
-        csEndUs: -1, csClient: '', request, thread: '', key: '', fromUs: 0, departure: 'acquiring', departureUs: 0, detail: undefined,
-      };
-      this.reqs.add(fresh);
-      return fresh;
-    }
-    r.num = requestNumber(request);
-    r.pins = 0;
-    r.open = null;
-    r.work = null;
-    r.toUs = Infinity;
-    r.id = request;
-    r.sku = 0;
-    r.qty = 0;
-    r.invoked = false;
-    r.client = '';
-    r.invokeUs = 0;
-    r.endUs = -1;
-    r.csEndUs = -1;
-    r.csClient = '';
-    r.request = request;
-    r.thread = '';
-    r.key = '';
-    r.fromUs = 0;
-    r.departure = 'acquiring';
-    r.departureUs = 0;
-    r.detail = undefined;
+    const r = SPARE.pop() ?? new StreamReq();
+    r.refill(this.times, request, requestNumber(request));
     this.reqs.add(r);
     return r;
   }
@@ -311,7 +271,6 @@ export class StreamingChecker {
       r.invoked = true;
       r.client = op.process;
       r.invokeUs = op.timeUs;
-      r.sku = op.sku;
       r.qty = op.qty;
       this.requests++;
       return;
@@ -431,7 +390,11 @@ export class StreamingChecker {
       }
       if (this.keep.size > 0 && this.keep.has(r.id)) continue;
       this.reqs.drop(r);
-      if (!(this.ownership?.refersTo(r) ?? false)) spare(r);
+      if (this.ownership?.refersTo(r) ?? false) r.detach(this.times);
+      else {
+        r.release(this.times);
+        spare(r);
+      }
     }
   }
 
@@ -453,7 +416,13 @@ export class StreamingChecker {
       // the next run's checker refills their objects and uses the table again.
       this.finished = { verdict };
       this.stopped = true;
+      // Their slots too: the store is emptied at once (a dropped request something still read
+      // had moved its instants to a cell of its own: StreamReq.detach).
       for (let i = 0; i < held.length; i++) spare(held[i]);
+      if (this.times.capacity <= MAX_STORE_SLOTS && STORES.length < MAX_TABLES) {
+        this.times.clear();
+        STORES.push(this.times);
+      }
       const table = this.reqs;
       this.reqs = new RequestTable<Req>(1);
       if (table.reusable && TABLES.length < MAX_TABLES) {
@@ -590,6 +559,15 @@ const MAX_SPARE = 65_536;
  */
 const TABLES: Array<RequestTable<Req>> = [];
 const MAX_TABLES = 2;
+
+/**
+ * Instants' stores of judged runs, emptied, for the thread's next checkers (up to MAX_TABLES,
+ * as the tables): a short run's store (a chunk of 1,024 slots, 48 KB) costs no new array then.
+ * One that grew past MAX_STORE_SLOTS (a long run's, 768 KB and more) is left to the GC rather
+ * than kept for runs that may never need it.
+ */
+const STORES: RequestTimes[] = [];
+const MAX_STORE_SLOTS = 16_384;
 
 function spare(r: Req): void {
   if (SPARE.length < MAX_SPARE) SPARE.push(r);

@@ -49,6 +49,20 @@ describe('RequestTable', () => {
     expect(t.get('r49000')).toBeUndefined();
         expect(t.size).toBe(101);
     expect([...t.values()].map((r) => r.id)).toContain('r1');
+    // One request held long does not make the ring grow: it alone waits in the overflow.
+    expect([t.slots, t.overflowed]).toEqual([4_096, 1]);
+  });
+
+  // The scale world's shape: consecutive numbers, a window of held requests wider than the
+  // ring (a minute of grace at 1000 requests/s), older ones dropped in turn.
+  it('grows its ring for a window of consecutive requests wider than it, holding them in the ring', () => {
+    const t = new RequestTable<{ id: string; num: number }>();
+    for (let n = 1; n < 100_000; n++) {
+      t.add(req(`r${n}`));
+      if (n > 20_000) t.drop(t.get(`r${n - 20_000}`) as { id: string; num: number });
+    }
+    expect(t.size).toBe(20_000);
+    expect([t.slots, t.overflowed]).toEqual([32_768, 0]);
   });
 
   it('holds every request of a window wider than its first ring', () => {

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { checkHistory } from '../../../src/checker/check.js';
 import { StreamingChecker } from '../../../src/checker/stream.js';
 import type { Operation } from '../../../src/history/operation.js';
-import { end, fault, history, keyState, requestOp, section, setup, type Entry } from '../histories.js';
+import { formatMicros } from '../../../src/engine/time.js';
+import { end, fault, history, keyState, lockOp, requestOp, section, setup, type Entry } from '../histories.js';
 
 function stream(ops: readonly Operation[], graceUs: number, keep?: ReadonlySet<string>): StreamingChecker {
   const s = new StreamingChecker({ graceUs, keep });
@@ -171,5 +172,46 @@ describe('hand-over at one instant', () => {
     const verdict = stream(ops, 0).finish();
     expect(verdict?.metrics).toMatchObject({ doubleHolders: 1, doubleHolderUs: 1, firstDoubleHolderUs: 499 });
     expect(verdict).toEqual(checkHistory(ops));
+  });
+});
+
+// The instants of the requests held live in a column store (stream-request.ts), a slot a request.
+describe('instants past 2^31 us (35.8 simulated minutes)', () => {
+  const T = 2 ** 32;
+  it('judges requests that start and end past 2^31 us as the batch checker does', () => {
+    const entries: Entry[] = [[0, setup({ available: 50, durationUs: T + 100_000 })]];
+    for (let i = 1; i <= 40; i++) {
+      const t = T + i * 1_000;
+      entries.push([t, keyState('redis-0', `r${i}`, { expiresAtUs: t + 10_000 })], ...section(`r${i}`, t, t + 500), [t + 500, keyState('redis-0', null, { by: `r${i}`, previousHolder: `r${i}` })]);
+    }
+    entries.push([T + 100_000, end()]);
+    const ops = history(entries);
+    for (const graceUs of [0, 5_000, 60_000_000]) {
+      const verdict = stream(ops, graceUs).finish();
+      expect([graceUs, verdict]).toEqual([graceUs, checkHistory(ops)]);
+      expect(verdict?.metrics.latencyP50Us).toBe(502);
+    }
+  });
+  // r1 dies holding the lock and is the first orphan; dropped at once (grace 0), it keeps its
+  // instants in a store of its own while r2-r4 take its slot, and the orphan's story tells when it died.
+  it('tells when the first orphan\'s holder died after its request was dropped and its slot given to later requests', () => {
+    const entries: Entry[] = [
+      [0, setup({ durationUs: T + 100_000 })],
+      [T, requestOp('invoke', 'r1')],
+      [T + 1, lockOp('acquire', 'invoke', 'r1')],
+      [T + 10, keyState('redis-0', 'r1', { expiresAtUs: T + 20_000 })],
+      [T + 20, lockOp('acquire', 'ok', 'r1', { leaseMs: 20 })],
+      [T + 2_000, requestOp('info', 'r1')],
+      [T + 20_000, keyState('redis-0', null, { cause: 'expire', by: '', previousHolder: 'r1' })],
+    ];
+    for (let i = 2; i <= 4; i++) {
+      const t = T + i * 10_000 + 20_000;
+      entries.push([t, keyState('redis-0', `r${i}`, { expiresAtUs: t + 10_000 })], ...section(`r${i}`, t, t + 500), [t + 500, keyState('redis-0', null, { by: `r${i}`, previousHolder: `r${i}` })]);
+    }
+    entries.push([T + 100_000, end()]);
+    const ops = history(entries);
+    const batch = checkHistory(ops);
+    expect(batch.violations.find((v) => v.kind === 'orphaned-lock')?.summary).toContain(`its process died at ${formatMicros(T + 2_000)}`);
+    for (const graceUs of [0, 60_000_000]) expect([graceUs, stream(ops, graceUs).finish()]).toEqual([graceUs, batch]);
   });
 });
