@@ -179,7 +179,16 @@ export class StreamReq implements HolderFacts, LockWork {
   /** Gives its slot back to the store it was taken from (it holds none until it is refilled). */
   release(times: RequestTimes): void {
     if (this.cell.length !== OWN_CELL) times.give(this.slot);
+    this.park();
+  }
+
+  /**
+   * Holds no slot and no chunk: a spared object kept a minute or a run must not keep a chunk
+   * of a store that was dropped (a long run's, MAX_STORE_SLOTS in stream.ts) alive with it.
+   */
+  park(): void {
     this.slot = -1;
+    this.cell = NO_CELL;
   }
 
   /**

@@ -417,8 +417,12 @@ export class StreamingChecker {
       this.finished = { verdict };
       this.stopped = true;
       // Their slots too: the store is emptied at once (a dropped request something still read
-      // had moved its instants to a cell of its own: StreamReq.detach).
-      for (let i = 0; i < held.length; i++) spare(held[i]);
+      // had moved its instants to a cell of its own: StreamReq.detach), and the objects let go
+      // of its chunks (park), which a store not kept would otherwise outlive in them.
+      for (let i = 0; i < held.length; i++) {
+        held[i].park();
+        spare(held[i]);
+      }
       if (this.times.capacity <= MAX_STORE_SLOTS && STORES.length < MAX_TABLES) {
         this.times.clear();
         STORES.push(this.times);

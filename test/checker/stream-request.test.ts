@@ -82,4 +82,14 @@ describe('StreamReq.detach', () => {
     expect(b.slot).toBe(old);
     expect(times.cell(old)[old * 6 + 5]).toBe(9);
   });
+
+  it('lets go of the store\'s chunk once released or parked, and keeps it while held', () => {
+    const times = new RequestTimes();
+    const held = filled(times, 'r1');
+    const released = filled(times, 'r2');
+    const parked = filled(times, 'r3');
+    released.release(times);
+    parked.park();
+    expect([held.cell, released.cell.length, parked.cell.length, parked.slot]).toEqual([times.cell(held.slot), 0, 0, -1]);
+  });
 });
