@@ -181,5 +181,5 @@ console.log(
   `sweep lease-vs-slow-risk-check.yaml, lease x spike ceiling (${grid.cells} cells) x ${gridSeeds} seeds, 2 jobs: ` +
     `${(grid.wallMs / 1000).toFixed(1)}s, ${(grid.cells / (grid.wallMs / 1000)).toFixed(2)} cells/s (${(grid.runs / (grid.wallMs / 1000)).toFixed(1)} runs/s)`,
 );
-// 6. Own code: the README's Lua lock as a user module against the built-in lua-unlock.
+// 6. Own code: the hand-written Lua lock of docs/guides/own-code.md as a user module against the built-in lua-unlock.
 console.log(describeTwinBench(ownCodeTwinBench(Number(process.env.LOCK_SIM_BENCH_OWN_CODE_SEEDS ?? 20), now)));

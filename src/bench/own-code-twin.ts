@@ -1,5 +1,5 @@
 /**
- * `npm run bench`, own code: runs per second of the README's Lua lock as a user
+ * `npm run bench`, own code: runs per second of the hand-written Lua lock of docs/guides/own-code.md as a user
  * module against the built-in lua-unlock on the same scenario and seeds
  * (scenarios/own-code/twin-lua-unlock.yaml), one after the other in this process. Also the
  * ratio of CPU time (process.cpuUsage, every thread of the process: the own-code run worker's

@@ -1,5 +1,5 @@
 /**
- * The engine benchmark (README, "Benchmark"): 1000 processes, each looping on an
+ * The engine benchmark (docs/benchmarks.md): 1000 processes, each looping on an
  * exponential random timeout, until 1M timeouts have fired. Real engine features stay on:
  * named seeded streams (one per process) and a pausable group around every process.
  */

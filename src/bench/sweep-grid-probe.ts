@@ -1,7 +1,7 @@
 /**
  * A two-parameter sweep measured in a fresh process: `node dist/bench/sweep-grid-probe.js
  * <seeds> <jobs>` sweeps scenarios/lease-vs-slow-risk-check.yaml's lease-5s variant over
- * 3 leases x 3 risk-check spike ceilings (the README's sweep example, smaller) and prints
+ * 3 leases x 3 risk-check spike ceilings (the sweep example of docs/guides/compare-and-sweeps.md, smaller) and prints
  * {cells, runs, wallMs} as JSON. Wall-clock reads are fine here: this measures from outside.
  */
 import { loadScenario } from '../scenario/load.js';

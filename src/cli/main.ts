@@ -2,7 +2,7 @@
 import { setUserCodeWatchdogMs } from '../own-code/user-thread.js';
 import { main } from './program.js';
 
-// How long user lock code may keep control (README "Bring your own lock"): the default 60 s,
+// How long user lock code may keep control (docs/guides/own-code.md): the default 60 s,
 // or LOCK_SIM_USER_CODE_WATCHDOG_MS (a positive number of milliseconds of real time).
 const watchdog = Number(process.env.LOCK_SIM_USER_CODE_WATCHDOG_MS);
 if (Number.isFinite(watchdog) && watchdog > 0) setUserCodeWatchdogMs(watchdog);

@@ -4,7 +4,7 @@
  * Every record of a kind then shares one V8 hidden class: records built by spreading a
  * template (`{...op, type}`) each got a shape of their own, and fields added after
  * construction went to an out-of-object property array. Measured on `compare
- * scenarios/failover.yaml` (see README, Benchmark). Absent optional fields are `undefined`,
+ * scenarios/failover.yaml` (see docs/benchmarks.md). Absent optional fields are `undefined`,
  * which JSON.stringify leaves out as it leaves out a missing field.
  */
 import type { FaultOp, KeyStateOp, LockOp, OpType, OrderOp, RenewOp, RequestOp, RequestOutcome, StockReadOp, StockWriteOp, TxnOp } from './operation.js';

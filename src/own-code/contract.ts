@@ -13,7 +13,7 @@
  * finally block anyway). Both may throw or reject: the request records the error and goes on.
  */
 
-/** The subset of ioredis' `Redis` that lock-sim's simulated client provides (see README). */
+/** The subset of ioredis' `Redis` that lock-sim's simulated client provides (see docs/guides/own-code.md). */
 export interface SimRedisClient {
   readonly options: { commandTimeout?: number; [option: string]: unknown };
   readonly status: string;

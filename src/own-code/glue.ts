@@ -188,7 +188,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   /**
    * process.nextTick: on the microtask queue (Node runs its tick queue before
    * promise reactions; here both share one FIFO queue, so a tick set off inside a promise
-   * continuation may run before reactions Node would have run first: README says so).
+   * continuation may run before reactions Node would have run first: docs/guides/own-code.md says so).
    */
   const nextTick = (fn: any, ...args: any[]): void => { void Promise.resolve().then(() => fn(...args)); };
   const processSim = Object.create(host.hostProcess, { nextTick: { value: nextTick, writable: true, configurable: true } });

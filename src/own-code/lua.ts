@@ -1,7 +1,7 @@
 /**
  * Real Lua for the scripts user code sends (EVAL / EVALSHA of anything that is not one of
  * lock-sim's built-in scripts), in fengari 0.1.5 (Lua 5.3 in JavaScript; Redis embeds Lua 5.1:
- * see README's model notes for what differs). The conversions follow redis 7.0.15
+ * see the model notes of docs/guides/own-code.md for what differs). The conversions follow redis 7.0.15
  * src/script_lua.c:
  * - Redis -> Lua (redisProtocolToLuaType_*): integer -> number, bulk -> string, nil bulk or
  *   nil array -> false, array -> table, status -> { ok = s }, error -> { err = s };

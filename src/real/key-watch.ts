@@ -20,7 +20,7 @@
  * that declares `lock.keys` (e.g. redis-semaphore's `mutex:{key}`) the Redis keys of those
  * patterns, recorded under the request's key as the model records them (runner/run.ts with
  * own-code/key-attribution.ts).
- * Resolution and limits: README, "The real backend".
+ * Resolution and limits: docs/guides/real-backend.md.
  */
 import { Redis } from 'ioredis';
 import type { KeyStateOp } from '../history/operation.js';

@@ -4,7 +4,7 @@
  * delay per chunk drawn from a seeded stream (order kept: a chunk never overtakes the one
  * before it), may be stalled (chunks held, delivered on release) and may be cut (open
  * connections destroyed, new ones refused until healed): what a partition does to TCP
- * connections once the peers notice (a reset rather than a silent drop; see README).
+ * connections once the peers notice (a reset rather than a silent drop; see docs/guides/real-backend.md).
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
 

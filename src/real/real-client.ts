@@ -50,7 +50,7 @@ export class RealClientHost extends ClientHost {
     super(name, sim, params, placeholders[0], independent ? placeholders : [], new Fabric(), database, dependencies, hooks);
   }
 
-  /** The replica count the client is configured with (the model asks the primary; see README). */
+  /** The replica count the client is configured with (the model asks the primary; see docs/guides/real-backend.md). */
   protected override immediate(effect: Effect, thread: ThreadContext): unknown {
     if (effect.kind === 'replicas') return this.replicaCount;
     return super.immediate(effect, thread);

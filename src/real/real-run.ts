@@ -6,7 +6,7 @@
  *
  * The servers' view of lock keys (key-state records) comes from keyspace notifications of
  * the real servers (key-watch.ts), so lock-lost, foreign unlocks, stuck and orphan time are
- * judged as in a simulated run, at the resolution README's "The real backend" states.
+ * judged as in a simulated run, at the resolution docs/guides/real-backend.md states.
  */
 import { Redis } from 'ioredis';
 import { checkHistory } from '../checker/check.js';

@@ -33,7 +33,7 @@ export function catalogue(): Catalogue {
     locks: [
       ...[...LOCKS.values()].map((l) => ({ name: l.name, summary: l.summary, options: VARIANT_OPTIONS.filter((o) => o.locks?.includes(l.name)) })),
       // A user lock module (src/own-code), written lock: { module: ./x.mjs, export?, options? }.
-      { name: '{ module: path }', summary: 'your own lock code, run unmodified on the simulated Redis (export: the factory, default the default export; options: handed to it; keys: the Redis keys its lock lives under, e.g. mutex:{key}); README "Bring your own lock"', options: [] },
+      { name: '{ module: path }', summary: 'your own lock code, run unmodified on the simulated Redis (export: the factory, default the default export; options: handed to it; keys: the Redis keys its lock lives under, e.g. mutex:{key}); docs/guides/own-code.md', options: [] },
     ],
     guards: [...GUARDS.values()].map((g) => ({ name: g.name, summary: g.summary, options: VARIANT_OPTIONS.filter((o) => o.guards?.includes(g.name)) })),
     variantOptions: VARIANT_OPTIONS.filter((o) => !o.locks && !o.guards),

@@ -1,4 +1,4 @@
-// The README's careless variant of the hand-written lock: a constant value and a plain DEL,
+// The careless variant (docs/guides/own-code.md) of the hand-written lock: a constant value and a plain DEL,
 // in a release that also runs for a request that never got the lock (unlock-always).
 // The same algorithm as the built-in `set-nx-px`.
 export default function constantLock([redis], { leaseMs, waitMs, retryIntervalMs, commandTimeoutMs }) {

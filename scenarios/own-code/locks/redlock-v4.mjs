@@ -1,4 +1,4 @@
-// npm redlock 4.2.0, unmodified (README "Bring your own lock"): one ioredis client per master,
+// npm redlock 4.2.0, unmodified (docs/guides/own-code.md): one ioredis client per master,
 // lock(resource, ttl) until a quorum answers in time, retried retryCount times; unlock(). A
 // LockError (no quorum after the retries, or nothing left to unlock) is "not acquired" /
 // "not released"; any other error is the library's and is recorded as such.

@@ -1,4 +1,4 @@
-// npm redis-semaphore's Mutex, unmodified (README "Bring your own lock"): SET key <uuid> PX
+// npm redis-semaphore's Mutex, unmodified (docs/guides/own-code.md): SET key <uuid> PX
 // lockTimeout NX, polled every retryInterval; a setInterval refreshes the TTL every
 // 0.8 x lockTimeout by a Lua compare-and-PEXPIRE; release is a Lua compare-and-DEL.
 import { Mutex } from 'redis-semaphore';

@@ -1,4 +1,4 @@
-// The hand-written lock of README "Bring your own lock": SET key <random token> NX PX lease,
+// The hand-written lock of docs/guides/own-code.md: SET key <random token> NX PX lease,
 // polled every retry-interval until the wait budget is spent, released by a Lua
 // compare-and-delete. The same algorithm as the built-in `lua-unlock`.
 import { randomUUID } from 'node:crypto';

@@ -27,7 +27,7 @@
  *   point of view) sets its cluster state to fail and refuses keyed commands, reads too (CLUSTERDOWN); back in
  *   the majority it waits min(node-timeout, 5 s) before accepting them again.
  *
- * Simplified (README says so): a message sent across a partition is lost (no TCP
+ * Simplified (docs/model/failover.md says so): a message sent across a partition is lost (no TCP
  * retransmission); a link whose PING has been unanswered for node-timeout / 2 is remade, and
  * a connect that cannot get through is retried at every cron and succeeds at the first one
  * after the partition heals (no SYN backoff). Not modelled: handshakes, slot migration,

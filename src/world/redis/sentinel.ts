@@ -28,7 +28,7 @@
  *   loop slack, failover.ts timerGapUs), so that Sentinels do not stay in step and split
  *   their votes.
  *
- * Not modelled (README says so): TILT mode, the pending-command cap and the recycling of
+ * Not modelled (docs/model/failover.md says so): TILT mode, the pending-command cap and the recycling of
  * links with late PINGs, TCP retransmission (a message sent across a partition is lost; the
  * next PING after it heals gets through), replica-priority (every replica has the default
  * 100), discovery (the Sentinels know each other and the replicas from the start), scripts.

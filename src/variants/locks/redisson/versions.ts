@@ -88,7 +88,7 @@ export interface RedissonBehaviour {
 export interface RedissonChange {
   /** The first version that behaves so. */
   since: string;
-  /** What changes, one line (for `list` and README). */
+  /** What changes, one line (for `list` and docs/model/redisson-versions.md). */
   what: string;
   /** Upstream file(s) @ tag, and issue. */
   source: string;
