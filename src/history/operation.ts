@@ -171,6 +171,20 @@ export interface FaultOp extends Base {
   detail: string;
 }
 
+/**
+ * Something a client process's code did that is no request's outcome and would otherwise go
+ * unseen: an exception thrown from a timer or an event handler, a promise rejection nobody
+ * handled, a call the user-code sandbox refused, a watchdog or refresh loop that stopped.
+ * `detail` is the error's first line; `frame`, when known, the first frame of user code
+ * (`locks/x.mjs:12:5`). The checker lists them per kind and first text (issues 25 and 26).
+ */
+export interface DiagnosticOp extends Base {
+  f: 'diagnostic';
+  kind: 'uncaught' | 'unhandled-rejection' | 'refused-call' | 'watchdog-stop';
+  detail: string;
+  frame?: string;
+}
+
 /** The end of the run (after healing and draining): where open intervals close. */
 export interface EndOp extends Base {
   f: 'end';
@@ -187,7 +201,8 @@ export type Operation =
   | RenewOp
   | KeyStateOp
   | FaultOp
-  | TxnOp;
+  | TxnOp
+  | DiagnosticOp;
 
 export type History = readonly Operation[];
 

@@ -7,7 +7,7 @@
  * scenarios/failover.yaml` (see docs/benchmarks.md). Absent optional fields are `undefined`,
  * which JSON.stringify leaves out as it leaves out a missing field.
  */
-import type { FaultOp, KeyStateOp, LockOp, OpType, OrderOp, RenewOp, RequestOp, RequestOutcome, StockReadOp, StockWriteOp, TxnOp } from './operation.js';
+import type { DiagnosticOp, FaultOp, KeyStateOp, LockOp, OpType, OrderOp, RenewOp, RequestOp, RequestOutcome, StockReadOp, StockWriteOp, TxnOp } from './operation.js';
 
 /**
  * One record of each kind, refilled by its constructor while recycling is on. A run that
@@ -237,4 +237,9 @@ export function txnRecord(request: string, owner: string, txn: number, outcome: 
     return o;
   }
   return { index: 0, timeUs: 0, process: 'database', type: 'info', f: 'txn', request, owner, txn, outcome, cause };
+}
+
+/** A diagnostic of a client process (rare: built fresh, never recycled). */
+export function diagnosticRecord(process: string, kind: DiagnosticOp['kind'], detail: string, frame?: string): DiagnosticOp {
+  return { index: 0, timeUs: 0, process, type: 'info', f: 'diagnostic', kind, detail, frame };
 }
