@@ -10,9 +10,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
 import { ScenarioError } from '../scenario/errors.js';
 import { loadScenario, parseScenario, type LoadOptions } from '../scenario/load.js';
+import { readYaml } from '../scenario/yaml-document.js';
 import { closest } from '../scenario/suggest.js';
 import type { Scenario } from '../scenario/types.js';
 import { UsageError } from './options.js';
@@ -41,7 +41,8 @@ export function builtinScenarios(): BuiltinScenario[] {
 /** With each scenario's own `description:` (for `lock-sim list`). */
 export function describedBuiltinScenarios(): Array<BuiltinScenario & { description: string }> {
   return builtinScenarios().map((s) => {
-    const data = parse(readFileSync(s.file, 'utf8')) as { description?: unknown } | null;
+    const yaml = readYaml(readFileSync(s.file, 'utf8'));
+    const data = (yaml.ok ? yaml.doc.toJS() : null) as { description?: unknown } | null;
     return { ...s, description: typeof data?.description === 'string' ? data.description : '' };
   });
 }

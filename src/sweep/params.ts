@@ -6,10 +6,10 @@
  * A cell is the file with those fields set and read again by the ordinary loader, so every
  * check of the scenario format applies to every cell.
  */
-import { readFileSync } from 'node:fs';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
-import { ScenarioError, formatPath } from '../scenario/errors.js';
-import { parseScenario, type LoadOptions } from '../scenario/load.js';
+import { isMap, isScalar, isSeq, type Document, type LineCounter } from 'yaml';
+import { ScenarioError, formatPath, quote } from '../scenario/errors.js';
+import { parseScenario, readScenarioSource, type LoadOptions } from '../scenario/load.js';
+import { readYaml } from '../scenario/yaml-document.js';
 import { didYouMean } from '../scenario/suggest.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Parsed } from '../scenario/values.js';
@@ -38,7 +38,7 @@ export class ParamError extends Error {}
 /** `path=values` of the command line. */
 export function parseParamOption(text: string): Parsed<{ path: string; spec: ValueSpec }> {
   const eq = text.indexOf('=');
-  if (eq <= 0) return { ok: false, message: `expected <path>=<values>, e.g. variants.lua.lease=2s..30s/8, found "${text}"` };
+  if (eq <= 0) return { ok: false, message: `expected <path>=<values>, e.g. variants.lua.lease=2s..30s/8, found ${quote(text)}` };
   const path = text.slice(0, eq).trim();
   const spec = parseValueSpec(text.slice(eq + 1));
   if (!spec.ok) return { ok: false, message: `${path}: ${spec.message}` };
@@ -64,20 +64,14 @@ export interface ScenarioText {
 }
 
 export function readScenarioText(file: string, display = file): ScenarioText {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new ScenarioError(display, [{ path: [], message: code === 'ENOENT' ? 'no such file' : `cannot read: ${code ?? String(err)}` }]);
-  }
-  return scenarioText(text, file, display);
+  return scenarioText(readScenarioSource(file, display), file, display);
 }
 
+/** The text's Document; the text is a scenario that loaded (its YAML is within the limits). */
 export function scenarioText(text: string, file: string, display = file): ScenarioText {
-  const lines = new LineCounter();
-  const doc = parseDocument(text.replace(/\r(?!\n)/g, '\n'), { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  return { file, display, text, doc, lines };
+  const yaml = readYaml(text);
+  if (!yaml.ok) throw new ScenarioError(display, yaml.issues);
+  return { file, display, text, doc: yaml.doc, lines: yaml.lines };
 }
 
 function where(source: ScenarioText, segments: ReadonlyArray<string | number>): string {
@@ -120,11 +114,11 @@ export function checkParam(source: ScenarioText, path: string, spec: ValueSpec):
       if (parent.has(seg)) continue;
       if (last && typeof seg === 'string') continue; // a field left to its default: the loader checks its name
       const keys = keysOf(parent);
-      fail(parentPath, `${formatPath(parentPath)} has no "${seg}"${didYouMean(String(seg), keys)}; it has ${keys.join(', ')}`);
+      fail(parentPath, `${formatPath(parentPath)} has no ${quote(String(seg))}${didYouMean(String(seg), keys)}; it has ${keys.join(', ')}`);
     }
     if (isSeq(parent)) {
       if (typeof seg === 'number' && seg < parent.items.length) continue;
-      fail(parentPath, `${formatPath(parentPath)} is a list of ${parent.items.length}: give an index from 0 to ${parent.items.length - 1}, found "${seg}"`);
+      fail(parentPath, `${formatPath(parentPath)} is a list of ${parent.items.length}: give an index from 0 to ${parent.items.length - 1}, found ${quote(String(seg))}`);
     }
     const scalar = isScalar(parent) ? parent.value : undefined;
     const call = distributionCall(scalar);
@@ -132,10 +126,10 @@ export function checkParam(source: ScenarioText, path: string, spec: ValueSpec):
       const names = DISTRIBUTION_ARGUMENTS[call.kind];
       if (!names) fail(parentPath, `${call.kind}(...) has no named arguments to sweep; sweep the whole value instead (--param ${segments.slice(0, i).join('.')}=...)`);
       const index = names.indexOf(seg);
-      if (index < 0) fail(parentPath, `${call.kind}(...) has no argument "${seg}"${didYouMean(seg, names)}; its arguments are ${names.join(', ')}`);
+      if (index < 0) fail(parentPath, `${call.kind}(...) has no argument ${quote(seg)}${didYouMean(seg, names)}; its arguments are ${names.join(', ')}`);
       return { path, segments, argument: { index, name: seg }, spec };
     }
-    fail(parentPath, `${formatPath(parentPath)} is a value, not a mapping: nothing under it is called "${seg}"`);
+    fail(parentPath, `${formatPath(parentPath)} is a value, not a mapping: nothing under it is called ${quote(String(seg))}`);
   }
   return { path, segments, argument: null, spec };
 }
