@@ -68,10 +68,19 @@ export function gridIndices(sizes: readonly number[]): number[][] {
   return out;
 }
 
-/** A sweep's cells, loaded up front so a value the format refuses stops it before anything runs. */
+/**
+ * Cells' scenarios a sweep keeps loaded at once. Every cell is loaded up front to check it
+ * (a value the format refuses stops the sweep before anything runs) and dropped; its seeds
+ * run in cell order, so a cell is loaded again when they start and a few recent ones are
+ * kept: 2,500 cells of a scenario with 10,000 stock rows are never held together.
+ */
+const CELLS_KEPT = 4;
+
+/** A sweep's cells: checked up front, loaded again as their seeds run. */
 export class SweepGrid {
   readonly axes: SweepAxis[];
-  private readonly scenarios = new Map<string, Scenario>();
+  private readonly recent = new Map<string, Scenario>();
+  private readonly identities = new Map<string, { name: string; fingerprint: string }>();
 
   constructor(
     readonly base: Scenario,
@@ -84,19 +93,27 @@ export class SweepGrid {
     if (cells > MAX_SWEEP_CELLS) throw new RangeError(`${cells} cells, over the limit of ${MAX_SWEEP_CELLS}; use fewer values`);
   }
 
-  /** The scenario of one cell (cached). */
+  /** The scenario of one cell (the last CELLS_KEPT are kept). */
   scenarioAt(at: readonly number[]): Scenario {
     const key = at.join(',');
-    let s = this.scenarios.get(key);
-    if (!s) {
-      const values: ParamValue[] = this.params.map((p, i) => p.spec.values[at[i]]);
-      s = loadCell(this.source, this.params, values, this.load);
-      this.scenarios.set(key, s);
-    }
+    let s = this.recent.get(key);
+    if (s) return s;
+    const values: ParamValue[] = this.params.map((p, i) => p.spec.values[at[i]]);
+    s = loadCell(this.source, this.params, values, this.load);
+    this.recent.set(key, s);
+    if (this.recent.size > CELLS_KEPT) this.recent.delete(this.recent.keys().next().value as string);
+    if (!this.identities.has(key)) this.identities.set(key, { name: s.name, fingerprint: fingerprint(s) });
     return s;
   }
 
-  /** Loads every cell (a bad value is found before the first run). */
+  /** A cell's name and content hash (compare.ts fingerprint), kept from when it was first loaded. */
+  identityAt(at: readonly number[]): { name: string; fingerprint: string } {
+    const key = at.join(',');
+    if (!this.identities.has(key)) this.scenarioAt(at);
+    return this.identities.get(key) as { name: string; fingerprint: string };
+  }
+
+  /** Loads every cell once (a bad value is found before the first run). */
   loadAll(): void {
     for (const at of gridIndices(this.axes.map((a) => a.labels.length))) this.scenarioAt(at);
   }
@@ -107,9 +124,10 @@ export async function runCell(grid: SweepGrid, at: readonly number[], options: S
 }
 
 /** An empty compare result of one cell, to be filled seed by seed (what compare() returns, tallied elsewhere). */
-function cellShell(scenario: Scenario, seeds: readonly number[], variants: string[], shard: SweepOptions['shard']): CompareResult {
+function cellShell(grid: SweepGrid, at: readonly number[], seeds: readonly number[], variants: string[], shard: SweepOptions['shard']): CompareResult {
+  const { name, fingerprint: print } = grid.identityAt(at);
   return {
-    scenario: { name: scenario.name, file: scenario.file, fingerprint: fingerprint(scenario) },
+    scenario: { name, file: grid.source.display, fingerprint: print },
     seeds: { label: seedsLabel(seeds), count: seeds.length },
     shard: shard ?? null,
     variants,
@@ -120,15 +138,14 @@ function cellShell(scenario: Scenario, seeds: readonly number[], variants: strin
 
 export async function sweep(grid: SweepGrid, options: SweepOptions): Promise<SweepResult> {
   const all = gridIndices(grid.axes.map((a) => a.labels.length));
-  const scenarios = all.map((at) => grid.scenarioAt(at));
   const variants = options.variants && options.variants.length > 0 ? [...options.variants] : grid.base.variants.map((v) => v.name);
   const seeds = shardSeeds(options.seeds, options.shard ?? null);
-  const cells: SweepCell[] = all.map((at, i) => ({ at, result: cellShell(scenarios[i], options.seeds, variants, options.shard) }));
+  const cells: SweepCell[] = all.map((at) => ({ at, result: cellShell(grid, at, options.seeds, variants, options.shard) }));
   // One pool of threads for every cell (cell-pool.ts); each cell's tally is compare's.
   const perCell = new Array<number>(cells.length).fill(0);
   let done = 0;
   await runCells(
-    scenarios,
+    (cell) => grid.scenarioAt(all[cell]),
     variants,
     cells.map((c, i) => ({
       cell: i,
