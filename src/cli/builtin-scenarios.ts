@@ -15,6 +15,7 @@ import { loadScenario, parseScenario, type LoadOptions } from '../scenario/load.
 import { readYaml } from '../scenario/yaml-document.js';
 import { closest } from '../scenario/suggest.js';
 import type { Scenario } from '../scenario/types.js';
+import { scenarioInputs } from '../scenario/inputs.js';
 import { UsageError } from './options.js';
 
 /** The package's scenarios folder: src/cli/ and dist/cli/ both sit two levels below the package root. */
@@ -83,6 +84,11 @@ export function resolveScenarioArg(arg: string): ScenarioSource {
   const stem = basename(arg).replace(/\.ya?ml$/i, '');
   const hint = names.includes(stem) ? ` (there is a built-in scenario "${stem}": give its bare name)` : '';
   throw new ScenarioError(arg, [{ path: [], message: `no such file${hint}` }]);
+}
+
+/** The files a scenario given as `arg` was made from (inputs.ts), which no output may overwrite. */
+export function inputsOf(arg: string, scenario: Scenario): string[] {
+  return scenarioInputs(scenario, resolveScenarioArg(arg).file);
 }
 
 /** Loads a scenario given as a path or a built-in name; `note` hears about a shadowed local file. */

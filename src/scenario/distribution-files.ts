@@ -25,7 +25,7 @@ export const MAX_SAMPLE_FILE_LINES = 2_000_000;
 
 type Issue = (path: ScenarioIssue['path'], message: string) => void;
 
-function fullPath(scenarioFile: string, file: string): string {
+export function fullPath(scenarioFile: string, file: string): string {
   return isAbsolute(file) ? file : join(dirname(scenarioFile), file);
 }
 

@@ -8,9 +8,22 @@
  * instead of turning silently into U+FFFD. A UTF-8 byte order mark is dropped.
  */
 import { isUtf8 } from 'node:buffer';
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 
 export type InputText = { ok: true; text: string } | { ok: false; message: string };
+
+/** Every file read through readInputFile in this process, by device and inode, with the path it was read as. */
+const inputsRead = new Map<string, string>();
+
+/** The path `file` was read as if this process read it as an input (the same file by another name too), else null. */
+export function inputRead(file: string): string | null {
+  try {
+    const s = statSync(file);
+    return inputsRead.get(`${s.dev}:${s.ino}`) ?? null;
+  } catch {
+    return null;
+  }
+}
 
 /** "8 MiB", "52.4 MB" style sizes for messages: binary units, one decimal below 10. */
 export function formatBytes(bytes: number): string {
@@ -52,6 +65,7 @@ export function readInputFile(path: string, what: string, maxBytes: number, limi
     const stats = fstatSync(fd);
     const kind = kindOf(stats);
     if (kind !== null) return { ok: false, message: `is ${kind}, not ${what}: give the path of a regular file` };
+    if (!inputsRead.has(`${stats.dev}:${stats.ino}`)) inputsRead.set(`${stats.dev}:${stats.ino}`, path);
     const tooBig = (size: string): InputText => ({ ok: false, message: `is ${size}, over the limit of ${formatBytes(maxBytes)} for ${what}${limitHint}` });
     if (stats.size > maxBytes) return tooBig(formatBytes(stats.size));
     // One byte more than the limit tells a file that grew past it (or a /proc file, size 0).
