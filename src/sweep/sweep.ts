@@ -6,7 +6,8 @@
  */
 import type { LoadOptions } from '../scenario/load.js';
 import type { Scenario } from '../scenario/types.js';
-import { compare, fingerprint, mergeCompareResults, replayCommand, seedsLabel, summarise, type CompareResult, type VariantSummary } from './compare.js';
+import { compare, mergeCompareResults, replayCommand, summarise, type CompareResult, type VariantSummary } from './compare.js';
+import { identityProblems, LOCK_SIM_VERSION, scenarioIdentity, seedsIdentity, type ScenarioIdentity, type SeedsIdentity } from './tally-identity.js';
 import { shellQuote } from './shell-quote.js';
 import { addOutcome, emptyTally } from './compare-tally.js';
 import { runCells } from './cell-pool.js';
@@ -34,9 +35,11 @@ export interface SweepCell {
 }
 
 export interface SweepResult {
-  scenario: { name: string; file: string; fingerprint: string };
+  /** The lock-sim version that ran it; with scenario and seeds, what merge checks (tally-identity.ts). */
+  version: string;
+  scenario: ScenarioIdentity;
   axes: SweepAxis[];
-  seeds: { label: string; count: number };
+  seeds: SeedsIdentity;
   shard: { k: number; n: number } | null;
   variants: string[];
   cells: SweepCell[];
@@ -80,7 +83,7 @@ const CELLS_KEPT = 4;
 export class SweepGrid {
   readonly axes: SweepAxis[];
   private readonly recent = new Map<string, Scenario>();
-  private readonly identities = new Map<string, { name: string; fingerprint: string }>();
+  private readonly identities = new Map<string, ScenarioIdentity>();
 
   constructor(
     readonly base: Scenario,
@@ -102,15 +105,15 @@ export class SweepGrid {
     s = loadCell(this.source, this.params, values, this.load);
     this.recent.set(key, s);
     if (this.recent.size > CELLS_KEPT) this.recent.delete(this.recent.keys().next().value as string);
-    if (!this.identities.has(key)) this.identities.set(key, { name: s.name, fingerprint: fingerprint(s) });
+    if (!this.identities.has(key)) this.identities.set(key, scenarioIdentity(s));
     return s;
   }
 
-  /** A cell's name and content hash (compare.ts fingerprint), kept from when it was first loaded. */
-  identityAt(at: readonly number[]): { name: string; fingerprint: string } {
+  /** A cell's name, content hash and module code (tally-identity.ts), kept from when it was first loaded. */
+  identityAt(at: readonly number[]): ScenarioIdentity {
     const key = at.join(',');
     if (!this.identities.has(key)) this.scenarioAt(at);
-    return this.identities.get(key) as { name: string; fingerprint: string };
+    return this.identities.get(key) as ScenarioIdentity;
   }
 
   /** Loads every cell once (a bad value is found before the first run). */
@@ -124,11 +127,11 @@ export async function runCell(grid: SweepGrid, at: readonly number[], options: S
 }
 
 /** An empty compare result of one cell, to be filled seed by seed (what compare() returns, tallied elsewhere). */
-function cellShell(grid: SweepGrid, at: readonly number[], seeds: readonly number[], variants: string[], shard: SweepOptions['shard']): CompareResult {
-  const { name, fingerprint: print } = grid.identityAt(at);
+function cellShell(grid: SweepGrid, at: readonly number[], seeds: SeedsIdentity, variants: string[], shard: SweepOptions['shard']): CompareResult {
   return {
-    scenario: { name, file: grid.source.display, fingerprint: print },
-    seeds: { label: seedsLabel(seeds), count: seeds.length },
+    version: LOCK_SIM_VERSION,
+    scenario: { ...grid.identityAt(at), file: grid.source.display },
+    seeds,
     shard: shard ?? null,
     variants,
     baseline: null,
@@ -140,7 +143,8 @@ export async function sweep(grid: SweepGrid, options: SweepOptions): Promise<Swe
   const all = gridIndices(grid.axes.map((a) => a.labels.length));
   const variants = options.variants && options.variants.length > 0 ? [...options.variants] : grid.base.variants.map((v) => v.name);
   const seeds = shardSeeds(options.seeds, options.shard ?? null);
-  const cells: SweepCell[] = all.map((at) => ({ at, result: cellShell(grid, at, options.seeds, variants, options.shard) }));
+  const seedsId = seedsIdentity(options.seeds);
+  const cells: SweepCell[] = all.map((at) => ({ at, result: cellShell(grid, at, seedsId, variants, options.shard) }));
   // One pool of threads for every cell (cell-pool.ts); each cell's tally is compare's.
   const perCell = new Array<number>(cells.length).fill(0);
   let done = 0;
@@ -158,26 +162,30 @@ export async function sweep(grid: SweepGrid, options: SweepOptions): Promise<Swe
     options.jobs ?? 1,
   );
   return {
-    scenario: { name: grid.base.name, file: grid.source.display, fingerprint: fingerprint(grid.base) },
+    version: LOCK_SIM_VERSION,
+    scenario: { ...scenarioIdentity(grid.base), file: grid.source.display },
     axes: grid.axes,
-    seeds: { label: seedsLabel(options.seeds), count: options.seeds.length },
+    seeds: seedsId,
     shard: options.shard ?? null,
     variants,
     cells,
   };
 }
 
-/** Combines the shards of one sweep, cell by cell, with compare's own merge. */
-export function mergeSweepResults(parts: readonly SweepResult[]): SweepResult {
+/**
+ * Combines the shards of one sweep, cell by cell, with compare's own merge: the same
+ * identity as compare's (tally-identity.ts) and the same parameters. `files` names them.
+ */
+export function mergeSweepResults(parts: readonly SweepResult[], files: readonly string[] = parts.map((_, i) => `part ${i + 1}`)): SweepResult {
   if (parts.length === 0) throw new Error('nothing to merge');
   const first = parts[0];
+  const problems = identityProblems(files, parts, 'sweep');
   const axesKey = (r: SweepResult): string => JSON.stringify(r.axes);
-  for (const p of parts) {
-    if (p.scenario.fingerprint !== first.scenario.fingerprint || axesKey(p) !== axesKey(first) || p.cells.length !== first.cells.length) {
-      throw new Error('these results are not shards of one sweep (scenario or parameters differ)');
-    }
-  }
-  const cells = first.cells.map((c, i) => ({ at: c.at, result: mergeCompareResults(parts.map((p) => p.cells[i].result)) }));
+  parts.forEach((p, i) => {
+    if (axesKey(p) !== axesKey(first) || p.cells.length !== first.cells.length) problems.push(`${files[i]}: axes: other parameters (${p.axes.map((a) => a.path).join(', ')}: ${p.cells.length} cells) than ${files[0]} (${first.axes.map((a) => a.path).join(', ')}: ${first.cells.length} cells)`);
+  });
+  if (problems.length > 0) throw new Error(problems.join('\n'));
+  const cells = first.cells.map((c, i) => ({ at: c.at, result: mergeCompareResults(parts.map((p) => p.cells[i].result), files.map((f) => `${f} cells[${i}]`)) }));
   return { ...first, shard: null, cells };
 }
 

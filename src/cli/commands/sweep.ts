@@ -5,17 +5,17 @@ import { InvalidArgumentError } from 'commander';
 import { DEFAULT_COMPARE_SEEDS, replayCommand, seedsLabel } from '../../sweep/compare.js';
 import { findBoundary, parseCondition, type Condition } from '../../sweep/find.js';
 import { checkParam, ParamError, readScenarioText, scenarioText, type SweepParam } from '../../sweep/params.js';
-import { validateTally } from '../../sweep/tally-file.js';
-import { mergeSweepResults, runCell, sweep, SweepGrid, type SweepResult } from '../../sweep/sweep.js';
+import { SWEEP_SHARD_FORMAT } from '../../sweep/tally-file.js';
+import { runCell, sweep, SweepGrid, type SweepResult } from '../../sweep/sweep.js';
 import { shellQuote } from '../../sweep/shell-quote.js';
 import { findToJson, sweepToJson } from '../../report/sweep-json.js';
 import { renderSweepHtml } from '../../report/sweep-html.js';
 import { renderFind, renderSweep } from '../../report/sweep-text.js';
 import { colorFor } from '../color.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { budgetOf, checkNoDuplicates, checkWritable, collectList, defaultJobs, MAX_REQUESTS_HELP, parseJobs, parseMaxRequests, parseSeeds, parseShardOption, UsageError, writeOutput } from '../options.js';
+import { budgetOf, checkNoDuplicates, checkOutputs, checkWritable, collectList, defaultJobs, MAX_REQUESTS_HELP, parseJobs, parseMaxRequests, parseSeeds, parseShardOption, UsageError, writeOutput } from '../options.js';
 import { progressBar } from '../progress.js';
-import { loadScenarioArg, resolveScenarioArg } from '../builtin-scenarios.js';
+import { inputsOf, loadScenarioArg, resolveScenarioArg } from '../builtin-scenarios.js';
 import { parseParamOption } from '../../sweep/params.js';
 import type { ValueSpec } from '../../sweep/param-values.js';
 import type { Budget } from '../../scenario/cost.js';
@@ -23,7 +23,7 @@ import type { Scenario } from '../../scenario/types.js';
 import type { CommandContext } from './context.js';
 import { checkVariantNames } from './run.js';
 
-export const SWEEP_SHARD_FORMAT = 'lock-sim-sweep-tally/1';
+export { SWEEP_SHARD_FORMAT };
 
 interface SweepCliOptions {
   param: Array<{ path: string; spec: ValueSpec }>;
@@ -95,6 +95,7 @@ export function registerSweep(program: Command, ctx: CommandContext): void {
       const grid = buildGrid(file, options.param, options.maxRequests, (note) => ctx.io.err(note));
       checkVariantNames(grid.base, options.variants);
       checkNoDuplicates('--variants', options.variants);
+      checkOutputs([['--output', options.output], ['--report', options.report]], inputsOf(file, grid.base));
       const seeds = options.seeds ?? DEFAULT_COMPARE_SEEDS;
       const variants = options.variants.length > 0 ? options.variants : grid.base.variants.map((v) => v.name);
       const run = { seeds, variants, jobs: options.jobs ?? defaultJobs(), shard: options.shard ?? null };
@@ -136,32 +137,6 @@ export function printSweep(result: SweepResult, options: { json?: boolean; repor
     if (!options.json) ctx.io.out(`\nreport written to ${options.report}`);
   }
 }
-
-/** A sweep shard file, checked cell by cell with compare's tally checks. */
-export function readSweepTally(file: string, data: Record<string, unknown>): SweepResult {
-  const cells = data.cells;
-  if (!Array.isArray(cells) || !Array.isArray(data.axes) || typeof data.scenario !== 'object') throw new UsageError(`${file}: not a sweep tally (cells, axes or scenario missing)`);
-  const problems: string[] = [];
-  const checked = cells.map((c: { at?: unknown; result?: unknown }, i) => {
-    const r = validateTally({ format: 'lock-sim-compare-tally/1', ...(c?.result as object) });
-    if (!r.ok) {
-      problems.push(...r.problems.map((p) => `${file}: cells[${i}].result.${p}`));
-      return null;
-    }
-    return { at: c.at as number[], result: r.result };
-  });
-  if (problems.length > 0) throw new UsageError(problems.join('\n'), true);
-  return { ...(data as unknown as SweepResult), cells: checked as SweepResult['cells'] };
-}
-
-export function mergeSweeps(parts: SweepResult[]): SweepResult {
-  try {
-    return mergeSweepResults(parts);
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
-}
-
 
 /** `run --param path=value`: the scenario with fields set, as a sweep's cell (how sweep's replay commands run one cell). */
 export function loadWithParams(arg: string, params: ReadonlyArray<{ path: string; spec: ValueSpec }>, budget: Budget, note?: (text: string) => void): Scenario {
