@@ -7,7 +7,7 @@
  * check of the scenario format applies to every cell.
  */
 import { isMap, isScalar, isSeq, type Document, type LineCounter } from 'yaml';
-import { ScenarioError, formatPath, quote } from '../scenario/errors.js';
+import { cut, formatPath, MAX_QUOTED_CHARS, quote, ScenarioError } from '../scenario/errors.js';
 import { parseScenario, readScenarioSource, type LoadOptions } from '../scenario/load.js';
 import { readYaml } from '../scenario/yaml-document.js';
 import { didYouMean } from '../scenario/suggest.js';
@@ -35,14 +35,17 @@ export interface SweepParam {
 /** A problem with a --param, located in the scenario file where it can be. */
 export class ParamError extends Error {}
 
+/** `--param path=values` as given: the values are read with the path (checkParam), so a bad range is located in the file. */
+export interface ParamOption {
+  path: string;
+  values: string;
+}
+
 /** `path=values` of the command line. */
-export function parseParamOption(text: string): Parsed<{ path: string; spec: ValueSpec }> {
+export function parseParamOption(text: string): Parsed<ParamOption> {
   const eq = text.indexOf('=');
   if (eq <= 0) return { ok: false, message: `expected <path>=<values>, e.g. variants.lua.lease=2s..30s/8, found ${quote(text)}` };
-  const path = text.slice(0, eq).trim();
-  const spec = parseValueSpec(text.slice(eq + 1));
-  if (!spec.ok) return { ok: false, message: `${path}: ${spec.message}` };
-  return { ok: true, value: { path, spec: spec.value } };
+  return { ok: true, value: { path: text.slice(0, eq).trim(), values: text.slice(eq + 1) } };
 }
 
 export function splitPath(path: string): Array<string | number> {
@@ -98,11 +101,21 @@ function distributionCall(value: unknown): { kind: string; args: string[] } | nu
   return m ? { kind: m[1], args: splitTopLevel(m[2]) } : null;
 }
 
-/** Checks a parameter's path against the scenario file; the message names where it goes wrong. */
-export function checkParam(source: ScenarioText, path: string, spec: ValueSpec): SweepParam {
+/**
+ * Checks a parameter's path against the scenario file, then its values (given as the
+ * command line wrote them, or already read); the message names where it goes wrong: the
+ * place in the file where the path stops, or the field the values are for.
+ */
+export function checkParam(source: ScenarioText, path: string, given: ValueSpec | string): SweepParam {
   const segments = splitPath(path);
   const fail = (at: ReadonlyArray<string | number>, message: string): never => {
     throw new ParamError(`${where(source, at)}: --param ${path}: ${message}`);
+  };
+  const valuesOf = (): ValueSpec => {
+    if (typeof given !== 'string') return given;
+    const spec = parseValueSpec(given);
+    if (spec.ok) return spec.value;
+    throw new ParamError(`${where(source, segments)}: --param ${path}=${cut(given, MAX_QUOTED_CHARS)}: ${spec.message}`);
   };
   if (segments.length === 0) fail([], 'an empty path');
   for (let i = 0; i < segments.length; i++) {
@@ -127,11 +140,11 @@ export function checkParam(source: ScenarioText, path: string, spec: ValueSpec):
       if (!names) fail(parentPath, `${call.kind}(...) has no named arguments to sweep; sweep the whole value instead (--param ${segments.slice(0, i).join('.')}=...)`);
       const index = names.indexOf(seg);
       if (index < 0) fail(parentPath, `${call.kind}(...) has no argument ${quote(seg)}${didYouMean(seg, names)}; its arguments are ${names.join(', ')}`);
-      return { path, segments, argument: { index, name: seg }, spec };
+      return { path, segments, argument: { index, name: seg }, spec: valuesOf() };
     }
     fail(parentPath, `${formatPath(parentPath)} is a value, not a mapping: nothing under it is called ${quote(String(seg))}`);
   }
-  return { path, segments, argument: null, spec };
+  return { path, segments, argument: null, spec: valuesOf() };
 }
 
 /** The file's text with each parameter set to its value. */

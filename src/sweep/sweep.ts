@@ -173,6 +173,25 @@ export async function sweep(grid: SweepGrid, options: SweepOptions): Promise<Swe
 }
 
 /**
+ * The cells a one-parameter search (`--find`) ran, as a sweep of those values in order: what
+ * its HTML report draws. The axis is a list of the values run, not the range searched.
+ */
+export function sweepOfCells(grid: SweepGrid, ran: ReadonlyMap<number, CompareResult>, seeds: readonly number[], variants: string[]): SweepResult {
+  const axis = grid.axes[0];
+  const indices = [...ran.keys()].sort((a, b) => a - b);
+  const pick = <T>(xs: readonly T[]): T[] => indices.map((i) => xs[i]);
+  return {
+    version: LOCK_SIM_VERSION,
+    scenario: { ...scenarioIdentity(grid.base), file: grid.source.display },
+    axes: [{ path: axis.path, kind: 'list', labels: pick(axis.labels), numeric: pick(axis.numeric), raw: pick(axis.raw) }],
+    seeds: seedsIdentity(seeds),
+    shard: null,
+    variants,
+    cells: indices.map((index, j) => ({ at: [j], result: ran.get(index) as CompareResult })),
+  };
+}
+
+/**
  * Combines the shards of one sweep, cell by cell, with compare's own merge: the same
  * identity as compare's (tally-identity.ts) and the same parameters. `files` names them.
  */

@@ -18,7 +18,7 @@ import { budgetOf, checkNoDuplicates, checkOutputs, checkWritable, collect, form
 import { lockKeyOf } from '../../workload/request-flow.js';
 import { inputsOf, loadScenarioArg } from '../builtin-scenarios.js';
 import type { CommandContext } from './context.js';
-import type { ValueSpec } from '../../sweep/param-values.js';
+import type { ParamOption } from '../../sweep/params.js';
 import { collectParam, loadWithParams } from './sweep.js';
 import { runScenarioReal } from '../../real/run-real.js';
 import { checkRedisServer } from '../../real/processes.js';
@@ -45,7 +45,7 @@ interface RunOptions {
   key?: string;
   report?: string;
   maxRequests?: number;
-  param: Array<{ path: string; spec: ValueSpec }>;
+  param: ParamOption[];
   backend: string;
   redisServer: string;
   repeat: number;
