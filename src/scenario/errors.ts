@@ -44,6 +44,17 @@ export function cutMessage(text: string, max = MAX_MESSAGE_CHARS): string {
   return text.length <= max ? text : `${cut(text, max)} (message of ${text.length.toLocaleString('en-US')} characters cut)`;
 }
 
+/** Lines of one error report printed; a file with a million bad lines says how many more there were. */
+export const MAX_MESSAGE_LINES = 200;
+
+/** An error report for stderr: each line cut (cutMessage), at most MAX_MESSAGE_LINES of them. */
+export function boundedReport(text: string): string {
+  const lines = text.split('\n');
+  const shown = lines.slice(0, MAX_MESSAGE_LINES).map((l) => cutMessage(l));
+  if (lines.length > MAX_MESSAGE_LINES) shown.push(`... and ${(lines.length - MAX_MESSAGE_LINES).toLocaleString('en-US')} more lines`);
+  return shown.join('\n');
+}
+
 export function formatPath(path: ReadonlyArray<string | number>): string {
   if (path.length === 0) return '(top level)';
   return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? cut(p, MAX_QUOTED_CHARS) : `.${cut(p, MAX_QUOTED_CHARS)}`)).join('');

@@ -13,6 +13,7 @@ import { decodeText, firstInvalidUtf8 } from '../../src/scenario/input-file.js';
 import { MAX_SAMPLE_FILE_BYTES, MAX_SAMPLE_FILE_LINES } from '../../src/scenario/distribution-files.js';
 import { MAX_SCENARIO_BYTES, MAX_YAML_DEPTH, MAX_YAML_NODES } from '../../src/scenario/yaml-document.js';
 import { MAX_DISTRIBUTION_DEPTH, parseDistribution } from '../../src/scenario/values.js';
+import { boundedReport } from '../../src/scenario/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lock-sim-limits-'));
 const text = (think = '1ms', extra = '') => `name: t
@@ -243,5 +244,16 @@ describe('messages', () => {
 
   it('leave a short value whole', () => {
     expect(errorOf(() => parseScenario(text('"soon"'), 'f.yaml'))).toContain('found "soon"');
+  });
+
+  it('are printed at most 200 lines of 2,000 characters: a file with 5,000 bad faults says how many more', () => {
+    const faults = `faults:\n${'  - { kind: gc-pause, client: 1, at: 1s, duration: forever }\n'.repeat(5_000)}`;
+    const report = boundedReport(errorOf(() => parseScenario(text('1ms', faults), 'f.yaml')));
+    const lines = report.split('\n');
+    expect(lines).toHaveLength(201);
+    expect(lines[0]).toMatch(/^f\.yaml:6:52: faults\[0\]\.duration: expected a duration .*, found "forever"$/);
+    expect(lines[200]).toBe('... and 4,800 more lines');
+    expect(boundedReport(`a\n${'b'.repeat(3_000)}`)).toBe(`a\n${'b'.repeat(2_000)}… (message of 3,000 characters cut)`);
+    expect(boundedReport('one line')).toBe('one line');
   });
 });
