@@ -6,7 +6,7 @@
  * the lines after a prompt are what that command prints, and a block may hold several
  * prompts, run one after the other. A line that is exactly `...` stands for lines left out
  * (any number, at least one), so an example can show part of a long output honestly. Every
- * example runs in a new empty folder where `scenarios/` is the repository's, with NO_COLOR
+ * example runs in a new empty folder where `scenarios/` and `docs/` are the repository's, with NO_COLOR
  * set, `npx lock-sim` being the repository's build and every other command the shell's, so a
  * file an example writes (`init`, `--report`) lands in that folder.
  *
@@ -39,12 +39,12 @@ export function codeBlocks(text) {
   const lines = text.split('\n');
   const blocks = [];
   for (let i = 0; i < lines.length; i++) {
-    const open = /^(`{3,})(\S*)\s*$/.exec(lines[i]);
+    const open = /^(`{3,})(\S*)(?:\s+file=(\S+))?\s*$/.exec(lines[i]);
     if (!open) continue;
     const fence = open[1];
     let j = i + 1;
     while (j < lines.length && lines[j] !== fence) j++;
-    blocks.push({ lang: open[2], lines: lines.slice(i + 1, j), start: i, end: j });
+    blocks.push({ lang: open[2], file: open[3] ?? null, lines: lines.slice(i + 1, j), start: i, end: j });
     i = j;
   }
   return blocks;
@@ -74,6 +74,15 @@ export function findExamples(root = ROOT) {
   );
 }
 
+/** Blocks that show a file of the repository: `{ page, line, file, lines }`. */
+export function findFileBlocks(root = ROOT) {
+  return docPages(root).flatMap((page) =>
+    codeBlocks(readFileSync(join(root, page), 'utf8'))
+      .filter((b) => b.file !== null)
+      .map((b) => ({ page, line: b.start + 1, file: b.file, lines: b.lines })),
+  );
+}
+
 /** `npx lock-sim ...` lines of code blocks that are not examples (commands to type). */
 export function findCommands(root = ROOT) {
   return docPages(root).flatMap((page) =>
@@ -92,6 +101,8 @@ export function findCommands(root = ROOT) {
 export function exampleFolder(root = ROOT) {
   const dir = mkdtempSync(join(tmpdir(), 'lock-sim-doc-'));
   symlinkSync(join(root, 'scenarios'), join(dir, 'scenarios'));
+  // The tutorial's scenario files.
+  symlinkSync(join(root, 'docs'), join(dir, 'docs'));
   // As in a project that installed lock-sim: the own-code scenarios import npm lock libraries.
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
   const bin = join(dir, '.bin');

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 // @ts-expect-error: a plain ES module of the repository's scripts, without types
-import { codeBlocks, docPages, findCommands, findExamples, fits, runCommand, runExample, exampleFolder } from '../../scripts/doc-examples.mjs';
+import { codeBlocks, docPages, findCommands, findExamples, findFileBlocks, fits, runCommand, runExample, exampleFolder } from '../../scripts/doc-examples.mjs';
 import { buildProgram } from '../../src/cli/program.js';
 import { rmSync } from 'node:fs';
 
@@ -63,6 +63,13 @@ describe('documentation examples', () => {
   });
 });
 
+describe('files shown whole', () => {
+  const shown = findFileBlocks() as Array<{ page: string; line: number; file: string; lines: string[] }>;
+  it.each(shown.map((b) => ({ ...b, name: `${b.page}:${b.line} ${b.file}` })))('$name is the file as it is', (b) => {
+    expect(b.lines.join('\n')).toBe(readFileSync(b.file, 'utf8').replace(/\n$/, ''));
+  });
+});
+
 describe('commands to type', () => {
   it('the casebook check is among the commands npm test runs', () => expect(runByNpmTest('npx lock-sim check scenarios/')).toBe(true));
 
@@ -84,7 +91,7 @@ function inlineCommands(): TypedCommand[] {
     for (const block of codeBlocks(text) as Array<{ lines: string[] }>) text = text.replace(block.lines.join('\n'), '');
     return [...text.matchAll(/`(npx lock-sim [^`]*)`/g)]
       .map((m) => ({ page, line: text.slice(0, m.index).split('\n').length, command: m[1].replace(/\s+/g, ' ').replace(/\s*>>.*$/, '') }))
-      .filter((c) => !/[<]/.test(c.command));
+      .filter((c) => !/[<]|\.\.\.$/.test(c.command));
   });
 }
 
