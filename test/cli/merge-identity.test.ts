@@ -4,12 +4,13 @@
  * both labelled "4 seeds", merged with exit 0 before. Through the built bin.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { moduleCodeHash } from '../../src/scenario/module-files.js';
-import { identityProblems, seedsIdentity, type TallyHeader } from '../../src/sweep/tally-identity.js';
+import { identityProblems, scenarioIdentity, seedsIdentity, type TallyHeader } from '../../src/sweep/tally-identity.js';
+import { loadScenario } from '../../src/scenario/load.js';
 
 function cli(...args: string[]) {
   const r = spawnSync(process.execPath, ['bin/lock-sim.js', ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
@@ -131,5 +132,21 @@ describe('identities', () => {
     writeFileSync(join(dir, 'tree-b', 'locks', 'data.json'), '{"changed":1}');
     expect(moduleCodeHash([join(dir, 'tree-b', 'locks', 'lock.mjs')], join(dir, 'tree-b', 'scenario.yaml'))).not.toBe(a);
     expect(moduleCodeHash([], join(dir, 'scenario.yaml'))).toBeNull();
+  });
+
+  it('are the same for an own-code scenario in two checkouts (the module\'s absolute path does not count), and differ when its code does', () => {
+    const checkout = (name: string) => {
+      const root = join(dir, name);
+      cpSync('scenarios/own-code/locks', join(root, 'locks'), { recursive: true });
+      cpSync('scenarios/own-code/constant-value-del.yaml', join(root, 's.yaml'));
+      return root;
+    };
+    const [a, b] = [checkout('checkout-a'), checkout('checkout-b')];
+    const id = (root: string) => scenarioIdentity(loadScenario(join(root, 's.yaml')));
+    expect({ ...id(b), file: '' }).toEqual({ ...id(a), file: '' });
+    expect(id(a).code).toMatch(/^[0-9a-f]{64}$/);
+    writeFileSync(join(b, 'locks', 'token-lock.mjs'), `${readFileSync(join(b, 'locks', 'token-lock.mjs'), 'utf8')}\n// edited\n`);
+    expect(id(b).fingerprint).toBe(id(a).fingerprint);
+    expect(id(b).code).not.toBe(id(a).code);
   });
 });
