@@ -147,6 +147,23 @@ export function checkParam(source: ScenarioText, path: string, given: ValueSpec 
   return { path, segments, argument: null, spec: valuesOf() };
 }
 
+/**
+ * Parameters that name one field, or a field and a part of it (`dependencies.risk` and
+ * `dependencies.risk.max`: setting the whole value first left no argument to set, exit 3),
+ * by their segments, so `faults.0.at` and `faults[0].at` are one field. Located at the first.
+ */
+export function checkDistinct(source: ScenarioText, params: readonly SweepParam[]): void {
+  const within = (a: SweepParam, b: SweepParam): boolean => a.segments.length <= b.segments.length && a.segments.every((s, i) => s === b.segments[i]);
+  params.forEach((a, i) =>
+    params.slice(i + 1).forEach((b) => {
+      if (!within(a, b) && !within(b, a)) return;
+      const [outer, inner] = within(a, b) ? [a, b] : [b, a];
+      const what = outer.segments.length === inner.segments.length ? 'the same field as' : 'a part of';
+      throw new ParamError(`${where(source, outer.segments)}: --param ${inner.path}: ${what} --param ${outer.path}; sweep one of them`);
+    }),
+  );
+}
+
 /** The file's text with each parameter set to its value. */
 export function cellText(source: ScenarioText, params: readonly SweepParam[], values: readonly ParamValue[]): string {
   const doc = source.doc.clone();

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { DEFAULT_COMPARE_SEEDS, replayCommand, seedsLabel, type CompareResult } from '../../sweep/compare.js';
 import { findBoundary, parseCondition, type Condition } from '../../sweep/find.js';
-import { checkParam, ParamError, readScenarioText, scenarioText, type SweepParam } from '../../sweep/params.js';
+import { checkDistinct, checkParam, ParamError, readScenarioText, scenarioText, type SweepParam } from '../../sweep/params.js';
 import { SWEEP_SHARD_FORMAT } from '../../sweep/tally-file.js';
 import { runCell, sweep, SweepGrid, sweepOfCells, type SweepResult } from '../../sweep/sweep.js';
 import { shellQuote } from '../../sweep/shell-quote.js';
@@ -57,7 +57,7 @@ export function buildGrid(arg: string, params: readonly ParamOption[], maxReques
   const source = where.builtin ? scenarioText(readFileSync(where.file, 'utf8'), where.file, where.display) : readScenarioText(where.file);
   try {
     const checked: SweepParam[] = params.map((p) => checkParam(source, p.path, p.values));
-    checkNoDuplicates('--param', checked.map((p) => p.path));
+    checkDistinct(source, checked);
     for (const p of oneValue ? checked : []) {
       if (p.spec.values.length !== 1) throw new UsageError(`--param ${p.path}: run takes one value, found ${p.spec.values.length} (sweep takes several)`);
     }
