@@ -1,5 +1,5 @@
 /**
- * The streaming checker's requests by name, and the names whose facts it dropped. The
+ * The request ledger's requests by name, and the names whose facts it dropped. The
  * workload numbers its requests `r<n>` in order of arrival (workload/workload.ts submit) and
  * the checker holds those of the last minute or so, so a request lives in a slot of a ring
  * indexed by its number: an array read where a Map of a few thousand strings cost a hash

@@ -2,9 +2,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ScenarioError } from '../scenario/errors.js';
 import type { Scenario } from '../scenario/types.js';
+import { CheckerArena } from '../checker/arena.js';
 import { runSeed } from './seed.js';
 
 const { scenarios, variants } = workerData as { scenarios: Scenario[]; variants: string[] };
+/** This thread's checkers' reusable objects, for every seed it runs. */
+const arena = new CheckerArena();
 
 parentPort?.on('message', (message: { kind: 'run'; task: number; cell: number; seeds: number[] } | { kind: 'stop' }) => {
   if (message.kind === 'stop') {
@@ -12,7 +15,7 @@ parentPort?.on('message', (message: { kind: 'run'; task: number; cell: number; s
     return;
   }
   try {
-    parentPort?.postMessage({ task: message.task, outcomes: message.seeds.map((seed) => runSeed(scenarios[message.cell], variants, seed)) });
+    parentPort?.postMessage({ task: message.task, outcomes: message.seeds.map((seed) => runSeed(scenarios[message.cell], variants, seed, arena)) });
   } catch (err) {
     if (!(err instanceof ScenarioError)) throw err;
     parentPort?.postMessage({ scenarioError: { file: err.file, issues: err.issues } });
