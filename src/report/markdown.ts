@@ -10,7 +10,7 @@ import type { RunResult } from '../runner/run.js';
 import type { ScenarioResult } from '../runner/run-scenario.js';
 import { formatMetric } from '../scenario/metrics.js';
 import type { ScenarioCheck } from '../sweep/check.js';
-import { formatMeasured } from './check-text.js';
+import { checkSummary, formatMeasured, IMPLICIT_HINT, IMPLICIT_NOTE, noExpectations } from './check-text.js';
 import { markdownCell, renderMarkdownTable, type Column } from './columns.js';
 import { notableCounts } from './text.js';
 import { brokenInvariants, VERDICT_LEGEND, verdictOf } from './verdict.js';
@@ -67,23 +67,18 @@ export function renderRunMarkdown(result: ScenarioResult): string {
 
 export function renderCheckMarkdown(checks: readonly ScenarioCheck[]): string {
   const rows: string[] = [];
-  let total = 0;
-  let failed = 0;
   const replays: string[] = [];
   for (const c of checks) {
+    if (c.empty) rows.push(`| ${markdownCell(c.scenario.file)} | - | - | ${c.passed ? 'pass' : '**FAIL**'} | ${markdownCell(noExpectations(c))} |`);
     for (const e of c.expectations) {
-      total++;
-      if (!e.passed) failed++;
       const x = e.expectation;
       const measured = x.statistic === 'run' && e.runs > 1 && !e.passed ? `${formatMeasured(e)}; failed in ${e.failedRuns} of ${e.runs} runs` : `${formatMeasured(e)}${e.runs > 1 ? ` over ${e.runs} runs` : ''}`;
-      rows.push(`| ${markdownCell(c.scenario.file)} | ${markdownCell(x.variant)} | \`${markdownCell(x.text)}\` | ${e.passed ? 'pass' : '**FAIL**'} | ${markdownCell(measured)} |`);
+      const note = e.implicit ? (e.passed ? ' (implicit)' : ` (${IMPLICIT_NOTE}; ${IMPLICIT_HINT})`) : '';
+      rows.push(`| ${markdownCell(c.scenario.file)} | ${markdownCell(x.variant)} | \`${markdownCell(x.text)}\`${markdownCell(note)} | ${e.passed ? 'pass' : '**FAIL**'} | ${markdownCell(measured)} |`);
       if (e.replay) replays.push(`- \`${x.location}\`: \`${e.replay}\``);
     }
   }
-  const title = failed === 0
-    ? `### ${total} expectations held in ${checks.length} scenarios`
-    : `### ${failed} of ${total} expectations failed in ${checks.filter((c) => !c.passed).length} of ${checks.length} scenarios`;
-  const out = [title, '', '| scenario | variant | expectation | result | measured |', '|---|---|---|---|---|', ...rows];
+  const out = [`### ${checkSummary(checks)}`, '', '| scenario | variant | expectation | result | measured |', '|---|---|---|---|---|', ...rows];
   if (replays.length > 0) out.push('', '**Replay the failures**', '', ...replays);
   return out.join('\n');
 }

@@ -1,5 +1,6 @@
 /** The metric names an `expect:` block may use, and how each is read off a run's metrics. */
 import type { RunMetrics } from '../checker/check.js';
+import { STALL_LIMIT_US } from '../checker/observers/liveness.js';
 import { formatMicros } from '../engine/time.js';
 
 export interface MetricDefinition {
@@ -60,7 +61,15 @@ export const METRICS: readonly MetricDefinition[] = [
   def('p99-ordered', '99th percentile latency of requests that ended with an order', (m) => m.flashSale.latency.ordered.p99Us, true),
   def('p99-refused', '99th percentile latency of requests refused (sold out, lock busy, conflict, fenced, duplicate, overloaded)', (m) => m.flashSale.latency.refused.p99Us, true),
   def('p99-error', '99th percentile latency of requests that failed on a lock or database error, or an unavailable client', (m) => m.flashSale.latency.error.p99Us, true),
+  def('live', '1 when the run kept working once the faults were over (liveness LIVE), else 0', (m) => (m.liveness.verdict === 'LIVE' ? 1 : 0)),
+  def('stalled', `1 when no order came for ${formatMicros(STALL_LIMIT_US)} or more after the last fault while stock and demand remained, or none in the whole run (liveness STALLED), else 0`, (m) => (m.liveness.verdict === 'STALLED' ? 1 : 0)),
+  def('unavailable', '1 when more than half of the judged requests failed or got no answer (liveness UNAVAILABLE), else 0', (m) => (m.liveness.verdict === 'UNAVAILABLE' ? 1 : 0)),
+  def('failed-share', 'share of the judged requests (those after the last fault, or all) that failed or got no answer (0 to 1)', (m) => m.liveness.failedShare, false, true),
+  def('longest-stall', 'longest stretch after the last fault without an order while stock and demand remained', (m) => m.liveness.longestStallUs, true),
 ];
+
+/** The metrics that speak of liveness: an expectation on one of them is the scenario expecting a variant's liveness (check judges it then, not by its own rule). */
+export const LIVENESS_METRICS: ReadonlySet<string> = new Set(['live', 'stalled', 'unavailable', 'failed-share', 'longest-stall']);
 
 export const METRIC_NAMES = METRICS.map((m) => m.name);
 

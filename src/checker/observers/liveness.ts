@@ -13,11 +13,12 @@
  *   requests are those that arrived after the last fault (the quiet period), or all of them
  *   when fewer than MIN_JUDGED_REQUESTS arrived then (faults until the end: no quiet period
  *   to judge alone).
- * - STALLED: no order was answered for STALL_LIMIT_US or longer in the quiet period while
- *   stock remained and requests kept arriving; or no order in the whole run although stock
- *   and at least MIN_JUDGED_REQUESTS requests were there.
- * - LIVE otherwise, and when fewer than MIN_JUDGED_REQUESTS arrived in the whole run (too few
- *   to tell an outage from bad luck), unless a stall was seen.
+ * - STALLED: in the quiet period, STALL_LIMIT_US or longer without an order answered while
+ *   stock remained and requests were waiting or arriving (a stretch begins when a request
+ *   arrives, or is still waiting, after the last order, and ends at the next order's answer
+ *   or at the end of arrivals); or no order in the whole run although stock was there.
+ * - LIVE otherwise, and whenever fewer than MIN_JUDGED_REQUESTS requests arrived in the whole
+ *   run (too few to tell an outage from bad luck).
  *
  * The quiet period runs from the last fault record (a fault's start, end or event: a
  * failover, a restart) to the end of arrivals (the scenario's duration; the drain adds no
@@ -55,7 +56,7 @@ export interface LivenessFigures {
   failedRequests: number;
   /** failedRequests / judgedRequests, 0 to 1, 4 decimals. */
   failedShare: number;
-  /** The longest stretch of the quiet period without an order answered while stock remained and requests arrived (0: none). */
+  /** The longest stretch of the quiet period without an order answered while stock remained and requests waited or arrived (0: none). */
   longestStallUs: number;
   /** When it began (-1: none). */
   longestStallFromUs: number;
@@ -69,13 +70,17 @@ export class LivenessObserver implements Observer {
   private requests = 0;
   private failed = 0;
   private orders = 0;
+  /** Requests arrived and not ended yet. */
+  private inFlight = 0;
   /** The quiet period so far: from the last fault record. */
   private quietFromUs = 0;
   private quietRequests = 0;
   private quietFailed = 0;
-  /** The current stretch without an order: from max(last order, quiet start), and arrivals since. */
-  private markUs = 0;
-  private arrivalsSinceMark = 0;
+  /**
+   * The current stretch without an order: since when a request has been waiting or arriving
+   * with no order answered (-1: none since the last order or fault).
+   */
+  private demandFromUs = -1;
   private longestUs = 0;
   private longestFromUs = -1;
 
@@ -94,19 +99,20 @@ export class LivenessObserver implements Observer {
     this.quietFailed = 0;
     this.longestUs = 0;
     this.longestFromUs = -1;
-    this.markUs = op.timeUs;
-    this.arrivalsSinceMark = 0;
+    this.demandFromUs = this.inFlight > 0 ? op.timeUs : -1;
   }
 
-  requestInvoked(): void {
+  requestInvoked(r: RequestFacts): void {
     this.requests++;
     this.quietRequests++;
-    this.arrivalsSinceMark++;
+    this.inFlight++;
+    if (this.demandFromUs < 0) this.demandFromUs = r.invokeUs;
   }
 
   requestEnded(r: RequestFacts, endUs: number | null, outcome: Outcome): void {
-    const failed = endUs === null || failure(outcome);
-    if (failed) {
+    // r.endUs: the end heard (-1 for one still running at the run's end, which ends after every other).
+    if (r.endUs >= 0) this.inFlight--;
+    if (endUs === null || failure(outcome)) {
       this.failed++;
       if (r.invokeUs >= this.quietFromUs) this.quietFailed++;
     }
@@ -114,33 +120,27 @@ export class LivenessObserver implements Observer {
     this.orders++;
     this.stretch(Math.min(endUs, this.durationUs));
     this.unitsOrdered += r.qty;
-    if (endUs > this.markUs) {
-      this.markUs = endUs;
-      this.arrivalsSinceMark = 0;
-    }
+    // Requests still waiting are demand from now on; else the next arrival is.
+    this.demandFromUs = this.inFlight > 0 ? endUs : -1;
   }
 
-  /** The stretch without an order from the mark to `toUs`, when stock remained and requests arrived in it. */
+  /** The stretch without an order from the start of the current demand to `toUs`, when stock remained. */
   private stretch(toUs: number): void {
     const length = this.stretchTo(toUs);
     if (length > this.longestUs) {
       this.longestUs = length;
-      this.longestFromUs = this.markUs;
+      this.longestFromUs = this.demandFromUs;
     }
   }
 
   private stretchTo(toUs: number): number {
-    if (this.unitsOrdered >= this.stockUnits || this.arrivalsSinceMark === 0) return 0;
-    return toUs - this.markUs;
+    if (this.unitsOrdered >= this.stockUnits || this.demandFromUs < 0) return 0;
+    return Math.max(0, toUs - this.demandFromUs);
   }
 
   result(): LivenessFigures {
     // The last stretch runs to the end of arrivals.
-    const last = this.stretchTo(this.durationUs);
-    if (last > this.longestUs) {
-      this.longestUs = last;
-      this.longestFromUs = this.markUs;
-    }
+    this.stretch(this.durationUs);
     const quiet = this.quietRequests >= MIN_JUDGED_REQUESTS;
     const judgedRequests = quiet ? this.quietRequests : this.requests;
     const failedRequests = quiet ? this.quietFailed : this.failed;
@@ -156,17 +156,19 @@ export class LivenessObserver implements Observer {
       longestStallUs: this.longestUs,
       longestStallFromUs: this.longestFromUs,
     };
+    // Too few requests to tell an outage from bad luck: not judged.
+    if (this.requests < MIN_JUDGED_REQUESTS) return figures;
     const since = quiet ? (this.quietFromUs > 0 ? `after the last fault (${formatMicros(this.quietFromUs)})` : 'in the run (no fault)') : 'in the whole run';
-    if (judgedRequests >= MIN_JUDGED_REQUESTS && failedRequests / judgedRequests > FAILED_SHARE_LIMIT) {
+    if (failedRequests / judgedRequests > FAILED_SHARE_LIMIT) {
       figures.verdict = 'UNAVAILABLE';
       figures.cause = `${percent(failedShare)} of the ${judgedRequests} requests ${since} failed or got no answer${this.mostFrequent()}`;
-    } else if (this.orders === 0 && this.requests >= MIN_JUDGED_REQUESTS && this.stockUnits > 0) {
+    } else if (this.orders === 0 && this.stockUnits > 0) {
       figures.verdict = 'STALLED';
       figures.cause = `no order in the whole run: ${this.requests} requests, ${this.stockUnits} units in stock${this.mostFrequent()}`;
     } else if (this.longestUs >= STALL_LIMIT_US) {
       figures.verdict = 'STALLED';
       const to = this.longestFromUs + this.longestUs;
-      figures.cause = `no order answered from ${formatMicros(this.longestFromUs)} to ${formatMicros(to)} (${formatMicros(this.longestUs)}) ${this.quietFromUs > 0 ? `after the last fault (${formatMicros(this.quietFromUs)})` : 'with no fault'}, while stock remained and requests kept arriving`;
+      figures.cause = `no order answered from ${formatMicros(this.longestFromUs)} to ${formatMicros(to)} (${formatMicros(this.longestUs)}) ${this.quietFromUs > 0 ? `after the last fault (${formatMicros(this.quietFromUs)})` : 'with no fault'}, while stock remained and requests were waiting or arriving`;
     }
     return figures;
   }
