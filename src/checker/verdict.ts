@@ -14,6 +14,8 @@ export type Verdict = SafetyVerdict | Exclude<LivenessVerdict, 'LIVE'>;
 
 /** Every verdict, from the best to the worst (compare's "worst over seeds" is the last one met). */
 export const VERDICTS: readonly Verdict[] = ['SAFE', 'DEGRADED', 'STALLED', 'UNAVAILABLE', 'LEAKY', 'UNSAFE'];
+/** The liveness classes, from the best to the worst. */
+export const LIVENESS_CLASSES: readonly LivenessVerdict[] = ['LIVE', 'STALLED', 'UNAVAILABLE'];
 
 /** Safety invariants of the data and of the lock, in the order stories list them. */
 function brokenSafety(m: RunMetrics): string[] {

@@ -18,7 +18,7 @@ export function failureLines(variant: string, f: Failures): string[] {
   if (reported > 0) {
     out.push(`  ${variant}: ${reported} diagnostic${reported === 1 ? '' : 's'} from its client processes`);
     for (const g of f.diagnostics.slice(0, SHOWN_GROUPS)) {
-      out.push(`    ${String(g.count).padStart(6)}  ${g.kind.padEnd(11)} ${g.text}${g.frame ? ` (at ${g.frame})` : ''}  (first ${g.process} at ${formatMicros(g.firstUs)})`);
+      out.push(`    ${String(g.count).padStart(6)}  ${g.kind.padEnd(19)} ${g.text}${g.frame ? ` (at ${g.frame})` : ''}  (first ${g.process} at ${formatMicros(g.firstUs)})`);
     }
     const more = f.diagnostics.slice(SHOWN_GROUPS).reduce((n, g) => n + g.count, 0) + f.otherDiagnostics;
     if (more > 0) out.push(`    ${String(more).padStart(6)}  with other kinds or texts (--json lists them)`);
