@@ -26,7 +26,7 @@ export { Checker, type CheckerOptions } from './checker/checker.js';
 export { CheckerArena } from './checker/arena.js';
 export type { Operation, History } from './history/operation.js';
 export { resultToJson } from './report/json.js';
-export { verdictOf } from './report/verdict.js';
+export { verdictOf, safetyOf, livenessOf, type Verdict, type SafetyVerdict, type LivenessVerdict } from './checker/verdict.js';
 export { LOCKS, GUARDS } from './variants/registry.js';
 export { scenarioJsonSchema } from './scenario/json-schema.js';
 export { VERSION } from './version.js';

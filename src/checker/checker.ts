@@ -54,6 +54,9 @@ export class Checker {
   // lookup with a dozen names goes megamorphic).
   private readonly onAcquire: Observer[];
   private readonly onRelease: Observer[];
+  private readonly onFailedAcquire: Observer[];
+  private readonly onFailedRelease: Observer[];
+  private readonly onFailedStock: Observer[];
   private readonly onFault: Observer[];
   private readonly onKeyState: Observer[];
   private readonly onRenew: Observer[];
@@ -73,13 +76,18 @@ export class Checker {
     this.observers = [this.outcomes, this.holders, this.ownership, this.stock, this.fencing, this.flashSale, this.diagnostics, this.liveness];
     this.ledger = new RequestLedger(this.observers, options.arena ?? new CheckerArena(), options.graceUs ?? DEFAULT_GRACE_US, this.keep);
     const reading = (kind: Kind): Observer[] => this.observers.filter((o) => o.reads.includes(kind));
+    const readingFailed = (kinds: Kind[]): Observer[] => this.observers.filter((o) => kinds.some((k) => o.reads.includes(k) || (o.readsFailed?.includes(k) ?? false)));
     this.onAcquire = reading('acquire');
     this.onRelease = reading('release');
+    this.onFailedAcquire = readingFailed(['acquire']);
+    this.onFailedRelease = readingFailed(['release']);
+    this.onFailedStock = readingFailed(['read-stock', 'write-stock', 'order', 'txn']);
     this.onFault = reading('fault');
     this.onKeyState = reading('key-state');
     this.onRenew = reading('renew');
     // The database kinds share one list: an observer that reads one of them hears all four.
     this.onStock = this.observers.filter((o) => o.reads.includes('read-stock') || o.reads.includes('write-stock') || o.reads.includes('order') || o.reads.includes('txn'));
+    // (An observer reading only the failed ones of the four hears the failed ones of all four.)
     this.onDiagnostic = reading('diagnostic');
   }
 
@@ -134,13 +142,13 @@ export class Checker {
         return this.ledger.request(op);
       case 'acquire': {
         this.ledger.acquire(op);
-        const os = this.onAcquire;
+        const os = op.type === 'fail' || op.type === 'info' ? this.onFailedAcquire : this.onAcquire;
         for (let i = 0; i < os.length; i++) (os[i].observe as Tell)(op);
         return;
       }
       case 'release': {
         this.ledger.release(op);
-        const os = this.onRelease;
+        const os = op.type === 'fail' || op.type === 'info' ? this.onFailedRelease : this.onRelease;
         for (let i = 0; i < os.length; i++) (os[i].observe as Tell)(op);
         return;
       }
@@ -164,7 +172,8 @@ export class Checker {
       case 'write-stock':
       case 'order':
       case 'txn': {
-        const os = this.onStock;
+        // A txn record is an info; only a statement's fail or info is a failure.
+        const os = op.f !== 'txn' && (op.type === 'fail' || op.type === 'info') ? this.onFailedStock : this.onStock;
         for (let i = 0; i < os.length; i++) (os[i].observe as Tell)(op);
         return;
       }

@@ -94,6 +94,8 @@ export interface LedgerView {
 export interface Observer {
   /** The operation kinds it reads raw (the checker hands it only those). */
   readonly reads: readonly Operation['f'][];
+  /** Kinds it reads only when they failed or are unknown (type fail or info): most operations of a run are neither. */
+  readonly readsFailed?: readonly Operation['f'][];
   /** The run's first record: stock, primary, Redlock's masters, the lock's owner, duration. */
   setup(op: SetupOp, ledger: LedgerView): void;
   observe?(op: Operation): void;

@@ -61,7 +61,8 @@ export const NO_TEXT = {
 } as const;
 
 export class DiagnosticsObserver implements Observer {
-  readonly reads = ['acquire', 'release', 'read-stock', 'write-stock', 'order', 'diagnostic'] as const;
+  readonly reads = ['diagnostic'] as const;
+  readonly readsFailed = ['acquire', 'release', 'read-stock', 'write-stock', 'order'] as const;
   private ledger: LedgerView | null = null;
   private readonly requestGroups = new Map<string, FailureGroup>();
   private readonly diagnosticGroups = new Map<string, DiagnosticGroup>();

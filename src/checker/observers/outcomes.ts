@@ -32,7 +32,9 @@ export const emptyOutcomes = (): OutcomeCounts => ({
 });
 
 export class OutcomesObserver implements Observer {
-  readonly reads = ['acquire', 'release', 'renew'] as const;
+  readonly reads = ['renew'] as const;
+  /** Acquires and releases whose outcome is unknown are among the failed ones. */
+  readonly readsFailed = ['acquire', 'release'] as const;
   private durationUs = 0;
   private requests = 0;
   private readonly outcomes = emptyOutcomes();
