@@ -39,10 +39,9 @@ export function checkCounts(checks: readonly ScenarioCheck[]): { total: number; 
 /** The last line: how many held or failed. */
 export function checkSummary(checks: readonly ScenarioCheck[]): string {
   const n = checkCounts(checks);
-  const implicit = n.implicit > 0 ? ` (${n.implicit} of them implicit: live == 1)` : '';
   const empty = n.empty > 0 ? `; ${n.empty} scenario${n.empty === 1 ? ' has' : 's have'} no expectations` : '';
-  if (n.failedScenarios === 0) return `${n.total} expectations held in ${checks.length} scenarios${implicit}`;
-  return `${n.failed} of ${n.total} expectations failed in ${n.failedScenarios} of ${checks.length} scenarios${implicit}${empty}`;
+  if (n.failedScenarios === 0) return `${n.total} expectations held in ${checks.length} scenarios${n.implicit > 0 ? ` (${n.implicit} of them the implicit live == 1)` : ''}`;
+  return `${n.failed} of ${n.total} expectations failed in ${n.failedScenarios} of ${checks.length} scenarios${n.implicit > 0 ? ` (${n.implicit} of the ${n.total} the implicit live == 1)` : ''}${empty}`;
 }
 
 export function renderCheck(checks: readonly ScenarioCheck[], color: ChalkInstance): string {

@@ -145,7 +145,7 @@ describe('lock-sim check', () => {
   it('prints a Markdown table of the expectations with --reporter markdown (or --format markdown)', () => {
     const r = cli('check', file, '--format', 'markdown', '--jobs', '1');
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/^### 1 of 6 expectations failed in 1 of 1 scenarios \(2 of them implicit: live == 1\)\n/);
+    expect(r.out).toMatch(/^### 1 of 6 expectations failed in 1 of 1 scenarios \(2 of the 6 the implicit live == 1\)\n/);
     expect(r.out).toContain('| scenario | variant | expectation | result | measured |');
     expect(r.out).toMatch(/\| short \| `double-holders == 0` \| \*\*FAIL\*\* \| \d+; failed in \d+ of 30 runs \|/);
     expect(r.out).toContain('**Replay the failures**');
