@@ -62,7 +62,7 @@ describe('lock-sim compare', () => {
     const text = cli('merge', ...shards);
     expect(text.out).toContain('P(oversell) %');
     const markdown = cli('merge', ...shards, '--format', 'markdown');
-    expect(markdown.out).toContain('| variant | P(oversell) % [95% CI] |');
+    expect(markdown.out).toContain('| variant | worst verdict (its runs) | P(oversell) % [95% CI] |');
     const missing = cli('merge', shards[0], shards[1]);
     expect(missing.code).toBe(2);
     expect(missing.err).toContain('missing 3/3');
@@ -72,7 +72,7 @@ describe('lock-sim compare', () => {
     const r = cli('compare', file, '--seeds', '20', '--baseline', 'long', '--jobs', '1');
     expect(r.code).toBe(0);
     expect(r.out).toContain('seeds 1..20 (20 runs per variant)');
-    expect(r.out).toMatch(/short\s+0\.0 \[0\.0, 16\.1\]/);
+    expect(r.out).toMatch(/short\s+(SAFE|DEGRADED|STALLED|UNAVAILABLE|LEAKY|UNSAFE) \(\d+\)\s+0\.0 \[0\.0, 16\.1\]/);
     expect(r.out).toContain('worst runs');
     expect(r.out).toContain('paired differences against long');
     expect(r.err).toBe(''); // no progress bar when stderr is not a terminal
@@ -82,7 +82,7 @@ describe('lock-sim compare', () => {
   it('prints Markdown with --format markdown and the chosen columns with --columns; refuses unknown ones', () => {
     const r = cli('compare', file, '--seeds', '5', '--jobs', '1', '--format', 'markdown', '--columns', 'oversell,p99');
     expect(r.code).toBe(0);
-    expect(r.out).toContain('| variant | P(oversell) % [95% CI] | p99 mean |\n|---|---:|---:|');
+    expect(r.out).toContain('| variant | P(oversell) % [95% CI] | p99 of all answers, mean |\n|---|---:|---:|');
     const typo = cli('compare', file, '--seeds', '5', '--columns', 'oversel');
     expect(typo.code).toBe(2);
     expect(typo.err).toContain('no column "oversel" (did you mean "oversell"?)');
