@@ -9,6 +9,8 @@ import { mergeCompareResults, type CompareResult } from '../sweep/compare.js';
 import { mergeSweepResults, type SweepResult } from '../sweep/sweep.js';
 import { formatProblem, SHARD_FORMAT, SWEEP_SHARD_FORMAT, validateSweepTally, validateTally } from '../sweep/tally-file.js';
 import { UsageError } from './options.js';
+import type { ScenarioTally } from '../sweep/check.js';
+import { isCheckTally, mergeCheckTallies, validateCheckTally, type CheckTally } from '../sweep/check-tally-file.js';
 
 /**
  * A tally file's size: a sweep of 2,500 cells and 10 variants writes about 13 MB (about 500
@@ -16,7 +18,7 @@ import { UsageError } from './options.js';
  */
 export const MAX_TALLY_FILE_BYTES = 256 * 1024 * 1024;
 
-export type MergedTallies = { kind: 'compare'; result: CompareResult } | { kind: 'sweep'; result: SweepResult };
+export type MergedTallies = { kind: 'compare'; result: CompareResult } | { kind: 'sweep'; result: SweepResult } | { kind: 'check'; result: ScenarioTally[] };
 
 const isSweepFormat = (data: unknown): boolean =>
   typeof data === 'object' && data !== null && typeof (data as { format?: unknown }).format === 'string' && (data as { format: string }).format.startsWith('lock-sim-sweep-tally/');
@@ -33,10 +35,15 @@ function readJson(file: string): unknown {
 
 export function mergeTallyFiles(files: readonly string[]): MergedTallies {
   const data = files.map(readJson);
+  if (isCheckTally(data[0])) return mergeCheckFiles(files, data);
   const sweep = isSweepFormat(data[0]);
   const problems: string[] = [];
   const parts: Array<CompareResult | SweepResult> = [];
   data.forEach((d, i) => {
+    if (isCheckTally(d)) {
+      problems.push(`${files[i]}: format: a check tally, ${files[0]} a ${sweep ? 'sweep' : 'compare'} tally: merge the shards of one run`);
+      return;
+    }
     if (isSweepFormat(d) !== sweep) {
       problems.push(`${files[i]}: format: a ${sweep ? 'compare' : 'sweep'} tally, ${files[0]} a ${sweep ? 'sweep' : 'compare'} tally: merge the shards of one run`);
       return;
@@ -56,6 +63,28 @@ export function mergeTallyFiles(files: readonly string[]): MergedTallies {
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     // Lines that name their file print as they are; the shard count is about all of them.
+    throw new UsageError(message, files.some((f) => message.startsWith(`${f}:`)));
+  }
+}
+
+/** Shards of one `check`: each file checked, then against the first, then added up (check-tally-file.ts). */
+function mergeCheckFiles(files: readonly string[], data: readonly unknown[]): MergedTallies {
+  const problems: string[] = [];
+  const parts: CheckTally[] = [];
+  data.forEach((d, i) => {
+    if (!isCheckTally(d)) {
+      problems.push(`${files[i]}: format: not a check tally, ${files[0]} is one: merge the shards of one run`);
+      return;
+    }
+    const checked = validateCheckTally(d);
+    if (checked.ok) parts.push(checked.result);
+    else problems.push(...checked.problems.map((p) => `${files[i]}: ${p}`));
+  });
+  if (problems.length > 0) throw new UsageError(problems.join('\n'), true);
+  try {
+    return { kind: 'check', result: mergeCheckTallies(parts, files) };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
     throw new UsageError(message, files.some((f) => message.startsWith(`${f}:`)));
   }
 }

@@ -7,7 +7,8 @@ import type { Expectation, Scenario } from '../scenario/types.js';
 import { addToExpectationTally, emptyExpectationTally, judgeTally, type ExpectationTally, type ExpectationVerdict } from './expectation-tally.js';
 import { shardSeeds } from '../scenario/seeds.js';
 import { runSeeds } from './run-seeds.js';
-import { replayCommand, seedsLabel } from './compare.js';
+import { replayCommand } from './compare.js';
+import { seedsIdentity, type SeedsIdentity } from './tally-identity.js';
 
 export interface CheckOptions {
   /** Default: the scenario's `seeds:` (or just its seed). */
@@ -58,8 +59,8 @@ export type CheckedScenario = Pick<Scenario, 'name' | 'file'>;
  */
 export interface ScenarioTally {
   scenario: CheckedScenario;
-  /** The whole seed list (a shard ran a slice of it). */
-  seeds: readonly number[];
+  /** The whole seed list, identified (a shard ran a slice of it). */
+  seeds: SeedsIdentity;
   /** How many of `tallies` the file wrote; the rest are implicit (implicitLiveness). */
   written: number;
   tallies: ExpectationTally[];
@@ -84,7 +85,7 @@ export async function tallyScenario(scenario: Scenario, options: CheckOptions & 
       onProgress: options.onProgress,
     });
   }
-  return { scenario: { name: scenario.name, file: scenario.file }, seeds, written: scenario.expectations.length, tallies, passWithNoExpectations: options.passWithNoExpectations === true };
+  return { scenario: { name: scenario.name, file: scenario.file }, seeds: seedsIdentity(seeds), written: scenario.expectations.length, tallies, passWithNoExpectations: options.passWithNoExpectations === true };
 }
 
 /** The verdict of a scenario's tallies: every expectation judged, with the command that replays a failure. */
@@ -96,7 +97,7 @@ export function judgeScenario(t: ScenarioTally): ScenarioCheck {
   });
   const empty = t.written === 0;
   const passed = empty ? t.passWithNoExpectations : expectations.every((e) => e.passed);
-  return { scenario: t.scenario, seeds: t.seeds.length, seedsLabel: seedsLabel(t.seeds), expectations, empty, passed };
+  return { scenario: t.scenario, seeds: t.seeds.count, seedsLabel: t.seeds.label, expectations, empty, passed };
 }
 
 export async function checkScenario(scenario: Scenario, options: CheckOptions = {}): Promise<ScenarioCheck> {

@@ -110,7 +110,7 @@ describe('the packed tarball', () => {
     expect(pkg.scripts.prepare).toBe('npm run build');
   });
 
-  it('holds the LICENSE, README, docs, the schema, every scenario (own-code examples too) and the declarations; no source maps, no benchmark, no sources', () => {
+  it('holds the LICENSE, README, docs, the schema, the deploy templates, every scenario (own-code examples too) and the declarations; no source maps, no benchmark, no sources', () => {
     const files = filesUnder(installed);
     expect(files).toContain('LICENSE');
     expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
@@ -118,6 +118,8 @@ describe('the packed tarball', () => {
     expect(files).toContain('docs/sources.md');
     expect(files).toContain('docs/tutorial/shop-1.yaml');
     expect(files).toContain('schema/scenario.schema.json');
+    // The CI and Kubernetes templates docs/guides/ci.md tells users to copy.
+    expect(files).toEqual(expect.arrayContaining(['deploy/github-actions/lock-sim.yml', 'deploy/kubernetes/check-job.yaml', 'deploy/kubernetes/merge-job.yaml']));
     expect(files).toContain('dist/index.d.ts');
     // Every file of scenarios/: the casebook, the real backend's scenarios/real/ and the own-code
     // examples with their lock modules (docs/guides/own-code.md runs them from an install).

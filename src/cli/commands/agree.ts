@@ -10,7 +10,7 @@ import { EXIT_EXPECTATION_FAILED, EXIT_OK } from '../exit-codes.js';
 import { budgetOf, checkNoDuplicates, checkWritable, collectList, MAX_REQUESTS_HELP, parseMaxRequests, parseSeeds, writeOutput } from '../options.js';
 import { noteTo, type CommandContext } from './context.js';
 import { summaryOf } from './table.js';
-import { checkVariantNames } from './run.js';
+import { checkVariantNames } from '../variant-names.js';
 
 interface AgreeOptions {
   seeds?: number[];

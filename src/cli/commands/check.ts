@@ -5,7 +5,10 @@ import type { Command } from 'commander';
 import picomatch from 'picomatch';
 import { ScenarioError } from '../../scenario/errors.js';
 import type { Scenario } from '../../scenario/types.js';
-import { checkScenario, type ScenarioCheck } from '../../sweep/check.js';
+import { judgeScenario, tallyScenario, type ScenarioCheck, type ScenarioTally } from '../../sweep/check.js';
+import { checkTallyJson } from '../../sweep/check-tally-file.js';
+import { closest } from '../../scenario/suggest.js';
+import { shardOf, shardOptions, type ShardOptions } from '../shard-options.js';
 import { checkToJson } from '../../report/check-json.js';
 import { renderJunit } from '../../report/check-junit.js';
 import { renderCheck } from '../../report/check-text.js';
@@ -19,8 +22,9 @@ import { builtinScenario, inputsOf, isBareName, loadScenarioArg, resolveScenario
 import { noteTo, type CommandContext } from './context.js';
 import { summaryOf } from './table.js';
 
-const REPORTERS = ['text', 'junit', 'json', 'markdown'] as const;
-type Reporter = (typeof REPORTERS)[number];
+export const REPORTERS = ['text', 'junit', 'json', 'markdown'] as const;
+const SHARD_OPTIONS = shardOptions("every scenario's seeds");
+export type Reporter = (typeof REPORTERS)[number];
 
 /** Folders a search never enters: dependencies, version control, and every dot-folder (.github, .cache, ...). */
 export const SKIPPED_FOLDERS = ['node_modules'];
@@ -100,7 +104,7 @@ function isFile(path: string): boolean {
   }
 }
 
-interface CheckOptions {
+interface CheckOptions extends ShardOptions {
   seeds?: number[];
   include: string[];
   exclude: string[];
@@ -109,7 +113,33 @@ interface CheckOptions {
   reporter: string;
   format?: string;
   output?: string;
+  tally?: string;
   maxRequests?: number;
+}
+
+/** The report of judged checks, printed (and written to --output) as check prints it; sets the exit code. */
+export function printCheck(checks: readonly ScenarioCheck[], reporter: Reporter, output: string | undefined, ctx: CommandContext): void {
+  const text = renderCheck(checks, colorFor(ctx.io));
+  const report =
+    reporter === 'junit' ? renderJunit(checks) : reporter === 'json' ? JSON.stringify(checkToJson(checks), null, 2) : reporter === 'markdown' ? renderCheckMarkdown(checks) : text;
+  if (output) {
+    writeOutput(output, `${report}\n`);
+    ctx.io.out(text);
+  } else ctx.io.out(report);
+  ctx.setExitCode(checks.every((c) => c.passed) ? EXIT_OK : EXIT_EXPECTATION_FAILED);
+}
+
+/** --reporter / --format, one word: text, junit, json or markdown. */
+export function reporterOf(options: { reporter: string; format?: string }): Reporter {
+  if (options.format !== undefined) {
+    if (options.reporter !== 'text' && options.reporter !== options.format) throw new UsageError(`--reporter ${options.reporter} and --format ${options.format} disagree; give one`);
+    options.reporter = options.format;
+  }
+  if (!(REPORTERS as readonly string[]).includes(options.reporter)) {
+    const near = closest(options.reporter, REPORTERS);
+    throw new UsageError(`unknown format "${options.reporter}"${near ? ` (did you mean "${near}"?)` : ''}; formats are ${REPORTERS.join(', ')}`);
+  }
+  return options.reporter as Reporter;
 }
 
 export function registerCheck(program: Command, ctx: CommandContext): void {
@@ -119,33 +149,36 @@ export function registerCheck(program: Command, ctx: CommandContext): void {
     .argument('<paths...>', 'scenario files or folders, or names of built-in scenarios (lock-sim list)')
     .option('--seeds <spec>', "seeds to run each scenario on (default: the scenario's seeds:, or its seed)", parseSeeds)
     .option('--jobs <n>', 'worker threads (default: the number of cores)', parseJobs)
-    .option('--reporter <name>', `report format: ${REPORTERS.join(', ')} (markdown: CI job summaries)`, 'text')
-    .option('--format <name>', 'the same as --reporter')
+    .option('--format <name>', `report format: ${REPORTERS.join(', ')} (markdown: CI job summaries)`)
+    .option('--reporter <name>', 'the same as --format (its older name)', 'text')
     .option('--output <file>', 'write the report to this file (the text summary still goes to stdout)')
     .option('--max-requests <n>', MAX_REQUESTS_HELP, parseMaxRequests)
     .option('--include <glob>', 'in folders, check only files matching this glob (repeatable; matched against the path and, without a slash, the file name)', collect, [])
     .option('--exclude <glob>', 'skip files matching this glob (repeatable)', collect, [])
+    .addOption(SHARD_OPTIONS[0])
+    .addOption(SHARD_OPTIONS[1])
+    .addOption(SHARD_OPTIONS[2])
+    .option('--tally <file>', "with a shard: write this shard's raw expectation tallies here, judged once lock-sim merge adds the shards up")
     .option('--pass-with-no-expectations', 'pass a scenario that has no expect: block (by default it fails, as a test file without tests does)')
     .action(async (paths: string[], options: CheckOptions) => {
+      const shard = shardOf(options);
       checkWritable('--output', options.output);
-      if (options.format !== undefined) {
-        if (options.reporter !== 'text' && options.reporter !== options.format) throw new UsageError(`--reporter ${options.reporter} and --format ${options.format} disagree; give one`);
-        options.reporter = options.format;
-      }
-      if (!(REPORTERS as readonly string[]).includes(options.reporter)) {
-        throw new UsageError(`unknown reporter "${options.reporter}"; reporters are ${REPORTERS.join(', ')}`);
-      }
-      const reporter = options.reporter as Reporter;
+      checkWritable('--tally', options.tally);
+      if (shard !== null && options.tally === undefined) throw new UsageError('a shard (--shard or --shard-index) needs --tally <file>: shards are judged by lock-sim merge');
+      if (shard === null && options.tally !== undefined) throw new UsageError('--tally writes the tallies of a shard: give --shard-index and --shard-count (or --shard k/n)');
+      if (shard !== null && options.output !== undefined) throw new UsageError('a shard judges nothing: give --output to lock-sim merge, which prints the report');
+      const reporter = reporterOf(options);
       const files = scenarioFiles(paths, { include: options.include, exclude: options.exclude });
       const scenarios = loadAll(files, budgetOf(options.maxRequests), noteTo(ctx));
-      checkOutputs([['--output', options.output]], scenarios.flatMap((s, i) => inputsOf(files[i], s)));
-      const checks: ScenarioCheck[] = [];
+      checkOutputs([['--output', options.output], ['--tally', options.tally]], scenarios.flatMap((s, i) => inputsOf(files[i], s)));
+      const tallies: ScenarioTally[] = [];
       for (const scenario of scenarios) {
         const judged = new Set(scenario.expectations.map((e) => e.variant)).size;
-        const progress = progressBar(reporter === 'text' || options.output ? ctx.io.progress ?? null : null, scenario.name, judged, ctx.io.progressIsTTY);
-        checks.push(
-          await checkScenario(scenario, {
+        const progress = progressBar(reporter === 'text' || options.output || shard ? ctx.io.progress ?? null : null, scenario.name, judged, ctx.io.progressIsTTY);
+        tallies.push(
+          await tallyScenario(scenario, {
             seeds: options.seeds,
+            shard,
             jobs: options.jobs ?? defaultJobs(),
             passWithNoExpectations: options.passWithNoExpectations === true,
             onProgress: (done, total) => progress.update(done, total),
@@ -153,14 +186,14 @@ export function registerCheck(program: Command, ctx: CommandContext): void {
         );
         progress.stop();
       }
-      const text = renderCheck(checks, colorFor(ctx.io));
-      const report =
-        reporter === 'junit' ? renderJunit(checks) : reporter === 'json' ? JSON.stringify(checkToJson(checks), null, 2) : reporter === 'markdown' ? renderCheckMarkdown(checks) : text;
-      if (options.output) {
-        writeOutput(options.output, `${report}\n`);
-        ctx.io.out(text);
-      } else ctx.io.out(report);
-      ctx.setExitCode(checks.every((c) => c.passed) ? EXIT_OK : EXIT_EXPECTATION_FAILED);
+      if (shard !== null) {
+        writeOutput(options.tally!, checkTallyJson(tallies, scenarios, shard));
+        const runs = tallies.reduce((n, t) => n + (t.tallies[0]?.runs ?? 0), 0);
+        ctx.io.out(`shard ${shard.k}/${shard.n}: ${scenarios.length} scenarios, ${runs} ${runs === 1 ? 'seed' : 'seeds'} run, tallies written to ${options.tally}; judge the shards with lock-sim merge`);
+        ctx.setExitCode(EXIT_OK);
+        return;
+      }
+      printCheck(tallies.map(judgeScenario), reporter, options.output, ctx);
     });
 }
 

@@ -12,13 +12,15 @@ import { inputsOf, loadScenarioArg } from '../builtin-scenarios.js';
 import { SHARD_FORMAT } from '../../sweep/tally-file.js';
 import { mergeTallyFiles } from '../merge-tallies.js';
 import { tallyPaths } from '../tally-paths.js';
+import { printCheck, reporterOf } from './check.js';
+import { judgeScenario } from '../../sweep/check.js';
 import { closest } from '../../scenario/suggest.js';
 import { noteTo, type CommandContext } from './context.js';
 import { summaryOf } from './table.js';
 import { shardOf, shardOptions, type ShardOptions } from '../shard-options.js';
 
 const SHARD_OPTIONS = shardOptions('the seeds');
-import { checkVariantNames } from './run.js';
+import { checkVariantNames } from '../variant-names.js';
 import { printSweep } from './sweep.js';
 
 /** Shard files carry the raw tally, so merge can add them up exactly. */
@@ -35,6 +37,23 @@ interface CompareOptions extends ShardOptions {
   output?: string;
   report?: string;
   maxRequests?: number;
+}
+
+interface MergeOptions {
+  json?: boolean;
+  format?: string;
+  columns?: string[];
+  report?: string;
+  output?: string;
+}
+
+/** --format of a compare or sweep merge: text, markdown or json. */
+function parseFormatWord(value: string): Format {
+  try {
+    return parseFormat(value);
+  } catch (err) {
+    throw new UsageError(`--format: ${err instanceof Error ? err.message : String(err)} (junit is for check tallies)`);
+  }
 }
 
 interface PrintOptions {
@@ -123,23 +142,32 @@ export function registerCompare(program: Command, ctx: CommandContext): void {
   program
     .command('merge')
     .description(summaryOf('merge'))
-    .argument('<tallies...>', 'tally files written by compare or sweep with --shard and --output: files, folders (every .json under them) or quoted globs')
+    .argument('<tallies...>', 'tally files written by compare, sweep or check with a shard: files, folders (every .json under them) or quoted globs')
     .option('--json', 'print the result as JSON (same as --format json)')
-    .option('--format <name>', FORMAT_HELP, parseFormat)
+    .option('--format <name>', `${FORMAT_HELP}; junit too for check tallies`)
     .option('--columns <names>', COLUMNS_HELP, collectList, [])
-    .option('--report <file>', 'also write a self-contained HTML report')
-    .action((args: string[], options: PrintOptions) => {
+    .option('--report <file>', 'also write a self-contained HTML report (compare and sweep tallies)')
+    .option('--output <file>', 'check tallies: write the report (--format) to this file; the text summary still goes to stdout')
+    .action((args: string[], options: MergeOptions) => {
       const files = tallyPaths(args);
       checkWritable('--report', options.report);
+      checkWritable('--output', options.output);
       checkColumns(options.columns);
-      const format = formatOf(options);
-      checkOutputs([['--report', options.report]], files);
-      // Shards of a sweep merge cell by cell; every file is checked first (merge-tallies.ts).
+      checkOutputs([['--report', options.report], ['--output', options.output]], files);
+      // Shards of a sweep merge cell by cell, of a check scenario by scenario; every file is checked first (merge-tallies.ts).
       const merged = mergeTallyFiles(files);
+      if (merged.kind === 'check') {
+        if (options.report !== undefined) throw new UsageError('--report: merged check tallies print a check report; write it with --output');
+        const reporter = reporterOf({ reporter: options.json ? 'json' : 'text', format: options.format });
+        printCheck(merged.result.map(judgeScenario), reporter, options.output, ctx);
+        return;
+      }
+      if (options.output !== undefined) throw new UsageError('--output: a merged compare or sweep prints its table; --report writes the HTML report');
+      const format = formatOf({ json: options.json, format: options.format === undefined ? undefined : parseFormatWord(options.format) });
       if (merged.kind === 'sweep') {
         if (format === 'markdown') throw new UsageError('--format markdown: a merged sweep prints as text or json');
         printSweep(merged.result, { json: format === 'json', report: options.report }, ctx);
-      } else print(merged.result, options, ctx);
+      } else print(merged.result, { ...options, format }, ctx);
       ctx.setExitCode(EXIT_OK);
     });
 }

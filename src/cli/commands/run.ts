@@ -4,7 +4,6 @@ import { parseDuration } from '../../scenario/values.js';
 import { renderRunHtml } from '../../report/html.js';
 import { CLI_GAP_TEXT, timelineOf } from '../../report/timeline-select.js';
 import { renderTimeline } from '../../report/timeline-text.js';
-import { ScenarioError } from '../../scenario/errors.js';
 import type { Scenario } from '../../scenario/types.js';
 import { runScenario } from '../../runner/run-scenario.js';
 import type { RunResult } from '../../runner/run.js';
@@ -19,19 +18,11 @@ import { lockKeyOf } from '../../workload/request-flow.js';
 import { inputsOf, loadScenarioArg } from '../builtin-scenarios.js';
 import { noteTo, type CommandContext } from './context.js';
 import { summaryOf } from './table.js';
+import { checkVariantNames } from '../variant-names.js';
 import type { ParamOption } from '../../sweep/params.js';
 import { collectParam, loadWithParams } from './sweep.js';
 import { runScenarioReal } from '../../real/run-real.js';
 import { checkRedisServer } from '../../real/processes.js';
-
-export function checkVariantNames(scenario: Scenario, names: readonly string[]): void {
-  const unknown = names.filter((v) => !scenario.variants.some((s) => s.name === v));
-  if (unknown.length > 0) {
-    throw new ScenarioError(scenario.file, [
-      { path: ['variants'], message: `no variant named ${unknown.map((u) => `"${u}"`).join(', ')}; variants are ${scenario.variants.map((v) => v.name).join(', ')}` },
-    ]);
-  }
-}
 
 interface RunOptions {
   seed?: number;

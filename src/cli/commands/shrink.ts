@@ -10,7 +10,7 @@ import { shellQuote } from '../../sweep/shell-quote.js';
 import { inputsOf, loadScenarioArg } from '../builtin-scenarios.js';
 import { noteTo, type CommandContext } from './context.js';
 import { summaryOf } from './table.js';
-import { checkVariantNames } from './run.js';
+import { checkVariantNames } from '../variant-names.js';
 
 const SIZE_ROWS: Array<[string, (s: ScenarioSize) => string]> = [
   ['faults', (s) => String(s.faults)],

@@ -24,7 +24,7 @@ import { summaryOf } from './table.js';
 import { shardOf, shardOptions, type ShardOptions } from '../shard-options.js';
 
 const SHARD_OPTIONS = shardOptions('the seeds in every cell');
-import { checkVariantNames } from './run.js';
+import { checkVariantNames } from '../variant-names.js';
 
 export { SWEEP_SHARD_FORMAT };
 
