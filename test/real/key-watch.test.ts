@@ -5,7 +5,8 @@
  * resolution (agree.ts REAL_RESOLUTION), never a wall-clock time on its own.
  */
 import { describe, expect, it } from 'vitest';
-import { causeOfEvent, CommandLedger, lockKeyGlobs, lockKeysOf } from '../../src/real/key-watch.js';
+import { CommandLedger, lockKeysOf } from '../../src/real/command-ledger.js';
+import { causeOfEvent, lockKeyGlobs } from '../../src/real/key-watch.js';
 import { lockKeyAttribution } from '../../src/own-code/key-attribution.js';
 import { runVariantReal } from '../../src/real/real-run.js';
 import { runVariant } from '../../src/runner/run.js';
@@ -187,6 +188,36 @@ describe.skipIf(!hasRedis)('key watch on real Redis', () => {
     expect(real.metrics.orders).toBe(2);
     const holders = real.history.flatMap((op) => (op.f === 'key-state' && op.holder !== null ? [op.holder] : []));
     expect(new Set(holders)).toEqual(new Set(['r1', 'r2']));
+  });
+
+  it('a Redisson watchdog\'s renewal (a PEXPIRE its timer sends with the holder\'s field) changes no holder: no lock lost, nothing orphaned', async () => {
+    // One request holds the lock for 11 s; the watchdog renews it 10 s after the acquire
+    // (lockWatchdogTimeout / 3). Before the key watch kept the value's owner across a TTL
+    // change, the renewal's sender became the holder and the request "lost" its lock.
+    const s = parseScenario(`name: real-renewal
+duration: 13s
+drain: 3s
+stock: { sku: 1, available: 10 }
+workload:
+  clients: 1
+  workers: 1
+  requests:
+    - { at: 500ms, sku: 1 }
+  steps: [lock, read, work, deduct, order, unlock]
+dependencies:
+  work: 11s
+network:
+  redis-latency: 1ms
+variants:
+  watchdog: { lock: redisson }
+`, 'renewal.yaml');
+    const real = await runVariantReal(s, s.variants[0], s.seed, { redisServer: REDIS_SERVER });
+    const states = real.history.flatMap((op) => (op.f === 'key-state' ? [op] : []));
+    expect(states.some((op) => op.cause === 'ttl')).toBe(true);
+    expect(new Set(states.flatMap((op) => (op.holder !== null ? [op.holder] : [])))).toEqual(new Set(['r1']));
+    expect(real.metrics.lockLost).toBe(0);
+    expect(real.metrics.orphanLockUs).toBeLessThanOrEqual(50_000);
+    expect(real.metrics.orders).toBe(1);
   });
 
   // redis-semaphore 5.8.0 keeps its lock under `mutex:<key>` (src/RedisMutex.ts); the variant
