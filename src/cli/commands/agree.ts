@@ -1,6 +1,6 @@
 /** `lock-sim agree`: per variant, the model over seeds against real Redis over repeats. */
 import { InvalidArgumentError, type Command } from 'commander';
-import { agree, AGREE_METRICS, type AgreeMetric } from '../../real/agree.js';
+import { agree, AGREE_METRICS, checkRepeat, type AgreeMetric } from '../../real/agree.js';
 import { checkRedisServer } from '../../real/processes.js';
 import { renderAgreeHtml } from '../../report/agree-html.js';
 import { agreeToJson, renderAgree } from '../../report/agree-text.js';
@@ -42,10 +42,10 @@ function parseRepeat(value: string): number {
 export function registerAgree(program: Command, ctx: CommandContext): void {
   program
     .command('agree')
-    .description('compare the model with real Redis: simulated over seeds vs real runs, with intervals, per variant')
+    .description('compare the model with real Redis: simulated over seeds vs real runs, per variant and metric a two-sample test (Fisher, Mann-Whitney) with Holm\'s correction')
     .argument('<scenario>', 'scenario file (YAML), or the name of a built-in scenario (lock-sim list)')
-    .option('--seeds <spec>', 'seeds of the simulated runs; real run i uses seed i of the list (default: 1..20)', parseSeeds)
-    .option('--repeat <n>', `real runs per variant (default: ${DEFAULT_REPEAT})`, parseRepeat, DEFAULT_REPEAT)
+    .option('--seeds <spec>', 'seeds of the simulated runs; real run i replays seed i of the list (default: 1..20)', parseSeeds)
+    .option('--repeat <n>', `real runs per variant, at most the number of seeds (default: ${DEFAULT_REPEAT})`, parseRepeat, DEFAULT_REPEAT)
     .option('--variants <names>', 'comma-separated variants (default: all; repeatable)', collectList, [])
     .option('--metrics <names>', `the metrics that decide the exit code (default: all; ${AGREE_METRICS.join(', ')})`, parseMetrics, [])
     .option('--json', 'print the result as JSON')
@@ -57,9 +57,11 @@ export function registerAgree(program: Command, ctx: CommandContext): void {
       const scenario = loadScenarioArg(file, (note) => ctx.io.err(note), { budget: budgetOf(options.maxRequests) });
       checkVariantNames(scenario, options.variants);
       checkNoDuplicates('--variants', options.variants);
+      const seeds = options.seeds ?? DEFAULT_SEEDS;
+      checkRepeat(options.repeat, seeds);
       const version = checkRedisServer(options.redisServer);
       const result = await agree(scenario, {
-        seeds: options.seeds ?? DEFAULT_SEEDS,
+        seeds,
         repeat: options.repeat,
         variants: options.variants,
         redisServer: options.redisServer,
