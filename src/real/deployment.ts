@@ -45,6 +45,8 @@ export interface RealNode {
 export class RealDeployment {
   readonly nodes: RealNode[] = [];
   readonly sentinels: SentinelProcess[] = [];
+  /** client name -> its proxies to the Sentinels, in Sentinel order. */
+  readonly sentinelProxies = new Map<string, TcpProxy[]>();
   /** The node the Sentinels last announced as primary (redis-0 at the start). */
   primaryName = 'redis-0';
 
@@ -118,6 +120,17 @@ export class RealDeployment {
         this.sentinels.push(sentinel);
       }
       await Promise.all(this.sentinels.map((s) => startRetrying(() => s.start(), async () => (s.options.port = await freePort()))));
+      // Each client reaches each Sentinel through a proxy of its own, so a partition that cuts a
+      // client from `sentinel` cuts its view of failovers too.
+      for (const client of this.clientNames) {
+        const proxies: TcpProxy[] = [];
+        for (const s of this.sentinels) {
+          const proxy = new TcpProxy(`${client}->${s.name}`, s.options.port, this.delays(this.scenario.network.redisLatency, `${client}<->${s.name}`));
+          await onFreePort((p) => proxy.listen(p), addressInUse);
+          proxies.push(proxy);
+        }
+        this.sentinelProxies.set(client, proxies);
+      }
     }
     await this.settled();
   }
@@ -200,6 +213,11 @@ export class RealDeployment {
     return this.sentinels.map((s) => ({ host: '127.0.0.1', port: s.options.port }));
   }
 
+  /** The Sentinels as one client reaches them: through its own proxies. */
+  sentinelAddressesFor(client: string): Array<{ host: string; port: number }> {
+    return (this.sentinelProxies.get(client) ?? []).map((p) => ({ host: '127.0.0.1', port: p.port }));
+  }
+
   get masterName(): string {
     return MASTER_NAME;
   }
@@ -246,7 +264,7 @@ export class RealDeployment {
   async stop(): Promise<void> {
     for (const s of this.sentinels) s.dispose();
     for (const n of this.nodes) n.process.dispose();
-    await Promise.all(this.nodes.flatMap((n) => this.proxiesOf(n).map((p) => p.close())));
+    await Promise.all([...this.nodes.flatMap((n) => this.proxiesOf(n)), ...[...this.sentinelProxies.values()].flat()].map((p) => p.close()));
   }
 }
 
