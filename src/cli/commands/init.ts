@@ -7,7 +7,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ScenarioError } from '../../scenario/errors.js';
-import { STARTER_TOPOLOGIES, starterScenario } from '../../scenario/starter.js';
+import { STARTER_TOPOLOGIES, starterScenario, withRunFacts } from '../../scenario/starter.js';
+import { starterFactLines, starterFacts } from '../../report/starter-facts.js';
 import { closest } from '../../scenario/suggest.js';
 import { GUARD_NAMES, LOCK_NAMES } from '../../variants/registry.js';
 import type { Topology } from '../../world/redis/deployment.js';
@@ -48,7 +49,9 @@ function starterSource(options: InitOptions): InitSource {
   if (chosenLock === 'redlock' && topology !== 'independent') throw new UsageError(`--lock redlock needs --topology independent (Redlock runs on independent masters), not ${topology}`);
   let text: string;
   try {
-    text = starterScenario({ topology, lock: chosenLock, guard }).text;
+    const starter = starterScenario({ topology, lock: chosenLock, guard });
+    // The header states what the file's own run shows, so the starter is run once before it is written.
+    text = withRunFacts(starter.text, starterFactLines(starter.scenario, starterFacts(starter.scenario)));
   } catch (err) {
     // A combination the resolver refuses (a fenced-write guard on a lock without tokens): its message.
     if (err instanceof ScenarioError) throw new UsageError(err.issues.map((i) => i.message).join('; '));
@@ -84,7 +87,7 @@ export function registerInit(program: Command, ctx: CommandContext): void {
     .option('--from <name>', 'the built-in scenario to copy')
     .option('--topology <name>', `a starter on this Redis: ${STARTER_TOPOLOGIES.join(', ')} (default standalone; independent with --lock redlock)`)
     .option('--lock <name>', `the starter's lock: ${LOCK_NAMES.join(', ')} (default redisson; redlock on independent)`)
-    .option('--guard <name>', `the starter's database guard: ${GUARD_NAMES.join(', ')} (default: none, and a second variant with conditional)`)
+    .option('--guard <name>', `the starter's database guard: ${GUARD_NAMES.join(', ')} (default none); a second variant always puts the lock in front of a conditional UPDATE`)
     .option('--output <file>', 'where to write it (default: <name>.yaml in the current folder)')
     .option('--force', 'overwrite the output file if it exists')
     .action((options: InitOptions) => {
