@@ -25,7 +25,7 @@ import type { Scenario } from '../scenario/types.js';
 import type { ClientModel } from '../world/client-model.js';
 import type { EachOutcome, EachWait, RedisTarget } from '../world/effects.js';
 import { RedisErrorReply, type RedisReply } from '../world/redis/reply.js';
-import { CONNECTION_CLOSED_REPLY, type RedisTransport, type TransportOwner } from '../world/transport.js';
+import { CONNECTION_CLOSED_REPLY, eachDecision, type RedisTransport, type TransportOwner } from '../world/transport.js';
 import type { RealDeployment } from './deployment.js';
 import type { KeyWatch } from './key-watch.js';
 import type { RealTimeDriver } from './realtime.js';
@@ -216,21 +216,11 @@ export class RealTransport implements RedisTransport {
 
   each(command: readonly string[], tag: string, wait: Exclude<EachWait, { until: 'deadline' }>): Signal<EachOutcome[]> {
     const nodes = this.masterCount > 0 ? this.deployment.nodes.map((n) => n.name) : [this.nodeName('primary')];
-    const outcomes: EachOutcome[] = nodes.map(() => ({ status: 'pending' }));
-    const decided = new Signal<EachOutcome[]>('redis-each');
-    let answered = 0;
-    let votesFor = 0;
+    const { decided, answer } = eachDecision(nodes.length, wait);
     const incarnation = this.owner.incarnation;
     nodes.forEach((node, i) =>
       this.call(this.eachConnection(node), node, command, tag, (settled) => {
-        if (decided.fired || this.owner.incarnation !== incarnation) return;
-        const outcome: EachOutcome = 'reply' in settled ? { status: 'ok', reply: settled.reply } : { status: 'error', message: settled.error };
-        outcomes[i] = outcome;
-        answered++;
-        if (wait.until === 'quorum' && outcome.status === 'ok' && outcome.reply === wait.vote) votesFor++;
-        const against = answered - votesFor;
-        const quorumDecided = wait.until === 'quorum' && (votesFor >= wait.quorum || against >= wait.quorum);
-        if (answered === nodes.length || quorumDecided) decided.fire([...outcomes]);
+        if (this.owner.incarnation === incarnation) answer(i, 'reply' in settled ? { status: 'ok', reply: settled.reply } : { status: 'error', message: settled.error });
       }),
     );
     return decided;

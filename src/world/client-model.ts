@@ -88,7 +88,7 @@ export const CLIENT_MODELS: Readonly<Record<ClientModelName, ClientModel>> = {
     whileDown: 'queue',
     failover: { detection: 'switch-master', reconnect: true },
     sources: [
-      'ioredis v5.11.1 lib/redis/event_handler.ts closeHandler/readyHandler: unanswered commands are kept and re-sent on the next ready connection (autoResendUnfulfilledCommands: true), commands sent meanwhile wait in the offline queue (enableOfflineQueue: true); a command whose commandTimeout passed stays queued (lib/Command.ts setTimeout only rejects its promise)',
+      'ioredis v5.11.1 lib/redis/event_handler.ts closeHandler/readyHandler: unanswered commands are kept and re-sent on the next ready connection (autoResendUnfulfilledCommands: true), commands sent meanwhile wait in the offline queue (enableOfflineQueue: true); a command whose commandTimeout passed stays queued (lib/Command.ts: its timer only rejects the promise)',
       'ioredis v5.11.1 lib/connectors/SentinelConnector/FailoverDetector.ts: with failoverDetector, +switch-master disconnects the connection, which reconnects to the new master',
     ],
   },

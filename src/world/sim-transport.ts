@@ -25,7 +25,7 @@ import { NodeConnection } from './node-connection.js';
 import type { RedisNode } from './redis/node.js';
 import type { RedisReply } from './redis/reply.js';
 import type { TcpPath } from './tcp.js';
-import { CONNECTION_CLOSED_REPLY, type RedisTransport, type TransportOwner } from './transport.js';
+import { CONNECTION_CLOSED_REPLY, eachDecision, type RedisTransport, type TransportOwner } from './transport.js';
 
 /** At most this many finished commands kept for refilling (more than a process has in flight). */
 const SPARE_TRIPS = 64;
@@ -157,22 +157,8 @@ export class SimTransport implements RedisTransport {
 
   each(command: readonly string[], tag: string, wait: Exclude<EachWait, { until: 'deadline' }>): Signal<EachOutcome[]> {
     const nodes = this.lockNodes;
-    const outcomes: EachOutcome[] = nodes.map(() => ({ status: 'pending' }));
-    // The outcomes as they stood when the wait ended: later replies change nothing the caller sees.
-    const decided = new Signal<EachOutcome[]>('redis-each');
-    let answered = 0;
-    let votesFor = 0;
-    nodes.forEach((node, i) =>
-      this.ioredisTo(node).send(command, tag, (outcome) => {
-        if (decided.fired) return;
-        outcomes[i] = outcome;
-        answered++;
-        if (wait.until === 'quorum' && outcome.status === 'ok' && outcome.reply === wait.vote) votesFor++;
-        const against = answered - votesFor;
-        const quorumDecided = wait.until === 'quorum' && (votesFor >= wait.quorum || against >= wait.quorum);
-        if (answered === nodes.length || quorumDecided) decided.fire([...outcomes]);
-      }),
-    );
+    const { decided, answer } = eachDecision(nodes.length, wait);
+    nodes.forEach((node, i) => this.ioredisTo(node).send(command, tag, (outcome) => answer(i, outcome)));
     return decided;
   }
 

@@ -6,7 +6,7 @@
  * variant's client model (client-model.ts); the interpreter holds the pool's connections
  * (which command waits for one, which one a blocking command occupies) for both.
  */
-import type { Signal } from '../engine/signal.js';
+import { Signal } from '../engine/signal.js';
 import type { EachOutcome, EachWait, RedisTarget } from './effects.js';
 import { RedisErrorReply, type RedisReply } from './redis/reply.js';
 
@@ -46,3 +46,26 @@ export interface TransportOwner {
  * outcome is as unknown as a timeout's.
  */
 export const CONNECTION_CLOSED_REPLY = new RedisErrorReply('ERR connection closed: Unexpected end of stream.');
+
+/**
+ * The wait of a multiplexed command over `count` masters, as EachWait says: each master's
+ * outcome goes to `answer(i, outcome)`; the signal fires with the outcomes as they stood when
+ * every master answered or a quorum decided (later answers change nothing the caller sees).
+ * Both transports use it, so the quorum rule is written once.
+ */
+export function eachDecision(count: number, wait: Exclude<EachWait, { until: 'deadline' }>): { decided: Signal<EachOutcome[]>; answer: (i: number, outcome: EachOutcome) => void } {
+  const outcomes: EachOutcome[] = Array.from({ length: count }, () => ({ status: 'pending' }));
+  const decided = new Signal<EachOutcome[]>('redis-each');
+  let answered = 0;
+  let votesFor = 0;
+  const answer = (i: number, outcome: EachOutcome): void => {
+    if (decided.fired) return;
+    outcomes[i] = outcome;
+    answered++;
+    if (wait.until === 'quorum' && outcome.status === 'ok' && outcome.reply === wait.vote) votesFor++;
+    const against = answered - votesFor;
+    const quorumDecided = wait.until === 'quorum' && (votesFor >= wait.quorum || against >= wait.quorum);
+    if (answered === count || quorumDecided) decided.fire([...outcomes]);
+  };
+  return { decided, answer };
+}
