@@ -1,6 +1,6 @@
 /**
  * The documentation's examples, found, run and compared (test/docs/examples.test.ts) or
- * rewritten with what they print now (`npm run docs:examples`).
+ * rewritten with what they print now (`npm run generate`).
  *
  * An example is a fenced code block whose first line is a shell prompt, `$ npx lock-sim ...`:
  * the lines after a prompt are what that command prints, and a block may hold several
@@ -39,12 +39,13 @@ export function codeBlocks(text) {
   const lines = text.split('\n');
   const blocks = [];
   for (let i = 0; i < lines.length; i++) {
-    const open = /^(`{3,})(\S*)(?:\s+file=(\S+))?\s*$/.exec(lines[i]);
+    const open = /^(`{3,})(\S*)((?:\s+[a-z]+=\S+)*)\s*$/.exec(lines[i]);
     if (!open) continue;
     const fence = open[1];
+    const info = Object.fromEntries([...open[3].matchAll(/([a-z]+)=(\S+)/g)].map((m) => [m[1], m[2]]));
     let j = i + 1;
     while (j < lines.length && lines[j] !== fence) j++;
-    blocks.push({ lang: open[2], file: open[3] ?? null, lines: lines.slice(i + 1, j), start: i, end: j });
+    blocks.push({ lang: open[2], file: info.file ?? null, select: info.lines ?? null, lines: lines.slice(i + 1, j), start: i, end: j });
     i = j;
   }
   return blocks;
@@ -62,6 +63,31 @@ export function exampleSteps(block) {
     else steps[steps.length - 1].expected.push(line);
   }
   return steps;
+}
+
+/**
+ * The lines `spec` selects of `lines` (1-based ranges, `40-` up to the end), with a `...`
+ * wherever lines are left out.
+ */
+export function selectLines(lines, spec) {
+  const out = [];
+  let next = 1;
+  for (const part of spec.split(',')) {
+    const [a, b] = part.split('-');
+    const from = Number(a);
+    const to = b === undefined ? from : b === '' ? lines.length : Math.min(Number(b), lines.length);
+    if (from > next) out.push(GAP);
+    out.push(...lines.slice(from - 1, to));
+    next = to + 1;
+  }
+  if (next <= lines.length) out.push(GAP);
+  return out;
+}
+
+/** Whether an example shows what its command printed: its selection exactly, or lines that fit. */
+export function shows(block, expected, actual) {
+  if (block.select !== null) return expected.join('\n') === selectLines(actual, block.select).join('\n');
+  return fits(expected, actual);
 }
 
 /** The examples of every page: `{ page, line, steps, block }`. */
@@ -97,18 +123,28 @@ export function findCommands(root = ROOT) {
   );
 }
 
-/** A new folder holding a link to the repository's scenarios/. */
+/**
+ * A new folder laid out like a project that installed lock-sim: `scenarios/` and `docs/` are
+ * the repository's, and node_modules/ holds the repository's dependencies (the own-code
+ * scenarios import npm lock libraries) and lock-sim itself, which `npx lock-sim` runs from
+ * there (symlinks kept), so what it writes about its own location (init's schema line) is
+ * what a user sees: node_modules/lock-sim/....
+ */
 export function exampleFolder(root = ROOT) {
   const dir = mkdtempSync(join(tmpdir(), 'lock-sim-doc-'));
   symlinkSync(join(root, 'scenarios'), join(dir, 'scenarios'));
-  // The tutorial's scenario files.
   symlinkSync(join(root, 'docs'), join(dir, 'docs'));
-  // As in a project that installed lock-sim: the own-code scenarios import npm lock libraries.
-  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+  const modules = join(dir, 'node_modules');
+  mkdirSync(modules);
+  for (const entry of readdirSync(join(root, 'node_modules'))) {
+    if (entry !== '.bin') symlinkSync(join(root, 'node_modules', entry), join(modules, entry));
+  }
+  symlinkSync(root, join(modules, 'lock-sim'));
   const bin = join(dir, '.bin');
   mkdirSync(bin);
+  const cli = join(modules, 'lock-sim', 'bin', 'lock-sim.js');
   // `npx lock-sim` is the repository's build: npx itself would start slower and could fetch.
-  writeFileSync(join(bin, 'npx'), `#!/bin/sh\nif [ "$1" = lock-sim ]; then shift; exec node "${join(root, 'bin', 'lock-sim.js')}" "$@"; fi\necho "docs example: only npx lock-sim runs here" >&2; exit 127\n`, { mode: 0o755 });
+  writeFileSync(join(bin, 'npx'), `#!/bin/sh\nif [ "$1" = lock-sim ]; then shift; exec node --preserve-symlinks --preserve-symlinks-main "${cli}" "$@"; fi\necho "docs example: only npx lock-sim runs here" >&2; exit 127\n`, { mode: 0o755 });
   return dir;
 }
 
@@ -154,28 +190,19 @@ export function fits(expected, actual) {
 }
 
 /**
- * What the block should say now: each step's output, keeping the `...` gaps where they still
- * fit (the lines between are re-read from the new output); an example whose gaps no longer fit
- * gets its whole output.
+ * What the block should say now: each step's output, the lines its selection names; without
+ * one, the old lines while they still fit, else the whole new output (to be cut again with
+ * `lines=` by whoever reads the diff).
  */
-export function rewrite(steps, outputs) {
+export function rewrite(block, steps, outputs) {
   const lines = [];
   steps.forEach((step, n) => {
     lines.push(`$ ${step.command}`);
     const actual = outputs[n];
-    lines.push(...(fits(step.expected, actual) ? step.expected : reGap(step.expected, actual)));
+    if (block.select !== null) lines.push(...selectLines(actual, block.select));
+    else lines.push(...(fits(step.expected, actual) ? step.expected : actual));
   });
   return lines;
-}
-
-/** The new output, cut where the old example was cut: its first and last shown lines kept as far as they go. */
-function reGap(expected, actual) {
-  const gap = expected.indexOf(GAP);
-  if (gap === -1) return actual;
-  const head = gap;
-  const tail = expected.length - expected.lastIndexOf(GAP) - 1;
-  if (head + tail >= actual.length) return actual;
-  return [...actual.slice(0, head), GAP, ...actual.slice(actual.length - tail)];
 }
 
 /** Runs every step of an example in one new folder; returns each step's output lines and status. */
@@ -191,16 +218,25 @@ export function runExample(example, root = ROOT) {
   }
 }
 
-/** `npm run docs:examples`: every example's output written again from a run. */
+/** `npm run generate`: every file shown whole read again, every example's output written again from a run. */
 function updateAll(root = ROOT) {
   let changed = 0;
   for (const page of docPages(root)) {
     const path = join(root, page);
+    // Files shown whole first (their blocks may change length), then the examples, from the new text.
     const lines = readFileSync(path, 'utf8').split('\n');
+    for (const block of codeBlocks(lines.join('\n')).filter((b) => b.file !== null).reverse()) {
+      const now = readFileSync(join(root, block.file), 'utf8').replace(/\n$/, '').split('\n');
+      if (now.join('\n') === block.lines.join('\n')) continue;
+      lines.splice(block.start + 1, block.lines.length, ...now);
+      changed++;
+      process.stdout.write(`updated ${relative(root, path)}:${block.start + 1} (${block.file})\n`);
+    }
+    writeFileSync(path, lines.join('\n'));
     const examples = findExamples(root).filter((e) => e.page === page).reverse();
     for (const example of examples) {
       const results = runExample(example, root);
-      const fresh = rewrite(example.steps, results.map((r) => r.lines));
+      const fresh = rewrite(example.block, example.steps, results.map((r) => r.lines));
       const old = lines.slice(example.block.start + 1, example.block.end);
       if (fresh.join('\n') !== old.join('\n')) {
         lines.splice(example.block.start + 1, old.length, ...fresh);
@@ -210,7 +246,7 @@ function updateAll(root = ROOT) {
     }
     writeFileSync(path, lines.join('\n'));
   }
-  process.stdout.write(`${changed} example(s) updated\n`);
+  process.stdout.write(`${changed} block(s) updated\n`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) updateAll();

@@ -5,6 +5,7 @@
  * `initSource`; writing the file (the --output default, the refusal to overwrite) is shared.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ScenarioError } from '../../scenario/errors.js';
 import { STARTER_TOPOLOGIES, starterScenario, withRunFacts } from '../../scenario/starter.js';
@@ -12,7 +13,8 @@ import { starterFactLines, starterFacts } from '../../report/starter-facts.js';
 import { closest } from '../../scenario/suggest.js';
 import { GUARD_NAMES, LOCK_NAMES } from '../../variants/registry.js';
 import type { Topology } from '../../world/redis/deployment.js';
-import { builtinScenario, builtinScenarios } from '../builtin-scenarios.js';
+import { builtinScenario, builtinScenarios, PACKAGE_SCHEMA_FILE } from '../builtin-scenarios.js';
+import { schemaModeline, withModeline } from '../../scenario/schema-line.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { UsageError, writeOutput } from '../options.js';
 import type { CommandContext } from './context.js';
@@ -76,7 +78,8 @@ function initSource(options: InitOptions): InitSource {
     const near = closest(options.from, names);
     throw new UsageError(`--from: no built-in scenario "${options.from}"${near ? ` (did you mean "${near}"?)` : ''}; built-in scenarios: ${names.join(', ')}`);
   }
-  // The file byte for byte: its opening comment says what it shows and where it comes from.
+  // The file byte for byte (but for its schema modeline, set where it is written): its opening
+  // comment says what it shows and where it comes from.
   return { text: readFileSync(found.file, 'utf8'), defaultOutput: `${found.name}.yaml`, what: `the built-in scenario ${found.name}` };
 }
 
@@ -96,7 +99,8 @@ export function registerInit(program: Command, ctx: CommandContext): void {
       if (existsSync(output) && !options.force) {
         throw new UsageError(`${output} already exists; pass --force to overwrite it, or --output <file> to write elsewhere`);
       }
-      writeOutput(output, source.text);
+      // Its first line points the editor at the schema the package ships, from where the file is written.
+      writeOutput(output, withModeline(source.text, schemaModeline(resolve(output), PACKAGE_SCHEMA_FILE)));
       ctx.io.out(`wrote ${output} (${source.what}); run it with: npx lock-sim run ${output}`);
       ctx.setExitCode(EXIT_OK);
     });
