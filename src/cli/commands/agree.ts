@@ -18,7 +18,7 @@ interface AgreeOptions {
   generate?: number;
   seed?: number;
   seeds?: number[];
-  repeat: number;
+  repeat?: number;
   variants: string[];
   json?: boolean;
   report?: string;
@@ -52,7 +52,7 @@ export function registerAgree(program: Command, ctx: CommandContext): void {
     .option('--generate <n>', 'instead of a scenario: draw N small real-time scenarios from the generator\'s grammar and agree on each (safety metrics unless --metrics)', parseCount)
     .option('--seed <s>', 'the generator\'s seed with --generate (scenario i is drawn from seed S+i; default 1)', parseCount)
     .option('--seeds <spec>', 'seeds of the simulated runs; real run i replays seed i of the list (default: 1..20)', parseSeeds)
-    .option('--repeat <n>', `real runs per variant, at most the number of seeds (default: ${DEFAULT_REPEAT})`, parseRepeat, DEFAULT_REPEAT)
+    .option('--repeat <n>', `real runs per variant, at most the number of seeds (default: ${DEFAULT_REPEAT} or the number of seeds if fewer; 5 with --generate)`, parseRepeat)
     .option('--variants <names>', 'comma-separated variants (default: all; repeatable)', collectList, [])
     .option('--metrics <names>', `the metrics that decide the exit code (default: all; ${AGREE_METRICS.join(', ')})`, parseMetrics, [])
     .option('--json', 'print the result as JSON')
@@ -71,11 +71,12 @@ export function registerAgree(program: Command, ctx: CommandContext): void {
       checkVariantNames(scenario, options.variants);
       checkNoDuplicates('--variants', options.variants);
       const seeds = options.seeds ?? DEFAULT_SEEDS;
-      checkRepeat(options.repeat, seeds);
+      const repeat = options.repeat ?? Math.min(DEFAULT_REPEAT, seeds.length);
+      checkRepeat(repeat, seeds);
       const version = checkRedisServer(options.redisServer);
       const result = await agree(scenario, {
         seeds,
-        repeat: options.repeat,
+        repeat,
         variants: options.variants,
         redisServer: options.redisServer,
         judged: options.metrics.length > 0 ? options.metrics : AGREE_METRICS,
@@ -103,7 +104,8 @@ function parseCount(value: string): number {
  */
 async function agreeGenerated(options: AgreeOptions, ctx: CommandContext): Promise<void> {
   const seeds = options.seeds ?? DEFAULT_SEEDS.slice(0, 5);
-  const repeat = options.repeat === DEFAULT_REPEAT && options.seeds === undefined ? 5 : options.repeat;
+  // 5 seeds and 5 real runs unless told; --seeds alone runs as many real runs as it names.
+  const repeat = options.repeat ?? (options.seeds === undefined ? 5 : Math.min(DEFAULT_REPEAT, seeds.length));
   checkRepeat(repeat, seeds);
   const version = checkRedisServer(options.redisServer);
   const judged: AgreeMetric[] = options.metrics.length > 0 ? options.metrics : ['p(oversold)', 'p(double-holders)'];
