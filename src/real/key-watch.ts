@@ -148,7 +148,7 @@ class NodeWatch {
   /** Reads the key and records its state, in the order of the notifications. */
   private read(key: string, cause: Cause): void {
     const reply = this.reader.multi().get(key).hgetall(key).pttl(key).exec();
-    this.lastRead = this.lastRead.then(() =>
+    this.lastRead = afterInOrder(this.lastRead, reply, () =>
       reply.then(
         async (results) => {
           if (this.closed || !results) return;
@@ -167,7 +167,7 @@ class NodeWatch {
   /** Re-reads every lock key the node has or had (after a restart, at a promotion). */
   resync(cause: Cause): void {
     const keys = Promise.all(this.watch.globs.map((glob) => this.reader.keys(glob)));
-    this.lastRead = this.lastRead.then(() =>
+    this.lastRead = afterInOrder(this.lastRead, keys, () =>
       keys.then(
         (present) => {
           const lockKeys = present.flat().filter((key) => this.watch.lockKeyOf(key) !== null);
@@ -253,6 +253,18 @@ class NodeWatch {
   }
 }
 
+
+/**
+ * `next()` once `previous` is done: the reads are recorded in the order they were sent. The
+ * reply `started` (already under way) is marked handled at once: when a server is killed, ioredis
+ * rejects every queued reply ("Connection is closed.") while earlier reads are still waiting
+ * their turn, and a rejection with no handler yet ends Node (unhandled rejection); `next` sees
+ * the rejection in its turn.
+ */
+export function afterInOrder(previous: Promise<void>, started: Promise<unknown>, next: () => Promise<void>): Promise<void> {
+  started.catch(() => undefined);
+  return previous.then(next);
+}
 
 /** Whether two lists hold the same strings (a hash's fields in any order). */
 function sameSet(a: readonly string[], b: readonly string[]): boolean {

@@ -6,12 +6,35 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CommandLedger, lockKeysOf } from '../../src/real/command-ledger.js';
-import { causeOfEvent, lockKeyGlobs } from '../../src/real/key-watch.js';
+import { afterInOrder, causeOfEvent, lockKeyGlobs } from '../../src/real/key-watch.js';
 import { lockKeyAttribution } from '../../src/own-code/key-attribution.js';
 import { runVariantReal } from '../../src/real/real-run.js';
 import { runVariant } from '../../src/runner/run.js';
 import { parseScenario } from '../../src/scenario/load.js';
 import { hasRedis, REDIS_SERVER } from './redis-available.js';
+
+describe('key watch reads in order', () => {
+  it('a reply rejected while an earlier read still waits its turn (a killed server: "Connection is closed.") is no unhandled rejection, and its turn sees it', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      let release = (): void => undefined;
+      const earlier = new Promise<void>((resolve) => (release = resolve));
+      const reply = Promise.reject(new Error('Connection is closed.'));
+      const seen: string[] = [];
+      const chain = afterInOrder(earlier, reply, () => reply.then(() => void seen.push('ok'), (e: Error) => void seen.push(e.message)));
+      await new Promise((resolve) => setTimeout(resolve, 20)); // past the microtask turn where Node reports it
+      expect(unhandled).toEqual([]);
+      expect(seen).toEqual([]);
+      release();
+      await chain;
+      expect(seen).toEqual(['Connection is closed.']);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});
 
 describe('command ledger', () => {
   it('names the lock keys of SET, DEL and EVAL (numkeys), and none of a pub/sub channel', () => {
