@@ -289,12 +289,17 @@ export class ClientHost<T extends RedisTransport = RedisTransport> {
     return r === TIMED_OUT ? TIMEOUT_OUTCOME : replyOutcome(r as RedisReply);
   }
 
-  /** Each reply awaited until a common deadline. */
+  /**
+   * Each reply awaited until a common deadline, and each done with as it is decided (the
+   * transport frees its connection, or withdraws a command still waiting for one: a pool's
+   * accounting, real-transport.ts; without it every reply held its pooled connection for good).
+   */
   private *awaitAll(replies: Signal<RedisReply>[], deadlineUs: number): ProcessGenerator<RedisOutcome[]> {
     const outcomes: RedisOutcome[] = [];
     for (const reply of replies) {
       if (!reply.fired) yield this.commandWait.set(reply, Math.max(0, deadlineUs - this.sim.nowUs));
       outcomes.push(reply.fired ? { status: 'ok', reply: reply.value as RedisReply } : { status: 'timeout' });
+      this.transport.done(reply, !reply.fired);
     }
     return outcomes;
   }
