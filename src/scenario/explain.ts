@@ -20,6 +20,8 @@ export interface ExplainedField {
   origin: 'file' | 'default';
   /** For a default: where its value comes from ('' when the field is from the file). */
   source: string;
+  /** A variant's client field: what that client library does, with its upstream sources (client-model.ts). */
+  model?: string;
 }
 
 type Path = Array<string | number>;
@@ -106,9 +108,7 @@ export function explainScenario(scenario: Scenario, raw: unknown): ExplainedFiel
     if (at < 0) continue;
     const model = CLIENT_MODELS[v.client as ClientModelName];
     const field = fields[at];
-    const why = `${describeClientModel(model, v.clientPool)} (${model.poolSource}; ${model.sources.join('; ')})`;
-    fields[at] = { ...field, source: field.origin === 'file' ? why : `${field.source}: ${why}` };
-    if (field.origin === 'file') fields[at] = { ...fields[at], origin: 'file', source: why };
+    fields[at] = { ...field, model: `${describeClientModel(model, v.clientPool)} (${model.poolSource}; ${model.sources.join('; ')})` };
   }
   // A lease left out is no value to write: the lock picks its own.
   for (const v of scenario.variants) {
@@ -130,7 +130,8 @@ export function renderExplain(scenario: Scenario, fields: readonly ExplainedFiel
   ];
   for (const f of fields) {
     const left = `${f.field}: ${show(f.value)}`;
-    out.push(`${left.padEnd(width)}  ${f.origin === 'file' ? (f.source === '' ? 'file' : `file: ${f.source}`) : `default: ${f.source}`}`);
+    const why = [f.source, f.model ?? ''].filter((t) => t !== '').join(': ');
+    out.push(`${left.padEnd(width)}  ${f.origin === 'file' ? (why === '' ? 'file' : `file: ${why}`) : `default: ${why}`}`);
   }
   const defaults = fields.filter((f) => f.origin === 'default').length;
   out.push('', `${fields.length - defaults} values from the file, ${defaults} defaults`);
