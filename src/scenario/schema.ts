@@ -5,6 +5,7 @@
  */
 import { PARTITION_MODES } from '../world/network.js';
 import { CLIENT_MODEL_NAMES } from '../world/client-model.js';
+import { quote } from './errors.js';
 import { z } from 'zod';
 import { FAULT_KINDS } from '../faults/index.js';
 import { FENCE_CHECKS } from '../variants/guard.js';
@@ -54,7 +55,7 @@ const rate = () =>
 function oneOf(names: readonly string[], what: string) {
   return z.any().meta({ enum: [...names], description: `a ${what}` }).transform((v, ctx): string => {
     if (typeof v === 'string' && names.includes(v)) return v;
-    const found = typeof v === 'string' ? `"${v}"` : String(v);
+    const found = typeof v === 'string' ? `${quote(v)}` : String(v);
     ctx.addIssue({
       code: 'custom',
       message: `unknown ${what} ${found}${typeof v === 'string' ? didYouMean(v, names) : ''}; expected one of: ${names.join(', ')}`,

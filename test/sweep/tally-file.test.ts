@@ -4,6 +4,7 @@ import type { RunMetrics } from '../../src/checker/check.js';
 import { shardSeeds } from '../../src/scenario/seeds.js';
 import { addOutcome, emptyTally } from '../../src/sweep/compare-tally.js';
 import { SHARD_FORMAT, shardRuns, validateTally } from '../../src/sweep/tally-file.js';
+import { seedsIdentity } from '../../src/sweep/tally-identity.js';
 
 const split = { count: 1, p50Us: 5, p99Us: 10 };
 const flashSale: RunMetrics['flashSale'] = { soldOutUs: 3_000_000, arrivalsPerS: 2, busyShare: 0.25, latency: { ordered: split, refused: split, error: split } };
@@ -13,7 +14,8 @@ const metrics = (oversold: number): RunMetrics => ({ oversold, doubleHolders: ov
 function shardFile(k: number, n: number, count = 4): Record<string, any> {
   const tally = emptyTally(['A', 'B'], 'B');
   for (const seed of shardSeeds(Array.from({ length: count }, (_, i) => i + 1), { k, n })) addOutcome(tally, { seed, metrics: [metrics(seed % 2), metrics(0)] });
-  return JSON.parse(JSON.stringify({ format: SHARD_FORMAT, scenario: { name: 's', file: 's.yaml', fingerprint: 'f' }, seeds: { label: `1..${count}`, count }, shard: { k, n }, variants: ['A', 'B'], baseline: 'B', tally }));
+  const seeds = seedsIdentity(Array.from({ length: count }, (_, i) => i + 1));
+  return JSON.parse(JSON.stringify({ format: SHARD_FORMAT, version: '0.1.0', scenario: { name: 's', file: 's.yaml', fingerprint: 'f'.repeat(16), code: null }, seeds, shard: { k, n }, variants: ['A', 'B'], baseline: 'B', tally }));
 }
 
 const problems = (data: unknown): string[] => {

@@ -1,5 +1,5 @@
 /** `lock-sim check`: every scenario's expectations, for CI; exit 1 when one fails. */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { ScenarioError } from '../../scenario/errors.js';
@@ -12,9 +12,9 @@ import { renderCheckMarkdown } from '../../report/markdown.js';
 import { colorFor } from '../color.js';
 import { EXIT_EXPECTATION_FAILED, EXIT_OK } from '../exit-codes.js';
 import type { Budget } from '../../scenario/cost.js';
-import { budgetOf, checkWritable, defaultJobs, MAX_REQUESTS_HELP, parseJobs, parseMaxRequests, parseSeeds, UsageError, writeOutput } from '../options.js';
+import { budgetOf, checkOutputs, checkWritable, defaultJobs, MAX_REQUESTS_HELP, parseJobs, parseMaxRequests, parseSeeds, UsageError, writeOutput } from '../options.js';
 import { progressBar } from '../progress.js';
-import { builtinScenario, isBareName, loadScenarioArg, resolveScenarioArg } from '../builtin-scenarios.js';
+import { builtinScenario, inputsOf, isBareName, loadScenarioArg, resolveScenarioArg } from '../builtin-scenarios.js';
 import type { CommandContext } from './context.js';
 
 const REPORTERS = ['text', 'junit', 'json', 'markdown'] as const;
@@ -26,10 +26,21 @@ type Reporter = (typeof REPORTERS)[number];
  */
 export function scenarioFiles(paths: readonly string[]): string[] {
   const files: string[] = [];
+  // A folder linked into itself would be walked forever: each real folder once.
+  const walked = new Set<string>();
   const walk = (dir: string): void => {
+    const real = realpathSync(dir);
+    if (walked.has(real)) return;
+    walked.add(real);
     for (const name of readdirSync(dir).sort()) {
       const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
+      let isDir = false;
+      try {
+        isDir = statSync(path).isDirectory();
+      } catch {
+        // A dangling link: a .yaml one is reported as "no such file" when loaded.
+      }
+      if (isDir) walk(path);
       else if (/\.ya?ml$/.test(name)) files.push(path);
     }
   };
@@ -82,7 +93,9 @@ export function registerCheck(program: Command, ctx: CommandContext): void {
         throw new UsageError(`unknown reporter "${options.reporter}"; reporters are ${REPORTERS.join(', ')}`);
       }
       const reporter = options.reporter as Reporter;
-      const scenarios = loadAll(scenarioFiles(paths), budgetOf(options.maxRequests), (note) => ctx.io.err(note));
+      const files = scenarioFiles(paths);
+      const scenarios = loadAll(files, budgetOf(options.maxRequests), (note) => ctx.io.err(note));
+      checkOutputs([['--output', options.output]], scenarios.flatMap((s, i) => inputsOf(files[i], s)));
       const checks: ScenarioCheck[] = [];
       for (const scenario of scenarios) {
         const judged = new Set(scenario.expectations.map((e) => e.variant)).size;
