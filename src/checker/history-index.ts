@@ -74,6 +74,11 @@ export interface HistoryIndex {
   lockWork: Map<string, LockWork>;
   /** Instant of each failover -> the node promoted then. */
   promotions: Map<number, string>;
+  /**
+   * Redis node -> the stretches it was killed (primary-crash or redis-restart, start to end or
+   * the run's end), ascending. A lock key on a node that is down keeps nobody out: see orphans.ts.
+   */
+  nodeDown: Map<string, Array<{ fromUs: number; toUs: number }>>;
   /** The servers' lock-key facts and the failovers, in history order (the ownership checks read only these). */
   keyEvents: Array<KeyStateOp | FaultOp>;
   /** Acquires and releases whose outcome is unknown (info). */
@@ -100,6 +105,7 @@ export function indexHistory(ops: History): HistoryIndex {
   const lockWork = new Map<string, LockWork>();
   const working = new Map<string, LockWork>(); // requests still working under their lock
   const promotions = new Map<number, string>();
+  const nodeDown = new Map<string, Array<{ fromUs: number; toUs: number }>>();
   const keyEvents: Array<KeyStateOp | FaultOp> = [];
   let timeouts = 0;
   let renewals = 0;
@@ -199,6 +205,12 @@ export function indexHistory(ops: History): HistoryIndex {
         } else if (op.fault === 'failover') {
           promotions.set(op.timeUs, op.target);
           keyEvents.push(op);
+        } else if (op.fault === 'primary-crash' || op.fault === 'redis-restart') {
+          const list = nodeDown.get(op.target) ?? [];
+          nodeDown.set(op.target, list);
+          const last = list[list.length - 1];
+          if (op.phase === 'start') list.push({ fromUs: op.timeUs, toUs: Infinity });
+          else if (op.phase === 'end' && last && last.toUs === Infinity) last.toUs = op.timeUs;
         }
         break;
       case 'key-state':
@@ -214,8 +226,9 @@ export function indexHistory(ops: History): HistoryIndex {
   }
   for (const request of [...open.keys()]) close(request, endUs, 'run-end');
   for (const w of working.values()) w.toUs = endUs;
+  for (const list of nodeDown.values()) for (const d of list) if (d.toUs === Infinity) d.toUs = endUs;
   sections.sort((a, b) => a.startUs - b.startUs || (a.request < b.request ? -1 : 1));
   return {
-    ops, endUs, durationUs, stock, initialPrimary, lockNodes, quorum, lockOwner, requests, sections, crashes, lockWork, promotions, keyEvents, timeouts, renewals, renewalFailures,
+    ops, endUs, durationUs, stock, initialPrimary, lockNodes, quorum, lockOwner, requests, sections, crashes, lockWork, promotions, nodeDown, keyEvents, timeouts, renewals, renewalFailures,
   };
 }

@@ -19,6 +19,8 @@ export interface Segment {
   endUs: number;
   holder: string;
   hasTtl: boolean;
+  /** The node the hold is on (the primary then); none for a Redlock quorum's hold. */
+  node?: string;
 }
 
 export interface OwnershipStats {
@@ -92,7 +94,7 @@ function primarySegments(index: HistoryIndex): Map<string, Segment[]> {
     const list = segments.get(key) ?? [];
     segments.set(key, list);
     if (s === undefined || s.holder === null) return;
-    list.push({ startUs: t, endUs: s.expiresAtUs ?? Infinity, holder: s.holder, hasTtl: s.expiresAtUs !== null });
+    list.push({ startUs: t, endUs: s.expiresAtUs ?? Infinity, holder: s.holder, hasTtl: s.expiresAtUs !== null, node: primary });
   };
   const closeOpen = (key: string, t: number): void => {
     const list = segments.get(key);

@@ -10,6 +10,13 @@
  *   above zero;
  * - a holder whose process died.
  *
+ * A hold on a node that is down (killed by primary-crash or redis-restart, until it is back)
+ * is no orphan time: it keeps nobody out, every request to that node fails for the node, not
+ * for the lock. Counting it made the figure depend on how soon the holder's client gave up on
+ * the dead node (a Jedis unlock fails at once and left the key "orphaned" until the promotion,
+ * a Redisson unlock waits its timeout and did not), and the real backend's key watch reads no
+ * key of a killed server. A key that comes back with its node (AOF) counts again from then.
+ *
  * A request "works under" a key from the invocation of its acquire until its acquire failed,
  * or until its release completed (ok, refused or unknown), its request ended, or its process
  * crashed. The owner is the request for token locks and the thread for locks the server
@@ -25,6 +32,22 @@ export interface OrphanStats {
   orphanUs: number;
   /** The first orphaned hold, if any. */
   first: Violation | null;
+}
+
+/** The stretches of [fromUs, toUs) outside `down` (ascending, possibly still open: toUs Infinity). */
+export function outsideDown(fromUs: number, toUs: number, down: readonly { fromUs: number; toUs: number }[] | undefined): Array<[number, number]> {
+  if (down === undefined || down.length === 0) return [[fromUs, toUs]];
+  const pieces: Array<[number, number]> = [];
+  let t = fromUs;
+  for (const d of down) {
+    if (d.toUs <= t) continue;
+    if (d.fromUs >= toUs) break;
+    if (d.fromUs > t) pieces.push([t, d.fromUs]);
+    t = Math.max(t, d.toUs);
+    if (t >= toUs) break;
+  }
+  if (t < toUs) pieces.push([t, toUs]);
+  return pieces;
 }
 
 export function findOrphans(index: HistoryIndex, segments: ReadonlyMap<string, readonly Segment[]>): OrphanStats {
@@ -44,8 +67,11 @@ export function findOrphans(index: HistoryIndex, segments: ReadonlyMap<string, r
 
   const stats: OrphanStats = { orphanUs: 0, first: null };
   const note = (key: string, seg: Segment, fromUs: number, toUs: number): void => {
-    stats.orphanUs += toUs - fromUs;
-    if (stats.first === null || fromUs < stats.first.timeUs) stats.first = orphanViolation(index, key, seg, fromUs);
+    const down = seg.node === undefined ? undefined : index.nodeDown.get(seg.node);
+    for (const [from, to] of outsideDown(fromUs, toUs, down)) {
+      stats.orphanUs += to - from;
+      if (stats.first === null || from < stats.first.timeUs) stats.first = orphanViolation(index, key, seg, from);
+    }
   };
   // Where each owner's list is judged from: segments of a key come in time order, and work that
   // ended before a segment began changes nothing for it or later ones (a thread's list grows

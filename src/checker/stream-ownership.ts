@@ -11,7 +11,7 @@ import type { KeyStateOp } from '../history/operation.js';
 import { Bag } from './bag.js';
 import type { LockWork } from './history-index.js';
 import { firstMomentNotHeld, foreignUnlockViolation, isForeignDelete, lockLostViolation, stuckViolation, type Segment } from './lock-ownership.js';
-import { orphanViolationOf } from './orphans.js';
+import { orphanViolationOf, outsideDown } from './orphans.js';
 import type { LiveSection } from './stream-holders.js';
 import type { KeySegments } from './stream-segments.js';
 import type { Violation } from './violations.js';
@@ -38,6 +38,8 @@ export interface OwnershipContext {
   facts(request: string): HolderFacts | undefined;
   /** Crash times per client, ascending. */
   crashes: ReadonlyMap<string, readonly number[]>;
+  /** Redis node -> the stretches it was down so far (toUs Infinity: still down), ascending (orphans.ts). */
+  nodeDown: ReadonlyMap<string, readonly { fromUs: number; toUs: number }[]>;
   nowUs(): number;
 }
 
@@ -218,11 +220,18 @@ export class OwnershipStream {
     if (t < seg.endUs) this.noteOrphan(k, seg, t, seg.endUs, f);
   }
 
+  /**
+   * A segment is final once the history has passed its end, so every stretch of its node's
+   * downtime that began before then is known (one still open lasts past it).
+   */
   private noteOrphan(k: KeySegments, seg: Segment, fromUs: number, toUs: number, f: HolderFacts | undefined): void {
-    this.orphanUs += toUs - fromUs;
-    const best = this.firstOrphan;
-    if (best === null || fromUs < best.fromUs || (fromUs === best.fromUs && k.rank < best.rank)) {
-      this.firstOrphan = { key: k.key, rank: k.rank, seg: { ...seg }, fromUs, work: f?.work ?? undefined };
+    const down = seg.node === undefined ? undefined : this.ctx.nodeDown.get(seg.node);
+    for (const [from, to] of outsideDown(fromUs, toUs, down)) {
+      this.orphanUs += to - from;
+      const best = this.firstOrphan;
+      if (best === null || from < best.fromUs || (from === best.fromUs && k.rank < best.rank)) {
+        this.firstOrphan = { key: k.key, rank: k.rank, seg: { ...seg }, fromUs: from, work: f?.work ?? undefined };
+      }
     }
   }
 

@@ -94,6 +94,8 @@ export class StreamingChecker {
   /** The verdict once finish() gave it (the requests' objects have gone back to SPARE then). */
   private finished: { verdict: CheckResult | null } | null = null;
   private readonly crashes = new Map<string, number[]>();
+  /** Redis node -> the stretches it was killed (primary-crash, redis-restart), as history-index.ts nodeDown. */
+  private readonly nodeDown = new Map<string, Array<{ fromUs: number; toUs: number }>>();
   private readonly clients = new Map<string, string>();
   private readonly promotions = new Map<number, string>();
   private requests = 0;
@@ -226,7 +228,7 @@ export class StreamingChecker {
       horizonUs: (key) => ownership.o?.horizonUs(key) ?? this.nowUs,
     });
     this.ownership = ownership.o = new OwnershipStream(
-      { lockOwner: this.lockOwner, facts: (request) => this.facts(request), crashes: this.crashes, nowUs: () => this.nowUs },
+      { lockOwner: this.lockOwner, facts: (request) => this.facts(request), crashes: this.crashes, nodeDown: this.nodeDown, nowUs: () => this.nowUs },
       this.segments.lists,
     );
   }
@@ -376,6 +378,12 @@ export class StreamingChecker {
     } else if (op.fault === 'failover') {
       this.promotions.set(op.timeUs, op.target);
       this.segments?.failover(op);
+    } else if (op.fault === 'primary-crash' || op.fault === 'redis-restart') {
+      let list = this.nodeDown.get(op.target);
+      if (!list) this.nodeDown.set(op.target, (list = []));
+      const last = list[list.length - 1];
+      if (op.phase === 'start') list.push({ fromUs: op.timeUs, toUs: Infinity });
+      else if (op.phase === 'end' && last && last.toUs === Infinity) last.toUs = op.timeUs;
     }
   }
 
