@@ -20,6 +20,7 @@ import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { ScenarioError, type ScenarioIssue } from '../scenario/errors.js';
 import type { Scenario } from '../scenario/types.js';
+import { CheckerArena } from '../checker/arena.js';
 import { runSeed, type SeedOutcome } from './seed.js';
 
 export interface CellTask {
@@ -91,8 +92,9 @@ export async function runCells(scenarioOf: (cell: number) => Scenario, variants:
   const units = new UnitCursor(tasks);
   const total = units.total;
   const threads = Math.max(1, Math.min(jobs, total));
+  const arena = new CheckerArena(); // this thread's checkers', for every seed it runs
   const runHere = (u: { task: number; seed: number }): void => {
-    tasks[u.task].onOutcome(runSeed(scenarioOf(tasks[u.task].cell), variants, u.seed));
+    tasks[u.task].onOutcome(runSeed(scenarioOf(tasks[u.task].cell), variants, u.seed, arena));
     onSeed?.();
   };
   if (threads === 1 || !existsSync(fileURLToPath(WORKER_URL))) {

@@ -6,10 +6,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ScenarioError } from '../scenario/errors.js';
 import type { Scenario } from '../scenario/types.js';
+import { CheckerArena } from '../checker/arena.js';
 import { runSeed } from './seed.js';
 
 const { variants } = workerData as { variants: string[] };
 let current: { cell: number; scenario: Scenario } | null = null;
+/** This thread's checkers' reusable objects, for every seed it runs. */
+const arena = new CheckerArena();
 
 type Message = { kind: 'cell'; cell: number; scenario: Scenario } | { kind: 'run'; task: number; cell: number; seeds: number[] } | { kind: 'stop' };
 
@@ -25,7 +28,7 @@ parentPort?.on('message', (message: Message) => {
   try {
     if (current?.cell !== message.cell) throw new Error(`cell ${message.cell} was run before its scenario was sent`);
     const scenario = current.scenario;
-    parentPort?.postMessage({ task: message.task, outcomes: message.seeds.map((seed) => runSeed(scenario, variants, seed)) });
+    parentPort?.postMessage({ task: message.task, outcomes: message.seeds.map((seed) => runSeed(scenario, variants, seed, arena)) });
   } catch (err) {
     if (!(err instanceof ScenarioError)) throw err;
     parentPort?.postMessage({ scenarioError: { file: err.file, issues: err.issues } });

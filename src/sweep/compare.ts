@@ -11,6 +11,7 @@ import { meanInterval, wilson, type Interval } from './stats.js';
 import { coverageProblem, identityProblems, LOCK_SIM_VERSION, scenarioIdentity, seedsIdentity, type ScenarioIdentity, type SeedsIdentity } from './tally-identity.js';
 
 export { fingerprint, seedsLabel } from './tally-identity.js';
+import { LIVENESS_CLASSES, VERDICTS, type LivenessVerdict, type Verdict } from '../checker/verdict.js';
 
 export interface CompareOptions {
   /** Default: 1..100. */
@@ -107,6 +108,13 @@ export interface VariantSummary {
     busyShareMean: number;
     p99MeanUs: { ordered: number; refused: number; error: number };
   };
+  /** The worst verdict of any run (checker/verdict.ts VERDICTS, SAFE to UNSAFE), and how many runs had each. */
+  worstVerdict: Verdict;
+  verdicts: Record<Verdict, number>;
+  /** P(lost updates > 0) with its Wilson 95% interval; lost updates and the units they erased, means per run. */
+  lostUpdates: { runs: Interval; mean: number; unitsMean: number };
+  /** Runs by liveness class (a broken safety verdict hides it), the share of judged requests that failed and the longest stall, means per run. */
+  liveness: { runs: Record<LivenessVerdict, number>; failedShareMean: number; longestStallMeanUs: number };
 }
 
 export interface PairedSummary {
@@ -168,6 +176,14 @@ export function summarise(result: CompareResult): CompareSummary {
         arrivalsMean: round(t.arrivalsCentsSum / n / 100, 2),
         busyShareMean: round(t.busyBasisPointsSum / n / 10_000, 4),
         p99MeanUs: { ordered: Math.round(t.p99OrderedUsSum / n), refused: Math.round(t.p99RefusedUsSum / n), error: Math.round(t.p99ErrorUsSum / n) },
+      },
+      worstVerdict: VERDICTS.reduce((worst, v, k) => (t.verdictRuns[k] > 0 ? v : worst), VERDICTS[0]),
+      verdicts: Object.fromEntries(VERDICTS.map((v, k) => [v, t.verdictRuns[k]])) as Record<Verdict, number>,
+      lostUpdates: { runs: roundInterval(wilson(t.lostUpdateRuns, t.runs), 4), mean: round(t.lostUpdatesSum / n, 3), unitsMean: round(t.lostUnitsSum / n, 3) },
+      liveness: {
+        runs: Object.fromEntries(LIVENESS_CLASSES.map((v, k) => [v, t.livenessRuns[k]])) as Record<LivenessVerdict, number>,
+        failedShareMean: round(t.failedBasisPointsSum / n / 10_000, 4),
+        longestStallMeanUs: Math.round(t.longestStallUsSum / n),
       },
     };
   });

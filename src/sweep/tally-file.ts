@@ -9,6 +9,7 @@ import type { CompareResult } from './compare.js';
 import { MAX_NAME_LENGTH } from '../scenario/schema.js';
 import { HISTOGRAM_BUCKETS } from './compare-tally.js';
 import { gridIndices, MAX_SWEEP_CELLS, type SweepResult } from './sweep.js';
+import { LIVENESS_CLASSES, VERDICTS } from '../checker/verdict.js';
 
 /** /2 added the identity merge checks (tally-identity.ts): the version, the module code, the seed list's hash. */
 export const SHARD_FORMAT = 'lock-sim-compare-tally/2';
@@ -42,6 +43,13 @@ const variantTally = z.strictObject({
   p99OrderedUsSum: count,
   p99RefusedUsSum: count,
   p99ErrorUsSum: count,
+  verdictRuns: z.array(count).length(VERDICTS.length),
+  livenessRuns: z.array(count).length(LIVENESS_CLASSES.length),
+  lostUpdateRuns: count,
+  lostUpdatesSum: count,
+  lostUnitsSum: count,
+  failedBasisPointsSum: count,
+  longestStallUsSum: count,
 });
 
 const pairedTally = z.strictObject({
@@ -110,6 +118,13 @@ export function validateTally(data: unknown): { ok: true; result: CompareResult 
     if (t.soldOutRuns > t.runs) problems.push(`${p}.soldOutRuns: ${t.soldOutRuns} is more than its ${t.runs} runs`);
     if (t.busyBasisPointsSum > t.runs * 10_000) problems.push(`${p}.busyBasisPointsSum: ${t.busyBasisPointsSum} is more than 100% in each of its ${t.runs} runs`);
     if ((t.worst === null) !== (t.runs === 0)) problems.push(`${p}.worst: ${t.worst === null ? 'missing' : 'given for no runs'}`);
+    for (const key of ['verdictRuns', 'livenessRuns'] as const) {
+      const n = t[key].reduce((a, b) => a + b, 0);
+      if (n !== t.runs) problems.push(`${p}.${key}: counts ${n} runs, not ${t.runs}`);
+    }
+    if (t.lostUpdateRuns > t.runs) problems.push(`${p}.lostUpdateRuns: ${t.lostUpdateRuns} is more than its ${t.runs} runs`);
+    if (t.lostUpdatesSum < t.lostUpdateRuns) problems.push(`${p}.lostUpdatesSum: ${t.lostUpdatesSum} lost updates cannot come from ${t.lostUpdateRuns} runs that lost one`);
+    if (t.failedBasisPointsSum > t.runs * 10_000) problems.push(`${p}.failedBasisPointsSum: ${t.failedBasisPointsSum} is more than 100% in each of its ${t.runs} runs`);
   });
   const expectedPaired = result.baseline === null ? [] : result.variants.filter((v) => v !== result.baseline);
   if (result.baseline !== null && !result.variants.includes(result.baseline)) problems.push(`baseline: ${result.baseline} is not among the variants`);

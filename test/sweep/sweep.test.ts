@@ -114,7 +114,8 @@ describe('sweep --find', () => {
 
   it('reads p(oversold > k) from the histogram and mean(...) from the sums', () => {
     const tally = { variant: 'v', runs: 4, oversellRuns: 2, oversoldSum: 5, doubleHolderRuns: 1, doubleHoldersSum: 1, stuckUsSum: 8, orphanUsSum: 0, throughputCentsSum: 400, p99UsSum: 0, oversoldHistogram: [2, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0], worst: null,
-      soldOutRuns: 0, soldOutUsSum: 0, arrivalsCentsSum: 0, busyBasisPointsSum: 6_000, p99OrderedUsSum: 0, p99RefusedUsSum: 0, p99ErrorUsSum: 0 };
+      soldOutRuns: 0, soldOutUsSum: 0, arrivalsCentsSum: 0, busyBasisPointsSum: 6_000, p99OrderedUsSum: 0, p99RefusedUsSum: 0, p99ErrorUsSum: 0,
+      verdictRuns: [2, 0, 0, 0, 0, 2], livenessRuns: [4, 0, 0], lostUpdateRuns: 0, lostUpdatesSum: 0, lostUnitsSum: 0, failedBasisPointsSum: 0, longestStallUsSum: 0 };
     const read = (text: string) => {
       const c = parseCondition(text);
       if (!c.ok) throw new Error(c.message);
