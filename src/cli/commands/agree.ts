@@ -8,7 +8,8 @@ import { loadScenarioArg } from '../builtin-scenarios.js';
 import { colorFor } from '../color.js';
 import { EXIT_EXPECTATION_FAILED, EXIT_OK } from '../exit-codes.js';
 import { budgetOf, checkNoDuplicates, checkWritable, collectList, MAX_REQUESTS_HELP, parseMaxRequests, parseSeeds, writeOutput } from '../options.js';
-import type { CommandContext } from './context.js';
+import { noteTo, type CommandContext } from './context.js';
+import { summaryOf } from './table.js';
 import { generateScenarios } from '../../real/generate.js';
 import { parseScenario } from '../../scenario/load.js';
 import { UsageError } from '../options.js';
@@ -47,7 +48,7 @@ function parseRepeat(value: string): number {
 export function registerAgree(program: Command, ctx: CommandContext): void {
   program
     .command('agree')
-    .description('compare the model with real Redis: simulated over seeds vs real runs, per variant and metric a two-sample test (Fisher, Mann-Whitney) with Holm\'s correction')
+    .description(summaryOf('agree'))
     .argument('[scenario]', 'scenario file (YAML), or the name of a built-in scenario (lock-sim list); none with --generate')
     .option('--generate <n>', 'instead of a scenario: draw N small real-time scenarios from the generator\'s grammar and agree on each (safety metrics unless --metrics)', parseCount)
     .option('--seed <s>', 'the generator\'s seed with --generate (scenario i is drawn from seed S+i; default 1)', parseCount)
@@ -67,7 +68,7 @@ export function registerAgree(program: Command, ctx: CommandContext): void {
         return agreeGenerated(options, ctx);
       }
       if (file === undefined) throw new UsageError('name a scenario file, or --generate N');
-      const scenario = loadScenarioArg(file, (note) => ctx.io.err(note), { budget: budgetOf(options.maxRequests) });
+      const scenario = loadScenarioArg(file, noteTo(ctx), { budget: budgetOf(options.maxRequests) });
       checkVariantNames(scenario, options.variants);
       checkNoDuplicates('--variants', options.variants);
       const seeds = options.seeds ?? DEFAULT_SEEDS;
@@ -81,10 +82,10 @@ export function registerAgree(program: Command, ctx: CommandContext): void {
         redisServer: options.redisServer,
         judged: options.metrics.length > 0 ? options.metrics : AGREE_METRICS,
         onRun: (side, variant, done, total) => {
-          if (!options.json) ctx.io.err(`  ${variant}: ${side} ${done}/${total}`);
+          if (!options.json) noteTo(ctx)(`  ${variant}: ${side} ${done}/${total}`);
         },
       });
-      ctx.io.out(options.json ? JSON.stringify(agreeToJson(result, version), null, 2) : renderAgree(result, colorFor(ctx.io.stdoutIsTTY)));
+      ctx.io.out(options.json ? JSON.stringify(agreeToJson(result, version), null, 2) : renderAgree(result, colorFor(ctx.io)));
       if (options.report) {
         writeOutput(options.report, renderAgreeHtml(result, version));
         if (!options.json) ctx.io.out(`\nreport written to ${options.report}`);
