@@ -21,6 +21,7 @@ export {
 } from './sweep/compare.js';
 export { checkScenario, type CheckOptions, type ScenarioCheck, type CheckedExpectation } from './sweep/check.js';
 export { wilson, meanInterval, type Interval } from './sweep/stats.js';
+export { fisherExact, mannWhitney, holm, type MannWhitney } from './sweep/two-sample.js';
 export { checkHistory, type RunMetrics, type CheckResult } from './checker/check.js';
 export { Checker, type CheckerOptions } from './checker/checker.js';
 export { CheckerArena } from './checker/arena.js';
@@ -37,7 +38,9 @@ export {
   agree,
   compareRuns,
   estimate,
-  overlap,
+  judge,
+  testRuns,
+  ALPHA,
   AGREE_METRICS,
   REAL_RESOLUTION,
   type AgreeMetric,

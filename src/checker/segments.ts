@@ -16,6 +16,8 @@ export interface Segment {
   endUs: number;
   holder: string;
   hasTtl: boolean;
+  /** The node the hold is on (the primary then); none for a Redlock quorum's hold. */
+  node?: string;
 }
 
 export interface KeySegments {
@@ -116,7 +118,7 @@ export class SegmentStream {
       let k = this.lists.get(key);
       if (k === undefined) k = this.listOf(key);
       else this.cutList(k, t);
-      if (op.holder !== null) this.push(k, { startUs: t, endUs: op.expiresAtUs ?? Infinity, holder: op.holder, hasTtl: op.expiresAtUs !== null });
+      if (op.holder !== null) this.push(k, { startUs: t, endUs: op.expiresAtUs ?? Infinity, holder: op.holder, hasTtl: op.expiresAtUs !== null, node: op.node });
     }
   }
 
@@ -124,7 +126,7 @@ export class SegmentStream {
     const s = this.states.get(this.primary)?.get(key);
     const k = this.listOf(key);
     if (s === undefined || s.holder === null) return;
-    this.push(k, { startUs: t, endUs: s.expiresAtUs ?? Infinity, holder: s.holder, hasTtl: s.expiresAtUs !== null });
+    this.push(k, { startUs: t, endUs: s.expiresAtUs ?? Infinity, holder: s.holder, hasTtl: s.expiresAtUs !== null, node: this.primary });
   }
 
   /**

@@ -6,8 +6,9 @@
 import { formatMicros } from '../engine/time.js';
 import type { FaultSpec } from '../scenario/types.js';
 import type { FaultContext } from './fault-context.js';
+import type { ClientWorld } from '../world/world.js';
 
-export function injectClientCrash(spec: Extract<FaultSpec, { kind: 'crash' }>, ctx: FaultContext): void {
+export function injectClientCrash(spec: Extract<FaultSpec, { kind: 'crash' }>, ctx: FaultContext<ClientWorld>): void {
   const { sim, clients } = ctx.world;
   const client = clients[spec.client - 1];
   const afterCrash = (): void => ctx.healAfter(spec.restartAfterUs, () => ctx.restartClient(client));

@@ -8,6 +8,7 @@
 import { formatMicros } from '../engine/time.js';
 import type { FaultSpec } from '../scenario/types.js';
 import type { FaultContext } from './fault-context.js';
+import type { ClientWorld } from '../world/world.js';
 import { findHost, hostName, type Host } from './hosts.js';
 
 function clockChanged(host: Host): void {
@@ -16,7 +17,7 @@ function clockChanged(host: Host): void {
 
 const clockOf = (host: Host) => (host.kind === 'client' ? host.client.clock : host.node.clock);
 
-export function injectClockJump(spec: Extract<FaultSpec, { kind: 'clock-jump' }>, ctx: FaultContext): void {
+export function injectClockJump(spec: Extract<FaultSpec, { kind: 'clock-jump' }>, ctx: FaultContext<ClientWorld>): void {
   ctx.world.sim.scheduleAt(spec.atUs, () => {
     const host = findHost(ctx.world, spec.target);
     clockOf(host).jump(spec.byUs);
@@ -26,7 +27,7 @@ export function injectClockJump(spec: Extract<FaultSpec, { kind: 'clock-jump' }>
   });
 }
 
-export function injectClockDrift(spec: Extract<FaultSpec, { kind: 'clock-drift' }>, ctx: FaultContext): void {
+export function injectClockDrift(spec: Extract<FaultSpec, { kind: 'clock-drift' }>, ctx: FaultContext<ClientWorld>): void {
   ctx.world.sim.scheduleAt(spec.atUs, () => {
     const host = findHost(ctx.world, spec.target);
     const clock = clockOf(host);

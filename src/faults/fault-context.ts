@@ -1,9 +1,10 @@
 /** What a fault may touch: the world, the workload (to restart workers) and the history. */
-import type { World } from '../world/world.js';
+import type { ClientWorld, World } from '../world/world.js';
 import type { ClientHost } from '../world/client-host.js';
 
-export interface FaultContext {
-  world: World;
+/** `W`: what the faults may touch; a real run's client faults get the clients' part only (ClientWorld). */
+export interface FaultContext<W extends ClientWorld = World> {
+  world: W;
   /** Records a fault phase in the history as the nemesis. */
   record(fault: string, phase: 'start' | 'end' | 'event', target: string, detail: string): void;
   /**

@@ -1,16 +1,17 @@
 /** Host names in fault specs -> the world's clients and Redis nodes. */
 import type { ClientHost } from '../world/client-host.js';
 import type { RedisNode } from '../world/redis/node.js';
-import type { World } from '../world/world.js';
+import type { ClientWorld, World } from '../world/world.js';
 
 export type Host = { kind: 'client'; client: ClientHost } | { kind: 'redis'; node: RedisNode };
 
 /** `primary` means whichever node is primary at the moment the fault strikes. */
-export function findHost(world: World, name: string): Host {
-  if (name === 'primary') return { kind: 'redis', node: world.redis.primary };
+export function findHost(world: ClientWorld | World, name: string): Host {
+  const redis = 'redis' in world ? world.redis : null;
+  if (name === 'primary' && redis) return { kind: 'redis', node: redis.primary };
   const client = world.clients.find((c) => c.name === name);
   if (client) return { kind: 'client', client };
-  const node = world.redis.node(name);
+  const node = redis?.node(name);
   if (node) return { kind: 'redis', node };
   throw new Error(`unknown host ${name}`);
 }

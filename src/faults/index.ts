@@ -3,6 +3,7 @@ import type { FaultSpec } from '../scenario/types.js';
 import { injectClientCrash } from './client-crash.js';
 import { injectClockDrift, injectClockJump } from './clock.js';
 import type { FaultContext } from './fault-context.js';
+import type { ClientWorld } from '../world/world.js';
 import { injectGcPause } from './gc-pause.js';
 import { injectPartition } from './partition.js';
 import { injectPrimaryCrash } from './primary-crash.js';
@@ -41,6 +42,24 @@ export const FAULT_SUMMARIES: Record<(typeof FAULT_KINDS)[number], string> = {
   'network-delay': 'extra one-way delay on every message to or from a host',
   'db-slow': 'every database statement takes `factor` times longer',
 };
+
+/** The faults that act on client processes, the database and the dependencies: the only ones a real run takes from here. */
+export function injectClientFault(spec: Extract<FaultSpec, { kind: 'gc-pause' | 'slow-call' | 'crash' | 'clock-jump' | 'clock-drift' | 'db-slow' }>, ctx: FaultContext<ClientWorld>): void {
+  switch (spec.kind) {
+    case 'gc-pause':
+      return injectGcPause(spec, ctx);
+    case 'slow-call':
+      return injectSlowCall(spec, ctx);
+    case 'crash':
+      return injectClientCrash(spec, ctx);
+    case 'clock-jump':
+      return injectClockJump(spec, ctx);
+    case 'clock-drift':
+      return injectClockDrift(spec, ctx);
+    case 'db-slow':
+      return injectDbSlow(spec, ctx);
+  }
+}
 
 export function injectFault(spec: FaultSpec, ctx: FaultContext): void {
   switch (spec.kind) {

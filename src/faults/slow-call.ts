@@ -2,8 +2,9 @@
 import { describeDistribution } from '../engine/distribution.js';
 import type { FaultSpec } from '../scenario/types.js';
 import type { FaultContext } from './fault-context.js';
+import type { ClientWorld } from '../world/world.js';
 
-export function injectSlowCall(spec: Extract<FaultSpec, { kind: 'slow-call' }>, ctx: FaultContext): void {
+export function injectSlowCall(spec: Extract<FaultSpec, { kind: 'slow-call' }>, ctx: FaultContext<ClientWorld>): void {
   const { sim, dependencies } = ctx.world;
   const dependency = dependencies.get(spec.dependency);
   if (!dependency) throw new Error(`slow-call names unknown dependency ${spec.dependency}`);

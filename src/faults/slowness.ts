@@ -6,6 +6,7 @@
 import { formatMicros } from '../engine/time.js';
 import type { FaultSpec } from '../scenario/types.js';
 import type { FaultContext } from './fault-context.js';
+import type { ClientWorld } from '../world/world.js';
 import { findHost, hostName } from './hosts.js';
 
 export function injectNetworkDelay(spec: Extract<FaultSpec, { kind: 'network-delay' }>, ctx: FaultContext): void {
@@ -21,7 +22,7 @@ export function injectNetworkDelay(spec: Extract<FaultSpec, { kind: 'network-del
   });
 }
 
-export function injectDbSlow(spec: Extract<FaultSpec, { kind: 'db-slow' }>, ctx: FaultContext): void {
+export function injectDbSlow(spec: Extract<FaultSpec, { kind: 'db-slow' }>, ctx: FaultContext<ClientWorld>): void {
   const { sim, database } = ctx.world;
   sim.scheduleAt(spec.atUs, () => {
     database.slowFactor *= spec.factor;

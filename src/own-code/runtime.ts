@@ -13,6 +13,7 @@
  * `vm` context), at the simulated instant of the event that called it, so what it does is
  * stamped with that instant.
  */
+import { simulatedTransport } from '../world/sim-transport.js';
 import type { ProcessGroup } from '../engine/process.js';
 import { Signal } from '../engine/signal.js';
 import type { Simulation } from '../engine/simulation.js';
@@ -151,13 +152,13 @@ export class OwnCodeRuntime {
     const bridge: Bridge = { id: this.nextClient++, host, incarnation: host.incarnation, connections: new Map(), cfg: new Map() };
     if (!this.watchedHosts.has(host)) {
       this.watchedHosts.add(host);
-      host.primarySwitchListeners.push(() => this.primarySwitched(host));
+      simulatedTransport(host.transport).primarySwitchListeners.push(() => this.primarySwitched(host));
     }
     this.bridges.set(host, bridge);
     this.byId.set(bridge.id, bridge);
     // A stream per client process and incarnation: Math.random, crypto.randomBytes/randomUUID. lock-sim: wall-clock ok (seeded replacements)
     const seed = Math.floor(this.sim.random.fork(`own-code/${host.name}#${host.incarnation}`).next() * 2 ** 32);
-    const connections = this.independent ? host.lockNodes.length : 1;
+    const connections = this.independent ? simulatedTransport(host.transport).lockNodes.length : 1;
     this.send({ op: 'client', client: bridge.id, name: host.name, connections, seed });
     return bridge;
   }
@@ -275,7 +276,8 @@ export class OwnCodeRuntime {
     let c = b.connections.get(key);
     if (c) return c;
     const host = b.host;
-    const target = (): RedisNode => (this.independent ? host.lockNodes[conn] : host.primaryView);
+    const transport = simulatedTransport(host.transport);
+    const target = (): RedisNode => (this.independent ? transport.lockNodes[conn] : transport.primary);
     const stream = (node: RedisNode): string => (this.independent ? `ioredis/${host.name}->${node.name}` : `link/${host.name}<->${node.name}`);
     const behaviour: IoredisBehaviour = {
       retryStrategy: (times) => {
@@ -291,14 +293,14 @@ export class OwnCodeRuntime {
       enableOfflineQueue: () => b.cfg.get(conn)!.offlineQueue,
       keepOnlyWhenReady: true,
       target,
-      pathTo: (node) => host.tcpPath(stream(node)),
+      pathTo: (node) => transport.tcpPath(stream(node)),
       onStatus: (status, arg) => {
         // Events reach user code as the client process: held by its GC pause, never after it died.
         if (this.live(b.id)) this.deliver(b, { op: 'status', client: b.id, conn, status, arg });
       },
     };
     const node = target();
-    c = new IoredisConnection(host.tcpPath(stream(node)), host.name, node, host.group, behaviour);
+    c = new IoredisConnection(transport.tcpPath(stream(node)), host.name, node, host.group, behaviour);
     b.connections.set(key, c);
     return c;
   }

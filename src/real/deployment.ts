@@ -23,8 +23,8 @@ import { sample, type Distribution } from '../engine/distribution.js';
 import type { RandomStreams } from '../engine/random.js';
 import type { Scenario } from '../scenario/types.js';
 import { Redis } from 'ioredis';
-import { freePort } from './ports.js';
-import { MASTER_NAME, RedisProcess, SentinelProcess } from './processes.js';
+import { addressInUse, freePort, onFreePort, PORT_ATTEMPTS } from './ports.js';
+import { MASTER_NAME, portTaken, RedisProcess, SentinelProcess } from './processes.js';
 import { TcpProxy, type ProxyDelays } from './proxy.js';
 
 /** Tries to start a killed node on its port, RESTART_RETRY_MS apart (see `restart`). */
@@ -45,6 +45,8 @@ export interface RealNode {
 export class RealDeployment {
   readonly nodes: RealNode[] = [];
   readonly sentinels: SentinelProcess[] = [];
+  /** client name -> its proxies to the Sentinels, in Sentinel order. */
+  readonly sentinelProxies = new Map<string, TcpProxy[]>();
   /** The node the Sentinels last announced as primary (redis-0 at the start). */
   primaryName = 'redis-0';
 
@@ -83,11 +85,11 @@ export class RealDeployment {
       const latency = this.scenario.network.redisLatency;
       // The deciders' latency is the clients' in the model too (runner/build-world.ts deciderLatency).
       const infra = new TcpProxy(`${name}/infra`, port, this.infraDelays(`${name}/infra`));
-      await infra.listen(await freePort());
+      await onFreePort((p) => infra.listen(p), addressInUse);
       const clientProxies = new Map<string, TcpProxy>();
       for (const client of this.clientNames) {
         const proxy = new TcpProxy(`${client}->${name}`, port, this.delays(latency, `${client}<->${name}`));
-        await proxy.listen(await freePort());
+        await onFreePort((p) => proxy.listen(p), addressInUse);
         clientProxies.set(client, proxy);
       }
       // The primary's announced address, as Sentinel knows it: a replica pointing elsewhere
@@ -105,7 +107,7 @@ export class RealDeployment {
       });
       this.nodes.push({ name, process, port, infra, clientProxies, paused: false });
     }
-    await Promise.all(this.nodes.map((n) => n.process.start()));
+    await Promise.all(this.nodes.map((n) => this.firstStart(n)));
     if (r.topology === 'sentinel') {
       for (let i = 0; i < r.sentinels; i++) {
         const sentinel = new SentinelProcess(`sentinel-${i}`, this.binary, {
@@ -117,7 +119,18 @@ export class RealDeployment {
         });
         this.sentinels.push(sentinel);
       }
-      await Promise.all(this.sentinels.map((s) => s.start()));
+      await Promise.all(this.sentinels.map((s) => startRetrying(() => s.start(), async () => (s.options.port = await freePort()))));
+      // Each client reaches each Sentinel through a proxy of its own, so a partition that cuts a
+      // client from `sentinel` cuts its view of failovers too.
+      for (const client of this.clientNames) {
+        const proxies: TcpProxy[] = [];
+        for (const s of this.sentinels) {
+          const proxy = new TcpProxy(`${client}->${s.name}`, s.options.port, this.delays(this.scenario.network.redisLatency, `${client}<->${s.name}`));
+          await onFreePort((p) => proxy.listen(p), addressInUse);
+          proxies.push(proxy);
+        }
+        this.sentinelProxies.set(client, proxies);
+      }
     }
     await this.settled();
   }
@@ -160,6 +173,22 @@ export class RealDeployment {
     }
   }
 
+  /**
+   * A node's first start; when its port was taken between the pick and the bind, on a new one
+   * (its proxies follow it there: nothing has connected to the server yet).
+   */
+  private async firstStart(node: RealNode): Promise<void> {
+    await startRetrying(
+      () => node.process.start(),
+      async () => {
+        const port = await freePort();
+        node.process.options.port = port;
+        node.port = port;
+        for (const proxy of this.proxiesOf(node)) proxy.retarget(port);
+      },
+    );
+  }
+
   node(name: string): RealNode | undefined {
     return this.nodes.find((n) => n.name === name);
   }
@@ -182,6 +211,11 @@ export class RealDeployment {
 
   sentinelAddresses(): Array<{ host: string; port: number }> {
     return this.sentinels.map((s) => ({ host: '127.0.0.1', port: s.options.port }));
+  }
+
+  /** The Sentinels as one client reaches them: through its own proxies. */
+  sentinelAddressesFor(client: string): Array<{ host: string; port: number }> {
+    return (this.sentinelProxies.get(client) ?? []).map((p) => ({ host: '127.0.0.1', port: p.port }));
   }
 
   get masterName(): string {
@@ -230,6 +264,19 @@ export class RealDeployment {
   async stop(): Promise<void> {
     for (const s of this.sentinels) s.dispose();
     for (const n of this.nodes) n.process.dispose();
-    await Promise.all(this.nodes.flatMap((n) => this.proxiesOf(n).map((p) => p.close())));
+    await Promise.all([...this.nodes.flatMap((n) => this.proxiesOf(n)), ...[...this.sentinelProxies.values()].flat()].map((p) => p.close()));
+  }
+}
+
+/** Runs `start`, and after `movePort` again while its port was taken, up to PORT_ATTEMPTS times. */
+async function startRetrying(start: () => Promise<void>, movePort: () => Promise<unknown>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await start();
+      return;
+    } catch (err) {
+      if (attempt >= PORT_ATTEMPTS || !portTaken(err)) throw err;
+      await movePort();
+    }
   }
 }

@@ -25,3 +25,26 @@ export async function freePort(): Promise<number> {
     }
   }
 }
+
+/** How often a start whose port was taken between the pick and the bind tries another. */
+export const PORT_ATTEMPTS = 5;
+
+/**
+ * Runs `start` on a free port, and again on a new one when the port was taken between the
+ * kernel's pick and the bind (another process's socket got it: `taken(err)`), up to
+ * PORT_ATTEMPTS times. Returns the port it started on.
+ */
+export async function onFreePort(start: (port: number) => Promise<void>, taken: (err: unknown) => boolean): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      await start(port);
+      return port;
+    } catch (err) {
+      if (attempt >= PORT_ATTEMPTS || !taken(err)) throw err;
+    }
+  }
+}
+
+/** A listen that failed because its port is in use (Node's EADDRINUSE). */
+export const addressInUse = (err: unknown): boolean => (err as NodeJS.ErrnoException | null)?.code === 'EADDRINUSE';

@@ -1,17 +1,28 @@
 /**
  * The redis-server and redis-sentinel processes of a real run. Every process started is
- * registered; `stopAll` kills them (SIGKILL, which also ends a SIGSTOPped one), and a
- * process-wide hook does the same on exit, on SIGINT/SIGTERM and on an uncaught error, so a
- * run never leaves a server behind.
+ * registered; a process-wide hook kills them (SIGKILL, which also ends a SIGSTOPped one) and
+ * removes their temporary directories on exit, on SIGINT/SIGTERM/SIGHUP and on an uncaught
+ * error, so a run never leaves a server or a directory behind. Even lock-sim's own SIGKILL
+ * (which runs no hook) leaves no server: each is started under `setpriv --pdeathsig KILL`
+ * (util-linux), so the kernel kills it when the thread that started it dies (Linux
+ * prctl(2) PR_SET_PDEATHSIG); setpriv execs the server, so the pid lock-sim signals
+ * (SIGSTOP, SIGCONT, SIGKILL) is the server's own.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { INSTALL_HINT, RealBackendError } from './errors.js';
 
 const live = new Set<ChildProcess>();
+/** Temporary directories of the processes not yet disposed (removed by the exit hook too). */
+const dirs = new Set<string>();
 let hooked = false;
+
+/** Whether a start failed because its port was taken meanwhile (redis 7.0.15 server.c listenToPort: "bind: Address already in use"). */
+export function portTaken(err: unknown): boolean {
+  return /Address already in use/.test(String(err));
+}
 
 function killAllNow(): void {
   for (const child of live) {
@@ -22,6 +33,36 @@ function killAllNow(): void {
     }
   }
   live.clear();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  dirs.clear();
+}
+
+/** A temporary directory for one process, registered for the exit hook. */
+function tempDir(name: string): string {
+  hookExit();
+  const dir = mkdtempSync(join(tmpdir(), `lock-sim-${name}-`));
+  dirs.add(dir);
+  return dir;
+}
+
+function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  dirs.delete(dir);
+}
+
+/** Whether util-linux setpriv with --pdeathsig runs here (checked once). */
+let pdeathsig: boolean | null = null;
+function hasPdeathsig(): boolean {
+  if (pdeathsig === null) {
+    const r = spawnSync('setpriv', ['--pdeathsig', 'KILL', 'true'], { stdio: 'ignore' });
+    pdeathsig = r.status === 0;
+  }
+  return pdeathsig;
+}
+
+/** The temporary directories not yet removed (tests). */
+export function liveDirs(): string[] {
+  return [...dirs];
 }
 
 /** Installs the exit, signal and crash hooks once per Node process. */
@@ -66,7 +107,7 @@ export class RedisProcess {
     private readonly binary: string,
     readonly options: ServerOptions,
   ) {
-    this.dir = mkdtempSync(join(tmpdir(), `lock-sim-${name}-`));
+    this.dir = tempDir(name);
   }
 
   /** Starts the server and resolves once it accepts connections. */
@@ -118,7 +159,7 @@ export class RedisProcess {
 
   dispose(): void {
     this.kill();
-    rmSync(this.dir, { recursive: true, force: true });
+    removeDir(this.dir);
   }
 }
 
@@ -140,7 +181,7 @@ export class SentinelProcess {
     private readonly binary: string,
     readonly options: SentinelOptions,
   ) {
-    this.dir = mkdtempSync(join(tmpdir(), `lock-sim-${name}-`));
+    this.dir = tempDir(name);
   }
 
   async start(): Promise<void> {
@@ -172,7 +213,7 @@ export class SentinelProcess {
       child.kill('SIGKILL');
       live.delete(child);
     }
-    rmSync(this.dir, { recursive: true, force: true });
+    removeDir(this.dir);
   }
 }
 
@@ -182,7 +223,9 @@ export const MASTER_NAME = 'lock-sim';
 function startProcess(binary: string, args: string[], ready: RegExp, name: string, spawned: (child: ChildProcess) => void): Promise<ChildProcess> {
   hookExit();
   return new Promise<ChildProcess>((resolve, reject) => {
-    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = hasPdeathsig()
+      ? spawn('setpriv', ['--pdeathsig', 'KILL', binary, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     live.add(child);
     spawned(child);
     let output = '';

@@ -2,11 +2,17 @@
  * A TCP proxy in Node between two real processes (a client and a server, a replica and its
  * primary, a Sentinel and a node): the network faults of a real run. Each direction adds a
  * delay per chunk drawn from a seeded stream (order kept: a chunk never overtakes the one
- * before it), may be stalled (chunks held, delivered on release) and may be cut (open
- * connections destroyed, new ones refused until healed): what a partition does to TCP
- * connections once the peers notice (a reset rather than a silent drop; see docs/guides/real-backend.md).
+ * before it), may be stalled (chunks held, delivered on release) and may be cut, in one of
+ * the model's two partition modes (world/network.ts PartitionMode): 'silent' holds every byte
+ * both ways and sends no reset, so the connections hang until their ends' own timeouts notice
+ * (what a dropping link or iptables DROP does; TCP retransmits and delivers once it heals);
+ * 'reject' destroys the open connections and refuses new ones until healed (a reset). A
+ * server that closes (a SIGKILLed primary) still gets what it had already written to the
+ * wire to the other end, its close behind it; only a stalled replication stream (the part
+ * still in the primary's output buffer) is lost with it.
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
+import type { PartitionMode } from '../world/network.js';
 
 export type Direction = 'up' | 'down';
 
@@ -35,6 +41,10 @@ interface Pipe {
   replication: boolean;
   /** Whose connection this is, once its first commands tell (see `classify`); null until then. */
   path: string | null;
+  /** The server closed: deliver what is held down (not a stalled stream), then close. */
+  closing: boolean;
+  /** One end closed during a silent cut: the other hears of it when the cut heals. */
+  closeAfterHeal: boolean;
 }
 
 /**
@@ -60,9 +70,12 @@ export const NO_DELAY: ProxyDelays = { up: () => 0, down: () => 0 };
 export class TcpProxy {
   private server: Server | null = null;
   private readonly pipes = new Set<Pipe>();
-  private cut = false;
-  /** Paths (see `classify`) whose connections are cut while the rest of the proxy carries on. */
-  private readonly cutPaths = new Set<string>();
+  /** The whole proxy cut, and how (null: not cut). */
+  private cut: PartitionMode | null = null;
+  /** Paths (see `classify`) whose connections are cut while the rest of the proxy carries on, and how. */
+  private readonly cutPaths = new Map<string, PartitionMode>();
+  /** Client sockets accepted during a silent cut, connected upstream when it heals. */
+  private readonly parked: Socket[] = [];
   /** The first bytes of each unclassified connection. */
   private readonly heads = new WeakMap<Pipe, string>();
   private readonly stalled: Record<Direction, boolean> = { up: false, down: false };
@@ -93,20 +106,44 @@ export class TcpProxy {
     this.targetPort = port;
   }
 
-  /** Cuts every connection and refuses new ones (true), or lets connections through again. */
-  setCut(cut: boolean): void {
+  /**
+   * Cuts every connection (a mode) or heals (null). Silent: every byte is held both ways and
+   * new connections wait unconnected; reject: the connections are destroyed, new ones refused.
+   */
+  setCut(cut: PartitionMode | null): void {
     this.cut = cut;
-    if (cut) for (const pipe of [...this.pipes]) this.close(pipe);
+    if (cut === 'reject') for (const pipe of [...this.pipes]) this.close(pipe);
+    if (cut === null) this.released();
   }
 
   /**
-   * Cuts (true) or heals one path of this proxy: the connections `classify` puts on it are
-   * closed, and a new one is closed as soon as its first commands show it is on it.
+   * Cuts (a mode) or heals (null) one path of this proxy: the connections `classify` puts on
+   * it are held (silent) or closed (reject, and a new one is closed as soon as its first
+   * commands show it is on it).
    */
-  setPathCut(path: string, cut: boolean): void {
-    if (cut) this.cutPaths.add(path);
+  setPathCut(path: string, cut: PartitionMode | null): void {
+    if (cut !== null) this.cutPaths.set(path, cut);
     else this.cutPaths.delete(path);
-    if (cut) for (const pipe of [...this.pipes]) if (pipe.path === path) this.close(pipe);
+    if (cut === 'reject') for (const pipe of [...this.pipes]) if (pipe.path === path) this.close(pipe);
+    if (cut === null) this.released();
+  }
+
+  /** A silent cut healed: held bytes flow, parked connections connect. */
+  private released(): void {
+    for (const pipe of [...this.pipes]) {
+      if (pipe.closeAfterHeal && !this.silenced(pipe)) {
+        this.close(pipe);
+        continue;
+      }
+      this.pump(pipe, 'up');
+      this.pump(pipe, 'down');
+    }
+    if (this.cut === null) for (const client of this.parked.splice(0)) this.accept(client);
+  }
+
+  /** Whether a silent cut holds this pipe's bytes. */
+  private silenced(pipe: Pipe): boolean {
+    return this.cut === 'silent' || (pipe.path !== null && this.cutPaths.get(pipe.path) === 'silent');
   }
 
   /** Holds every chunk of one direction (a stalled stream) until released. */
@@ -122,7 +159,7 @@ export class TcpProxy {
   }
 
   private isStalled(pipe: Pipe, direction: Direction): boolean {
-    return this.stalled[direction] || (direction === 'down' && pipe.replication && this.replicationStalled);
+    return this.stalled[direction] || (direction === 'down' && pipe.replication && this.replicationStalled) || this.silenced(pipe);
   }
 
   /** Chunks waiting in one direction (stalled or not yet due), over every connection. */
@@ -146,6 +183,7 @@ export class TcpProxy {
       return;
     }
     for (const p of [...this.pipes]) this.close(p);
+    for (const c of this.parked.splice(0)) c.destroy();
     const server = this.server;
     this.server = null;
     if (!server) return Promise.resolve();
@@ -153,22 +191,58 @@ export class TcpProxy {
   }
 
   private accept(client: Socket): void {
-    if (this.cut) {
+    if (this.cut === 'reject') {
       client.destroy();
+      return;
+    }
+    if (this.cut === 'silent') {
+      // The SYN would be lost: the kernel here has completed the handshake, but nothing passes
+      // (the client's bytes wait in its socket) until the cut heals.
+      client.pause();
+      client.on('error', () => client.destroy());
+      this.parked.push(client);
       return;
     }
     client.setNoDelay(true);
     const server = connect(this.targetPort, '127.0.0.1');
     server.setNoDelay(true);
-    const pipe: Pipe = { client, server, held: { up: [], down: [] }, lastDueMs: { up: 0, down: 0 }, busy: { up: false, down: false }, replication: false, path: null };
+    const pipe: Pipe = { client, server, held: { up: [], down: [] }, lastDueMs: { up: 0, down: 0 }, busy: { up: false, down: false }, replication: false, path: null, closing: false, closeAfterHeal: false };
     this.pipes.add(pipe);
     client.on('data', (chunk: Buffer) => this.enqueue(pipe, 'up', chunk));
     server.on('data', (chunk: Buffer) => this.enqueue(pipe, 'down', chunk));
-    const end = (): void => this.close(pipe);
+    client.resume();
+    // A close (FIN or RST) crosses a silent cut no more than bytes do: it reaches the other
+    // end when the cut heals (a replica re-pointed by Sentinel closes its old link, which the
+    // cut-off primary must not see).
+    const end = (): void => {
+      if (this.silenced(pipe)) pipe.closeAfterHeal = true;
+      else this.close(pipe);
+    };
     client.on('error', end);
-    server.on('error', end);
     client.on('close', end);
-    server.on('close', end);
+    // The server's end closed (its process killed): what it wrote is on the wire and still
+    // arrives, its FIN behind it; a stalled replication stream was still in its buffer.
+    const serverGone = (): void => {
+      if (pipe.closing || !this.pipes.has(pipe)) return;
+      if (this.silenced(pipe)) {
+        pipe.closeAfterHeal = true;
+        return;
+      }
+      pipe.closing = true;
+      if (pipe.replication && this.replicationStalled) pipe.held.down.length = 0;
+      this.closeWhenDrained(pipe);
+    };
+    server.on('error', serverGone);
+    server.on('close', serverGone);
+  }
+
+  /** Closes a pipe whose server went away once its held down chunks are delivered. */
+  private closeWhenDrained(pipe: Pipe): void {
+    if (pipe.held.down.length === 0 || this.isStalled(pipe, 'down')) {
+      if (pipe.held.down.length === 0) this.close(pipe);
+      return;
+    }
+    this.pump(pipe, 'down');
   }
 
   private enqueue(pipe: Pipe, direction: Direction, chunk: Buffer): void {
@@ -178,11 +252,12 @@ export class TcpProxy {
       const head = ((this.heads.get(pipe) ?? '') + chunk.toString('latin1')).slice(0, CLASSIFY_BYTES);
       this.heads.set(pipe, head);
       pipe.path = classify(head) ?? (head.length >= CLASSIFY_BYTES ? 'other' : null);
-      if (pipe.path !== null && this.cutPaths.has(pipe.path)) {
+      if (pipe.path !== null && this.cutPaths.get(pipe.path) === 'reject') {
         this.close(pipe);
         return;
       }
     }
+    if (pipe.closing && direction === 'up') return; // the server is gone
     const down = pipe.replication && this.delays.replication ? this.delays.replication : this.delays.down;
     const delayUs = (direction === 'up' ? this.delays.up() : down()) + this.extraDelayUs;
     if (delayUs <= 0 && !this.isStalled(pipe, direction) && pipe.held[direction].length === 0) {
@@ -209,6 +284,11 @@ export class TcpProxy {
       const queue = pipe.held[direction];
       const now = nowMs();
       while (queue.length > 0 && queue[0].dueMs <= now + 0.5) target.write((queue.shift() as Held).chunk);
+      if (pipe.closing && direction === 'down' && queue.length === 0) {
+        pipe.client.end();
+        this.close(pipe);
+        return;
+      }
       this.pump(pipe, direction);
     };
     pipe.busy[direction] = true;

@@ -7,18 +7,21 @@
  * - redis-restart: SIGKILL, then a restart `down-for` later, with its AOF (fsync always) or
  *   with its data directory wiped;
  * - redis-pause: SIGSTOP, SIGCONT when it ends (the process serves nothing, as DEBUG SLEEP);
- * - partition: the cut paths (client->node, replica->primary, Sentinel->node, each its own)
- *   drop their connections and refuse new ones;
+ * - partition: the cut paths (client->node, client->Sentinels, replica->primary, Sentinel->node,
+ *   each its own) hold every byte (mode silent, the default) or reset their connections and
+ *   refuse new ones (mode reject), as the model's two modes;
  * - network-delay: the proxies of the target add the delay to every chunk.
  * A fault with no physical form here (a Redis node's clock, a Cluster) is refused before
  * anything starts (`refuseUnreal`).
  */
 import { formatMicros } from '../engine/time.js';
-import { injectFault, type FaultContext } from '../faults/index.js';
+import { injectClientFault, type FaultContext } from '../faults/index.js';
+import type { ClientWorld } from '../world/world.js';
 import type { FaultSpec, Scenario } from '../scenario/types.js';
 import type { RealDeployment, RealNode } from './deployment.js';
 import { RealBackendError } from './errors.js';
 import type { TcpProxy } from './proxy.js';
+import type { PartitionMode } from '../world/network.js';
 
 const CLIENT = /^client-[0-9]+$/;
 
@@ -51,7 +54,8 @@ interface CutPath {
  * - a client and a node: that client's proxy to the node;
  * - two nodes: the replication link either way (a replica's connection to the other node's
  *   announced proxy, told by its REPLCONF listening-port, proxy.ts classify);
- * - a node and `sentinel`: the Sentinels' connections to the node (told by their CLIENT SETNAME).
+ * - a node and `sentinel`: the Sentinels' connections to the node (told by their CLIENT SETNAME);
+ * - a client and `sentinel`: that client's proxies to the Sentinels.
  * So a partition between a replica and its primary leaves both in the Sentinels' sight, as the
  * model's does.
  */
@@ -63,12 +67,15 @@ function pathsBetween(deployment: RealDeployment, a: string, b: string): CutPath
   if (nb && CLIENT.test(a)) return [{ proxy: nb.clientProxies.get(a) as TcpProxy, path: null }];
   const node = na ?? nb;
   if (node && (a === 'sentinel' || b === 'sentinel')) return [{ proxy: node.infra, path: 'sentinel' }];
+  // A client and the Sentinels: that client's proxies to each Sentinel.
+  const client = CLIENT.test(a) ? a : CLIENT.test(b) ? b : null;
+  if (client && (a === 'sentinel' || b === 'sentinel')) return (deployment.sentinelProxies.get(client) ?? []).map((proxy) => ({ proxy, path: null }));
   return [];
 }
 
-function setCut(cut: CutPath, on: boolean): void {
-  if (cut.path === null) cut.proxy.setCut(on);
-  else cut.proxy.setPathCut(cut.path, on);
+function setCut(cut: CutPath, mode: PartitionMode | null): void {
+  if (cut.path === null) cut.proxy.setCut(mode);
+  else cut.proxy.setPathCut(cut.path, mode);
 }
 
 /** Every proxy touching a host. */
@@ -85,7 +92,7 @@ export interface RealFaultHooks {
   allHosts(): string[];
 }
 
-export function injectRealFault(spec: FaultSpec, ctx: FaultContext, deployment: RealDeployment, hooks: RealFaultHooks): void {
+export function injectRealFault(spec: FaultSpec, ctx: FaultContext<ClientWorld>, deployment: RealDeployment, hooks: RealFaultHooks): void {
   const { sim } = ctx.world;
   switch (spec.kind) {
     case 'primary-crash': {
@@ -142,10 +149,11 @@ export function injectRealFault(spec: FaultSpec, ctx: FaultContext, deployment: 
         const others = spec.from ? spec.from.map(name) : hooks.allHosts().filter((h) => !isolate.includes(h));
         const cut = new Map<string, CutPath>();
         for (const a of isolate) for (const b of others) if (a !== b) for (const c of pathsBetween(deployment, a, b)) cut.set(`${c.proxy.name}#${c.path ?? '*'}`, c);
-        for (const c of cut.values()) setCut(c, true);
-        ctx.record('partition', 'start', isolate.join(','), `cut off from ${others.join(',')} for ${formatMicros(spec.durationUs)} (${cut.size} paths drop their connections)`);
+        for (const c of cut.values()) setCut(c, spec.mode);
+        const how = spec.mode === 'reject' ? 'reset, new ones refused' : 'silent: bytes held, no reset';
+        ctx.record('partition', 'start', isolate.join(','), `cut off from ${others.join(',')} for ${formatMicros(spec.durationUs)} (${cut.size} paths ${how})`);
         ctx.healAfter(spec.durationUs, () => {
-          for (const c of cut.values()) setCut(c, false);
+          for (const c of cut.values()) setCut(c, null);
           ctx.record('partition', 'end', isolate.join(','), 'network healed');
         });
       });
@@ -164,6 +172,6 @@ export function injectRealFault(spec: FaultSpec, ctx: FaultContext, deployment: 
       return;
     default:
       // Client-side faults: the simulator's injectors, on the clients lock-sim runs.
-      injectFault(spec, ctx);
+      injectClientFault(spec, ctx);
   }
 }

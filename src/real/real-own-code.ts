@@ -24,7 +24,7 @@ import type { Settled } from '../own-code/runtime.js';
 import type { ClientHost } from '../world/client-host.js';
 import type { KeyWatch } from './key-watch.js';
 import { ModuleTimers, type TimerOwner, type UncaughtSink } from './module-timers.js';
-import type { RealClientHost } from './real-client.js';
+import { realTransport } from './real-transport.js';
 import type { RealTimeDriver } from './realtime.js';
 
 /** The request a command belongs to, through the module's promises and timers. */
@@ -74,7 +74,7 @@ export class RealOwnCodeRuntime {
   }
 
   /** Loads the module and makes each process's lock before the run's time begins. */
-  async warmUp(hosts: readonly RealClientHost[]): Promise<void> {
+  async warmUp(hosts: readonly ClientHost[]): Promise<void> {
     this.timers.install();
     await Promise.all(hosts.map((h) => this.clientOf(h).lock));
   }
@@ -121,7 +121,7 @@ export class RealOwnCodeRuntime {
 
   private call(host: ClientHost, tag: string, body: (lock: OwnLock) => Promise<number | boolean | null>): Signal<Settled> {
     const signal = new Signal<Settled>('own-code call');
-    const client = this.clientOf(host as RealClientHost);
+    const client = this.clientOf(host);
     const incarnation = client.incarnation;
     requestOf.run(tag, () => this.timers.run(client.owner, () => {
       client.lock.then(body).then(
@@ -137,12 +137,12 @@ export class RealOwnCodeRuntime {
   }
 
   /** The process's user client; a process that crashed and restarted gets a new one. */
-  private clientOf(host: RealClientHost): UserClient {
+  private clientOf(host: ClientHost): UserClient {
     const known = this.clients.get(host);
     if (known && known.incarnation === host.incarnation) return known;
     if (known) this.close(known);
-    const nodes = this.independent ? host.lockNodes.map((n) => n.name) : [null];
-    const connections = nodes.map((node) => this.watched(host.newConnection(node), node));
+    const transport = realTransport(host.transport);
+    const connections = (this.independent ? transport.lockNodeNames : [null]).map((node) => this.watched(transport.newConnection(node), node));
     const owner = this.timers.owner(host);
     const lock = this.loadFactory().then((factory) => this.timers.run(owner, () => factory(connections as never, { ...this.options })));
     lock.catch(() => undefined); // the error reaches each call that awaits it

@@ -21,18 +21,16 @@ import { runKit } from '../runner/run-kit.js';
 import type { Scenario, VariantSpec } from '../scenario/types.js';
 import { quorumOf } from '../variants/locks/redlock.js';
 import { GUARDS, LOCKS } from '../variants/registry.js';
-import { LocalClock } from '../world/clock.js';
 import { Database } from '../world/database.js';
 import { Dependency } from '../world/dependency.js';
-import { Fabric } from '../world/network.js';
-import { RedisNode } from '../world/redis/node.js';
-import type { RedisDeployment } from '../world/redis/deployment.js';
-import type { World } from '../world/world.js';
+import { ClientHost } from '../world/client-host.js';
+import { CLIENT_MODELS, poolSizeOf } from '../world/client-model.js';
+import type { ClientWorld } from '../world/world.js';
 import { RealDeployment } from './deployment.js';
 import { KeyWatch } from './key-watch.js';
 import { RealOwnCodeRuntime } from './real-own-code.js';
 import { monotonicClock } from './monotonic.js';
-import { RealClientHost } from './real-client.js';
+import { RealTransport } from './real-transport.js';
 import { injectRealFault, refuseUnreal } from './real-faults.js';
 import { RealTimeDriver } from './realtime.js';
 
@@ -53,7 +51,7 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
   const clientNames = Array.from({ length: scenario.workload.clients }, (_, i) => `client-${i + 1}`);
   const persistent = new Set(faults.flatMap((f) => (f.kind === 'redis-restart' && f.persistence === 'always' ? [f.node] : [])));
   const deployment = new RealDeployment(scenario, options.redisServer, clientNames, persistent, sim.random);
-  const clients: RealClientHost[] = [];
+  const clients: ClientHost<RealTransport>[] = [];
   let watcher: Redis | null = null;
   const module = variant.lockModule;
   const keyWatch = new KeyWatch(deployment, driver, (op) => recorder.record(op), module?.keys ?? null);
@@ -81,34 +79,26 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
     kit.recordTransactions(database);
     for (const row of scenario.stock) database.addStock(row.sku, row.available);
     const dependencies = new Map(scenario.dependencies.map((d) => [d.name, new Dependency(d.name, d.latency, sim.random.fork(`dependency/${d.name}`))]));
-    // Names only: the model's nodes are not run (see real-client.ts).
-    const placeholders = deployment.nodes.map((n) => new RedisNode(n.name, sim, new LocalClock(sim)));
     const topology = scenario.redis.topology;
+    // A lock module's clients are its own (real-own-code.ts); the process's transport then serves ioredis's model.
+    const model = CLIENT_MODELS[variant.client ?? 'ioredis'];
+    const redisPoolSize = poolSizeOf(model, variant.clientPool);
     for (const name of clientNames) {
       clients.push(
-        new RealClientHost(
+        new ClientHost(
           name,
           sim,
-          {
-            poolSize: scenario.workload.poolPerClient,
-            commandTimeoutUs: scenario.network.commandTimeoutUs,
-            redisLatency: scenario.network.redisLatency,
-            replicated: topology === 'sentinel',
-          },
-          placeholders,
-          topology === 'independent',
+          { poolSize: scenario.workload.poolPerClient, commandTimeoutUs: scenario.network.commandTimeoutUs, replicated: topology === 'sentinel', redisPoolSize },
+          (host) => new RealTransport(host, model, redisPoolSize, deployment, driver, scenario, sim.random),
           database,
           dependencies,
           hooks,
-          deployment,
-          driver,
-          topology === 'sentinel' ? scenario.redis.replicas : 0,
         ),
       );
     }
-    for (const c of clients) c.keyWatch = keyWatch;
+    for (const c of clients) c.transport.keyWatch = keyWatch;
 
-    await Promise.all(clients.map((c) => c.warmUp()));
+    await Promise.all(clients.map((c) => c.transport.warmUp(scenario.workload.workersPerClient)));
     await userCode?.warmUp(clients);
 
     if (topology === 'sentinel') {
@@ -136,7 +126,7 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
 
     // Client faults reuse the simulator's injectors, which see clients, database and
     // dependencies; the model's Redis and network are not part of a real run.
-    const world = { sim, fabric: new Fabric(), redis: { primary: placeholders[0], node: () => undefined } as unknown as RedisDeployment, database, dependencies, clients } satisfies World;
+    const world: ClientWorld = { sim, database, dependencies, clients };
     const ctx = kit.faultContext(world);
     const background = (step: Promise<void>): void => {
       step.catch((err: unknown) => driver.fail(err));
@@ -156,7 +146,7 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
     const { metrics, violations, failures } = checkHistory(recorder.ops);
     return { scenario: scenario.name, variant, seed, metrics, violations, failures, history: recorder.ops, historyLength: recorder.count, events: sim.eventCount };
   } finally {
-    for (const c of clients) c.dispose();
+    for (const c of clients) c.transport.dispose();
     userCode?.dispose();
     keyWatch.close();
     watcher?.disconnect();

@@ -1,7 +1,7 @@
 /** `agree` as text (a table per variant) and as JSON (stable key order, intervals as numbers). */
 import type { ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
-import type { AgreeResult, AgreeRow } from '../real/agree.js';
+import type { AgreeResult, AgreeRow, AgreeVariant } from '../real/agree.js';
 import type { Interval } from '../sweep/stats.js';
 
 /** One estimate with its interval in the metric's unit. */
@@ -16,29 +16,54 @@ export function formatEstimate(metric: AgreeRow['metric'], i: Interval | null): 
 export const agreementWord = (row: AgreeRow): string =>
   row.real === null ? 'model only' : row.consistent === null ? 'not judged' : row.consistent ? 'agree' : 'DIFFER';
 
+/** The test, its p-value and the Holm-corrected one: `Fisher p 0.017 (Holm 0.085)`. */
+export function formatTest(row: AgreeRow): string {
+  const name = row.test === 'fisher-exact' ? 'Fisher' : 'Mann-Whitney';
+  const p = (x: number): string => (x >= 0.001 ? x.toFixed(3) : x.toExponential(1));
+  return row.consistent === null ? `${name} p ${p(row.p)}` : `${name} p ${p(row.p)} (Holm ${p(row.adjustedP)})`;
+}
+
+/** The smallest difference the runs could show, in the metric's unit. */
+export function formatDetectable(row: AgreeRow): string {
+  if (!Number.isFinite(row.detectable)) return '-';
+  if (row.metric.startsWith('p(')) return `\u00b1${row.detectable.toFixed(2)}`;
+  return `\u00b1${row.detectable.toFixed(row.metric === 'orders/s' ? 2 : 3)}${row.metric === 'orders/s' ? '' : ' s'}`;
+}
+
+/** The pairs of one variant: real run i and the model's run of its seed, on the probability metrics. */
+export function formatPairs(v: AgreeVariant): string {
+  const bit = (x: number): string => (x > 0 ? '1' : '0');
+  return v.pairs
+    .map((p) => `#${p.run} seed ${p.seed}: double ${bit(p.simulated['p(double-holders)'])}/${bit(p.real['p(double-holders)'])} oversold ${bit(p.simulated['p(oversold)'])}/${bit(p.real['p(oversold)'])}`)
+    .join('; ');
+}
+
 export function renderAgree(result: AgreeResult, color: ChalkInstance): string {
   const out: string[] = [];
   out.push(
     color.bold(result.scenario) +
-      `  simulated over ${result.seeds.length} seeds vs ${result.repeat} real runs (redis-server, real time); 95% intervals, consistent when they overlap`,
+      `  simulated over ${result.seeds.length} seeds vs ${result.repeat} real runs (redis-server, real time; real run i replays seed i); ` +
+        'a metric differs when its two-sample test, Holm-corrected over every judged metric and variant, gives p < 0.05',
   );
   for (const v of result.variants) {
     out.push('');
     out.push(color.bold(v.variant) + `  ${v.consistent ? color.green('consistent') : color.red('NOT consistent')}`);
     const table = new Table({
-      head: ['metric', `simulated (${v.simulatedRuns} runs)`, `real (${v.realRuns} runs)`, ''],
+      head: ['metric', `simulated (${v.simulatedRuns} runs)`, `real (${v.realRuns} runs)`, 'test', 'detects', ''],
       style: { head: [], border: [] },
-      colAligns: ['left', 'right', 'right', 'left'],
+      colAligns: ['left', 'right', 'right', 'left', 'right', 'left'],
     });
     for (const row of v.rows) {
       const word = agreementWord(row);
-      table.push([row.metric, formatEstimate(row.metric, row.simulated), formatEstimate(row.metric, row.real), row.consistent === false ? color.red(word) : word]);
+      table.push([row.metric, formatEstimate(row.metric, row.simulated), formatEstimate(row.metric, row.real), formatTest(row), formatDetectable(row), row.consistent === false ? color.red(word) : word]);
     }
     out.push(table.toString());
+    out.push(`pairs (model/real): ${formatPairs(v)}`);
   }
   out.push('');
   out.push(
-    'stuck and orphan time of real runs come from keyspace notifications, read to about 20 ms: the real interval is widened by that before the overlap test. ' +
+    'intervals are 95% (Wilson, Student\'s t); "detects" is the smallest difference these run counts show at alpha 0.05 with power 0.8. ' +
+      'Stuck and orphan time of real runs come from keyspace notifications, read to about 20 ms: both sides are rounded to that before the test. ' +
       'Real runs are not deterministic; the seed drives arrivals and faults.',
   );
   out.push(result.consistent ? 'every judged metric agrees' : 'some metrics DIFFER between the model and real Redis');
@@ -60,7 +85,8 @@ export function agreeToJson(result: AgreeResult, redisVersion: string): unknown 
       simulatedRuns: v.simulatedRuns,
       realRuns: v.realRuns,
       consistent: v.consistent,
-      metrics: v.rows.map((r) => ({ metric: r.metric, simulated: r.simulated, real: r.real, consistent: r.consistent })),
+      metrics: v.rows.map((r) => ({ metric: r.metric, simulated: r.simulated, real: r.real, test: r.test, p: r.p, adjustedP: r.adjustedP, detectable: Number.isFinite(r.detectable) ? r.detectable : null, consistent: r.consistent })),
+      pairs: v.pairs,
     })),
   };
 }

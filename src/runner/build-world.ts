@@ -1,14 +1,18 @@
 /** Builds the simulated world of one run from a resolved scenario. */
 import type { Simulation } from '../engine/simulation.js';
-import type { Scenario } from '../scenario/types.js';
+import type { Scenario, VariantSpec } from '../scenario/types.js';
 import { ClientHost, type ClientHooks } from '../world/client-host.js';
+import { CLIENT_MODELS, poolSizeOf } from '../world/client-model.js';
+import { SimTransport } from '../world/sim-transport.js';
 import { Database } from '../world/database.js';
 import { Dependency } from '../world/dependency.js';
 import { Fabric } from '../world/network.js';
 import { RedisDeployment } from '../world/redis/deployment.js';
 import type { World } from '../world/world.js';
 
-export function buildWorld(sim: Simulation, scenario: Scenario, hooks: ClientHooks): World {
+/** Builds the world; the clients run on the variant's client model (a lock module's own client: ioredis's). */
+export function buildWorld(sim: Simulation, scenario: Scenario, hooks: ClientHooks, variant: Pick<VariantSpec, 'client' | 'clientPool'>): World {
+  const model = CLIENT_MODELS[variant.client ?? 'ioredis'];
   const fabric = new Fabric();
   const r = scenario.redis;
   const redis = new RedisDeployment(
@@ -36,7 +40,7 @@ export function buildWorld(sim: Simulation, scenario: Scenario, hooks: ClientHoo
   const dependencies = new Map(
     scenario.dependencies.map((d) => [d.name, new Dependency(d.name, d.latency, sim.random.fork(`dependency/${d.name}`))]),
   );
-  const clients: ClientHost[] = [];
+  const clients: ClientHost<SimTransport>[] = [];
   for (let i = 1; i <= scenario.workload.clients; i++) {
     clients.push(
       new ClientHost(
@@ -45,12 +49,10 @@ export function buildWorld(sim: Simulation, scenario: Scenario, hooks: ClientHoo
         {
           poolSize: scenario.workload.poolPerClient,
           commandTimeoutUs: scenario.network.commandTimeoutUs,
-          redisLatency: scenario.network.redisLatency,
           replicated: r.topology === 'sentinel' || r.topology === 'cluster',
+          redisPoolSize: poolSizeOf(model, variant.clientPool),
         },
-        redis.primary,
-        redis.masters,
-        fabric,
+        (host) => new SimTransport(host, sim, fabric, scenario.network.redisLatency, redis.primary, redis.masters, model),
         database,
         dependencies,
         hooks,

@@ -7,6 +7,7 @@ import { sample } from '../engine/distribution.js';
 import type { FaultContext } from '../faults/fault-context.js';
 import type { Scenario } from '../scenario/types.js';
 import type { ClientHost } from '../world/client-host.js';
+import type { SimTransport } from '../world/sim-transport.js';
 import { DECIDERS } from '../world/redis/deployment.js';
 import type { World } from '../world/world.js';
 
@@ -17,11 +18,13 @@ import type { World } from '../world/world.js';
  */
 export function followAnnouncements(world: World, scenario: Scenario, nemesis: FaultContext['record']): () => void {
   const { sim } = world;
-  const pending = new Set<ClientHost>();
+  const pending = new Set<ClientHost<SimTransport>>();
   const reroute = (): void => {
-    const groups = new Map<number, ClientHost[]>();
+    const groups = new Map<number, ClientHost<SimTransport>[]>();
     for (const client of world.clients) {
-      if (pending.has(client) || client.primaryView === world.redis.announced || world.fabric.isCut(client.name, DECIDERS)) continue;
+      if (pending.has(client) || client.transport.primary === world.redis.announced || world.fabric.isCut(client.name, DECIDERS)) continue;
+      // A client that polls the Sentinels (Redisson) learns of the switch within its poll
+      // period: `redis.rediscover` is where that goes (client-model.ts pollDelay).
       const delayUs = sample(scenario.redis.rediscover, sim.random.fork(`rediscover/${client.name}`));
       pending.add(client);
       const group = groups.get(delayUs);
@@ -34,8 +37,8 @@ export function followAnnouncements(world: World, scenario: Scenario, nemesis: F
         const moved: string[] = [];
         for (const client of clients) {
           pending.delete(client);
-          if (client.primaryView === primary || world.fabric.isCut(client.name, DECIDERS)) continue;
-          client.switchPrimary(primary);
+          if (client.transport.primary === primary || world.fabric.isCut(client.name, DECIDERS)) continue;
+          client.transport.switchPrimary(primary);
           moved.push(client.name);
         }
         if (moved.length > 0) nemesis('rediscover', 'event', primary.name, `${moved.join(', ')} now send to ${primary.name}`);

@@ -15,7 +15,7 @@ import type { LockProtocol } from '../variants/lock-protocol.js';
 import { Workload } from '../workload/workload.js';
 import type { ClientHooks, ClientHost } from '../world/client-host.js';
 import type { Database } from '../world/database.js';
-import type { World } from '../world/world.js';
+import type { ClientWorld } from '../world/world.js';
 
 export type Nemesis = (fault: string, phase: 'start' | 'end' | 'event', target: string, detail: string) => void;
 
@@ -33,7 +33,7 @@ export interface RunKit {
   /** Creates the workload over `clients` (not started). */
   createWorkload(clients: ClientHost[]): Workload;
   /** The context the fault injectors act through; `heals` ends every fault still on. */
-  faultContext(world: World): FaultContext;
+  faultContext<W extends ClientWorld>(world: W): FaultContext<W>;
   readonly heals: Array<() => void>;
   recordEnd(): void;
 }
@@ -111,7 +111,7 @@ export function runKit(sim: Simulation, scenario: Scenario, variant: VariantSpec
       );
       return workload;
     },
-    faultContext(world) {
+    faultContext<W extends ClientWorld>(world: W): FaultContext<W> {
       return {
         world,
         record: nemesis,

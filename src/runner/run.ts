@@ -98,7 +98,7 @@ function simulate(scenario: Scenario, variant: VariantSpec, seed: number, option
   const kit = runKit(sim, scenario, variant, recorder, lock, guard);
   const { nemesis } = kit;
 
-  const world = buildWorld(sim, scenario, kit.hooks);
+  const world = buildWorld(sim, scenario, kit.hooks, variant);
   // The Redis keys lock metrics read, as the request's key (a user module may declare `lock.keys`).
   const lockKeyOf = lockKeyAttribution(variant.lockModule?.keys ?? null);
   for (const node of world.redis.nodes) node.observer = (n, change) => recordKeyState(recorder, n, change, lockKeyOf);

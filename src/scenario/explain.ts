@@ -10,6 +10,7 @@ import { FAULT_DEFAULT_ENTRIES } from './resolve-faults.js';
 import { VARIANT_DEFAULT_ENTRIES, VARIANT_DERIVED_SOURCES } from './resolve-variants.js';
 import { scenarioToObject } from './to-yaml.js';
 import type { Scenario } from './types.js';
+import { CLIENT_MODELS, describeClientModel, type ClientModelName } from '../world/client-model.js';
 
 export interface ExplainedField {
   /** The field as a path in the file: `redis.down-after`, `variants.lua.retry-interval`, `faults.0.at`. */
@@ -19,6 +20,8 @@ export interface ExplainedField {
   origin: 'file' | 'default';
   /** For a default: where its value comes from ('' when the field is from the file). */
   source: string;
+  /** A variant's client field: what that client library does, with its upstream sources (client-model.ts). */
+  model?: string;
 }
 
 type Path = Array<string | number>;
@@ -99,6 +102,14 @@ export function explainScenario(scenario: Scenario, raw: unknown): ExplainedFiel
     if (path[0] === 'expect' || given(raw, rawPath(path, raw, faults))) return { field, value, origin: 'file', source: '' };
     return { field, value, origin: 'default', source: sourceOf(path, scenario) ?? '' };
   });
+  // The client model each variant runs on: what the library does, and where that comes from.
+  for (const v of scenario.variants) {
+    const at = fields.findIndex((f) => f.field === `variants.${v.name}.client`);
+    if (at < 0) continue;
+    const model = CLIENT_MODELS[v.client as ClientModelName];
+    const field = fields[at];
+    fields[at] = { ...field, model: `${describeClientModel(model, v.clientPool)} (${model.poolSource}; ${model.sources.join('; ')})` };
+  }
   // A lease left out is no value to write: the lock picks its own.
   for (const v of scenario.variants) {
     if (v.leaseMs === null && v.lock !== 'none') {
@@ -119,7 +130,8 @@ export function renderExplain(scenario: Scenario, fields: readonly ExplainedFiel
   ];
   for (const f of fields) {
     const left = `${f.field}: ${show(f.value)}`;
-    out.push(`${left.padEnd(width)}  ${f.origin === 'file' ? 'file' : `default: ${f.source}`}`);
+    const why = [f.source, f.model ?? ''].filter((t) => t !== '').join(': ');
+    out.push(`${left.padEnd(width)}  ${f.origin === 'file' ? (why === '' ? 'file' : `file: ${why}`) : `default: ${why}`}`);
   }
   const defaults = fields.filter((f) => f.origin === 'default').length;
   out.push('', `${fields.length - defaults} values from the file, ${defaults} defaults`);

@@ -25,6 +25,7 @@ export const MAX_FAULT_OCCURRENCES = 100_000;
 export const FAULT_DEFAULT_ENTRIES = {
   replicationStalledUs: { field: 'replication-stalled-for', value: 0, source: 'lock-sim: the replication stream keeps up until the crash unless asked' },
   downUs: { field: 'down-for', value: 0, source: 'lock-sim: back at once (the lost dataset is the fault; give down-for to keep the node down)' },
+  partitionMode: { field: 'mode', value: 'silent' as 'silent' | 'reject', source: 'a real partition is silent (a switch or link that drops, iptables DROP, Jepsen\'s default): nothing resets, connections hang until their own timeouts notice; reject resets every connection (iptables REJECT --reject-with tcp-reset)' },
   persistence: { field: 'persistence', value: 'none' as 'none' | 'always', source: 'redis.conf appendonly no: the Redis default, no AOF (redis 7.0.15 redis.conf)' },
 };
 
@@ -122,7 +123,7 @@ function toSpec(f: OneClient<RawFault>, atUs: number, durationUs: number): Fault
     case 'crash':
       return { kind: 'crash', client: f.client, atUs, point: f.point ?? null, restartAfterUs: f['restart-after'] ?? null };
     case 'partition':
-      return { kind: 'partition', atUs, durationUs, isolate: [...f.isolate], from: f.from ? [...f.from] : null };
+      return { kind: 'partition', atUs, durationUs, isolate: [...f.isolate], from: f.from ? [...f.from] : null, mode: f.mode ?? FAULT_DEFAULT_ENTRIES.partitionMode.value };
     case 'clock-jump':
       return { kind: 'clock-jump', target: f.target, atUs, byUs: f.by };
     case 'clock-drift':

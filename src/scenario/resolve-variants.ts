@@ -4,6 +4,7 @@
  * Redisson variant is an error rather than silently ignored.
  */
 import { behaviourOf, DEFAULT_REDISSON_VERSION } from '../variants/locks/redisson/versions.js';
+import { CLIENT_MODEL_NAMES, type ClientModelName } from '../world/client-model.js';
 import type { Topology } from '../world/redis/deployment.js';
 import type { ScenarioIssue } from './errors.js';
 import type { RawScenario } from './schema.js';
@@ -54,6 +55,7 @@ export const VARIANT_DEFAULTS = Object.fromEntries(
  * table hold the figures): what explain says when the file leaves them out.
  */
 export const VARIANT_DERIVED_SOURCES: Readonly<Record<string, string>> = {
+  client: 'by lock (resolve-variants.ts defaultClient): Redisson\'s own for redisson, ioredis under node-redlock v4/v5, Jedis for the hand-written locks ("From setnx to Redisson" calls jedis.set) and the spec\'s Redlock',
   lease: 'the lock\'s own: 5 s for the hand-written locks (setnx-expire.ts DEFAULT_LEASE_MS), Redisson\'s watchdog (lockWatchdogTimeout 30000 ms, Config.java), 10 s for Redlock (the spec\'s example TTL)',
   'watchdog-on-error': 'Redisson by version (variants/locks/redisson/versions.ts): stop before 3.44.0, continue from 3.44.0 (one timer renews every lock)',
   'command-retries': 'Redisson by version: retryAttempts 3, 4 from 3.48.0 (BaseConfig.java)',
@@ -116,6 +118,8 @@ export const VARIANT_OPTIONS: readonly VariantOption[] = [
   { option: 'cas-retries', guards: ['version-cas'], default: String(VARIANT_DEFAULTS.casRetries), meaning: 'retries after a version conflict, then "system busy"' },
   { option: 'cas-backoff', guards: ['version-cas'], default: `${VARIANT_DEFAULTS.casBackoffMs}ms`, meaning: 'first backoff, doubling with each retry' },
   { option: 'cas-jitter', guards: ['version-cas'], default: `${VARIANT_DEFAULTS.casJitterMs}ms`, meaning: '+- random part of the backoff' },
+  { option: 'client', takenBy: [...LOCKING.filter((l) => l !== MODULE_LOCK)], default: 'by lock: redisson for redisson, ioredis for redlock v4/v5, jedis otherwise', meaning: `the Redis client library the variant runs on (${CLIENT_MODEL_NAMES.join(', ')}): its pool, what a closed connection and a failover do to commands (lock-sim explain prints it)` },
+  { option: 'client-pool', takenBy: [...LOCKING.filter((l) => l !== MODULE_LOCK)], default: 'by client: jedis 8, redisson 64, ioredis one multiplexed connection', meaning: 'connections per Redis node of the client\'s pool (jedis, redisson)' },
   { option: 'fence-check', guards: ['fenced-write'], default: VARIANT_DEFAULTS.fenceCheck, meaning: 'which statements carry the token: writes (Kleppmann), or reads-and-writes (reads are checked and raise the highest token too)' },
 ];
 
@@ -195,6 +199,15 @@ export function resolveVariants(
     }
     const redlockVersion = (v['redlock-version'] as RedlockVersion | undefined) ?? VARIANT_DEFAULTS.redlockVersion;
     if (v.lock === 'redlock') checkRedlockVersion(v, redlockVersion, (option, message) => issue(['variants', name, option], message));
+    if (v.client !== undefined && module === null) {
+      const own = defaultClient(v.lock, redlockVersion);
+      if ((v.lock === 'redisson' || (v.lock === 'redlock' && redlockVersion !== 'spec')) && v.client !== own) {
+        issue(['variants', name, 'client'], `${v.lock === 'redisson' ? 'Redisson' : `node-redlock ${redlockVersion}`} runs on its own client, ${own}; client chooses the library of the hand-written locks and the spec's Redlock`);
+      }
+    }
+    if (v['client-pool'] !== undefined && (v.client ?? defaultClient(v.lock, redlockVersion)) === 'ioredis') {
+      issue(['variants', name, 'client-pool'], 'ioredis multiplexes one connection per server: it has no pool (client-pool is for jedis and redisson)');
+    }
     variants.push({
       name,
       lock: v.lock,
@@ -220,8 +233,22 @@ export function resolveVariants(
       casBackoffMs: ms(v['cas-backoff'], VARIANT_DEFAULTS.casBackoffMs),
       casJitterMs: ms(v['cas-jitter'], VARIANT_DEFAULTS.casJitterMs),
       fenceCheck: v['fence-check'] ?? VARIANT_DEFAULTS.fenceCheck,
+      client: module !== null ? null : (v.client ?? defaultClient(v.lock, redlockVersion)),
+      clientPool: v['client-pool'] ?? null,
     });
   }
   if (variants.length === 0) issue(['variants'], 'name at least one variant');
   return variants;
+}
+
+/**
+ * The client library a lock runs on unless the variant names one: Redisson's own for redisson;
+ * ioredis under node-redlock (4.2.0 and 5.0.0-beta.2 take ioredis clients); Jedis for the
+ * hand-written locks, whose code in "From setnx to Redisson" calls `jedis.setnx`, `jedis.set`
+ * and `jedis.eval`, and for the spec's Redlock.
+ */
+export function defaultClient(lock: string, redlockVersion: RedlockVersion): ClientModelName {
+  if (lock === 'redisson') return 'redisson';
+  if (lock === 'redlock' && redlockVersion !== 'spec') return 'ioredis';
+  return 'jedis';
 }

@@ -3,6 +3,8 @@
  * did-you-mean. Value syntaxes (durations, distributions, rates) are parsed here so a bad
  * value is reported at its own line and column. Defaults are filled later, in resolve.ts.
  */
+import { PARTITION_MODES } from '../world/network.js';
+import { CLIENT_MODEL_NAMES } from '../world/client-model.js';
 import { quote } from './errors.js';
 import { z } from 'zod';
 import { FAULT_KINDS } from '../faults/index.js';
@@ -142,6 +144,7 @@ export const faultSchemas = {
     ...windowed,
     isolate: z.array(host).min(1).max(100),
     from: z.array(host).min(1).max(100).optional(),
+    mode: z.enum(PARTITION_MODES).optional(),
   }),
   'clock-jump': z.strictObject({ kind: z.literal('clock-jump'), target: host, at: duration(), by: parsedBy(parseSignedDuration, { type: 'string', pattern: '^\\s*[+-]?\\s*\\d+(\\.\\d+)?\\s*(us|ms|s|m|h)\\s*$', description: 'a clock step: +20s forward, -5s backward' }) }),
   'clock-drift': z.strictObject({
@@ -252,6 +255,8 @@ export const variantSchema = z.strictObject({
   'cas-backoff': duration().optional(),
   'cas-jitter': duration().optional(),
   'fence-check': z.enum(FENCE_CHECKS).optional(),
+  client: z.enum(CLIENT_MODEL_NAMES).optional(),
+  'client-pool': int(1, 4096).optional(),
 });
 
 /** The `redis:` section, without the fields that no longer exist (`lock-sim list` shows these). */

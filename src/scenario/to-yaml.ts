@@ -54,7 +54,7 @@ function faultEntry(f: FaultSpec, timing: Record<string, unknown>, duration?: st
         ...(f.restartAfterUs === null ? {} : { 'restart-after': durationText(f.restartAfterUs) }),
       };
     case 'partition':
-      return { kind: f.kind, ...timing, duration: d, isolate: f.isolate, ...(f.from === null ? {} : { from: f.from }) };
+      return { kind: f.kind, ...timing, duration: d, isolate: f.isolate, ...(f.from === null ? {} : { from: f.from }), mode: f.mode };
     case 'clock-jump':
       return { kind: f.kind, target: f.target, ...timing, by: f.byUs >= 0 ? `+${durationText(f.byUs)}` : durationText(f.byUs) };
     case 'clock-drift':
@@ -125,6 +125,8 @@ function allVariantFields(v: VariantSpec): Record<string, unknown> {
       ? { 'cas-retries': v.casRetries, 'cas-backoff': durationText(v.casBackoffMs * 1000), 'cas-jitter': durationText(v.casJitterMs * 1000) }
       : {}),
     ...(v.guard === 'fenced-write' ? { 'fence-check': v.fenceCheck } : {}),
+    ...(v.client === null ? {} : { client: v.client }),
+    ...(v.clientPool === null ? {} : { 'client-pool': v.clientPool }),
   };
 }
 

@@ -2,6 +2,8 @@
  * A fully resolved scenario: every default filled, every duration in integer microseconds.
  * Nothing downstream of scenario/ checks for undefined (fast-check's QualifiedParameters habit).
  */
+import type { PartitionMode } from '../world/network.js';
+import type { ClientModelName } from '../world/client-model.js';
 import type { Distribution } from '../engine/distribution.js';
 import type { Micros } from '../engine/time.js';
 import type { FenceCheck } from '../variants/guard.js';
@@ -58,7 +60,7 @@ export type FaultSpec =
     }
   | { kind: 'crash'; client: number; atUs: Micros; point: string | null; restartAfterUs: Micros | null }
   /** Cuts every path between the hosts in `isolate` and those in `from` (null: everyone else). */
-  | { kind: 'partition'; atUs: Micros; durationUs: Micros; isolate: HostName[]; from: HostName[] | null }
+  | { kind: 'partition'; atUs: Micros; durationUs: Micros; isolate: HostName[]; from: HostName[] | null; mode: PartitionMode }
   /** Steps a host's clock by `byUs` (negative: backwards). */
   | { kind: 'clock-jump'; target: HostName; atUs: Micros; byUs: Micros }
   /** A host's clock runs fast (positive ppm) or slow for a while. */
@@ -148,6 +150,10 @@ export interface VariantSpec {
   casJitterMs: number;
   /** fenced-write: which statements carry the fencing token. */
   fenceCheck: FenceCheck;
+  /** The Redis client library the variant runs on (world/client-model.ts); null: a lock module's own client. */
+  client: ClientModelName | null;
+  /** Connections per node of the client's pool (null: the client model's default). */
+  clientPool: number | null;
 }
 
 export type Comparator = '==' | '!=' | '<' | '<=' | '>' | '>=';

@@ -4,32 +4,31 @@
  * request flow yield. Everything it runs belongs to one process group, so a GC pause
  * stops workers, watchdogs and reply handling together, and kill -9 ends them together.
  */
-import type { Distribution } from '../engine/distribution.js';
 import type { ProcessGenerator, Process, ProcessGroup } from '../engine/process.js';
 import type { RandomStream } from '../engine/random.js';
 import { Signal, SignalWait, TIMED_OUT } from '../engine/signal.js';
 import type { Simulation } from '../engine/simulation.js';
 import type { Micros } from '../engine/time.js';
 import { LocalClock } from './clock.js';
-import { CommandTrip } from './command-trip.js';
 import { ConnectionPool } from './connection-pool.js';
 import type { Database, DbResult, DbStatement } from './database.js';
 import type { Dependency } from './dependency.js';
-import type { EachOutcome, EachWait, Effect, EffectProgram, NoteKind, RedisOutcome, RedisSetup } from './effects.js';
-import { IoredisConnection } from './ioredis-connection.js';
-import { Link, type Fabric } from './network.js';
-import { NodeConnection } from './node-connection.js';
-import type { RedisNode } from './redis/node.js';
+import type { EachOutcome, EachWait, Effect, EffectProgram, NoteKind, RedisOutcome, RedisSetup, RedisTarget } from './effects.js';
 import type { RedisReply } from './redis/reply.js';
-import type { TcpPath } from './tcp.js';
 import { replyOutcome, ThreadRun, TIMEOUT_OUTCOME, WAITS } from './thread-run.js';
+import type { RedisTransport } from './transport.js';
 
 export interface ClientParams {
+  /** The database connection pool (HikariCP-like). */
   poolSize: number;
   commandTimeoutUs: Micros;
-  redisLatency: Distribution;
   /** Redis is a primary with replicas (Sentinel, Cluster) rather than single servers. */
   replicated: boolean;
+  /**
+   * Connections per Redis node of the client model's pool (client-model.ts poolSizeOf); null:
+   * one multiplexed connection, no pool to wait for.
+   */
+  redisPoolSize: number | null;
 }
 
 /** What a running thread carries: its name in the history, its random stream, its request. */
@@ -54,31 +53,23 @@ export class Latch {
   waiters: Signal<true>[] = [];
 }
 
-/** At most this many finished commands kept for refilling (more than a process has in flight). */
-const SPARE_TRIPS = 64;
-
-export class ClientHost {
+export class ClientHost<T extends RedisTransport = RedisTransport> {
   group: ProcessGroup;
   up = true;
   /** Bumped by every crash; replies addressed to an earlier incarnation are dropped. */
   incarnation = 0;
   pool: ConnectionPool;
   readonly clock: LocalClock;
-  protected primary: RedisNode;
-  private readonly connections = new Map<RedisNode, NodeConnection>();
-  /** Commands whose round trip ended, refilled by sendCommand (replyRead). */
-  private readonly spareTrips: CommandTrip[] = [];
-  /** The connection used last and its node: most commands go where the one before went (no Map lookup). */
-  private lastNode: RedisNode | null = null;
-  private lastConnection: NodeConnection | null = null;
+  /** How this process's commands reach Redis (simulated or real), obeying its client model. */
+  readonly transport: T;
+  /** The client model's connection pool per Redis target (primary first, then each master); null: multiplexed. */
+  private redisPools: ConnectionPool[] | null;
   /** This client's named random streams by their short name (a stream outlives a crash: it is the simulation's). */
   private readonly streams = new Map<string, RandomStream>();
   protected latches = new Map<string, Latch>();
   protected subscriptions = new Map<string, () => void>();
   private background = new Map<number, Process<unknown>>();
   private nextHandle = 1;
-  /** This process's ioredis connections to the masters (redis-each without a deadline). */
-  private readonly ioredis = new Map<RedisNode, IoredisConnection>();
   /** The process's own state (effect `client-state`); a crash starts a fresh process without it. */
   private statics = new Map<string, unknown>();
   private readonly setup: RedisSetup;
@@ -89,10 +80,8 @@ export class ClientHost {
     readonly name: string,
     private readonly sim: Simulation,
     private readonly params: ClientParams,
-    initialPrimary: RedisNode,
-    /** Independent masters (Redlock); empty outside such a deployment. */
-    private readonly masters: readonly RedisNode[],
-    private readonly fabric: Fabric,
+    /** Makes the process's transport (it reads the process's name, incarnation and group). */
+    transport: (host: ClientHost<T>) => T,
     private readonly database: Database,
     private readonly dependencies: ReadonlyMap<string, Dependency>,
     private readonly hooks: ClientHooks,
@@ -100,26 +89,30 @@ export class ClientHost {
     this.group = sim.group(name);
     this.pool = new ConnectionPool(params.poolSize);
     this.clock = new LocalClock(sim);
-    this.primary = initialPrimary;
     this.setup = { commandTimeoutUs: params.commandTimeoutUs, replicated: params.replicated };
+    this.transport = transport(this);
+    this.redisPools = this.newRedisPools();
   }
 
-  get primaryView(): RedisNode {
-    return this.primary;
+  private newRedisPools(): ConnectionPool[] | null {
+    const size = this.params.redisPoolSize;
+    if (size === null) return null;
+    return Array.from({ length: 1 + this.transport.masterCount }, () => new ConnectionPool(size));
   }
 
-  /** Told when the process learns of a new primary (own-code's user clients). */
-  readonly primarySwitchListeners: Array<() => void> = [];
+  /**
+   * @internal a connection of the pool to `target` for the calling thread's next command: null
+   * when one was free (it is the thread's now) or the client multiplexes; else what to wait for.
+   */
+  redisTurn(target: RedisTarget): Signal<true> | null {
+    const pools = this.redisPools;
+    return pools === null ? null : pools[target === 'primary' ? 0 : target + 1].acquire();
+  }
 
-  /** The client reconnects to a new primary (after Sentinel told it) and resubscribes. */
-  switchPrimary(node: RedisNode): void {
-    if (node === this.primary) return;
-    for (const unsubscribe of this.subscriptions.values()) unsubscribe();
-    const channels = [...this.subscriptions.keys()];
-    this.subscriptions.clear();
-    this.primary = node;
-    if (this.up) for (const channel of channels) this.subscribeAtNode(channel);
-    for (const listener of this.primarySwitchListeners) listener();
+  /** @internal the thread's command on `target` is over: its pooled connection goes back. */
+  redisReleased(target: RedisTarget): void {
+    const pools = this.redisPools;
+    if (pools !== null) pools[target === 'primary' ? 0 : target + 1].release();
   }
 
   /** Starts a thread of this process that runs an effect program. */
@@ -134,9 +127,7 @@ export class ClientHost {
     this.incarnation++;
     this.group.kill();
     this.database.abortOwners(`${this.name}/`);
-    // Its kernel closes the sockets: what they carry to the servers still arrives.
-    for (const connection of this.ioredis.values()) connection.dispose();
-    this.ioredis.clear();
+    this.transport.crashed();
     for (const unsubscribe of this.subscriptions.values()) unsubscribe();
     this.subscriptions.clear();
     this.latches.clear();
@@ -150,19 +141,15 @@ export class ClientHost {
     this.up = true;
     this.group = this.sim.group(this.name);
     this.pool = new ConnectionPool(this.params.poolSize);
+    this.redisPools = this.newRedisPools();
   }
 
   /**
    * Interprets an effect program on the calling thread (thread-run.ts: the effects every
    * request makes are plain calls there, the rarer ones this host's generators, `perform`).
    */
-  run<T>(program: EffectProgram<T>, thread: ThreadContext): ProcessGenerator<T> {
+  run<R>(program: EffectProgram<R>, thread: ThreadContext): ProcessGenerator<R> {
     return new ThreadRun(this, program, thread);
-  }
-
-  /** @internal the independent masters (Redlock), for ThreadRun. */
-  get independentMasters(): readonly RedisNode[] {
-    return this.masters;
   }
 
   /** @internal the client's command timeout, for ThreadRun. */
@@ -233,12 +220,12 @@ export class ClientHost {
         return state;
       }
       case 'redis-send':
-        this.sendCommand(this.primary, effect.command, thread.requestTag);
+        this.transport.sendAndForget(effect.command, thread.requestTag);
         return undefined;
       case 'masters':
-        return Math.max(1, this.masters.length);
+        return Math.max(1, this.transport.masterCount);
       case 'replicas':
-        return this.primary.connectedReplicas();
+        return this.transport.replicaCount();
       case 'note':
         this.hooks.note(this, effect.request === undefined ? thread : { ...thread, requestTag: effect.request }, effect.f, effect.ok, effect.detail);
         return undefined;
@@ -279,7 +266,7 @@ export class ClientHost {
       case 'subscribe': {
         if (!this.subscriptions.has(effect.channel)) this.subscribeAtNode(effect.channel);
         // SUBSCRIBE is confirmed after a round trip to the node.
-        yield* this.redisCall(['PING'], thread.requestTag, this.primary, this.params.commandTimeoutUs);
+        yield* this.redisCall(['PING'], thread.requestTag, 'primary', this.params.commandTimeoutUs);
         return undefined;
       }
       case 'await-message':
@@ -295,90 +282,40 @@ export class ClientHost {
     }
   }
 
-  /** The independent masters (Redlock), or this client's primary: the nodes own-code clients talk to. */
-  get lockNodes(): readonly RedisNode[] {
-    return this.masters.length > 0 ? this.masters : [this.primary];
-  }
-
-  /** One command on this process's connection to `node`. */
-  sendCommand(node: RedisNode, command: string[], tag: string): Signal<RedisReply> {
-    // NodeConnection.command's legs, as one object (command-trip.ts); a reply addressed to an
-    // earlier incarnation of this process is dropped.
-    const connection = node === this.lastNode ? (this.lastConnection as NodeConnection) : this.connectionTo(node);
-    const spare = this.spareTrips.pop();
-    const trip = spare === undefined ? new CommandTrip(this, this.incarnation, connection, node, command, tag) : spare.reuse(this.incarnation, connection, node, command, tag);
-    return trip.start();
-  }
-
-  /**
-   * @internal a thread read the reply of `reply`, a command of this process that it alone
-   * waited for (ThreadRun): a CommandTrip fires only when its reply arrived back, so it is out
-   * of every link and node and is refilled for a later command instead of dropped.
-   */
-  replyRead(reply: Signal<RedisReply>): void {
-    if (reply instanceof CommandTrip && this.spareTrips.length < SPARE_TRIPS) this.spareTrips.push(reply);
-  }
-
-  private *redisCall(command: string[], tag: string, node: RedisNode, timeoutUs: number): ProcessGenerator<RedisOutcome> {
-    const reply = this.sendCommand(node, command, tag);
+  private *redisCall(command: string[], tag: string, target: RedisTarget, timeoutUs: number): ProcessGenerator<RedisOutcome> {
+    const reply = this.transport.send(target, command, tag);
     const r = yield this.commandWait.set(reply, timeoutUs);
+    this.transport.done(reply, r === TIMED_OUT);
     return r === TIMED_OUT ? TIMEOUT_OUTCOME : replyOutcome(r as RedisReply);
   }
 
-  /** Each reply awaited until a common deadline. */
+  /**
+   * Each reply awaited until a common deadline, and each done with as it is decided (the
+   * transport frees its connection, or withdraws a command still waiting for one: a pool's
+   * accounting, real-transport.ts; without it every reply held its pooled connection for good).
+   */
   private *awaitAll(replies: Signal<RedisReply>[], deadlineUs: number): ProcessGenerator<RedisOutcome[]> {
     const outcomes: RedisOutcome[] = [];
     for (const reply of replies) {
       if (!reply.fired) yield this.commandWait.set(reply, Math.max(0, deadlineUs - this.sim.nowUs));
       outcomes.push(reply.fired ? { status: 'ok', reply: reply.value as RedisReply } : { status: 'timeout' });
+      this.transport.done(reply, !reply.fired);
     }
     return outcomes;
   }
 
   /**
    * The same command to every master at the same instant. With a deadline, each reply is
-   * awaited until it; otherwise the commands go over this process's ioredis connections and
-   * the wait ends when every master answered, or when a quorum decided (see EachWait).
+   * awaited until it; otherwise the transport's ioredis connections carry them and the wait
+   * ends when every master answered, or when a quorum decided (see EachWait).
    */
   protected *redisEach(command: string[], tag: string, wait: EachWait): ProcessGenerator<EachOutcome[]> {
-    const nodes = this.masters.length > 0 ? this.masters : [this.primary];
     if (wait.until === 'deadline') {
-      const replies = nodes.map((node) => this.sendCommand(node, command, tag));
+      const count = Math.max(1, this.transport.masterCount);
+      const replies = Array.from({ length: count }, (_, i) => this.transport.send(this.transport.masterCount > 0 ? i : 'primary', command, tag));
       return yield* this.awaitAll(replies, this.sim.nowUs + wait.timeoutUs);
     }
-    const outcomes: EachOutcome[] = nodes.map(() => ({ status: 'pending' }));
-    // The outcomes as they stood when the wait ended: later replies change nothing the caller sees.
-    const decided = new Signal<EachOutcome[]>('redis-each');
-    let answered = 0;
-    let votesFor = 0;
-    nodes.forEach((node, i) =>
-      this.ioredisTo(node).send(command, tag, (outcome) => {
-        if (decided.fired) return;
-        outcomes[i] = outcome;
-        answered++;
-        if (wait.until === 'quorum' && outcome.status === 'ok' && outcome.reply === wait.vote) votesFor++;
-        const against = answered - votesFor;
-        const quorumDecided = wait.until === 'quorum' && (votesFor >= wait.quorum || against >= wait.quorum);
-        if (answered === nodes.length || quorumDecided) decided.fire([...outcomes]);
-      }),
-    );
-    return (yield decided) as EachOutcome[];
-  }
-
-  /** The network path from this process to `node`, its latencies drawn from the stream `stream` (own-code's ioredis clients). */
-  tcpPath(stream: string): TcpPath {
-    return { sim: this.sim, fabric: this.fabric, latency: this.params.redisLatency, rng: this.sim.random.fork(stream) };
-  }
-
-  /** This process's ioredis connection to `node` (node-redlock's clients), opened on first use. */
-  ioredisTo(node: RedisNode): IoredisConnection {
-    let connection = this.ioredis.get(node);
-    if (!connection) {
-      const path = this.tcpPath(`ioredis/${this.name}->${node.name}`);
-      connection = new IoredisConnection(path, this.name, node, this.group);
-      this.ioredis.set(node, connection);
-    }
-    return connection;
+    return (yield this.transport.each(command, tag, wait)) as EachOutcome[];
   }
 
   private *awaitMessage(channel: string, timeoutUs: number | null): ProcessGenerator<'message' | 'timeout'> {
@@ -406,47 +343,16 @@ export class ClientHost {
     return latch;
   }
 
+  /** SUBSCRIBE through the transport; each message releases one latch permit (or wakes a waiter). */
   protected subscribeAtNode(channel: string): void {
-    const node = this.primary;
-    const link = this.connectionTo(node);
     const incarnation = this.incarnation;
-    let unsubscribe: (() => void) | null = null;
-    let cancelled = false;
-    this.subscriptions.set(channel, () => {
-      cancelled = true;
-      unsubscribe?.();
+    const unsubscribe = this.transport.subscribe(channel, () => {
+      if (this.incarnation !== incarnation) return;
+      const latch = this.latchFor(channel);
+      const waiter = latch.waiters.shift();
+      if (waiter) waiter.fire(true);
+      else latch.permits++;
     });
-    link.out.send(() => {
-      if (cancelled || !node.up) return;
-      unsubscribe = node.subscribe(channel, () =>
-        link.back.send(() => {
-          if (this.incarnation !== incarnation) return;
-          const latch = this.latchFor(channel);
-          const waiter = latch.waiters.shift();
-          if (waiter) waiter.fire(true);
-          else latch.permits++;
-        }),
-      );
-    });
-  }
-
-  /** This process's connection to `node`, one stream of draws for both ways, opened on first use. */
-  connectionTo(node: RedisNode): NodeConnection {
-    let connection = this.connections.get(node);
-    if (connection) {
-      this.lastNode = node;
-      this.lastConnection = connection;
-    } else {
-      const rng = this.sim.random.fork(`link/${this.name}<->${node.name}`);
-      connection = new NodeConnection(
-        node,
-        new Link(this.name, node.name, this.sim, this.fabric, this.params.redisLatency, rng),
-        new Link(node.name, this.name, this.sim, this.fabric, this.params.redisLatency, rng),
-      );
-      this.connections.set(node, connection);
-      this.lastNode = node;
-      this.lastConnection = connection;
-    }
-    return connection;
+    this.subscriptions.set(channel, unsubscribe);
   }
 }

@@ -10,6 +10,7 @@ import type { Delivery } from './network.js';
 import type { NodeConnection } from './node-connection.js';
 import type { RedisNode } from './redis/node.js';
 import type { RedisReply } from './redis/reply.js';
+import { CONNECTION_CLOSED_REPLY } from './transport.js';
 
 /** The process the command belongs to: a reply to an earlier incarnation (before a crash) is dropped. */
 export interface TripOwner {
@@ -28,6 +29,8 @@ export class CommandTrip extends Signal<RedisReply> implements Delivery {
     private node: RedisNode,
     private args: readonly string[],
     private tag: string,
+    /** The client fails a command that meets a dead server (its kernel's RST comes back) instead of waiting for the timeout. */
+    private readonly failFast = false,
   ) {
     super('reply');
   }
@@ -58,10 +61,19 @@ export class CommandTrip extends Signal<RedisReply> implements Delivery {
   /** @internal the link delivered this leg. */
   arrive(): void {
     if (!this.returning) {
-      this.node.execute(this.args, this.tag, this);
+      if (this.failFast && !this.node.up) this.nodeReplied(CONNECTION_CLOSED_REPLY);
+      else this.node.execute(this.args, this.tag, this);
       return;
     }
     if (this.owner.incarnation === this.incarnation) this.fire(this.reply);
+  }
+
+  /**
+   * @internal a reject partition reset the connection under this command (network.ts Link):
+   * a client that fails on a closed connection hears of it now; one that waits, at its timeout.
+   */
+  reset(): void {
+    if (this.failFast && !this.fired && this.owner.incarnation === this.incarnation) this.fire(CONNECTION_CLOSED_REPLY);
   }
 
   /** @internal the node answered (once: RedisNode.execute); the reply travels back. */

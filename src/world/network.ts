@@ -11,8 +11,24 @@ import type { RandomStream } from '../engine/random.js';
 import type { Simulation } from '../engine/simulation.js';
 import { Fifo } from './fifo.js';
 
+/**
+ * How a partition cuts: 'silent' drops what crosses it and tells no one (a switch or link that
+ * drops, iptables DROP: connections hang until their endpoints' own timeouts and keepalives
+ * notice); 'reject' resets every connection across it and refuses new ones (iptables REJECT
+ * --reject-with tcp-reset): both ends hear of it at once. The real backend has the same two.
+ */
+export const PARTITION_MODES = ['silent', 'reject'] as const;
+export type PartitionMode = (typeof PARTITION_MODES)[number];
+
+/** A message that can hear of a reset: a client's command whose connection a reject cut resets. */
+export interface Resettable {
+  reset(): void;
+}
+
 export class Fabric {
   private readonly cuts = new Map<string, number>();
+  /** Pairs cut by a partition in 'reject' mode (counted as `cuts` is). */
+  private readonly resets = new Map<string, number>();
   private readonly extraDelayUs = new Map<string, number>();
   /** Called after any partition change, so topology code can react (sentinel, cluster). */
   onChange: (() => void) | null = null;
@@ -26,17 +42,31 @@ export class Fabric {
     return (this.cuts.get(Fabric.pair(a, b)) ?? 0) > 0;
   }
 
-  cut(pairs: ReadonlyArray<readonly [string, string]>): void {
-    for (const [a, b] of pairs) this.cuts.set(Fabric.pair(a, b), (this.cuts.get(Fabric.pair(a, b)) ?? 0) + 1);
+  /** Whether the cut between a and b resets connections (a 'reject' partition). */
+  rejects(a: string, b: string): boolean {
+    if (this.resets.size === 0) return false;
+    return (this.resets.get(Fabric.pair(a, b)) ?? 0) > 0;
+  }
+
+  cut(pairs: ReadonlyArray<readonly [string, string]>, mode: PartitionMode = 'silent'): void {
+    for (const [a, b] of pairs) {
+      const key = Fabric.pair(a, b);
+      this.cuts.set(key, (this.cuts.get(key) ?? 0) + 1);
+      if (mode === 'reject') this.resets.set(key, (this.resets.get(key) ?? 0) + 1);
+    }
     this.onChange?.();
   }
 
-  heal(pairs: ReadonlyArray<readonly [string, string]>): void {
+  heal(pairs: ReadonlyArray<readonly [string, string]>, mode: PartitionMode = 'silent'): void {
+    const down = (map: Map<string, number>, key: string): void => {
+      const n = (map.get(key) ?? 0) - 1;
+      if (n <= 0) map.delete(key);
+      else map.set(key, n);
+    };
     for (const [a, b] of pairs) {
       const key = Fabric.pair(a, b);
-      const n = (this.cuts.get(key) ?? 0) - 1;
-      if (n <= 0) this.cuts.delete(key);
-      else this.cuts.set(key, n);
+      down(this.cuts, key);
+      if (mode === 'reject') down(this.resets, key);
     }
     this.onChange?.();
   }
@@ -69,7 +99,10 @@ export class Link {
   private readonly inFlight = new Fifo<(() => void) | Delivery>();
   private readonly deliverNext = (): void => {
     const deliver = this.inFlight.shift();
-    if (this.cut) return;
+    if (this.cut) {
+      this.lost(deliver);
+      return;
+    }
     if (typeof deliver === 'function') deliver();
     else deliver.arrive();
   };
@@ -87,8 +120,16 @@ export class Link {
     return this.fabric.isCut(this.from, this.to);
   }
 
+  /** A message lost to a cut: one that can hear of a reset does, when the cut resets (reject). */
+  private lost(deliver: (() => void) | Delivery | undefined): void {
+    if (deliver !== undefined && typeof deliver !== 'function' && 'reset' in deliver && this.fabric.rejects(this.from, this.to)) (deliver as Resettable).reset();
+  }
+
   send(deliver: (() => void) | Delivery): void {
-    if (this.cut) return;
+    if (this.cut) {
+      this.lost(deliver);
+      return;
+    }
     const delayUs = sample(this.latency, this.rng) + this.fabric.delayBetween(this.from, this.to);
     const at = Math.max(this.lastDeliveryUs, this.sim.nowUs + delayUs);
     this.lastDeliveryUs = at;

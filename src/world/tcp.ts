@@ -93,6 +93,8 @@ class TcpDirection {
     private readonly over: () => boolean,
     /** The sender's kernel gave up on a segment. */
     private readonly onGiveUp: () => void,
+    /** A reject partition answered a segment with RST (network.ts PartitionMode). */
+    private readonly onReset: () => void = () => {},
   ) {}
 
   send(deliver: () => void): void {
@@ -130,6 +132,10 @@ class TcpDirection {
       if (!fabric.isCut(this.from, this.to)) {
         segment.state = 'arrived';
         this.deliverInOrder();
+        return;
+      }
+      if (fabric.rejects(this.from, this.to)) {
+        this.onReset();
         return;
       }
       segment.state = 'lost';
@@ -186,8 +192,9 @@ export class TcpConnection {
     readonly server: string,
   ) {
     this.lastHeardUs = path.sim.nowUs;
-    this.toServer = new TcpDirection(path, client, server, () => this.clientClosed, () => this.closeClient('connect ETIMEDOUT (retransmissions exhausted)'));
-    this.toClient = new TcpDirection(path, server, client, () => this.clientClosed || this.clientDead, () => this.serverGaveUp());
+    const reset = (): void => this.closeClient('read ECONNRESET');
+    this.toServer = new TcpDirection(path, client, server, () => this.clientClosed, () => this.closeClient('connect ETIMEDOUT (retransmissions exhausted)'), reset);
+    this.toClient = new TcpDirection(path, server, client, () => this.clientClosed || this.clientDead, () => this.serverGaveUp(), reset);
   }
 
   /** Sends a segment to the server; `atServer` runs where it arrives. */
@@ -278,7 +285,14 @@ export function dialTcp(
     sim.scheduleAt(startUs + SYN_RETRY_OFFSETS_US[k], () => {
       if (settled) return;
       sim.scheduleAt(sim.nowUs + trip(), () => {
-        if (settled || fabric.isCut(client, server)) return;
+        if (settled) return;
+        if (fabric.rejects(client, server)) {
+          // A reject partition answers the SYN with RST: refused, as where no process listens.
+          settled = true;
+          onResult(null);
+          return;
+        }
+        if (fabric.isCut(client, server)) return;
         const up = listening();
         sim.scheduleAt(sim.nowUs + trip(), () => {
           if (settled || fabric.isCut(client, server)) return;

@@ -12,7 +12,7 @@ import { TIMED_OUT, type Signal, type Yieldable } from '../engine/signal.js';
 import type { ConnectionPool } from './connection-pool.js';
 import type { ClientHost, ThreadContext } from './client-host.js';
 import type { DbResult, DbStatement } from './database.js';
-import type { EffectProgram, RedisOutcome } from './effects.js';
+import type { Effect, EffectProgram, RedisOutcome, RedisTarget } from './effects.js';
 import type { RedisReply } from './redis/reply.js';
 
 /** What ClientHost's `immediate` answers for an effect that takes simulated time. */
@@ -53,6 +53,8 @@ const PIPELINE = 5;
 /** A generator of the host's runs (`sub`). */
 const SUB = 6;
 const DONE = 7;
+/** A connection of the client's pool came free: the command (or the pipeline) is sent now. */
+const REDIS_TURN = 8;
 
 /** The outcomes of no pipeline (between pipelines; never handed out). */
 const NO_OUTCOMES: RedisOutcome[] = [];
@@ -74,6 +76,10 @@ export class ThreadRun<T> implements ProcessGenerator<T> {
   private replyIndex = 0;
   private deadlineUs = 0;
   private sub: ProcessGenerator<unknown> | null = null;
+  /** The pool the thread holds a connection of for its command or pipeline (null: none). */
+  private slot: RedisTarget | null = null;
+  /** The command or pipeline waiting for a connection of the pool (REDIS_TURN). */
+  private pending: Effect | null = null;
 
   constructor(
     private readonly host: ClientHost,
@@ -88,11 +94,24 @@ export class ThreadRun<T> implements ProcessGenerator<T> {
       case REPLY: {
         const trip = this.trip as Signal<RedisReply>;
         this.trip = null;
-        if (input === TIMED_OUT) input = TIMEOUT_OUTCOME;
-        else {
+        this.releaseSlot();
+        if (input === TIMED_OUT) {
+          input = TIMEOUT_OUTCOME;
+          this.host.transport.done(trip, true);
+        } else {
           input = replyOutcome(input as RedisReply);
-          this.host.replyRead(trip);
+          this.host.transport.done(trip, false);
         }
+        break;
+      }
+      case REDIS_TURN: {
+        const effect = this.pending as Effect;
+        this.pending = null;
+        if (effect.kind === 'redis') return this.sendCommand(effect.target, effect.command, effect.timeoutUs);
+        if (effect.kind !== 'redis-pipeline') throw new Error(`effect ${effect.kind} waits for no Redis connection`);
+        const wait = this.sendPipeline(effect.commands, effect.timeoutUs);
+        if (wait !== null) return wait;
+        input = this.pipelineEnded();
         break;
       }
       case SLEPT:
@@ -141,13 +160,11 @@ export class ThreadRun<T> implements ProcessGenerator<T> {
       const kind = effect.kind;
       if (kind === 'redis') {
         // The commonest effect, tested before the effects answered in place (immediate()
-        // answers WAITS for it).
-        const node = effect.target === 'primary' ? host.primaryView : host.independentMasters[effect.target];
-        if (!node) throw new Error(`no Redis master ${effect.target}`);
-        const reply = host.sendCommand(node, effect.command, thread.requestTag);
-        this.trip = reply;
-        this.pc = REPLY;
-        return this.waitFor(host.commandWait.set(reply, effect.timeoutUs ?? host.commandTimeoutUs));
+        // answers WAITS for it). A pooled client's command first takes a connection.
+        const turn = host.redisTurn(effect.target);
+        if (turn !== null) return this.awaitConnection(effect, turn, effect.target);
+        this.slot = effect.target;
+        return this.sendCommand(effect.target, effect.command, effect.timeoutUs);
       }
       if (kind === 'sleep') {
         this.pc = SLEPT;
@@ -162,15 +179,11 @@ export class ThreadRun<T> implements ProcessGenerator<T> {
         case 'wait':
           return this.waitFor(effect.signal);
         case 'redis-pipeline': {
-          // A pipeline (Redisson's WAIT batches): every command written now, in order, on the
-          // primary's connection; each reply awaited until one common deadline.
-          const commands = effect.commands;
-          const replies = this.replies;
-          for (let i = 0; i < commands.length; i++) replies.push(host.sendCommand(host.primaryView, commands[i], thread.requestTag));
-          this.deadlineUs = host.nowUs + effect.timeoutUs;
-          this.outcomes = [];
-          this.replyIndex = 0;
-          const wait = this.pipelineWait();
+          // A pipeline (Redisson's WAIT batches) holds one connection of the pool for all of it.
+          const turn = host.redisTurn('primary');
+          if (turn !== null) return this.awaitConnection(effect, turn, 'primary');
+          this.slot = 'primary';
+          const wait = this.sendPipeline(effect.commands, effect.timeoutUs);
           if (wait !== null) return wait;
           input = this.pipelineEnded();
           continue;
@@ -211,6 +224,46 @@ export class ThreadRun<T> implements ProcessGenerator<T> {
         }
       }
     }
+  }
+
+  /** Waits for a connection of the pool to `target`; it is the thread's when the wait ends. */
+  private awaitConnection(effect: Effect, turn: Signal<true>, target: RedisTarget): IteratorResult<Yieldable, T> {
+    this.pending = effect;
+    this.slot = target;
+    this.pc = REDIS_TURN;
+    return this.waitFor(turn);
+  }
+
+  /** The thread's connection of the pool goes back (a command's reply read, its timeout, a pipeline's end). */
+  private releaseSlot(): void {
+    const slot = this.slot;
+    if (slot === null) return;
+    this.slot = null;
+    this.host.redisReleased(slot);
+  }
+
+  /** One command on its connection now; the thread waits for its reply until the command timeout. */
+  private sendCommand(target: RedisTarget, command: readonly string[], timeoutUs: number | undefined): IteratorResult<Yieldable, T> {
+    const host = this.host;
+    const reply = host.transport.send(target, command, this.thread.requestTag);
+    this.trip = reply;
+    this.pc = REPLY;
+    return this.waitFor(host.commandWait.set(reply, timeoutUs ?? host.commandTimeoutUs));
+  }
+
+  /**
+   * A pipeline: every command written now, in order, on the primary's connection; each reply
+   * awaited until one common deadline. Returns the wait for the first reply not in, or null.
+   */
+  private sendPipeline(commands: readonly (readonly string[])[], timeoutUs: number): IteratorResult<Yieldable, T> | null {
+    const host = this.host;
+    const replies = this.replies;
+    const sent = host.transport.pipeline(commands, this.thread.requestTag);
+    for (let i = 0; i < sent.length; i++) replies.push(sent[i]);
+    this.deadlineUs = host.nowUs + timeoutUs;
+    this.outcomes = [];
+    this.replyIndex = 0;
+    return this.pipelineWait();
   }
 
   private waitFor(value: Yieldable): IteratorResult<Yieldable, T> {
@@ -268,8 +321,10 @@ export class ThreadRun<T> implements ProcessGenerator<T> {
   /** The pipeline's outcomes, in order; its answered commands are done with. */
   private pipelineEnded(): RedisOutcome[] {
     const replies = this.replies;
-    for (let i = 0; i < replies.length; i++) if (replies[i].fired) this.host.replyRead(replies[i]);
+    const transport = this.host.transport;
+    for (let i = 0; i < replies.length; i++) transport.done(replies[i], !replies[i].fired);
     replies.length = 0;
+    this.releaseSlot();
     const outcomes = this.outcomes;
     this.outcomes = NO_OUTCOMES;
     return outcomes;
@@ -304,6 +359,11 @@ export class ThreadRun<T> implements ProcessGenerator<T> {
   }
 
   private close(): void {
+    // A thread stopped while it held a pooled connection (an interrupt) gives it back; one
+    // still waiting for a connection leaves the queue with its process (a crash ends the pool).
+    if (this.pc !== REDIS_TURN) this.releaseSlot();
+    this.slot = null;
+    this.pending = null;
     this.pc = DONE;
     this.sub = null;
     this.trip = null;

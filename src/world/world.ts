@@ -5,12 +5,18 @@ import type { Database } from './database.js';
 import type { Dependency } from './dependency.js';
 import type { Fabric } from './network.js';
 import type { RedisDeployment } from './redis/deployment.js';
+import type { SimTransport } from './sim-transport.js';
 
-export interface World {
+/** What client faults touch: the client processes, the database and the dependencies (a real run has these too). */
+export interface ClientWorld {
   sim: Simulation;
-  fabric: Fabric;
-  redis: RedisDeployment;
   database: Database;
   dependencies: ReadonlyMap<string, Dependency>;
   clients: readonly ClientHost[];
+}
+
+export interface World extends ClientWorld {
+  fabric: Fabric;
+  redis: RedisDeployment;
+  clients: readonly ClientHost<SimTransport>[];
 }

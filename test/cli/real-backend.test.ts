@@ -42,6 +42,17 @@ describe('run --backend redis and agree: refusals', () => {
     expect(cli('agree', CVD, '--repeat', '0').code).toBe(2);
   });
 
+  it('agree: more repeats than seeds is refused with the reason; without --repeat it runs as many as the seeds (no refusal)', () => {
+    const refused = cli('agree', CVD, '--seeds', '1..2', '--repeat', '3', '--redis-server', '/nonexistent/redis-server');
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/replays seed i/);
+    // Past the repeat check, the missing server is what stops it.
+    const defaulted = cli('agree', CVD, '--seeds', '1..2', '--redis-server', '/nonexistent/redis-server');
+    expect(defaulted.code).toBe(2);
+    expect(defaulted.err).toMatch(/apt-get install -y redis-server/);
+    expect(cli('agree', CVD, '--help').out).not.toMatch(/\(default: 20\)/);
+  });
+
   it.skipIf(!hasRedis)('a fault on a Redis server\'s clock is exit 2, naming the fault', () => {
     const r = cli('run', serverClock, '--backend', 'redis');
     expect(r.code).toBe(2);

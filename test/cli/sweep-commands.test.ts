@@ -188,7 +188,7 @@ describe('lock-sim list, schema and run --check-determinism', () => {
       expect(r.out).toContain(name);
     }
     const j = JSON.parse(cli('list', '--json').out);
-    expect(j.faults.find((f: { kind: string }) => f.kind === 'partition').fields).toEqual(['at', 'rate', 'duration', 'isolate', 'from']);
+    expect(j.faults.find((f: { kind: string }) => f.kind === 'partition').fields).toEqual(['at', 'rate', 'duration', 'isolate', 'from', 'mode']);
     expect(j.redisFields).toEqual(expect.arrayContaining(['sentinels', 'quorum', 'failover-timeout', 'rediscover', 'masters']));
     expect(j.redisFields).not.toContain('promotion');
   });

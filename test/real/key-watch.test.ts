@@ -5,12 +5,36 @@
  * resolution (agree.ts REAL_RESOLUTION), never a wall-clock time on its own.
  */
 import { describe, expect, it } from 'vitest';
-import { causeOfEvent, CommandLedger, lockKeyGlobs, lockKeysOf } from '../../src/real/key-watch.js';
+import { CommandLedger, lockKeysOf } from '../../src/real/command-ledger.js';
+import { afterInOrder, causeOfEvent, lockKeyGlobs } from '../../src/real/key-watch.js';
 import { lockKeyAttribution } from '../../src/own-code/key-attribution.js';
 import { runVariantReal } from '../../src/real/real-run.js';
 import { runVariant } from '../../src/runner/run.js';
 import { parseScenario } from '../../src/scenario/load.js';
 import { hasRedis, REDIS_SERVER } from './redis-available.js';
+
+describe('key watch reads in order', () => {
+  it('a reply rejected while an earlier read still waits its turn (a killed server: "Connection is closed.") is no unhandled rejection, and its turn sees it', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      let release = (): void => undefined;
+      const earlier = new Promise<void>((resolve) => (release = resolve));
+      const reply = Promise.reject(new Error('Connection is closed.'));
+      const seen: string[] = [];
+      const chain = afterInOrder(earlier, reply, () => reply.then(() => void seen.push('ok'), (e: Error) => void seen.push(e.message)));
+      await new Promise((resolve) => setTimeout(resolve, 20)); // past the microtask turn where Node reports it
+      expect(unhandled).toEqual([]);
+      expect(seen).toEqual([]);
+      release();
+      await chain;
+      expect(seen).toEqual(['Connection is closed.']);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});
 
 describe('command ledger', () => {
   it('names the lock keys of SET, DEL and EVAL (numkeys), and none of a pub/sub channel', () => {
@@ -187,6 +211,36 @@ describe.skipIf(!hasRedis)('key watch on real Redis', () => {
     expect(real.metrics.orders).toBe(2);
     const holders = real.history.flatMap((op) => (op.f === 'key-state' && op.holder !== null ? [op.holder] : []));
     expect(new Set(holders)).toEqual(new Set(['r1', 'r2']));
+  });
+
+  it('a Redisson watchdog\'s renewal (a PEXPIRE its timer sends with the holder\'s field) changes no holder: no lock lost, nothing orphaned', async () => {
+    // One request holds the lock for 11 s; the watchdog renews it 10 s after the acquire
+    // (lockWatchdogTimeout / 3). Before the key watch kept the value's owner across a TTL
+    // change, the renewal's sender became the holder and the request "lost" its lock.
+    const s = parseScenario(`name: real-renewal
+duration: 13s
+drain: 3s
+stock: { sku: 1, available: 10 }
+workload:
+  clients: 1
+  workers: 1
+  requests:
+    - { at: 500ms, sku: 1 }
+  steps: [lock, read, work, deduct, order, unlock]
+dependencies:
+  work: 11s
+network:
+  redis-latency: 1ms
+variants:
+  watchdog: { lock: redisson }
+`, 'renewal.yaml');
+    const real = await runVariantReal(s, s.variants[0], s.seed, { redisServer: REDIS_SERVER });
+    const states = real.history.flatMap((op) => (op.f === 'key-state' ? [op] : []));
+    expect(states.some((op) => op.cause === 'ttl')).toBe(true);
+    expect(new Set(states.flatMap((op) => (op.holder !== null ? [op.holder] : [])))).toEqual(new Set(['r1']));
+    expect(real.metrics.lockLost).toBe(0);
+    expect(real.metrics.orphanLockUs).toBeLessThanOrEqual(50_000);
+    expect(real.metrics.orders).toBe(1);
   });
 
   // redis-semaphore 5.8.0 keeps its lock under `mutex:<key>` (src/RedisMutex.ts); the variant

@@ -4,9 +4,10 @@
  * ports in use are never handed out.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../../src/real/ports.js';
+import { addressInUse, freePort, onFreePort } from '../../src/real/ports.js';
 import { checkRedisServer, livePids, RedisProcess } from '../../src/real/processes.js';
 import { RealBackendError } from '../../src/real/errors.js';
 import { hasRedis, REDIS_SERVER } from './redis-available.js';
@@ -49,6 +50,19 @@ describe('redis-server processes', () => {
     for (const s of held) s.close();
   });
 
+  it('a port taken between the pick and the bind is tried again on another, and any other error is not', async () => {
+    const tried: number[] = [];
+    const inUse = Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE' });
+    const port = await onFreePort(async (p) => {
+      tried.push(p);
+      if (tried.length < 3) throw inUse;
+    }, addressInUse);
+    expect(tried.length).toBe(3);
+    expect(port).toBe(tried[2]);
+    expect(new Set(tried).size).toBe(3);
+    await expect(onFreePort(async () => { throw new Error('EACCES'); }, addressInUse)).rejects.toThrow('EACCES');
+  });
+
   it.skipIf(!hasRedis)('a server killed while it is still starting is stopped too', async () => {
     const port = await freePort();
     const p = new RedisProcess('early', REDIS_SERVER, { port, announcePort: port, replicaOf: null, persistent: false, replTimeoutS: 60, minReplicasToWrite: 0, minReplicasMaxLagS: 10 });
@@ -73,6 +87,27 @@ describe('redis-server processes', () => {
       while (alive(pid)) await tick(50); // a hang here is the failure (vitest's hang limit)
     }
     expect(servers.filter(alive)).toEqual([]);
+  });
+
+  it.skipIf(!hasRedis)('SIGKILL of lock-sim (no exit hook runs) still ends every server it started; SIGTERM also removes their directories', async () => {
+    for (const signal of ['SIGKILL', 'SIGTERM'] as const) {
+      const child = spawn(process.execPath, ['bin/lock-sim.js', 'run', 'scenarios/real/failover-backlog-race.yaml', '--backend', 'redis'], { stdio: 'ignore' });
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      let servers: number[] = [];
+      while (servers.length < 5) {
+        await tick(50);
+        servers = childrenOf(child.pid as number);
+      }
+      // Each server runs in its own temporary directory (--dir, and Sentinel's `dir`).
+      const dirs = servers.map((pid) => readlinkSync(`/proc/${pid}/cwd`));
+      expect(dirs.every((d) => d.includes('lock-sim-'))).toBe(true);
+      child.kill(signal);
+      await exited;
+      for (const pid of servers) {
+        while (alive(pid)) await tick(50); // a hang here is the failure (vitest's hang limit)
+      }
+      if (signal === 'SIGTERM') expect(dirs.filter((d) => existsSync(d))).toEqual([]);
+    }
   });
 
   it.skipIf(!hasRedis)('a run that ends normally leaves no process behind', async () => {

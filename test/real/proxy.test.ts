@@ -58,18 +58,18 @@ describe('TcpProxy', () => {
     await proxy.close();
   });
 
-  it('a cut drops open connections and refuses new ones; healing lets them through again', async () => {
+  it('a reject cut drops open connections and refuses new ones; healing lets them through again', async () => {
     const proxy = await proxyWith(() => 0, () => 0);
     const s = await open(proxy.port);
     const closed = new Promise<void>((resolve) => s.once('close', () => resolve()));
-    proxy.setCut(true);
+    proxy.setCut('reject');
     await closed;
     const refused = await open(proxy.port).then(
       (t) => new Promise<boolean>((resolve) => t.once('close', () => resolve(true))),
       () => true,
     );
     expect(refused).toBe(true);
-    proxy.setCut(false);
+    proxy.setCut(null);
     const again = await open(proxy.port);
     const reply = read(again, 2);
     again.write('ok');
@@ -137,7 +137,7 @@ describe('TcpProxy', () => {
     replica.write('*3\r\n$8\r\nREPLCONF\r\n$14\r\nlistening-port\r\n$3\r\n123\r\n');
     await replicaEcho;
     await tick(20);
-    proxy.setPathCut('sentinel', true);
+    proxy.setPathCut('sentinel', 'reject');
     await sentinelClosed;
     const after = read(replica, 5);
     replica.write('still');
@@ -149,7 +149,7 @@ describe('TcpProxy', () => {
     const againClosed = new Promise<void>((resolve) => again.once('close', () => resolve()));
     again.write('*3\r\n$6\r\nCLIENT\r\n$7\r\nSETNAME\r\n$21\r\nsentinel-1a2b3c4d-cmd\r\n');
     await againClosed;
-    proxy.setPathCut('sentinel', false);
+    proxy.setPathCut('sentinel', null);
     const healed = await open(proxy.port);
     const healedEcho = read(healed, 8);
     healed.write('*3\r\n$6\r\n');

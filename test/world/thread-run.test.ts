@@ -11,7 +11,9 @@ import { ClientHost, type ThreadContext } from '../../src/world/client-host.js';
 import { LocalClock } from '../../src/world/clock.js';
 import { Database, type DbResult, type DbStatement } from '../../src/world/database.js';
 import { primaryCommand, type Effect, type EffectProgram, type RedisOutcome } from '../../src/world/effects.js';
+import { CLIENT_MODELS } from '../../src/world/client-model.js';
 import { Fabric } from '../../src/world/network.js';
+import { SimTransport } from '../../src/world/sim-transport.js';
 import { RedisNode } from '../../src/world/redis/node.js';
 import type { RedisReply } from '../../src/world/redis/reply.js';
 
@@ -24,11 +26,12 @@ function setup() {
   const database = new Database({ statementTime: constant(2 * MS) }, sim.random.fork('db'));
   database.addStock(1, 10);
   const hooks = { note: () => undefined, crashPoint: () => false };
-  const host = new ClientHost('client-1', sim, { poolSize: 2, commandTimeoutUs: 3_000 * MS, redisLatency: constant(1 * MS), replicated: false }, node, [], new Fabric(), database, new Map(), hooks);
+  const host = new ClientHost('client-1', sim, { poolSize: 2, commandTimeoutUs: 3_000 * MS, replicated: false, redisPoolSize: 8 }, (h) => new SimTransport(h, sim, new Fabric(), constant(1 * MS), node, [], CLIENT_MODELS.jedis), database, new Map(), hooks);
   const sent: Signal<RedisReply>[] = [];
-  const send = host.sendCommand.bind(host);
-  host.sendCommand = (n, command, tag) => {
-    const s = send(n, command, tag);
+  const transport = host.transport;
+  const send = transport.send.bind(transport);
+  transport.send = (target, command, tag) => {
+    const s = send(target, command, tag);
     sent.push(s);
     return s;
   };

@@ -13,7 +13,13 @@
  *   acquire until its acquire failed, or until its release completed (ok, refused or
  *   unknown), its request ended, or its process crashed. The owner is the request for token
  *   locks and the thread for locks the server knows by thread (Redisson): then any request of
- *   that thread on the key counts.
+ *   that thread on the key counts. A hold on a node that is down (killed by primary-crash or
+ *   redis-restart, until it is back) is no orphan time: it keeps nobody out, every request to
+ *   that node fails for the node, not for the lock. Counting it made the figure depend on how
+ *   soon the holder's client gave up on the dead node (a Jedis unlock fails at once and left
+ *   the key "orphaned" until the promotion; a Redisson unlock waits its timeout and did not),
+ *   and the real backend's key watch reads nothing of a killed server. A key that comes back
+ *   with its node (AOF) counts again from then.
  * Times are summed over keys, up to the end of the run (the drain included). The first
  * violation of each kind is the earliest; ties go to the key whose list came first, then (for
  * lock lost) to the section that started first.
@@ -80,6 +86,12 @@ export class OwnershipObserver implements Observer {
   private lists: ReadonlyMap<string, KeySegments> = new Map();
   /** Instant of each failover -> the node promoted then (an orphan's story names it). */
   private readonly promotions = new Map<number, string>();
+  /**
+   * Redis node -> the stretches it was killed (primary-crash, redis-restart; toUs Infinity
+   * while still down), ascending. A segment is final once the history has passed its end, so
+   * every stretch that began before then is known.
+   */
+  private readonly nodeDown = new Map<string, Array<{ fromUs: number; toUs: number }>>();
 
   setup(op: SetupOp, ledger: LedgerView): void {
     this.ledger = ledger;
@@ -97,6 +109,15 @@ export class OwnershipObserver implements Observer {
   observe(op: Operation): void {
     if (op.f === 'key-state') this.keyState(op);
     else if (op.f === 'fault' && op.fault === 'failover') this.failover(op);
+    else if (op.f === 'fault' && (op.fault === 'primary-crash' || op.fault === 'redis-restart')) this.nodeFault(op);
+  }
+
+  private nodeFault(op: FaultOp): void {
+    let list = this.nodeDown.get(op.target);
+    if (!list) this.nodeDown.set(op.target, (list = []));
+    const last = list[list.length - 1];
+    if (op.phase === 'start') list.push({ fromUs: op.timeUs, toUs: Infinity });
+    else if (op.phase === 'end' && last && last.toUs === Infinity) last.toUs = op.timeUs;
   }
 
   private keyState(op: KeyStateOp): void {
@@ -250,10 +271,13 @@ export class OwnershipObserver implements Observer {
   }
 
   private noteOrphan(k: KeySegments, seg: Segment, fromUs: number, toUs: number, f: RequestFacts | undefined): void {
-    this.orphanUs += toUs - fromUs;
-    const best = this.firstOrphan;
-    if (best === null || fromUs < best.fromUs || (fromUs === best.fromUs && k.rank < best.rank)) {
-      this.firstOrphan = { key: k.key, rank: k.rank, seg: { ...seg }, fromUs, work: f?.work ?? undefined };
+    const down = seg.node === undefined ? undefined : this.nodeDown.get(seg.node);
+    for (const [from, to] of outsideDown(fromUs, toUs, down)) {
+      this.orphanUs += to - from;
+      const best = this.firstOrphan;
+      if (best === null || from < best.fromUs || (from === best.fromUs && k.rank < best.rank)) {
+        this.firstOrphan = { key: k.key, rank: k.rank, seg: { ...seg }, fromUs: from, work: f?.work ?? undefined };
+      }
     }
   }
 
@@ -346,3 +370,18 @@ export function firstMomentNotHeld(cs: Pick<CriticalSection, 'startUs' | 'endUs'
   return t < cs.endUs ? t : null;
 }
 
+/** The stretches of [fromUs, toUs) outside `down` (ascending; a stretch still open ends at Infinity). */
+export function outsideDown(fromUs: number, toUs: number, down: readonly { fromUs: number; toUs: number }[] | undefined): Array<[number, number]> {
+  if (down === undefined || down.length === 0) return [[fromUs, toUs]];
+  const pieces: Array<[number, number]> = [];
+  let t = fromUs;
+  for (const d of down) {
+    if (d.toUs <= t) continue;
+    if (d.fromUs >= toUs) break;
+    if (d.fromUs > t) pieces.push([t, d.fromUs]);
+    t = Math.max(t, d.toUs);
+    if (t >= toUs) break;
+  }
+  if (t < toUs) pieces.push([t, toUs]);
+  return pieces;
+}

@@ -13,7 +13,7 @@ export function registerExplain(program: Command, ctx: CommandContext): void {
     .command('explain')
     .description(summaryOf('explain'))
     .argument('<scenario>', 'scenario file (YAML), or the name of a built-in scenario (lock-sim list)')
-    .option('--json', 'print the fields as JSON: field, value, origin (file or default), source')
+    .option('--json', 'print the fields as JSON: field, value, origin (file or default), source (and a client field\'s model)')
     .action((file: string, options: { json?: boolean }) => {
       // Loading first: an invalid file is refused with its located errors, as run refuses it.
       const scenario = loadScenarioArg(file, noteTo(ctx));

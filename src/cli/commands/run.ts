@@ -117,11 +117,14 @@ export function registerRun(program: Command, ctx: CommandContext): void {
     });
 }
 
-/** A real run: not deterministic, so --check-determinism, --timeline and --report are the simulator's. */
+/**
+ * A real run: not deterministic, so --check-determinism is the simulator's. --timeline and
+ * --report draw each real run's history as they draw a simulated one (the report of repeat N
+ * after the first goes to FILE with -N before its extension).
+ */
 async function runReal(scenario: Scenario, options: RunOptions, ctx: CommandContext): Promise<void> {
-  for (const [flag, set] of [['--check-determinism', options.checkDeterminism], ['--timeline', options.timeline], ['--report', options.report !== undefined]] as const) {
-    if (set) throw new UsageError(`${flag} is not available with --backend redis`);
-  }
+  if (options.checkDeterminism) throw new UsageError('--check-determinism is not available with --backend redis (a real run is not deterministic)');
+  const window = { key: options.key, fromUs: options.from, toUs: options.to };
   const version = checkRedisServer(options.redisServer);
   let passed = true;
   const results = [];
@@ -134,6 +137,19 @@ async function runReal(scenario: Scenario, options: RunOptions, ctx: CommandCont
       if (i > 0) ctx.io.out('');
       ctx.io.out(color.bold(`REAL RUN ${i + 1}/${options.repeat}`) + ` against redis-server ${version} (real time, not deterministic; the seed drives arrivals and faults)`);
       ctx.io.out(renderRun(result, color));
+      if (options.timeline) {
+        for (const run of result.runs) {
+          const model = timelineOf(run, window);
+          ctx.io.out('');
+          ctx.io.out(color.bold(`${run.variant.name} (real):`) + (typeof model === 'string' ? ` ${CLI_GAP_TEXT[model]}` : ''));
+          if (typeof model !== 'string') ctx.io.out(renderTimeline(model, color));
+        }
+      }
+    }
+    if (options.report) {
+      const file = i === 0 ? options.report : options.report.replace(/(\.[^./]*)?$/, (ext) => `-${i + 1}${ext}`);
+      writeOutput(file, renderRunHtml(result, window));
+      if (!options.json) ctx.io.out(`\nreport written to ${file}`);
     }
   }
   if (options.json) ctx.io.out(JSON.stringify({ backend: 'redis', redisServer: version, deterministic: false, repeats: results.map((r) => resultToJson(r)) }, null, 2));

@@ -303,6 +303,9 @@ export class RedisDeployment implements RedisControl {
     node.runId = id;
   }
 
+  /** Replication links a reject partition closed: they reconnect when it heals. */
+  private readonly resetLinks = new Set<ReplicationLink>();
+
   /**
    * What every link does now. The stream stays in the primary's output buffer while a fault
    * stalls it, the primary sleeps, the path is cut or the replica is dead; a sleeping
@@ -315,6 +318,7 @@ export class RedisDeployment implements RedisControl {
    * repl-timeout removes it.
    */
   private refreshLinks(): void {
+    const reconnecting: Array<[RedisNode, RedisNode]> = [];
     for (const node of this.nodes) {
       if (node.role !== 'primary') continue;
       for (const link of node.replicaLinks) {
@@ -323,10 +327,21 @@ export class RedisDeployment implements RedisControl {
         const gone = link.detached || !replica.up;
         link.setSilent(cut || gone || replica.paused);
         if (gone && !cut) link.closed = true;
+        // A reject partition resets the replication connection: the primary lets go of the
+        // replica at once; once healed, the replica connects again and is copied in full (the
+        // model's resync stands for PSYNC; the outcome is the primary's data either way).
+        if (cut && !link.detached && this.fabric.rejects(node.name, replica.name)) {
+          link.closed = true;
+          this.resetLinks.add(link);
+        } else if (!cut && link.closed && this.resetLinks.has(link)) {
+          this.resetLinks.delete(link);
+          if (replica.up && node.up && this.upstream.get(replica) === node) reconnecting.push([replica, node]);
+        }
         if (link.detached) continue;
         link.setHeld(node === this.stalledPrimary || cut || node.paused || !replica.up);
       }
     }
+    for (const [replica, primary] of reconnecting) this.resync(replica, primary);
     this.refreshLinkDown();
   }
 

@@ -450,4 +450,45 @@ describe('what the orphan\'s story says', () => {
       expect(violations[0].summary).toContain('its acquire got no reply');
     });
   }
+  describe('a hold on a node that is down', () => {
+    const fault = (name: string, phase: 'start' | 'end', atUs: number, target = 'redis-0'): Entry =>
+      [atUs, { process: 'nemesis', type: 'info', f: 'fault', fault: name, phase, target, detail: name }];
+    // r1 holds the key on redis-0 (expires 40 ms); its unlock fails at 2 ms (the connection
+    // reset by a killed primary, or refused); redis-1 is promoted at 5 ms without the key.
+    const unlockFails = (faults: Entry[]): Operation[] => history([
+      [0, setup()],
+      [0, requestOp('invoke', 'r1')],
+      [1, lockOp('acquire', 'invoke', 'r1')],
+      [10, held('redis-0', 'r1', 40_000)],
+      [20, lockOp('acquire', 'ok', 'r1')],
+      [1_990, lockOp('release', 'invoke', 'r1')],
+      [2_000, lockOp('release', 'fail', 'r1')],
+      [2_001, requestOp('ok', 'r1')],
+      ...faults,
+      end,
+    ]);
+    const judged = (ops: Operation[]): { orphanUs: number; first: number | undefined } => {
+      const r = checkHistory(ops);
+      return { orphanUs: r.metrics.orphanLockUs, first: r.violations.find((v) => v.kind === 'orphaned-lock')?.timeUs };
+    };
+    const promoted: Entry = [5_000, { process: 'nemesis', type: 'info', f: 'fault', fault: 'failover', phase: 'event', target: 'redis-1', detail: 'promoted' }];
+
+    it('is no orphan time while the node is killed (primary-crash), before the promotion ends the hold', () => {
+      expect(judged(unlockFails([fault('primary-crash', 'start', 1_500), promoted]))).toEqual({ orphanUs: 0, first: undefined });
+    });
+
+    it('counts the same failed unlock on a live primary until the key expires', () => {
+      expect(judged(unlockFails([]))).toEqual({ orphanUs: 40_000 - 2_000, first: 2_000 });
+    });
+
+    it('counts again from the restart when the node comes back with its data (redis-restart, AOF)', () => {
+      const ops = unlockFails([fault('redis-restart', 'start', 1_500), fault('redis-restart', 'end', 9_000)]);
+      expect(judged(ops)).toEqual({ orphanUs: 40_000 - 9_000, first: 9_000 });
+    });
+
+    it('does not spare a hold on another node that was down', () => {
+      const ops = unlockFails([fault('redis-restart', 'start', 1_500, 'redis-1'), fault('redis-restart', 'end', 9_000, 'redis-1')]);
+      expect(judged(ops)).toEqual({ orphanUs: 40_000 - 2_000, first: 2_000 });
+    });
+  });
 });
