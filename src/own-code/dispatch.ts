@@ -182,6 +182,6 @@ export function runOwnCodeVariant(scenario: Scenario, variant: VariantSpec, seed
 }
 
 /** A module probe (probe.ts), done by the run worker. */
-export function probeInWorker(request: { file: string; exportName: string; connections: number; options: Record<string, unknown> }): unknown {
+export function probeInWorker(request: { file: string; exportName: string; connections: number; options: Record<string, unknown>; baseDir: string; timeZone: string; locale: string; client: string }): unknown {
   return runWorker().request({ op: 'probe', ...request });
 }

@@ -22,35 +22,58 @@
  * delivery made under another store (the context's promises carry it).
  */
 export interface GlueHost {
-  /** The client (and request) user code runs for, carried along its promise chains (client-store.ts). */
+  /** The request user code runs for, carried along its promise chains (client-store.ts). */
   als: import('./client-store.js').ClientStore;
   EventEmitter: typeof import('node:events').EventEmitter;
   hostCrypto: typeof import('node:crypto');
-  hostProcess: NodeJS.Process;
-  hostPerformance: object;
-  /** Client `client`'s clock now: wall (Date) or monotonic (performance.now) milliseconds; NaN when the simulation knows no such client. (lock-sim: wall-clock ok, names the simulated clock or random, reads none) */
-  clockMs(client: number, monotonic: boolean): number;
-  /** The user module's namespace once loaded (user-code.ts sets it before 'start-run'). */
+  /** This realm's client's clock now: wall (Date) or monotonic (performance.now) milliseconds; NaN before the run. (lock-sim: wall-clock ok, names the simulated clock, reads none) */
+  clockMs(monotonic: boolean): number;
+  /** The user module's namespace once loaded (user-code.ts sets it before the factory is called). */
   mailbox: { msg: unknown; result: unknown; namespace: Record<string, unknown> | null; loadError: unknown };
+  /** What the sandbox (sandbox/sandbox.ts) gives the glue: the frame of an error, for its report. */
+  sandbox: { frameOf(err: unknown): string | null };
 }
 
-/** What the glue gives the host: the crypto module user code imports, the step entry, and what is pending. */
+/** The simulated primitives the sandbox builds Node's globals and builtins on (sandbox/). */
+export interface GluePrims {
+  /** The client's wall clock (Date.now) and monotonic clock (performance.now), in ms. (lock-sim: wall-clock ok, the simulated clocks) */
+  wallNow(): number;
+  monoNow(): number;
+  /** The monotonic ms at which this process's module was loaded (process.uptime). */
+  startedMs(): number;
+  rand(): number;
+  randomFill(buf: Uint8Array): Uint8Array;
+  setTimeout(fn: unknown, ms?: unknown, ...args: unknown[]): unknown; // lock-sim: wall-clock ok, the simulated timers
+  setInterval(fn: unknown, ms?: unknown, ...args: unknown[]): unknown; // lock-sim: wall-clock ok, the simulated timers
+  setImmediate(fn: unknown, ...args: unknown[]): unknown;
+  clearTimeout(t: unknown): void;
+  clearInterval(t: unknown): void;
+  clearImmediate(t: unknown): void;
+  queueMicrotask(fn: unknown): void;
+  nextTick(fn: unknown, ...args: unknown[]): void;
+  /** The store current now (client-store.ts), and a run of `fn` under one. */
+  store(): unknown;
+  runIn<T>(store: unknown, fn: () => T): T;
+  /** Records a diagnostic of this process (DiagnosticOp). */
+  report(kind: 'uncaught' | 'unhandled-rejection' | 'refused-call' | 'watchdog-stop', error: { message: string; name: string }, frame: string | null): void;
+}
+
+/** What the glue gives the host: the step entry, what is pending, its primitives. */
 export interface GlueApi {
-  crypto: Record<string, unknown>;
-  process: object;
-  timers: Record<string, unknown>;
-  performance: object;
+  prims: GluePrims;
   /** One step: handles mailbox.msg if set, else runs the pending immediates. Then run a script in the context: its end drains the microtasks. */
   step(): void;
   /** Immediates are waiting. */
   pending(): boolean;
   /** What user code asked for since the last call (commands, timers, settled calls). */
   takeActions(): unknown[];
-  /** A fresh run: the seed of the stream Math.random reads outside any client (module load, probe). (lock-sim: wall-clock ok, names the simulated clock or random, reads none) */
-  reset(seed: number): void;
-  /** The simulated instant (ms) code outside any client reads (module load). */
+  /** A fresh process: its seeded stream (Math.random, crypto), its number and name. (lock-sim: wall-clock ok, names the simulated random, reads none) */
+  reset(seed: number, client: number, name: string): void;
+  /** The simulated instant (ms) the process starts at. */
   at(simMs: number): void;
-  describe(err: unknown): { message: string; name: string; timeout: boolean };
+  /** Runs `fn` as this process's code (its store current): module load. */
+  inProcess<T>(fn: () => T): T;
+  describe(err: unknown): { message: string; name: string; timeout: boolean; frame: string | null };
   /** The glue's objects user code reaches other than through the global (context-watch.ts watches them). */
   watched: object[];
 }
@@ -74,10 +97,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   const Number: NumberConstructor = g.Number;
   const Math: Math = g.Math;
   const Symbol: SymbolConstructor = g.Symbol;
-  const Uint8Array: Uint8ArrayConstructor = g.Uint8Array;
-  const Buffer: BufferConstructor = g.Buffer;
   const undefined = void 0;
-  const RealDate: DateConstructor = g.Date;
   /** A fixed epoch for Date: simulated time 0 reads 2024-01-01T00:00:00Z. */
   const EPOCH_MS = 1_704_067_200_000;
 
@@ -85,12 +105,13 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     client: number;
     /** The request on whose behalf commands go out (Redis records it as the key's writer). */
     tag: string;
+    /** Values of the process's AsyncLocalStorage instances (sandbox/async-hooks.ts), carried as the tag is. */
+    user?: unknown;
   }
   interface ClientState {
     id: number;
     name: string;
     alive: boolean;
-    rng: () => number;
     /** The factory's lock, once it returned (it may return a promise). */
     ready: Promise<any>;
     handles: Map<number, unknown>;
@@ -98,16 +119,18 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     /** Every client user code holds (the factory's and their duplicate()s): status events reach each. */
     instances: any[];
   }
-  // A run's state: `reset` starts it over (a context may serve run after run: user-code.ts).
+  // A process's state: `reset` starts it over (a context may serve process after process: user-code.ts).
   let clients = new Map<number, ClientState>();
+  let selfId = -1;
+  let selfName = '';
+  let selfCtx: Ctx = { client: -1, tag: '' };
   let actions: any[] = [];
   let nextId = 1;
   let runId = 0;
   let simMs = 0;
-  let factory: any = null;
+  let startedMs = 0;
   let probeOutcome: { lock?: any; err?: unknown } | null = null;
-  let options: any = {};
-  let globalRng = mulberry(1);
+  let rng = mulberry(1);
   /** Command and call continuations by id: (outcome) => void. */
   let waiting = new Map<number, (outcome: any) => void>();
   /** Timers by id. */
@@ -127,31 +150,32 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   }
 
   const ctx = (): Ctx | undefined => als.getStore() as Ctx | undefined;
-  const clientOf = (): ClientState | undefined => {
-    const c = ctx();
-    return c ? clients.get(c.client) : undefined;
-  };
-  // The client's clock as it reads now, asked of the simulation when user code reads it (NaN: not a live client).
+  // The client's clock as it reads now, asked of the simulation when user code reads it (NaN: before the run).
   const wallNow = (): number => {
-    const c = ctx();
-    const ms = c ? host.clockMs(c.client, false) : NaN;
+    const ms = host.clockMs(false);
     return EPOCH_MS + (ms === ms ? ms : simMs);
   };
   const monoNow = (): number => {
-    const c = ctx();
-    const ms = c ? host.clockMs(c.client, true) : NaN;
+    const ms = host.clockMs(true);
     return ms === ms ? ms : simMs;
   };
-  const rand = (): number => (clientOf()?.rng ?? globalRng)();
+  const rand = (): number => rng();
 
-  // ---- the globals user code sees ----
+  // ---- the timers user code sees ----
   class Timeout {
     constructor(readonly id: number) {}
     ref(): this { return this; }
     unref(): this { return this; }
     hasRef(): boolean { return true; }
     refresh(): this { return this; }
+    close(): this { clearTimer(this); return this; }
     [Symbol.toPrimitive](): number { return this.id; }
+  }
+  class Immediate {
+    constructor(readonly id: number) {}
+    ref(): this { return this; }
+    unref(): this { return this; }
+    hasRef(): boolean { return true; }
   }
   function addTimer(fn: any, ms: any, args: any[], interval: boolean): Timeout {
     if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function');
@@ -160,8 +184,8 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     if (!(delay >= 1 && delay <= 2147483647)) delay = 1;
     const id = nextId++;
     const c = ctx();
-    timers.set(id, { fn: () => fn(...args), ctx: c, interval: interval ? delay : null, run: runId });
-    actions.push({ kind: 'timer', id, client: c?.client ?? -1, ms: delay });
+    timers.set(id, { fn: args.length === 0 ? fn : () => fn(...args), ctx: c, interval: interval ? delay : null, run: runId });
+    actions.push({ kind: 'timer', id, client: selfId, ms: delay });
     return new Timeout(id);
   }
   function clearTimer(t: any): void {
@@ -172,9 +196,10 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   const setTimeoutSim = (fn: any, ms?: any, ...args: any[]): Timeout => addTimer(fn, ms, args, false); // lock-sim: wall-clock ok, the simulated timers user code sees
   const setIntervalSim = (fn: any, ms?: any, ...args: any[]): Timeout => addTimer(fn, ms, args, true); // lock-sim: wall-clock ok, the simulated timers user code sees
   const setImmediateSim = (fn: any, ...args: any[]): any => {
+    if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function');
     const id = nextId++;
-    immediates.push({ fn: () => fn(...args), ctx: ctx(), id });
-    return { id, ref() { return this; }, unref() { return this; }, hasRef: () => true };
+    immediates.push({ fn: args.length === 0 ? fn : () => fn(...args), ctx: ctx(), id });
+    return new Immediate(id);
   };
   const clearImmediateSim = (i: any): void => { if (i && typeof i.id === 'number') clearedImmediates.add(i.id); };
   g.setTimeout = setTimeoutSim; // lock-sim: wall-clock ok (replaced by a simulated timer)
@@ -184,65 +209,36 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   g.setImmediate = setImmediateSim;
   g.clearImmediate = clearImmediateSim;
   // The microtask queue, drained after each step (user-code.ts runContinuations).
-  g.queueMicrotask = (fn: any) => { if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function'); void Promise.resolve().then(fn); };
+  const queueMicrotaskSim = (fn: any): void => { if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function'); void Promise.resolve().then(fn); };
+  g.queueMicrotask = queueMicrotaskSim;
   /**
    * process.nextTick: on the microtask queue (Node runs its tick queue before
    * promise reactions; here both share one FIFO queue, so a tick set off inside a promise
    * continuation may run before reactions Node would have run first: docs/guides/own-code.md says so).
    */
-  const nextTick = (fn: any, ...args: any[]): void => { void Promise.resolve().then(() => fn(...args)); };
-  const processSim = Object.create(host.hostProcess, { nextTick: { value: nextTick, writable: true, configurable: true } });
-  g.process = processSim;
+  const nextTick = (fn: any, ...args: any[]): void => {
+    if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function');
+    void Promise.resolve().then(() => fn(...args));
+  };
   g.global = g;
-  const timersModule = { setTimeout: setTimeoutSim, setInterval: setIntervalSim, setImmediate: setImmediateSim, clearTimeout: clearTimer, clearInterval: clearTimer, clearImmediate: clearImmediateSim }; // lock-sim: wall-clock ok (the simulated timers as node:timers)
-
-  class SimDate extends RealDate {
-    constructor(...args: any[]) {
-      if (args.length === 0) super(wallNow());
-      else super(...(args as [any]));
-    }
-    static override now(): number {
-      return wallNow();
-    }
-  }
-  g.Date = SimDate;
-  const perf = Object.create(host.hostPerformance, { now: { value: () => monoNow(), writable: true, configurable: true }, timeOrigin: { value: EPOCH_MS } });
-  g.performance = perf;
-  Math.random = rand; // lock-sim: wall-clock ok (replaced by the client's seeded stream; the context's own Math)
+  Math.random = rand; // lock-sim: wall-clock ok (replaced by the process's seeded stream; the context's own Math)
   const randomFill = (buf: Uint8Array): Uint8Array => {
-    const next = clientOf()?.rng ?? globalRng; // the stream rand() would read, looked up once
+    const next = rng;
     for (let i = 0; i < buf.length; i++) buf[i] = Math.floor(next() * 256);
     return buf;
   };
-  const HEX: string[] = [];
-  for (let i = 0; i < 256; i++) HEX.push((i < 16 ? '0' : '') + i.toString(16));
-  const randomBytes = (size: number, cb?: any): any => {
-    const buf = Buffer.alloc(size);
-    randomFill(buf);
-    if (typeof cb === 'function') {
-      setImmediateSim(() => cb(null, buf));
-      return undefined;
-    }
-    return buf;
+  function report(kind: string, error: { message: string; name: string }, frame: string | null): void {
+    actions.push({ kind: 'diagnostic', diagnostic: kind, error: { message: error.message, name: error.name, frame } });
+  }
+  const prims: GluePrims = {
+    wallNow, monoNow, startedMs: () => startedMs, rand, randomFill,
+    setTimeout: setTimeoutSim, setInterval: setIntervalSim, setImmediate: setImmediateSim, // lock-sim: wall-clock ok, the simulated timers
+    clearTimeout: clearTimer, clearInterval: clearTimer, clearImmediate: clearImmediateSim,
+    queueMicrotask: queueMicrotaskSim, nextTick,
+    store: () => als.getStore(),
+    runIn: (store, fn) => als.run(store, fn),
+    report,
   };
-  const uuid = (): string => {
-    const b = randomFill(new Uint8Array(16));
-    b[6] = (b[6] & 0x0f) | 0x40;
-    b[8] = (b[8] & 0x3f) | 0x80;
-    let h = '';
-    for (let i = 0; i < 16; i++) h += (i === 4 || i === 6 || i === 8 || i === 10 ? '-' : '') + HEX[b[i]];
-    return h;
-  };
-  const getRandomValues = (a: any): any => { randomFill(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)); return a; };
-  const webcrypto = Object.create(hostCrypto.webcrypto as object, {
-    randomUUID: { value: uuid }, getRandomValues: { value: getRandomValues }, subtle: { value: hostCrypto.webcrypto.subtle },
-  });
-  // The `node:crypto` user code imports or requires: Node's, with the random sources seeded.
-  const nodeCrypto: any = Object.create(hostCrypto as object, {
-    randomBytes: { value: randomBytes, enumerable: true }, randomUUID: { value: uuid, enumerable: true },
-    getRandomValues: { value: getRandomValues, enumerable: true }, webcrypto: { value: webcrypto, enumerable: true },
-  });
-  g.crypto = webcrypto;
 
   // ---- the ioredis-compatible client ----
   class ReplyError extends Error {
@@ -257,7 +253,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       this.name = 'MaxRetriesPerRequestError';
     }
   }
-  const sha1 = (s: string): string => nodeCrypto.createHash('sha1').update(s).digest('hex');
+  const sha1 = (s: string): string => hostCrypto.createHash('sha1').update(s).digest('hex');
   const flatten = (args: any[]): string[] => {
     const out: string[] = [];
     for (const a of args) {
@@ -348,7 +344,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
             reject(connectionError(outcome.message));
           }
         });
-        actions.push({ kind: 'cmd', id, client: this.client, conn: this.conn, args: [name.toUpperCase(), ...args], timeoutMs, tag: ctx()?.tag ?? state.name, cfg: configOf(this.options) });
+        actions.push({ kind: 'cmd', id, client: this.client, conn: this.conn, args: [name.toUpperCase(), ...args], timeoutMs, tag: ctx()?.tag ?? selfName, cfg: configOf(this.options) });
       });
     }
     /**
@@ -375,7 +371,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
           else if (outcome.status === 'timeout') reject(new Error('Command timed out'));
           else reject(connectionError(outcome.message));
         });
-        actions.push({ kind: 'batch', id, client: this.client, conn: this.conn, commands, timeoutMs, tag: ctx()?.tag ?? state.name, cfg: configOf(this.options) });
+        actions.push({ kind: 'batch', id, client: this.client, conn: this.conn, commands, timeoutMs, tag: ctx()?.tag ?? selfName, cfg: configOf(this.options) });
       });
     }
     /** `script('load', lua)` and friends go out as SCRIPT <sub> ... */
@@ -500,11 +496,18 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   const inClient = <T>(client: ClientState | undefined, tag: string, fn: () => T): T =>
     client ? als.run({ client: client.id, tag }, fn) : fn();
 
-  function describe(err: unknown): { message: string; name: string; timeout: boolean } {
+  function describe(err: unknown): { message: string; name: string; timeout: boolean; frame: string | null } {
     const e = err as any;
-    const message = e && typeof e.message === 'string' ? e.message : String(err);
-    const name = e && typeof e.name === 'string' ? e.name : 'Error';
-    return { message, name, timeout: message === 'Command timed out' };
+    let message: string;
+    let name: string;
+    try {
+      message = e && typeof e.message === 'string' ? e.message : String(err);
+      name = e && typeof e.name === 'string' ? e.name : 'Error';
+    } catch {
+      message = 'an unprintable value';
+      name = 'Error';
+    }
+    return { message, name, timeout: message === 'Command timed out', frame: host.sandbox.frameOf(err) };
   }
 
   /** The factory from the module user-code.ts loaded into this context. */
@@ -560,7 +563,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
         probeOutcome = null;
         try {
           const f = loadFactory(msg.exportName);
-          const probeClient: ClientState = { id: -2, name: 'probe', alive: false, rng: mulberry(1), ready: Promise.resolve(null), handles: new Map(), redis: [], instances: [] };
+          const probeClient: ClientState = { id: -2, name: 'probe', alive: false, ready: Promise.resolve(null), handles: new Map(), redis: [], instances: [] };
           clients.set(-2, probeClient);
           const redis = Array.from({ length: msg.connections }, (_, i) => new SimRedis(-2, i, {}));
           Promise.resolve(inClient(probeClient, 'probe', () => f(redis, msg.options))).then((lock) => { probeOutcome = { lock }; }, (err) => { probeOutcome = { err }; });
@@ -583,27 +586,18 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
           return { ok: false, code: e?.code ?? 'throws', message: describe(err).message };
         }
       }
-      case 'start-run': {
-        // The context is this run's alone (user-code.ts): nothing to clear; what the module
-        // set off while loading (timers, draws from the seeded stream) stays.
-        options = msg.options;
-        try {
-          factory = loadFactory(msg.exportName);
-          return { ok: true };
-        } catch (err) {
-          return { ok: false, message: describe(err).message };
-        }
-      }
       case 'client': {
+        // The process starts: user-code.ts loaded the module into this realm just before.
         const client: ClientState = {
-          id: msg.client, name: msg.name, alive: true, rng: mulberry(msg.seed),
+          id: msg.client, name: msg.name, alive: true,
           ready: Promise.resolve(null), handles: new Map(), redis: [], instances: [],
         };
         clients.set(client.id, client);
         client.redis = Array.from({ length: msg.connections }, (_, i) => new SimRedis(client.id, i, msg.clientOptions ?? {}));
         client.ready = inClient(client, client.name, () => {
           try {
-            return Promise.resolve(factory(client.redis, options)).then((lock) => {
+            const factory = loadFactory(msg.exportName);
+            return Promise.resolve(factory(client.redis, msg.options)).then((lock) => {
               checkShape(lock);
               return lock;
             });
@@ -639,7 +633,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
               if (msg.status === 'reconnecting') r.emit('reconnecting', msg.arg);
               else r.emit(msg.status);
             } catch (err) {
-              actions.push({ kind: 'uncaught', client: c.id, error: describe(err) });
+              report('uncaught', describe(err), describe(err).frame);
             }
           });
         }
@@ -655,7 +649,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
           try {
             delay = r.options.retryStrategy(msg.times);
           } catch (err) {
-            actions.push({ kind: 'uncaught', client: c.id, error: describe(err) });
+            report('uncaught', describe(err), describe(err).frame);
           }
         });
         return { delay: typeof delay === 'number' ? delay : null };
@@ -670,7 +664,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
         const t = timers.get(msg.id);
         if (!t || t.run !== runId) return null;
         if (t.interval === null) timers.delete(msg.id);
-        else actions.push({ kind: 'timer', id: msg.id, client: t.ctx?.client ?? -1, ms: t.interval });
+        else actions.push({ kind: 'timer', id: msg.id, client: selfId, ms: t.interval });
         runUser(t.ctx, t.fn);
         return null;
       }
@@ -683,15 +677,18 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
           try {
             sub.emit('message', msg.channel, msg.message);
           } catch (err) {
-            actions.push({ kind: 'uncaught', client: c.id, error: describe(err) });
+            report('uncaught', describe(err), describe(err).frame);
           }
         });
         return null;
       }
       case 'kill': {
+        // kill -9: nothing of this process runs again (its realm serves a later process only after the run).
         const c = clients.get(msg.client);
         if (c) c.alive = false;
-        for (const [id, t] of timers) if (t.ctx?.client === msg.client) timers.delete(id);
+        timers.clear();
+        immediates = [];
+        waiting.clear();
         return null;
       }
       default:
@@ -700,17 +697,16 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   }
 
   function runUser(c: Ctx | undefined, fn: () => void): void {
-    const client = c ? clients.get(c.client) : undefined;
-    if (c && !client?.alive) return;
-    const call = (): void => {
+    const client = clients.get(selfId);
+    if (client !== undefined && !client.alive) return;
+    als.run(c ?? selfCtx, () => {
       try {
         fn();
       } catch (err) {
-        actions.push({ kind: 'uncaught', client: c?.client ?? -1, error: describe(err) });
+        const d = describe(err);
+        report('uncaught', d, d.frame);
       }
-    };
-    if (c) als.run(c, call);
-    else call();
+    });
   }
 
   /** Our immediates, in the order set, each with the client that set it. */
@@ -723,10 +719,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   }
 
   return {
-    crypto: nodeCrypto,
-    process: processSim,
-    timers: timersModule,
-    performance: perf,
+    prims,
     step(): void {
       const msg = mailbox.msg as any;
       if (msg === null) {
@@ -746,17 +739,20 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       actions = [];
       return out;
     },
-    reset(seed: number): void {
-      // Everything a run leaves behind, as a fresh context has it: ids from 1, no clients,
-      // timers, immediates, waiting commands or subscribers, no factory yet.
+    reset(seed: number, client: number, name: string): void {
+      // Everything a process leaves behind, as a fresh context has it: ids from 1, no clients,
+      // timers, immediates, waiting commands or subscribers.
       clients = new Map();
+      selfId = client;
+      selfName = name;
+      selfCtx = { client, tag: name };
       actions = [];
       nextId = 1;
+      runId += 1;
       simMs = 0;
-      factory = null;
+      startedMs = 0;
       probeOutcome = null;
-      options = {};
-      globalRng = mulberry(seed);
+      rng = mulberry(seed);
       waiting = new Map();
       timers = new Map();
       immediates = [];
@@ -767,8 +763,10 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     },
     at(ms: number): void {
       simMs = ms;
+      startedMs = monoNow();
     },
+    inProcess: (fn) => als.run(selfCtx, fn),
     describe,
-    watched: [processSim, perf, webcrypto, nodeCrypto, timersModule, SimDate, Timeout.prototype, SimRedis, SimRedis.prototype, Pipeline.prototype, ReplyError, ReplyError.prototype, MaxRetriesPerRequestError, MaxRetriesPerRequestError.prototype],
+    watched: [prims, Timeout.prototype, Immediate.prototype, SimRedis, SimRedis.prototype, Pipeline.prototype, ReplyError, ReplyError.prototype, MaxRetriesPerRequestError, MaxRetriesPerRequestError.prototype],
   };
 }

@@ -112,8 +112,18 @@ export function resolveSpecifier(specifier: string, fromFile: string): string {
 
 export interface LoaderHost {
   context: vm.Context;
-  /** A builtin module's object as user code sees it (the context's simulated ones for crypto, timers...). */
-  builtin(name: string): any;
+  /** A builtin module's object as user code sees it (sandbox/builtins.ts), imported from `fromFile`. */
+  builtin(name: string, fromFile: string, loader: ModuleLoader): any;
+  /** Runs the promise continuations queued so far (linking and a dynamic import settle in them). */
+  drain(): void;
+}
+
+/** A top-level await that has not settled once the module's load instant is over. */
+export class UnsettledTopLevelAwait extends Error {
+  constructor(file: string) {
+    super(`${file} has a top-level await that does not settle when the module loads (lock-sim loads a process's module at one simulated instant, with no time passing): move the wait into the factory, which may return a promise`);
+    this.name = 'UnsettledTopLevelAwait';
+  }
 }
 
 /** One run's module graph in one context. */
@@ -124,35 +134,55 @@ export class ModuleLoader {
 
   constructor(private readonly host: LoaderHost) {}
 
+  /** The files of the graph loaded so far. */
+  files(): string[] {
+    return [...this.esm.keys(), ...this.cjs.keys()];
+  }
+
   /**
-   * Loads and links `file` (ESM or CommonJS) and what it imports (CommonJS packages imported
-   * by ESM run now: their exports name the module's); the function it returns evaluates the
-   * graph, synchronously, and gives its namespace (CommonJS: `{ default: module.exports, ...keys }`).
+   * Loads `file` (ESM or CommonJS) and what it imports, links and evaluates it now, and gives
+   * its namespace (CommonJS: `{ default: module.exports, ...keys }`). Linking is Node's
+   * asynchronous `link`, whose steps all settle in the microtask queue when every import is
+   * at hand (no I/O: files are read synchronously), so one drain finishes it; so does a
+   * top-level await on what is already settled. One still pending after the drain is refused
+   * (UnsettledTopLevelAwait): nothing could settle it before the first call.
    */
-  async prepare(file: string): Promise<() => Record<string, unknown>> {
+  load(file: string): Record<string, unknown> {
     if (!isEsm(file)) {
-      return () => {
-        const exports = this.require(file);
-        return { ...(exports && typeof exports === 'object' ? exports : {}), default: exports };
-      };
+      const exports = this.require(file);
+      return { ...(exports && typeof exports === 'object' ? exports : {}), default: exports };
     }
     const m = this.esmModule(file);
-    await m.link((specifier: string, referrer: VmModule) => this.link(specifier, referrer));
-    return () => {
-      // A graph without top-level await evaluates synchronously, inside the call. Its promise
-      // is the context's and settles only when the context's queue drains (measured on Node
-      // 20.20.2: awaiting it from outside never returns), so the status tells the outcome.
-      if (m.status === 'linked') void m.evaluate().catch(() => undefined);
-      if (m.status === 'errored') throw m.error;
-      if (m.status !== 'evaluated') throw new Error('top-level await in a lock module is not supported (the module did not finish loading synchronously)');
-      return m.namespace;
-    };
+    this.linkNow(m);
+    let state = 'pending' as 'pending' | 'done' | 'failed';
+    let failure: unknown = null;
+    if (m.status === 'linked') {
+      m.evaluate().then(() => { state = 'done'; }, (err: unknown) => { state = 'failed'; failure = err; });
+      this.host.drain();
+    } else if (m.status === 'evaluated') {
+      state = 'done';
+    }
+    if (m.status === 'errored') throw m.error;
+    if (state === 'failed') throw failure;
+    if (state === 'pending') throw new UnsettledTopLevelAwait(file);
+    return m.namespace;
+  }
+
+  /** Links `m` and its graph before returning (see load). */
+  private linkNow(m: VmModule): void {
+    if (m.status !== 'unlinked') return;
+    let failure: unknown = null;
+    let failed = false;
+    m.link((specifier: string, referrer: VmModule) => this.link(specifier, referrer)).catch((err: unknown) => { failed = true; failure = err; });
+    this.host.drain();
+    if (failed) throw failure;
+    if (m.status === 'linking') throw new Error('lock-sim: a module graph did not link synchronously');
   }
 
   private link(specifier: string, referrer: VmModule): VmModule {
     const from = fileURLToPath(referrer.identifier);
     const target = resolveSpecifier(specifier, from);
-    if (target.startsWith('node:')) return this.syntheticOf(target, this.host.builtin(target.slice(5)));
+    if (target.startsWith('node:')) return this.syntheticOf(target, this.host.builtin(target.slice(5), from, this));
     if (isEsm(target)) return this.esmModule(target);
     return this.syntheticOf(`cjs:${target}`, this.require(target));
   }
@@ -177,7 +207,7 @@ export class ModuleLoader {
   private async dynamicImport(specifier: string, fromFile: string): Promise<VmModule> {
     const target = resolveSpecifier(specifier, fromFile);
     if (target.startsWith('node:')) {
-      const s = this.syntheticOf(target, this.host.builtin(target.slice(5)));
+      const s = this.syntheticOf(target, this.host.builtin(target.slice(5), fromFile, this));
       if (s.status === 'unlinked') await s.link(() => { throw new Error('no imports'); });
       if (s.status === 'linked') void s.evaluate().catch(() => undefined);
       return s;
@@ -207,6 +237,20 @@ export class ModuleLoader {
     return m;
   }
 
+  /** The `require` of code in `file` (a CommonJS module's, or `module.createRequire(file)`'s). */
+  requireFunction(file: string): any {
+    const resolveFrom = createRequire(file);
+    const req = (specifier: string): any => {
+      const target = resolveSpecifier(String(specifier), file);
+      if (target.startsWith('node:')) return this.host.builtin(target.slice(5), file, this);
+      return this.require(target);
+    };
+    req.resolve = (specifier: string) => (isBuiltin(specifier) ? specifier : resolveFrom.resolve(specifier));
+    req.cache = Object.create(null);
+    req.main = undefined;
+    return req;
+  }
+
   /** CommonJS `require` from the context: builtins, JSON, cached modules (cycles see the partial exports). */
   require(file: string): any {
     const known = this.cjs.get(file);
@@ -231,14 +275,7 @@ export class ModuleLoader {
     const module = { exports: {} as any, id: file, filename: file, loaded: false, children: [], paths: [], path: dirname(file), require: null as any };
     const entry = { exports: module.exports, loaded: false };
     this.cjs.set(file, entry);
-    const resolveFrom = createRequire(file);
-    const req = (specifier: string): any => {
-      const target = resolveSpecifier(specifier, file);
-      if (target.startsWith('node:')) return this.host.builtin(target.slice(5));
-      return this.require(target);
-    };
-    req.resolve = (specifier: string) => (isBuiltin(specifier) ? specifier : resolveFrom.resolve(specifier));
-    req.cache = Object.create(null);
+    const req = this.requireFunction(file);
     module.require = req;
     // A module that replaces module.exports while loading: later requires (cycles) see the new object.
     Object.defineProperty(module, 'exports', {

@@ -4,10 +4,11 @@
  * Stages (TigerBeetle's VOPR habit): inject faults while the load runs, heal everything,
  * let in-flight requests drain, then judge the history alone.
  */
+import { dirname } from 'node:path';
 import { Simulation } from '../engine/simulation.js';
 import { faultsOfRun, injectFault } from '../faults/index.js';
 import { HistoryRecorder, type Retention } from '../history/recorder.js';
-import { keyStateRecord, recycleRecords, renewRecord } from '../history/records.js';
+import { diagnosticRecord, keyStateRecord, recycleRecords } from '../history/records.js';
 import type { History, Operation } from '../history/operation.js';
 import { checkHistory, type RunMetrics } from '../checker/check.js';
 import { StreamingChecker } from '../checker/stream.js';
@@ -148,16 +149,16 @@ function simulateOnce(scenario: Scenario, variant: VariantSpec, seed: number, op
   return { scenario: scenario.name, variant, seed, metrics, violations, history: recorder.ops, historyLength: recorder.count, events: sim.eventCount };
 }
 
-/** A user lock module's protocol for this run (src/own-code); its uncaught exceptions go into the history. */
+/** A user lock module's protocol for this run (src/own-code); what its code did outside any request (DiagnosticOp) goes into the history. */
 function moduleLock(sim: Simulation, scenario: Scenario, variant: VariantSpec, recorder: HistoryRecorder): LockProtocol {
   const spec = variant.lockModule as LockModuleSpec;
   const runtime = new OwnCodeRuntime(
     sim,
-    { file: spec.file, exportName: spec.export ?? 'default' },
+    { file: spec.file, exportName: spec.export ?? 'default', baseDir: scenario.file === '' ? '' : dirname(scenario.file), timeZone: spec.timeZone, locale: spec.locale, client: spec.client },
     factoryOptions(variant, scenario.network.commandTimeoutUs),
     scenario.redis.topology,
   );
-  runtime.onUncaught = (client, message) => recorder.record(renewRecord(client, 'fail', 'renew', client, `uncaught in lock module: ${message}`));
+  runtime.onDiagnostic = (client, kind, detail, frame) => recorder.record(diagnosticRecord(client, kind, detail, frame ?? undefined));
   return ownCodeLock(runtime, spec.module);
 }
 

@@ -101,6 +101,11 @@ export interface LockModuleSpec {
   keys: readonly string[] | null;
   /** `lock.options` as given (empty: none). */
   options: Record<string, unknown>;
+  /** `lock.client`: the client family the factory receives (default ioredis). */
+  client: 'ioredis' | 'node-redis';
+  /** `lock.time-zone` and `lock.locale`: what Date's local time and Intl read in the module (default UTC, en-US). */
+  timeZone: string;
+  locale: string;
 }
 
 export interface VariantSpec {

@@ -62,7 +62,7 @@ describe('lock modules that cannot be used', () => {
   it('... while a good module loads, relative to the scenario file, with its options', () => {
     const s = parseScenario(yaml('{ module: ./modules/hangs.mjs, options: { prefix: "x" } }', ', lease: 2s'), join(HERE, 'scenario.yaml'));
     expect(s.variants[0].lock).toBe('module');
-    expect(s.variants[0].lockModule).toEqual({ module: './modules/hangs.mjs', file: join(HERE, 'modules/hangs.mjs'), export: null, keys: null, options: { prefix: 'x' } });
+    expect(s.variants[0].lockModule).toEqual({ module: './modules/hangs.mjs', file: join(HERE, 'modules/hangs.mjs'), export: null, keys: null, options: { prefix: 'x' }, client: 'ioredis', timeZone: 'UTC', locale: 'en-US' });
   });
 
   it('a variant with a module refuses options of other locks (redlock retry-count)', () => {
