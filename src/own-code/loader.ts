@@ -36,6 +36,8 @@ export function vmModulesAvailable(): boolean {
 interface Source {
   text: string;
   cachedData?: Buffer;
+  /** The file may call import(): V8's code cache loses the dynamic-import callback (measured on Node 20.20.2: "A dynamic import callback was not specified"), so it is compiled without one. */
+  dynamicImport: boolean;
 }
 /** Per process: each file's text and its V8 code cache. */
 const sources = new Map<string, Source>();
@@ -43,7 +45,8 @@ const sources = new Map<string, Source>();
 function sourceOf(file: string): Source {
   let s = sources.get(file);
   if (!s) {
-    s = { text: readFileSync(file, 'utf8') };
+    const text = readFileSync(file, 'utf8');
+    s = { text, dynamicImport: /\bimport\s*\(/.test(text) };
     sources.set(file, s);
   }
   return s;
@@ -195,11 +198,11 @@ export class ModuleLoader {
     m = new vmModules.SourceTextModule!(source.text, {
       identifier: url,
       context: this.host.context,
-      cachedData: source.cachedData,
+      cachedData: source.dynamicImport ? undefined : source.cachedData,
       initializeImportMeta: (meta: any) => { meta.url = url; },
       importModuleDynamically: (specifier: string) => this.dynamicImport(specifier, file),
     });
-    if (!source.cachedData) source.cachedData = m.createCachedData();
+    if (!source.cachedData && !source.dynamicImport) source.cachedData = m.createCachedData();
     this.esm.set(file, m);
     return m;
   }
@@ -267,8 +270,8 @@ export class ModuleLoader {
     const fn = vm.compileFunction(source.text.startsWith('#!') ? '//' + source.text : source.text, ['exports', 'require', 'module', '__filename', '__dirname'], {
       filename: file,
       parsingContext: this.host.context,
-      cachedData: source.cachedData,
-      produceCachedData: !source.cachedData,
+      cachedData: source.dynamicImport ? undefined : source.cachedData,
+      produceCachedData: !source.cachedData && !source.dynamicImport,
       importModuleDynamically: ((specifier: string) => this.dynamicImport(specifier, file)) as any,
     }) as ((...args: any[]) => void) & { cachedData?: Buffer; cachedDataProduced?: boolean };
     if (!source.cachedData && fn.cachedDataProduced) source.cachedData = fn.cachedData;

@@ -14,6 +14,7 @@
 import { EventEmitter } from 'node:events';
 import { dirname } from 'node:path';
 import { format } from 'node:util';
+import { refusedObject } from './builtins.js';
 import { WHY, type SandboxEnv } from './env.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -30,7 +31,7 @@ export const PROCESS_MEMBERS: Record<string, 'virtual' | 'pure' | 'refused'> = {
   getgroups: 'virtual', _getActiveRequests: 'virtual', _getActiveHandles: 'virtual', getActiveResourcesInfo: 'virtual',
   setUncaughtExceptionCaptureCallback: 'virtual', hasUncaughtExceptionCaptureCallback: 'virtual', getBuiltinModule: 'virtual',
   sourceMapsEnabled: 'virtual', setSourceMapsEnabled: 'virtual', _rawDebug: 'virtual', _events: 'virtual',
-  _eventsCount: 'virtual', _maxListeners: 'virtual', _eval: 'virtual', _preload_modules: 'virtual',
+  _eventsCount: 'virtual', _maxListeners: 'virtual', emit: 'virtual', _eval: 'virtual', _preload_modules: 'virtual',
   exit: 'refused', reallyExit: 'refused', abort: 'refused', kill: 'refused', _kill: 'refused', chdir: 'refused',
   binding: 'refused', _linkedBinding: 'refused', dlopen: 'refused', openStdin: 'refused', stdin: 'refused',
   setuid: 'refused', seteuid: 'refused', setgid: 'refused', setegid: 'refused', setgroups: 'refused', initgroups: 'refused',
@@ -123,8 +124,8 @@ export function makeProcess(env: SandboxEnv, moduleFile: string, getBuiltin: (na
     pid: { get: () => env.pid(), enumerable: true },
     ppid: { get: () => 1, enumerable: true },
     exitCode: { get: () => exitCode, set: (v) => { exitCode = v; }, enumerable: true },
-    stdin: { get: refused('stdin'), enumerable: true },
   });
+  p.stdin = refusedObject(refused('stdin'));
   Object.assign(p, {
     moduleLoadList: [], domain: null, _exiting: false, _eval: undefined, _preload_modules: [],
     _events: undefined, _eventsCount: 0, _maxListeners: undefined, debugPort: 9229,

@@ -38,6 +38,17 @@ function packageRoot(file: string): string {
   }
 }
 
+/** Exports of refused modules Node does not load in a worker thread (trace_events: "Trace events are unavailable"). */
+const WORKER_UNAVAILABLE: Record<string, string[]> = { trace_events: ['createTracing', 'getEnabledCategories'] };
+
+function hostModule(name: string): any {
+  try {
+    return hostRequire(`node:${name}`);
+  } catch {
+    return Object.fromEntries((WORKER_UNAVAILABLE[name] ?? []).map((k) => [k, () => undefined]));
+  }
+}
+
 export class Sandbox {
   private readonly intrinsics: Intrinsics;
   private prims: GluePrims | null = null;
@@ -130,9 +141,15 @@ export class Sandbox {
     if (known !== undefined) return known;
     const treatment = BUILTINS[name];
     let view: unknown;
-    const host = treatment === undefined || name === 'test' || name === 'sea' ? {} : hostRequire(`node:${name}`);
+    const host = treatment === undefined || name === 'test' || name === 'sea' ? {} : hostModule(name);
     if (treatment === 'pure') view = pureView(name, host);
-    else if (treatment === 'virtual') view = VIRTUAL_MODULES[name].build(this.viewContext(), host);
+    else if (treatment === 'virtual') {
+      const spec = VIRTUAL_MODULES[name];
+      const built = spec.build(this.viewContext(), host) as Record<string, unknown>;
+      // The exports the builder passes as the host's, named in its `pure` list.
+      if (Array.isArray(spec.pure)) for (const key of spec.pure) if (!(key in built)) built[key] = host[key];
+      view = built;
+    }
     else view = refusedView(this.env, treatment === 'refused' ? name : 'vm', host);
     this.views.set(name, view);
     return view;

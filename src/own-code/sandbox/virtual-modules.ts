@@ -7,6 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import { WHY, type SandboxEnv } from './env.js';
+import { PROCESS_MEMBERS } from './process.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const hostRequire = createRequire(import.meta.url);
@@ -611,5 +612,5 @@ export const VIRTUAL_MODULES: Record<string, VirtualModule> = {
   timers, 'timers/promises': timersPromises, crypto, os, perf_hooks: perfHooks, events, async_hooks: asyncHooks,
   fs, 'fs/promises': fsPromises, util, sys: util, console: consoleModule, tty, module: moduleModule,
   worker_threads: workerThreads, diagnostics_channel: diagnosticsChannel, v8, zlib,
-  process: { pure: [], build: ({ process }) => process },
+  process: { pure: Object.keys(PROCESS_MEMBERS).filter((k) => PROCESS_MEMBERS[k] === 'pure'), build: ({ process }) => process },
 };
