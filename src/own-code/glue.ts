@@ -328,7 +328,15 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       }
       return p;
     }
-    sendCommand(name: string, args: string[]): Promise<any> {
+    sendCommand(nameOrCommand: any, argsIn?: string[]): Promise<any> {
+      // ioredis' sendCommand(new Command(name, args)): the command's own promise settles (lib/Redis.ts sendCommand).
+      if (nameOrCommand !== null && typeof nameOrCommand === 'object' && typeof nameOrCommand.name === 'string') {
+        const command = nameOrCommand;
+        this.sendCommand(String(command.name).toLowerCase(), flatten(command.args ?? [])).then((r) => command.resolve?.(r), (e) => command.reject?.(e));
+        return command.promise ?? Promise.resolve(undefined);
+      }
+      const name: string = nameOrCommand;
+      const args: string[] = argsIn ?? [];
       const state = clients.get(this.client);
       const id = nextId++;
       const timeoutMs = typeof this.options.commandTimeout === 'number' ? this.options.commandTimeout : null;
@@ -489,7 +497,9 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     'get', 'set', 'setnx', 'getset', 'getdel', 'del', 'unlink', 'exists', 'expire', 'pexpire', 'expireat', 'pexpireat', 'ttl', 'pttl',
     'persist', 'incr', 'incrby', 'decr', 'decrby', 'hset', 'hget', 'hdel', 'hincrby', 'hexists', 'hgetall', 'hlen', 'hmset', 'hmget',
     'eval', 'evalsha', 'publish', 'wait', 'info', 'ping', 'time', 'type', 'zadd', 'zrem', 'zrange', 'zcard', 'zremrangebyscore',
-    'mget', 'mset', 'keys', 'echo', 'dbsize',
+    'mget', 'mset', 'keys', 'echo', 'dbsize', 'setex', 'psetex', 'getex', 'expiretime', 'pexpiretime', 'hsetnx', 'strlen',
+    'client', 'scan', 'object', 'sadd', 'srem', 'smembers', 'sismember', 'scard', 'lpush', 'rpush', 'lpop', 'rpop', 'llen',
+    'lrange', 'blpop', 'brpop', 'zscore', 'zrangebyscore', 'unwatch', 'watch',
   ];
 
   // ---- running user code ----

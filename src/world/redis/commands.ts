@@ -10,6 +10,7 @@
  * the node, transactions and scripts check every command the same way.
  */
 import type { Keyspace } from './keyspace.js';
+import { STRING_HANDLERS, STRING_SPECS } from './string-commands.js';
 import {
   ERR_NOT_INTEGER,
   ERR_OVERFLOW,
@@ -76,6 +77,7 @@ export const COMMAND_SPECS: ReadonlyMap<string, CommandSpec> = new Map([
   ['multi', spec(1, false, true)],
   ['exec', spec(1, false, true)],
   ['discard', spec(1, false, true)],
+  ...STRING_SPECS.map(([name, arity, write]): [string, CommandSpec] => [name, spec(arity, write)]),
 ]);
 
 /** Commands that change data; a replica refuses them from clients (READONLY). */
@@ -116,7 +118,7 @@ export interface CommandInfo {
 }
 
 /** Commands of the model without keys (redis 7.0.15 src/commands/*.json: no key_specs). */
-const KEYLESS_COMMANDS: ReadonlySet<string> = new Set(['ping', 'publish', 'wait', 'info', 'script', 'multi', 'exec', 'discard']);
+const KEYLESS_COMMANDS: ReadonlySet<string> = new Set(['ping', 'publish', 'wait', 'info', 'script', 'multi', 'exec', 'discard', 'echo']);
 
 const infoByName = new Map<string, CommandInfo>();
 
@@ -230,6 +232,8 @@ const HANDLERS: ReadonlyMap<string, Handler> = new Map<string, Handler>([
   }],
   ['hincrby', hincrby],
   ['hdel', hdel],
+  ['unlink', del],
+  ...STRING_HANDLERS,
 ]);
 
 /**
