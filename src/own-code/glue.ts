@@ -32,6 +32,8 @@ export interface GlueHost {
   mailbox: { msg: unknown; result: unknown; namespace: Record<string, unknown> | null; loadError: unknown };
   /** What the sandbox (sandbox/sandbox.ts) gives the glue: the frame of an error, for its report. */
   sandbox: { frameOf(err: unknown): string | null };
+  /** node-redis-client.ts nodeRedisMain, compiled in this realm. */
+  nodeRedisMain: typeof import('./node-redis-client.js').nodeRedisMain;
 }
 
 /** The simulated primitives the sandbox builds Node's globals and builtins on (sandbox/). */
@@ -502,6 +504,15 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     'lrange', 'blpop', 'brpop', 'zscore', 'zrangebyscore', 'unwatch', 'watch',
   ];
 
+  /** The clients a factory receives: ioredis-compatible, or node-redis (v5, or v4 with 'node-redis@4') over them. */
+  function clientsOfFamily(client: number, connections: number, family: string | undefined): any[] {
+    if (family === 'node-redis' || family === 'node-redis@5' || family === 'node-redis@4') {
+      const make = host.nodeRedisMain({ EventEmitter, transport: (conn) => new SimRedis(client, conn, {}), flatten });
+      return Array.from({ length: connections }, (_, i) => make(i, family === 'node-redis@4' ? 4 : 5));
+    }
+    return Array.from({ length: connections }, (_, i) => new SimRedis(client, i, {}));
+  }
+
   // ---- running user code ----
   const inClient = <T>(client: ClientState | undefined, tag: string, fn: () => T): T =>
     client ? als.run({ client: client.id, tag }, fn) : fn();
@@ -575,7 +586,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
           const f = loadFactory(msg.exportName);
           const probeClient: ClientState = { id: -2, name: 'probe', alive: false, ready: Promise.resolve(null), handles: new Map(), redis: [], instances: [] };
           clients.set(-2, probeClient);
-          const redis = Array.from({ length: msg.connections }, (_, i) => new SimRedis(-2, i, {}));
+          const redis = clientsOfFamily(-2, msg.connections, msg.family);
           Promise.resolve(inClient(probeClient, 'probe', () => f(redis, msg.options))).then((lock) => { probeOutcome = { lock }; }, (err) => { probeOutcome = { err }; });
           return null;
         } catch (err) {
@@ -603,7 +614,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
           ready: Promise.resolve(null), handles: new Map(), redis: [], instances: [],
         };
         clients.set(client.id, client);
-        client.redis = Array.from({ length: msg.connections }, (_, i) => new SimRedis(client.id, i, msg.clientOptions ?? {}));
+        client.redis = clientsOfFamily(client.id, msg.connections, msg.family);
         client.ready = inClient(client, client.name, () => {
           try {
             const factory = loadFactory(msg.exportName);

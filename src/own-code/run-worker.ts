@@ -51,7 +51,7 @@ export interface ProbeRequest {
   baseDir: string;
   timeZone: string;
   locale: string;
-  client: 'ioredis' | 'node-redis';
+  client: 'ioredis' | 'node-redis' | 'node-redis@4' | 'node-redis@5';
 }
 
 /**

@@ -43,7 +43,7 @@ export interface ModuleSpec {
   timeZone: string;
   locale: string;
   /** The client family the factory receives. */
-  client: 'ioredis' | 'node-redis';
+  client: 'ioredis' | 'node-redis' | 'node-redis@4' | 'node-redis@5';
 }
 
 interface Bridge {
@@ -157,7 +157,7 @@ export class OwnCodeRuntime {
       leaveUserCode();
     }
     const connections = this.independent ? host.lockNodes.length : 1;
-    this.send({ op: 'client', client: bridge.id, name: host.name, connections, exportName: m.exportName, options: this.options });
+    this.send({ op: 'client', client: bridge.id, name: host.name, connections, exportName: m.exportName, options: this.options, family: m.client });
     return bridge;
   }
 

@@ -22,6 +22,7 @@ import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import vm from 'node:vm';
 import { ownCodeContextMain, type GlueApi, type GlueHost } from './glue.js';
+import { nodeRedisMain } from './node-redis-client.js';
 import { clientStore } from './client-store.js';
 import { ModuleLoader } from './loader.js';
 import { ContextWatch } from './context-watch.js';
@@ -35,6 +36,7 @@ const hostCrypto = hostRequire('node:crypto');
 /** The glue's source, compiled once per context (a bundler's keep-names helper `__name` covered). */
 const GLUE_SOURCE = `(function () { const __name = (f) => f; return (${ownCodeContextMain.toString()}); })()`;
 const GLUE_SCRIPT = new vm.Script(GLUE_SOURCE, { filename: 'lock-sim:own-code/glue.js' });
+const NODE_REDIS_SCRIPT = new vm.Script(`(function () { const __name = (f) => f; return (${nodeRedisMain.toString()}); })()`, { filename: 'lock-sim:own-code/node-redis-client.js' });
 /**
  * An empty script: without `process._tickCallback` (SHARED_QUEUE below), running it in a
  * context made with `microtaskMode: 'afterEvaluate'` drains that context's own microtask
@@ -123,6 +125,7 @@ export class UserCode {
       clockMs: (monotonic) => this.clockMs(monotonic),
       mailbox: this.mailbox,
       sandbox: this.sandbox.glueSide(),
+      nodeRedisMain: NODE_REDIS_SCRIPT.runInContext(this.context) as typeof nodeRedisMain,
     });
     this.sandbox.attach(this.api);
     listenForUnhandled();

@@ -204,7 +204,7 @@ export const moduleLockSchema = z.strictObject({
     })
     .optional()
     .meta({ description: "the Redis keys the module's lock lives under, {key} standing for the request's key (e.g. 'mutex:{key}'); lock-key metrics read those (default: the key itself)" }),
-  client: z.enum(['ioredis', 'node-redis']).optional().meta({ description: "the client family the factory receives: ioredis-compatible (default) or node-redis (the `redis` package's v4/v5 API)" }),
+  client: z.enum(['ioredis', 'node-redis', 'node-redis@4', 'node-redis@5']).optional().meta({ description: "the client family the factory receives: ioredis-compatible (default), or node-redis: the `redis` package's v5 API (node-redis, node-redis@5) or v4 API (node-redis@4)" }),
   'time-zone': z
     .string()
     .min(1)
