@@ -29,7 +29,7 @@ const hostRequire = createRequire(import.meta.url);
 function sandbox(): { s: Sandbox; reports: unknown[] } {
   const reports: unknown[] = [];
   const context = vm.createContext({});
-  const s = new Sandbox(context, '/tmp/lock.mjs');
+  const s = new Sandbox(context, '/srv/locks/lock.mjs');
   const noop = (): undefined => undefined;
   const prims = {
     wallNow: () => 0, monoNow: () => 0, startedMs: () => 0, rand: () => 0.5, randomFill: (b: Uint8Array) => b,
@@ -38,11 +38,11 @@ function sandbox(): { s: Sandbox; reports: unknown[] } {
     report: (...a: unknown[]) => { reports.push(a); },
   };
   s.attach({ prims } as unknown as GlueApi);
-  s.begin({ client: 1, name: 'client-1', incarnation: 0, baseDir: '/tmp', timeZone: 'UTC', locale: 'en-US' });
+  s.begin({ client: 1, name: 'client-1', incarnation: 0, baseDir: '/srv/locks', timeZone: 'UTC', locale: 'en-US' });
   return { s, reports };
 }
 
-const view = (s: Sandbox, name: string): Record<string, unknown> => s.builtin(name, '/tmp/lock.mjs', {} as ModuleLoader) as Record<string, unknown>;
+const view = (s: Sandbox, name: string): Record<string, unknown> => s.builtin(name, '/srv/locks/lock.mjs', {} as ModuleLoader) as Record<string, unknown>;
 
 describe('the sandbox names every builtin', () => {
   it('classifies each of module.builtinModules', () => {

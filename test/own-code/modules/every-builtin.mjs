@@ -89,7 +89,7 @@ export default function everyBuiltin([redis]) {
           seen.dynamic[name] = `import failed: ${err.message}`;
         }
       }
-      for (const [name, call] of [['net', () => m37.default.connect(6379)], ['child_process', () => m18.default.spawn('ls')], ['http', () => m31.default.get('http://x')], ['fs', () => m29.default.writeFileSync('/tmp/x', 'y')], ['vm', () => m64.default.runInNewContext('1')]]) {
+      for (const [name, call] of [['net', () => m37.default.connect(6379)], ['child_process', () => m18.default.spawn('ls')], ['http', () => m31.default.get('http://x')], ['fs', () => m29.default.writeFileSync('out.txt', 'y')], ['vm', () => m64.default.runInNewContext('1')]]) {
         try {
           call();
           seen.refused[name] = 'not refused';
