@@ -14,11 +14,15 @@ import { parse } from 'yaml';
 import { ScenarioError } from '../scenario/errors.js';
 import { loadScenario, parseScenario, type LoadOptions } from '../scenario/load.js';
 import { closest } from '../scenario/suggest.js';
+import { SCHEMA_FILE_NAME } from '../scenario/schema-line.js';
 import type { Scenario } from '../scenario/types.js';
 import { UsageError } from './options.js';
 
 /** The package's scenarios folder: src/cli/ and dist/cli/ both sit two levels below the package root. */
 export const BUILTIN_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
+
+/** The JSON Schema of scenario files the package ships (`npm run generate` writes it). */
+export const PACKAGE_SCHEMA_FILE = fileURLToPath(new URL(`../../schema/${SCHEMA_FILE_NAME}`, import.meta.url));
 
 export interface BuiltinScenario {
   name: string;

@@ -4,7 +4,7 @@
  * topology uses is written as a comment with its value and source, read from the resolved
  * starter itself (so a comment cannot disagree with what runs).
  */
-import { DEFAULT_ENTRIES, type Default } from './resolve.js';
+import { DEFAULT_ENTRIES, DEFAULTS, type Default } from './resolve.js';
 import { redisFieldApplies } from './redis-fields.js';
 import { parseScenario } from './load.js';
 import { scenarioToObject } from './to-yaml.js';
@@ -20,36 +20,81 @@ export interface StarterOptions {
   guard?: string;
 }
 
-/** What each topology's starter injects, and what the header says about it. */
-const FAULTS: Record<Topology, { yaml: string; story: string; redis: string[] }> = {
+/**
+ * What each topology's starter injects, and what the header says about it. The fault strikes
+ * at FAULT_AT_S, and the run lasts long enough for what follows it with the defaults the file
+ * leaves in force (Sentinel's down-after, Cluster's node-timeout), so that the failover the
+ * header announces happens inside the run.
+ */
+interface FaultPlan {
+  yaml: string;
+  /** What happens, for the header (a sentence without its full stop). */
+  story: (d: TimingDefaults) => string;
+  /** For the description line. */
+  short: string;
+  redis: string[];
+  durationS: (d: TimingDefaults) => number;
+}
+
+/** The defaults that decide when a failover comes, in seconds. */
+interface TimingDefaults {
+  downAfterS: number;
+  nodeTimeoutS: number;
+}
+
+const FAULT_AT_S = 20;
+/** After a failover, time for the clients to move and for requests to run on the new primary. */
+const AFTER_FAILOVER_S = 30;
+
+/** Up to the next multiple of 10 s. */
+const roundUp10 = (s: number): number => Math.ceil(s / 10) * 10;
+
+const FAULTS: Record<Topology, FaultPlan> = {
   standalone: {
-    yaml: '  - { kind: gc-pause, client: 1, at: 20s, duration: 15s }   # a stop-the-world pause longer than a 10s lease',
-    story: 'one Redis server; at 20s client 1 stops for 15 s (a GC pause) while its threads may hold locks',
+    yaml: `  - { kind: gc-pause, client: 1, at: ${FAULT_AT_S}s, duration: 15s }   # a stop-the-world pause of every thread of client 1`,
+    story: () => `one Redis server; at ${FAULT_AT_S}s client 1 stops for 15 s (a GC pause) while its threads may hold locks`,
+    short: `client 1 pauses for 15s at ${FAULT_AT_S}s`,
     redis: ['  topology: standalone'],
+    durationS: () => 60,
   },
   sentinel: {
-    yaml: '  - { kind: primary-crash, at: 30s, replication-stalled-for: 2s }   # locks of the last 2 s exist only on the dead primary',
-    story: 'a primary with one replica under three Sentinels; the primary dies at 30s after its replication stream stalled for 2 s',
+    yaml: `  - { kind: primary-crash, at: ${FAULT_AT_S}s, replication-stalled-for: 2s }   # locks of the last 2 s exist only on the dead primary`,
+    story: (d) =>
+      `a primary with one replica under three Sentinels; at ${FAULT_AT_S}s the primary dies after its replication stream stalled for 2 s, and Sentinel fails it over once it has been unreachable for down-after (${d.downAfterS}s, the default)`,
+    short: `the primary dies at ${FAULT_AT_S}s`,
     redis: ['  topology: sentinel', '  replicas: 1'],
+    durationS: (d) => roundUp10(FAULT_AT_S + d.downAfterS + AFTER_FAILOVER_S),
   },
   cluster: {
-    yaml: '  - { kind: primary-crash, at: 30s, replication-stalled-for: 2s }   # the shard\'s replica takes over without the last 2 s of locks',
-    story: 'a Redis Cluster of three masters with a replica each; the lock key\'s master dies at 30s after its replication stream stalled for 2 s',
+    yaml: `  - { kind: primary-crash, at: ${FAULT_AT_S}s, replication-stalled-for: 2s }   # the shard's replica takes over without the last 2 s of locks`,
+    story: (d) =>
+      `a Redis Cluster of three masters with a replica each; at ${FAULT_AT_S}s the lock key's master dies after its replication stream stalled for 2 s, and its replica takes over once the other masters have found it unreachable for node-timeout (${d.nodeTimeoutS}s, the default)`,
+    short: `the lock key's master dies at ${FAULT_AT_S}s`,
     redis: ['  topology: cluster', '  replicas: 1'],
+    durationS: (d) => roundUp10(FAULT_AT_S + d.nodeTimeoutS + AFTER_FAILOVER_S),
   },
   independent: {
-    yaml: '  - { kind: redis-restart, node: redis-2, at: 30s }   # restarts at once with an empty dataset (no AOF)',
-    story: 'five independent masters (Redlock\'s setup); redis-2 restarts empty at 30s and forgets the keys it held',
+    yaml: `  - { kind: redis-restart, node: redis-2, at: ${FAULT_AT_S}s }   # restarts at once with an empty dataset (no AOF)`,
+    story: () => `five independent masters (Redlock's setup); redis-2 restarts empty at ${FAULT_AT_S}s and forgets the keys it held`,
+    short: `redis-2 restarts empty at ${FAULT_AT_S}s`,
     redis: ['  topology: independent', '  masters: 5'],
+    durationS: () => 60,
   },
 };
 
+const TIMING: TimingDefaults = { downAfterS: DEFAULTS.downAfterUs / 1e6, nodeTimeoutS: DEFAULTS.nodeTimeoutUs / 1e6 };
+
+/** The variant whose expectation the starter makes: the lock in front of a conditional UPDATE. */
+export function guardedVariantName(o: StarterOptions): string {
+  return `${o.lock}+cond`;
+}
+
 function variantsBlock(o: StarterOptions): string[] {
-  const guard = o.guard !== undefined && o.guard !== 'none' ? `, guard: ${o.guard}` : '';
-  const name = o.guard !== undefined && o.guard !== 'none' ? `${o.lock}+${o.guard}` : o.lock;
-  const lines = [`  ${name}: { lock: ${o.lock}${guard} }`];
-  // Without a guard of its own, a second variant shows what a conditional UPDATE adds.
-  if (o.guard === undefined) lines.push(`  ${o.lock}+cond: { lock: ${o.lock}, guard: conditional }   # the same lock in front of UPDATE ... WHERE available >= qty`);
+  const guarded = o.guard !== undefined && o.guard !== 'none';
+  const name = guarded ? `${o.lock}+${o.guard}` : o.lock;
+  const lines = guarded && o.guard === 'conditional' ? [] : [`  ${name}: { lock: ${o.lock}${guarded ? `, guard: ${o.guard}` : ''} }`];
+  // Beside it, what a conditional UPDATE adds: the variant the expectation is about.
+  lines.push(`  ${guardedVariantName(o)}: { lock: ${o.lock}, guard: conditional }   # the same lock in front of UPDATE ... WHERE available >= qty`);
   return lines;
 }
 
@@ -58,15 +103,15 @@ function starterBody(o: StarterOptions): string {
   const flags = `--topology ${o.topology} --lock ${o.lock}${o.guard !== undefined ? ` --guard ${o.guard}` : ''}`;
   return [
     `# A starter scenario, written by \`lock-sim init ${flags}\`.`,
-    '# Edit it to describe your service. What it shows as written: a lock in front of a stock',
-    `# deduction, with ${f.story}.`,
+    '# Edit it to describe your service. As written: a lock in front of a stock deduction, with',
+    ...wrapComment(`${f.story(TIMING)}; the run lasts ${f.durationS(TIMING)}s.`),
     '# `lock-sim explain <this file>` lists every value it runs with and where each default',
     '# comes from; `lock-sim list` lists the locks, guards, faults and metrics.',
     `name: starter-${o.topology}-${o.lock}`,
-    `description: ${o.lock} on ${o.topology} Redis with a fault at 20-30s`,
+    `description: ${o.lock} on ${o.topology} Redis; ${f.short}`,
     'seed: 1',
     'seeds: "1..20"            # the seeds lock-sim check and compare run',
-    'duration: 60s',
+    `duration: ${f.durationS(TIMING)}s`,
     'stock: { sku: 10037, available: 200 }',
     'workload:',
     '  clients: 2              # application instances',
@@ -83,10 +128,24 @@ function starterBody(o: StarterOptions): string {
     f.yaml,
     'variants:',
     ...variantsBlock(o),
-    '# expect:                  # what must hold, checked by lock-sim check (exit 1 when not)',
-    `#   ${o.lock}+cond: { oversold: 0 }`,
+    'expect:                   # what must hold on every seed, checked by lock-sim check (exit 1 when not)',
+    `  ${guardedVariantName(o)}: { oversold: 0 }   # the conditional UPDATE never sells more than the stock, whatever the lock does`,
     '',
   ].join('\n');
+}
+
+/** A sentence as comment lines of at most 96 characters. */
+export function wrapComment(sentence: string): string[] {
+  const lines: string[] = [];
+  let line = '#';
+  for (const word of sentence.split(' ')) {
+    if (line.length + 1 + word.length > 96 && line !== '#') {
+      lines.push(line);
+      line = '#';
+    }
+    line += ` ${word}`;
+  }
+  return [...lines, line];
 }
 
 /** The defaults this topology uses that the starter does not write, as comment lines with their sources. */
@@ -114,4 +173,13 @@ export function starterScenario(o: StarterOptions): { text: string; scenario: Sc
   const anchor = `${FAULTS[o.topology].redis[FAULTS[o.topology].redis.length - 1]}\n`;
   const text = body.replace(anchor, `${anchor}${comments.map((c) => `${c}\n`).join('')}`);
   return { text, scenario: parseScenario(text, scenario.file) };
+}
+
+/**
+ * The text with what the starter's own run showed written into its header (lines from
+ * report/starter-facts.ts, which runs it), before the line that points at `explain`.
+ */
+export function withRunFacts(text: string, facts: readonly string[]): string {
+  const anchor = '# `lock-sim explain <this file>`';
+  return text.replace(anchor, `${facts.map((f) => `${f}\n`).join('')}${anchor}`);
 }

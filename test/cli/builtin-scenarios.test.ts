@@ -3,7 +3,8 @@
  * built bin, from a folder that has no scenarios/ (as in a project that installed lock-sim).
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { schemaModeline, withModeline } from '../../src/scenario/schema-line.js';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -111,18 +112,23 @@ describe('lock-sim list', () => {
 describe('lock-sim init', () => {
   const original = readFileSync(join(SCENARIOS, 'failover.yaml'), 'utf8');
 
-  it('--from copies the built-in byte for byte to <name>.yaml', () => {
+  /** The built-in's text with its modeline pointing at the package's schema from `dir`. */
+  const copied = (dir: string, file: string) => withModeline(original, schemaModeline(join(dir, file), resolve('schema/scenario.schema.json')));
+
+  it('--from copies the built-in byte for byte to <name>.yaml, its schema modeline pointing at the package from there', () => {
     const dir = emptyDir();
     const r = cliIn(dir, 'init', '--from', 'failover');
     expect(r.code).toBe(0);
     expect(r.out).toContain('wrote failover.yaml');
-    expect(readFileSync(join(dir, 'failover.yaml'), 'utf8')).toBe(original);
+    const written = readFileSync(join(dir, 'failover.yaml'), 'utf8');
+    expect(written).toBe(copied(realpathSync(dir), 'failover.yaml'));
+    expect(written.split('\n').slice(1)).toEqual(original.split('\n').slice(1));
   });
 
   it('--output names the file', () => {
     const dir = emptyDir();
     expect(cliIn(dir, 'init', '--from', 'failover', '--output', 'mine.yaml').code).toBe(0);
-    expect(readFileSync(join(dir, 'mine.yaml'), 'utf8')).toBe(original);
+    expect(readFileSync(join(dir, 'mine.yaml'), 'utf8')).toBe(copied(realpathSync(dir), 'mine.yaml'));
     expect(existsSync(join(dir, 'failover.yaml'))).toBe(false);
   });
 
@@ -139,7 +145,7 @@ describe('lock-sim init', () => {
     const dir = emptyDir();
     writeFileSync(join(dir, 'failover.yaml'), 'mine\n');
     expect(cliIn(dir, 'init', '--from', 'failover', '--force').code).toBe(0);
-    expect(readFileSync(join(dir, 'failover.yaml'), 'utf8')).toBe(original);
+    expect(readFileSync(join(dir, 'failover.yaml'), 'utf8')).toBe(copied(realpathSync(dir), 'failover.yaml'));
   });
 
   it('an unknown --from is exit 2 with a did-you-mean; no --from is exit 2 with the names', () => {
@@ -159,7 +165,8 @@ describe('lock-sim init', () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain('wrote starter-sentinel-redisson.yaml (a starter for redisson on sentinel)');
     const text = readFileSync(join(dir, 'starter-sentinel-redisson.yaml'), 'utf8');
-    expect(text).toMatch(/^# A starter scenario, written by `lock-sim init --topology sentinel --lock redisson`/);
+    expect(text.split('\n')[0]).toBe(schemaModeline(join(realpathSync(dir), 'starter-sentinel-redisson.yaml'), resolve('schema/scenario.schema.json')));
+    expect(text.split('\n')[1]).toMatch(/^# A starter scenario, written by `lock-sim init --topology sentinel --lock redisson`/);
     expect(cliIn(dir, 'run', 'starter-sentinel-redisson.yaml').code).toBe(0);
     const explained = cliIn(dir, 'explain', 'starter-sentinel-redisson.yaml');
     expect(explained.code).toBe(0);

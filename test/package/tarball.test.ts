@@ -110,18 +110,19 @@ describe('the packed tarball', () => {
     expect(pkg.scripts.prepare).toBe('npm run build');
   });
 
-  it('holds the LICENSE, README, docs, every scenario and the declarations; no source maps, no benchmark, no sources', () => {
+  it('holds the LICENSE, README, docs, the schema, every scenario (own-code examples too) and the declarations; no source maps, no benchmark, no sources', () => {
     const files = filesUnder(installed);
     expect(files).toContain('LICENSE');
     expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
     expect(files).toContain('README.md');
     expect(files).toContain('docs/sources.md');
+    expect(files).toContain('docs/tutorial/shop-1.yaml');
+    expect(files).toContain('schema/scenario.schema.json');
     expect(files).toContain('dist/index.d.ts');
-    // scenarios/ and the real backend's scenarios/real/ (lock-sim run scenarios/real/... --backend redis).
-    const scenarios = [
-      ...readdirSync(join(ROOT, 'scenarios')).filter((f) => f.endsWith('.yaml')).map((f) => `scenarios/${f}`),
-      ...readdirSync(join(ROOT, 'scenarios', 'real')).filter((f) => f.endsWith('.yaml')).map((f) => `scenarios/real/${f}`),
-    ];
+    // Every file of scenarios/: the casebook, the real backend's scenarios/real/ and the own-code
+    // examples with their lock modules (docs/guides/own-code.md runs them from an install).
+    const scenarios = filesUnder(join(ROOT, 'scenarios')).map((f) => `scenarios/${f}`);
+    expect(scenarios.some((f) => f.startsWith('scenarios/own-code/locks/'))).toBe(true);
     expect(files.filter((f) => f.startsWith('scenarios/')).sort()).toEqual(scenarios.sort());
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(files.filter((f) => f.startsWith('dist/bench/'))).toEqual([]);

@@ -4,6 +4,8 @@ import { catalogue, renderCatalogue } from '../../report/catalogue.js';
 import { scenarioJsonSchema } from '../../scenario/json-schema.js';
 import { describedBuiltinScenarios } from '../builtin-scenarios.js';
 import { EXIT_OK } from '../exit-codes.js';
+import { writeOutput } from '../options.js';
+import { MODELINE_PREFIX, SCHEMA_FILE_NAME } from '../../scenario/schema-line.js';
 import type { CommandContext } from './context.js';
 
 export function registerCatalogue(program: Command, ctx: CommandContext): void {
@@ -20,9 +22,15 @@ export function registerCatalogue(program: Command, ctx: CommandContext): void {
 
   program
     .command('schema')
-    .description('print a JSON Schema for scenario files (for editor completion and validation)')
-    .action(() => {
-      ctx.io.out(JSON.stringify(scenarioJsonSchema(), null, 2));
+    .description('print a JSON Schema for scenario files (for editor completion and validation), or write it with --output')
+    .option('--output <file>', `write it to this file (e.g. ${SCHEMA_FILE_NAME} next to your scenarios) instead of printing it`)
+    .action((options: { output?: string }) => {
+      const text = `${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`;
+      if (options.output === undefined) ctx.io.out(text.trimEnd());
+      else {
+        writeOutput(options.output, text);
+        ctx.io.out(`wrote ${options.output}; point a scenario at it with a first line: ${MODELINE_PREFIX}./${SCHEMA_FILE_NAME}`);
+      }
       ctx.setExitCode(EXIT_OK);
     });
 }

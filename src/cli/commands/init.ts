@@ -5,13 +5,16 @@
  * `initSource`; writing the file (the --output default, the refusal to overwrite) is shared.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ScenarioError } from '../../scenario/errors.js';
-import { STARTER_TOPOLOGIES, starterScenario } from '../../scenario/starter.js';
+import { STARTER_TOPOLOGIES, starterScenario, withRunFacts } from '../../scenario/starter.js';
+import { starterFactLines, starterFacts } from '../../report/starter-facts.js';
 import { closest } from '../../scenario/suggest.js';
 import { GUARD_NAMES, LOCK_NAMES } from '../../variants/registry.js';
 import type { Topology } from '../../world/redis/deployment.js';
-import { builtinScenario, builtinScenarios } from '../builtin-scenarios.js';
+import { builtinScenario, builtinScenarios, PACKAGE_SCHEMA_FILE } from '../builtin-scenarios.js';
+import { schemaModeline, withModeline } from '../../scenario/schema-line.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { UsageError, writeOutput } from '../options.js';
 import type { CommandContext } from './context.js';
@@ -48,7 +51,9 @@ function starterSource(options: InitOptions): InitSource {
   if (chosenLock === 'redlock' && topology !== 'independent') throw new UsageError(`--lock redlock needs --topology independent (Redlock runs on independent masters), not ${topology}`);
   let text: string;
   try {
-    text = starterScenario({ topology, lock: chosenLock, guard }).text;
+    const starter = starterScenario({ topology, lock: chosenLock, guard });
+    // The header states what the file's own run shows, so the starter is run once before it is written.
+    text = withRunFacts(starter.text, starterFactLines(starter.scenario, starterFacts(starter.scenario)));
   } catch (err) {
     // A combination the resolver refuses (a fenced-write guard on a lock without tokens): its message.
     if (err instanceof ScenarioError) throw new UsageError(err.issues.map((i) => i.message).join('; '));
@@ -73,7 +78,8 @@ function initSource(options: InitOptions): InitSource {
     const near = closest(options.from, names);
     throw new UsageError(`--from: no built-in scenario "${options.from}"${near ? ` (did you mean "${near}"?)` : ''}; built-in scenarios: ${names.join(', ')}`);
   }
-  // The file byte for byte: its opening comment says what it shows and where it comes from.
+  // The file byte for byte (but for its schema modeline, set where it is written): its opening
+  // comment says what it shows and where it comes from.
   return { text: readFileSync(found.file, 'utf8'), defaultOutput: `${found.name}.yaml`, what: `the built-in scenario ${found.name}` };
 }
 
@@ -84,7 +90,7 @@ export function registerInit(program: Command, ctx: CommandContext): void {
     .option('--from <name>', 'the built-in scenario to copy')
     .option('--topology <name>', `a starter on this Redis: ${STARTER_TOPOLOGIES.join(', ')} (default standalone; independent with --lock redlock)`)
     .option('--lock <name>', `the starter's lock: ${LOCK_NAMES.join(', ')} (default redisson; redlock on independent)`)
-    .option('--guard <name>', `the starter's database guard: ${GUARD_NAMES.join(', ')} (default: none, and a second variant with conditional)`)
+    .option('--guard <name>', `the starter's database guard: ${GUARD_NAMES.join(', ')} (default none); a second variant always puts the lock in front of a conditional UPDATE`)
     .option('--output <file>', 'where to write it (default: <name>.yaml in the current folder)')
     .option('--force', 'overwrite the output file if it exists')
     .action((options: InitOptions) => {
@@ -93,7 +99,8 @@ export function registerInit(program: Command, ctx: CommandContext): void {
       if (existsSync(output) && !options.force) {
         throw new UsageError(`${output} already exists; pass --force to overwrite it, or --output <file> to write elsewhere`);
       }
-      writeOutput(output, source.text);
+      // Its first line points the editor at the schema the package ships, from where the file is written.
+      writeOutput(output, withModeline(source.text, schemaModeline(resolve(output), PACKAGE_SCHEMA_FILE)));
       ctx.io.out(`wrote ${output} (${source.what}); run it with: npx lock-sim run ${output}`);
       ctx.setExitCode(EXIT_OK);
     });
