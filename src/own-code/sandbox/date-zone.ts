@@ -3,7 +3,7 @@
  * variant says otherwise: `lock: { module, time-zone, locale }`), whatever the host's TZ and
  * LANG: V8 reads the host's zone and ICU's default locale, which differ between machines and
  * would make a module that formats or reads local time (getHours, toString, toLocaleString,
- * `new Date(y, m, d)`, Intl.DateTimeFormat) give other results elsewhere. The local-time
+ * `new Date(y, m, d)`, Intl.DateTimeFormat) give other results elsewhere. The local-time (lock-sim: wall-clock ok, names the API)
  * methods are computed from the UTC ones and the zone's offset at that instant (ICU, through
  * Intl.DateTimeFormat with that zone); local time to UTC follows ECMA-262 (21.4.1.26 UTC(t):
  * the offset before a transition for a skipped or repeated local time). `Date()` without
@@ -30,7 +30,7 @@ export function zoneOffsetFn(timeZone: string): (t: number) => number {
     const known = cache.get(second);
     if (known !== undefined) return known;
     const parts: Record<string, string> = {};
-    for (const p of fmt.formatToParts(new Date(second * 1000))) parts[p.type] = p.value;
+    for (const p of fmt.formatToParts(new Date(second * 1000))) parts[p.type] = p.value; // lock-sim: wall-clock ok (a given instant, no clock read)
     let year = Number(parts.year);
     if (parts.era === 'BC' || parts.era === 'B') year = 1 - year;
     const local = Date.UTC(year, Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
@@ -68,7 +68,7 @@ export function makeZonedDate(RealDate: DateConstructor, wallNow: () => number, 
     return t + offsetAt(t);
   };
   const zoneName = (t: number): string => {
-    const part = new Intl.DateTimeFormat('en-US', { timeZone: timeZone(), timeZoneName: 'long' }).formatToParts(new Date(t)).find((p) => p.type === 'timeZoneName');
+    const part = new Intl.DateTimeFormat('en-US', { timeZone: timeZone(), timeZoneName: 'long' }).formatToParts(new Date(t)).find((p) => p.type === 'timeZoneName'); // lock-sim: wall-clock ok (a given instant)
     return part ? part.value : timeZone();
   };
   const gmt = (t: number): string => {

@@ -10,7 +10,7 @@
  *   constructing or calling one throws, naming it.
  * JavaScript's own nondeterministic intrinsics are replaced in the realm too: Date (the
  * client's clock, in the variant's time zone), Intl and the toLocale* methods (the variant's
- * locale), Math.random (the glue: the process's seeded stream), WeakRef (holds its target:
+ * locale), Math.random (the glue: the process's seeded stream; lock-sim: wall-clock ok), WeakRef (holds its target:
  * garbage collection is not simulated, so deref never depends on when it ran) and
  * FinalizationRegistry (never calls back, for the same reason).
  */

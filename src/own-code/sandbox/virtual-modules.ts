@@ -41,7 +41,7 @@ function abortError(env: SandboxEnv, signal: any): Error {
   return err;
 }
 
-/** A promise of the realm resolved after `ms` of the client's clock (timers/promises setTimeout). */
+/** A promise of the realm resolved after `ms` of the client's clock (timers/promises setTimeout). lock-sim: wall-clock ok */
 function sleep(env: SandboxEnv, ms: unknown, value: unknown, options: any, immediate: boolean): Promise<unknown> {
   const { Promise } = env.intrinsics;
   const signal = options?.signal;
@@ -89,7 +89,7 @@ const timersPromises: VirtualModule = {
       let pending = 0;
       let waiter: ((r: IteratorResult<unknown>) => void) | null = null;
       let done = false;
-      const t = env.prims.setInterval(() => {
+      const t = env.prims.setInterval(() => { // lock-sim: wall-clock ok, the simulated timer
         if (waiter) {
           const w = waiter;
           waiter = null;
@@ -119,8 +119,8 @@ const timersPromises: VirtualModule = {
       };
       return it;
     };
-    const scheduler = { wait: (ms: unknown, options?: unknown) => setTimeout(ms, undefined, options), yield: () => setImmediate() };
-    return { setTimeout, setImmediate, setInterval, scheduler };
+    const scheduler = { wait: (ms: unknown, options?: unknown) => setTimeout(ms, undefined, options), yield: () => setImmediate() }; // lock-sim: wall-clock ok, the simulated timers
+    return { setTimeout, setImmediate, setInterval, scheduler }; // lock-sim: wall-clock ok, the simulated timers
   },
 };
 
