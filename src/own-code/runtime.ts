@@ -24,6 +24,7 @@ import type { RedisNode } from '../world/redis/node.js';
 import type { Topology } from '../world/redis/deployment.js';
 import type { OwnLockOptions } from './contract.js';
 import { installLua } from './install-lua.js';
+import { RequestIdentity } from './request-identity.js';
 import { UserCode } from './user-code.js';
 import type { ClientConfig, WorkerAction } from './user-thread.js';
 import { enterUserCode, leaveUserCode } from './watchdog.js';
@@ -56,6 +57,16 @@ interface Bridge {
   connections: Map<number, IoredisConnection>;
   /** Each connection's options as user code last set them. */
   cfg: Map<number, ClientConfig>;
+  /** The requests in flight in this process, to attribute what its handlers send (request-identity.ts). */
+  identity: RequestIdentity;
+}
+
+/** A call in flight: whose, on which key. */
+interface CallInfo {
+  signal: Signal<Settled>;
+  bridge: Bridge;
+  tag: string;
+  op: 'acquire' | 'release';
 }
 
 /** ioredis 5.11.1 defaults (RedisOptions.ts): retryStrategy min(times * 50, 2000), maxRetriesPerRequest 20, the offline queue on. */
@@ -90,7 +101,7 @@ function wire(outcome: EachOutcome | { status: 'ok'; reply: RedisReply } | { sta
 export class OwnCodeRuntime {
   private readonly bridges = new Map<ClientHost, Bridge>();
   private readonly byId = new Map<number, Bridge>();
-  private readonly calls = new Map<number, Signal<Settled>>();
+  private readonly calls = new Map<number, CallInfo>();
   /** Armed user timers by id: an arming that is no longer here is stale (cleared, or re-armed). */
   private readonly timers = new Map<string, object>();
   private readonly subscriptions = new Map<string, () => void>();
@@ -106,6 +117,8 @@ export class OwnCodeRuntime {
     private readonly options: OwnLockOptions,
     /** Independent masters: one client per master; otherwise one, to the primary the process knows. */
     private readonly topology: Topology,
+    /** The request key a Redis key stands for (key-attribution.ts, the variant's `keys`). */
+    private readonly lockKeyOf: (redisKey: string) => string | null,
   ) {
     this.independent = topology === 'independent';
     installLua();
@@ -119,11 +132,12 @@ export class OwnCodeRuntime {
     return this.invoke(host, { op: 'release', tag, handle, key });
   }
 
-  private invoke(host: ClientHost, message: { op: string; tag: string; key?: string; handle?: number }): Signal<Settled> {
+  private invoke(host: ClientHost, message: { op: 'acquire' | 'release'; tag: string; key: string; handle?: number }): Signal<Settled> {
     const bridge = this.bridgeFor(host);
     const call = this.nextCall++;
     const signal = new Signal<Settled>('own-code call');
-    this.calls.set(call, signal);
+    this.calls.set(call, { signal, bridge, tag: message.tag, op: message.op });
+    bridge.identity.begin(message.tag, message.key, message.op);
     this.send({ ...message, client: bridge.id, call });
     return signal;
   }
@@ -138,7 +152,8 @@ export class OwnCodeRuntime {
       for (const c of known.connections.values()) c.dispose();
     }
     const realm = UserCode.forProcess(this.module.file);
-    const bridge: Bridge = { id: this.nextClient++, host, realm, incarnation: host.incarnation, connections: new Map(), cfg: new Map() };
+    const identity = new RequestIdentity(host.name, this.lockKeyOf);
+    const bridge: Bridge = { id: this.nextClient++, host, realm, incarnation: host.incarnation, connections: new Map(), cfg: new Map(), identity };
     if (!this.watchedHosts.has(host)) {
       this.watchedHosts.add(host);
       host.primarySwitchListeners.push(() => this.primarySwitched(host));
@@ -185,10 +200,16 @@ export class OwnCodeRuntime {
 
   private perform(from: Bridge, a: WorkerAction): void {
     switch (a.kind) {
-      case 'settled':
-        this.calls.get(a.call)?.fire(a.ok ? { ok: true, value: a.value } : { ok: false, error: a.error });
+      case 'settled': {
+        const info = this.calls.get(a.call);
+        if (info === undefined) return;
         this.calls.delete(a.call);
+        const taken = info.bridge.identity.settled(info.tag, info.op, a.ok && typeof a.value === 'number');
+        // The request whose acquire returned the lock holds what was written for it by guess.
+        for (const g of taken) for (const node of new Set([...info.bridge.host.lockNodes, info.bridge.host.primaryView])) node.reattribute(g.redisKey, g.guessedTag, info.tag);
+        info.signal.fire(a.ok ? { ok: true, value: a.value } : { ok: false, error: a.error });
         return;
+      }
       case 'cmd': {
         const b = this.live(a.client);
         if (b) this.command(b, a);
@@ -325,7 +346,7 @@ export class OwnCodeRuntime {
 
   private command(b: Bridge, a: Extract<WorkerAction, { kind: 'cmd' }>): void {
     const answer = this.answerOnce(b, a.id, a.timeoutMs);
-    this.connectionOf(b, a.conn, a.cfg).send(a.args, a.tag, (outcome) => answer(wire(outcome)));
+    this.connectionOf(b, a.conn, a.cfg).send(a.args, b.identity.tagOf(a.tag, a.args), (outcome) => answer(wire(outcome)));
   }
 
   /**
@@ -336,9 +357,11 @@ export class OwnCodeRuntime {
    */
   private batch(b: Bridge, a: Extract<WorkerAction, { kind: 'batch' }>): void {
     const answer = this.answerOnce(b, a.id, a.timeoutMs);
+    let tag = a.tag;
+    for (const c of a.commands) if ((tag = b.identity.tagOf(a.tag, c)) !== a.tag) break;
     this.connectionOf(b, a.conn, a.cfg).sendTransaction(
       a.commands,
-      a.tag,
+      tag,
       (replies) => answer({ status: 'ok', reply: { exec: wireReply(replies.exec), queued: replies.queued.map(wireReply) } }),
       (message) => answer({ status: 'error', message }),
     );

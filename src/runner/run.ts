@@ -24,6 +24,7 @@ import { GUARDS, LOCKS } from '../variants/registry.js';
 import type { KeyChange } from '../world/redis/keyspace.js';
 import type { RedisNode } from '../world/redis/node.js';
 import { lockKeyAttribution } from '../own-code/key-attribution.js';
+import { lockKeyOf as requestLockKey } from '../workload/request-flow.js';
 import { buildWorld } from './build-world.js';
 import { runKit } from './run-kit.js';
 import { explainNoProgress } from './no-progress.js';
@@ -115,7 +116,7 @@ function simulateOnce(scenario: Scenario, variant: VariantSpec, seed: number, op
 
   const world = buildWorld(sim, scenario, kit.hooks);
   // The Redis keys lock metrics read, as the request's key (a user module may declare `lock.keys`).
-  const lockKeyOf = lockKeyAttribution(variant.lockModule?.keys ?? null);
+  const lockKeyOf = lockKeyAttribution(variant.lockModule?.keys ?? null, requestKeysOf(scenario));
   for (const node of world.redis.nodes) node.observer = (n, change) => recordKeyState(recorder, n, change, lockKeyOf);
   kit.recordTransactions(world.database);
   world.redis.onFailover((oldPrimary, newPrimary) => {
@@ -157,9 +158,15 @@ function moduleLock(sim: Simulation, scenario: Scenario, variant: VariantSpec, r
     { file: spec.file, exportName: spec.export ?? 'default', baseDir: scenario.file === '' ? '' : dirname(scenario.file), timeZone: spec.timeZone, locale: spec.locale, client: spec.client },
     factoryOptions(variant, scenario.network.commandTimeoutUs),
     scenario.redis.topology,
+    lockKeyAttribution(spec.keys ?? null, requestKeysOf(scenario)),
   );
   runtime.onDiagnostic = (client, kind, detail, frame) => recorder.record(diagnosticRecord(client, kind, detail, frame ?? undefined));
   return ownCodeLock(runtime, spec.module);
+}
+
+/** The run's lock keys, one per sku (workload/request-flow.ts lockKeyOf): lock-key patterns match these whole. */
+function requestKeysOf(scenario: Scenario): ReadonlySet<string> {
+  return new Set(scenario.stock.map((s) => requestLockKey(s.sku)));
 }
 
 function recordKeyState(recorder: HistoryRecorder, node: RedisNode, change: KeyChange, lockKeyOf: (key: string) => string | null): void {

@@ -19,7 +19,8 @@ export interface Entry {
   holderTag: string;
 }
 
-export type ChangeCause = 'write' | 'delete' | 'expire' | 'ttl' | 'sync' | 'clock';
+/** 'attributed': no change of Redis's state, lock-sim learning whose the key is (RedisNode.reattribute). */
+export type ChangeCause = 'write' | 'delete' | 'expire' | 'ttl' | 'sync' | 'clock' | 'attributed';
 
 export interface KeyChange {
   key: string;
@@ -106,6 +107,19 @@ export class Keyspace {
     this.drop(key);
     this.emit(key, undefined, cause, byTag, entry.holderTag);
     return true;
+  }
+
+  /**
+   * The live entry's holder `from` becomes `to`, with no change of the key's state (nothing
+   * replicates: it is lock-sim's knowledge of who wrote it, not a write). The entry, or
+   * undefined when the key is gone, expired or held by another.
+   */
+  reattribute(key: string, from: string, to: string): Entry | undefined {
+    const entry = this.get(key);
+    if (entry === undefined || entry.holderTag !== from) return undefined;
+    if (entry.expireAtMs !== null && this.nowMs() > entry.expireAtMs) return undefined;
+    entry.holderTag = to;
+    return entry;
   }
 
   /** Raw access for replication and failover; bypasses expiry. */

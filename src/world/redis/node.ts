@@ -496,6 +496,17 @@ export class RedisNode {
     }
   }
 
+  /**
+   * The key's holder `from` is `to` (a user module's write that lock-sim attributed by guess,
+   * own-code/request-identity.ts, now known): here and on the replicas' copies, told to the
+   * observer as an 'attributed' change. Redis's state does not change, nothing replicates.
+   */
+  reattribute(key: string, from: string, to: string): void {
+    const entry = this.keyspace.reattribute(key, from, to);
+    if (entry !== undefined) this.observer?.(this, { key, entry, cause: 'attributed', byTag: to, previousHolder: from });
+    for (const link of this.replicaLinks) link.replica.reattribute(key, from, to);
+  }
+
   private onKeyChange(change: KeyChange): void {
     if (this.role === 'primary') {
       this.replicationOffset++;
