@@ -27,11 +27,11 @@ describe.each(files)('scenarios/own-code/%s', (file) => {
 });
 
 describe('own-code compare over worker threads', () => {
-  it.each(['semaphore-gc-pause.yaml', 'redlock-clock-jump.yaml'])('compare --json of %s is the same with --jobs 2 as with --jobs 1', (file) => {
-    const one = cli('compare', `scenarios/own-code/${file}`, '--seeds', '1..3', '--json', '--jobs', '1');
-    const two = cli('compare', `scenarios/own-code/${file}`, '--seeds', '1..3', '--json', '--jobs', '2');
+  it.each(files)('compare --json of %s is the same with --jobs 2 as with --jobs 1', (file) => {
+    const one = cli('compare', `scenarios/own-code/${file}`, '--seeds', '1..2', '--json', '--jobs', '1');
+    const two = cli('compare', `scenarios/own-code/${file}`, '--seeds', '1..2', '--json', '--jobs', '2');
     expect(two).toBe(one);
-    expect(JSON.parse(one).runsPerVariant).toBe(3);
+    expect(JSON.parse(one).runsPerVariant).toBe(2);
   });
 });
 
