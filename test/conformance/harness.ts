@@ -30,7 +30,11 @@ import { LocalClock } from '../../src/world/clock.js';
 import { RedisNode } from '../../src/world/redis/node.js';
 import { RedisErrorReply, type RedisReply } from '../../src/world/redis/reply.js';
 import type { ClientSession } from '../../src/world/redis/session.js';
+import { installLua } from '../../src/own-code/install-lua.js';
 import { type Resp, RespClient, ServerError } from './resp.js';
+
+// User scripts (EVAL of anything but the built-in scripts) run in the own-code Lua VM.
+installLua();
 
 /** `ms`: an integer reply is a PTTL (within 5000); `s`: a TTL (within 5). */
 export type Tolerance = 'ms' | 's';

@@ -289,6 +289,23 @@ export function runResolvedKeyspaceCommand(ks: Keyspace, args: readonly string[]
   return handler === undefined ? unknownCommand(args) : handler(ks, args, tag);
 }
 
+/**
+ * Whether a command's string reply is a status reply (RESP2 "+OK"), which a script's
+ * redis.call sees as { ok = ... } rather than a string (redis 7.0.15: addReply(c, shared.ok),
+ * addReplyStatus): SET without GET, SETEX / PSETEX, MSET, HMSET, LSET, LTRIM, SELECT, TYPE,
+ * PING without an argument, SCRIPT FLUSH, RESET, QUIT.
+ */
+export function isStatusReply(args: readonly string[], reply: RedisReply): boolean {
+  if (typeof reply !== 'string') return false;
+  const name = asciiLower(args[0]);
+  if (name === 'set') return !args.slice(3).some((a) => asciiLower(a) === 'get');
+  if (name === 'ping') return args.length === 1;
+  if (name === 'script') return asciiLower(args[1] ?? '') === 'flush';
+  return STATUS_COMMANDS.has(name);
+}
+
+const STATUS_COMMANDS: ReadonlySet<string> = new Set(['type', 'mset', 'hmset', 'setex', 'psetex', 'lset', 'ltrim', 'select', 'reset', 'quit']);
+
 /** Whether the keyspace layer answers this command (the rest is the node's). */
 export function isKeyspaceCommand(name: string): boolean {
   return HANDLERS.has(asciiLower(name));

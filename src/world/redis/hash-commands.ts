@@ -34,8 +34,8 @@ export function hashOf(ks: Keyspace, key: string): Map<string, string> | undefin
  * t_hash.c hashTypeTryConversion (HSET, HMSET, HSETNX): a field or value over 64 bytes among
  * the arguments makes a listpack hash a hashtable, before anything is written.
  */
-function convertForValues(hash: Map<string, string>, args: readonly string[], from: number): void {
-  for (let i = from; i < args.length; i++) {
+function convertForValues(hash: Map<string, string>, args: readonly string[], from: number, to = args.length): void {
+  for (let i = from; i < to; i++) {
     if (longerThanBytes(args[i], HASH_MAX_LISTPACK_VALUE)) {
       HASHTABLE_HASHES.add(hash);
       return;
@@ -43,7 +43,7 @@ function convertForValues(hash: Map<string, string>, args: readonly string[], fr
   }
 }
 
-/** t_hash.c hashTypeSet: a listpack hash with more than 128 fields becomes a hashtable. */
+/** t_hash.c hashTypeSet: a listpack hash with more than 512 fields becomes a hashtable. */
 function convertForSize(hash: Map<string, string>): void {
   if (hash.size > HASH_MAX_LISTPACK_ENTRIES) HASHTABLE_HASHES.add(hash);
 }
@@ -52,7 +52,7 @@ function convertForSize(hash: Map<string, string>): void {
  * t_hash.c hsetCommand: an odd field/value list is an arity error (after the type check of
  * the declared arity, before the key's type); replies the number of new fields. Field order is
  * insertion order, as Redis's listpack keeps it for small hashes (a hash that outgrows
- * hash-max-listpack-entries 128 / -value 64 bytes becomes a hashtable in Redis, whose order
+ * hash-max-listpack-entries 512 / -value 64 bytes becomes a hashtable in Redis, whose order
  * the model does not follow).
  */
 export function hset(ks: Keyspace, args: readonly string[], tag: string, command = 'hset'): RedisReply {
@@ -102,6 +102,9 @@ function hincrby(ks: Keyspace, args: readonly string[], tag: string): RedisReply
   const stored = hash.get(args[2]);
   // Fast path, same rules: two integers of at most 12 digits (SMALL_INT) cannot overflow, and
   // a safe integer prints as its bigint does.
+  // t_hash.c hashTypeSet: a new field over 64 bytes makes a listpack a hashtable (an existing
+  // field of a listpack is no longer than that).
+  if (stored === undefined && args[2].length > 21) convertForValues(hash, args, 2, 3);
   if (smallBy && (stored === undefined || SMALL_INT.test(stored))) {
     const small = (stored === undefined ? 0 : Number(stored)) + Number(byText);
     hash.set(args[2], String(small));

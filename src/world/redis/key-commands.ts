@@ -71,13 +71,15 @@ const time: Handler = (ks) => {
 };
 
 /**
- * db.c selectCommand: a 32-bit integer ("value is not an integer or out of range"), then the
+ * db.c selectCommand: an integer ("value is not an integer or out of range") of 32 bits, then the
  * index within databases 16 ("DB index is out of range"). The model holds database 0 only: a
  * valid other index is refused with a lock-sim error rather than pretending it is another database.
  */
 const select: Handler = (_ks, args) => {
   const n = parseInt64(args[1]);
-  if (n === null || n > 2147483647n || n < -2147483648n) return ERR_NOT_INTEGER;
+  if (n === null) return ERR_NOT_INTEGER;
+  // object.c getIntFromObjectOrReply -> getRangeLongFromObjectOrReply without a message.
+  if (n > 2147483647n || n < -2147483648n) return new RedisErrorReply('ERR value is out of range, value must between -2147483648 and 2147483647');
   if (n < 0n || n >= 16n) return new RedisErrorReply('ERR DB index is out of range');
   return n === 0n ? 'OK' : new RedisErrorReply('ERR lock-sim models database 0 only (SELECT 0)');
 };

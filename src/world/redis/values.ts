@@ -12,17 +12,24 @@
  * - A sorted set is a listpack until it outgrows zset-max-listpack-entries 128 or a member is
  *   longer than zset-max-listpack-value 64 bytes, then a skiplist for good (t_zset.c zsetAdd,
  *   zaddGenericCommand). Members are ordered by score, then bytewise (zslInsert, sdscmp).
- * - A hash (a Map, commands.ts) is a listpack until it has more than hash-max-listpack-entries
- *   128 fields or a field or value longer than hash-max-listpack-value 64 bytes is written with
- *   HSET / HSETNX / HMSET (t_hash.c hashTypeTryConversion, hashTypeSet), then a hashtable for
- *   good: HASHTABLE_HASHES holds the converted ones.
+ * - A hash (a Map, hash-commands.ts) is a listpack until it has more than
+ *   hash-max-listpack-entries 512 fields or a field or value longer than hash-max-listpack-value
+ *   64 bytes is written (t_hash.c hashTypeTryConversion, hashTypeSet), then a hashtable for good:
+ *   HASHTABLE_HASHES holds the converted ones.
+ * - A listpack stores a score that is a whole number within +-2^62 as an integer (t_zset.c
+ *   zzlInsertAt, util.c double2ll), so -0 becomes 0 there; a skiplist keeps the double.
  */
 
-/** set-max-intset-entries, zset-max-listpack-entries / -value, hash-max-listpack-entries / -value (redis 7.0.15 config.c defaults). */
+/**
+ * set-max-intset-entries, zset-max-listpack-entries / -value, hash-max-listpack-entries / -value:
+ * redis 7.0.15 config.c defaults, what a server started without a config file uses (the
+ * redis.conf shipped with Redis sets hash-max-listpack-entries 128; a server started with it
+ * converts hashes sooner).
+ */
 export const SET_MAX_INTSET_ENTRIES = 512;
 export const ZSET_MAX_LISTPACK_ENTRIES = 128;
 export const ZSET_MAX_LISTPACK_VALUE = 64;
-export const HASH_MAX_LISTPACK_ENTRIES = 128;
+export const HASH_MAX_LISTPACK_ENTRIES = 512;
 export const HASH_MAX_LISTPACK_VALUE = 64;
 
 export class RedisList {
@@ -71,7 +78,9 @@ export class RedisZset {
   }
 
   /** Adds a member that is not in the set, or moves one to its new score. */
-  set(member: string, score: number): void {
+  set(member: string, scoreIn: number): void {
+    // A listpack keeps -0 as the integer 0 (see above).
+    const score = this.listpack && scoreIn === 0 ? 0 : scoreIn;
     const old = this.scores.get(member);
     if (old !== undefined) this.entries.splice(this.position(member, old), 1);
     this.entries.splice(this.position(member, score), 0, { member, score });
