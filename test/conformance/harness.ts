@@ -53,7 +53,13 @@ export type Step =
   /** Iterates a SCAN-family command from cursor 0 to 0 (args without the cursor: ['SCAN'], ['HSCAN', key, ...]), comparing what was seen. */
   | (StepBase & { scanAll: string[] })
   /** Waits (real time; the model's clock follows). */
-  | { sleepMs: number };
+  | { sleepMs: number }
+  /**
+   * The primary turns replica and back (the server: REPLICAOF of a port where nothing listens,
+   * then REPLICAOF NO ONE; the model: demoteToReplicaOf an empty node, then promote). Only for
+   * sequences without keys: a replica that never synced keeps its data, the model's copies the primary's.
+   */
+  | { demote: true };
 
 export interface Disagreement {
   step: number;
@@ -329,6 +335,15 @@ export class Conformance {
     const out: Disagreement[] = [];
     for (let i = 0; i < steps.length; i++) {
       const step = steps[i];
+      if ('demote' in step) {
+        await this.real.send(['REPLICAOF', '127.0.0.1', '1']);
+        await this.real.send(['REPLICAOF', 'NO', 'ONE']);
+        this.node.demoteToReplicaOf(new RedisNode('empty', this.sim, this.clock));
+        this.node.promote();
+        await this.syncClock();
+        await this.checkPending(out, i);
+        continue;
+      }
       if ('sleepMs' in step) {
         await new Promise((r) => setTimeout(r, step.sleepMs));
         await this.syncClock();

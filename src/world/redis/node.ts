@@ -279,7 +279,9 @@ export class RedisNode implements SessionHost {
           this.execute(args, tag, (x) => (r = x), session);
           return r;
         });
-        reply({ multi: this.pubsubContextError(['MULTI'], commandInfo('multi')), queued, exec: this.pubsubContextError(['EXEC'], commandInfo('exec')) });
+        // server.c rejectCommandFormat of EXEC: multi.c execCommandAbort, the message without "ERR ".
+        const execRefused = this.pubsubContextError(['EXEC'], commandInfo('exec')).message.replace(/^ERR /, '');
+        reply({ multi: this.pubsubContextError(['MULTI'], commandInfo('multi')), queued, exec: new RedisErrorReply(`EXECABORT Transaction discarded because of: ${execRefused}`) });
         return;
       }
     }
