@@ -132,8 +132,18 @@ interface Connection {
   real: RespClient;
   modelId: number;
   realId: number;
-  /** An async command not yet answered on each side. */
-  pending: { label: string; step: number; model: RedisReply | undefined; modelDone: boolean; real: Promise<Resp>; realDone: boolean; realValue: Resp } | null;
+  /** Async commands not yet compared, oldest first (the later ones wait behind a blocked one on both sides). */
+  pending: Pending[];
+}
+
+interface Pending {
+  label: string;
+  step: number;
+  model: RedisReply | undefined;
+  modelDone: boolean;
+  real: Promise<Resp>;
+  realDone: boolean;
+  realValue: Resp;
 }
 
 const isPong = (r: Resp): boolean => r === 'PONG' || (Array.isArray(r) && r[0] === 'pong');
@@ -179,7 +189,7 @@ export class Conformance {
     const real = await this.connect();
     const realId = Number(await real.send(['CLIENT', 'ID']));
     const session = this.node.openSession();
-    const c: Connection = { session, modelPushes: [], real, modelId: session.id, realId, pending: null };
+    const c: Connection = { session, modelPushes: [], real, modelId: session.id, realId, pending: [] };
     session.onPush = (p) => c.modelPushes.push(p);
     this.connections.set(name, c);
     return c;
@@ -262,8 +272,7 @@ export class Conformance {
    * the server has read the command it is neither blocked nor answered: ask again until it is one
    * or the other.
    */
-  private async realBlocked(c: Connection): Promise<boolean> {
-    const p = c.pending!;
+  private async realBlocked(c: Connection, p: Pending): Promise<boolean> {
     for (let tries = 0; tries < 2000; tries++) {
       if (p.realDone) return false;
       const line = String(await this.real.send(['CLIENT', 'LIST', 'ID', String(c.realId)]));
@@ -276,26 +285,54 @@ export class Conformance {
   /** Compares each pending command: answered on both sides (then the replies), or blocked on both. */
   private async checkPending(out: Disagreement[], step: number): Promise<void> {
     for (const [name, c] of this.connections) {
-      const p = c.pending;
-      if (p === null) continue;
-      const blocked = await this.realBlocked(c);
-      if (!p.modelDone && blocked) continue;
-      if (p.modelDone && blocked) {
-        out.push({ step, what: `${name}: ${p.label} (sent at step ${p.step})`, model: canonModel(p.model), real: '<still blocked>' });
-        continue;
+      while (c.pending.length > 0) {
+        const p = c.pending[0];
+        let blocked = await this.realBlocked(c, p);
+        // Answered on the model but blocked on the server: the server may have answered it and
+        // blocked on the next queued command already, its reply still on the way.
+        if (p.modelDone && blocked) {
+          await Promise.race([p.real, new Promise((r) => setTimeout(r, 1000))]);
+          blocked = !p.realDone;
+        }
+        if (!p.modelDone && blocked) {
+          // Those behind it wait on both sides; the model must not have answered them either.
+          for (const later of c.pending.slice(1)) {
+            if (later.modelDone) out.push({ step, what: `${name}: ${later.label} (sent at step ${later.step})`, model: canonModel(later.model), real: '<waiting behind a blocked command>' });
+          }
+          break;
+        }
+        if (p.modelDone && blocked) {
+          out.push({ step, what: `${name}: ${p.label} (sent at step ${p.step})`, model: canonModel(p.model), real: '<still blocked>' });
+          break;
+        }
+        await Promise.race([p.real, new Promise((r) => setTimeout(r, 3000))]);
+        const real = p.realDone ? canonReal(p.realValue) : '<no reply>';
+        const model = p.modelDone ? canonModel(p.model) : '<still blocked>';
+        if (!agree(model, real, undefined)) out.push({ step, what: `${name}: ${p.label} (sent at step ${p.step})`, model, real });
+        c.pending.shift();
       }
-      await Promise.race([p.real, new Promise((r) => setTimeout(r, 3000))]);
-      const real = p.realDone ? canonReal(p.realValue) : '<no reply>';
-      const model = p.modelDone ? canonModel(p.model) : '<still blocked>';
-      if (!agree(model, real, undefined)) out.push({ step, what: `${name}: ${p.label} (sent at step ${p.step})`, model, real });
-      c.pending = null;
+    }
+  }
+
+  /** Unblocks (CLIENT UNBLOCK, on connection a) every connection still waiting, and compares what each then answers. */
+  private async unblockAll(out: Disagreement[], step: number): Promise<void> {
+    for (let round = 0; round < 100; round++) {
+      const waiting = [...this.connections].filter(([, c]) => c.pending.length > 0);
+      if (waiting.length === 0) return;
+      for (const [name] of waiting) {
+        const a = await this.connection('a');
+        const m = this.modelCommand(await this.resolveIds(['CLIENT', 'UNBLOCK', `@${name}`], 'model'), a.session);
+        const r = await a.real.send(await this.resolveIds(['CLIENT', 'UNBLOCK', `@${name}`], 'real'));
+        if (!agree(canonModel(m), canonReal(r), undefined)) out.push({ step, what: `CLIENT UNBLOCK @${name} (at the end)`, model: canonModel(m), real: canonReal(r) });
+        await this.checkPending(out, step);
+      }
     }
   }
 
   /** Drains the pushes of subscribed connections (a PING answers after them) and compares them as multisets. */
   private async checkPushes(out: Disagreement[], step: number): Promise<void> {
     for (const [name, c] of this.connections) {
-      if (c.pending !== null) continue;
+      if (c.pending.length > 0) continue;
       if (!c.session.subscribed && c.modelPushes.length === 0 && c.real.pushes.length === 0) continue;
       await c.real.send(['PING'], isPong);
       const model = sortedCanon(c.modelPushes.splice(0).map(canonModel));
@@ -329,7 +366,7 @@ export class Conformance {
    * Runs `steps` on both sides from empty; compares every reply and `keys` after each step.
    * Steps given as a function get the server's time at the start (for absolute deadlines).
    */
-  async run(sequence: readonly Step[] | ((startMs: number) => readonly Step[]), keys: readonly string[]): Promise<Disagreement[]> {
+  async run(sequence: readonly Step[] | ((startMs: number) => readonly Step[]), keys: readonly string[], options: { unblockAtEnd?: boolean } = {}): Promise<Disagreement[]> {
     const startMs = await this.reset();
     const steps = typeof sequence === 'function' ? sequence(startMs) : sequence;
     const out: Disagreement[] = [];
@@ -368,7 +405,7 @@ export class Conformance {
         const modelArgs = await this.resolveIds(step.args, 'model');
         const realArgs = await this.resolveIds(step.args, 'real');
         if (step.async === true) {
-          const pending: NonNullable<Connection['pending']> = { label, step: i, model: undefined, modelDone: false, real: c.real.send(realArgs), realDone: false, realValue: null };
+          const pending: Pending = { label, step: i, model: undefined, modelDone: false, real: c.real.send(realArgs), realDone: false, realValue: null };
           this.node.execute(modelArgs, 'conformance', (r) => {
             pending.model = r;
             pending.modelDone = true;
@@ -377,7 +414,7 @@ export class Conformance {
             pending.realDone = true;
             pending.realValue = v;
           });
-          c.pending = pending;
+          c.pending.push(pending);
           await this.checkPending(out, i);
           this.lastMs = await this.serverMs();
           await this.checkPushes(out, i);
@@ -407,8 +444,9 @@ export class Conformance {
       await this.checkKeys(out, i, keys);
       this.lastMs = await this.serverMs();
     }
+    if (options.unblockAtEnd === true) await this.unblockAll(out, steps.length);
     for (const c of this.connections.values()) {
-      if (c.pending !== null) out.push({ step: steps.length, what: `${c.pending.label}: still pending at the end (unblock it in the sequence)`, model: null, real: null });
+      for (const p of c.pending) out.push({ step: steps.length, what: `${p.label}: still pending at the end (unblock it in the sequence)`, model: null, real: null });
     }
     return out;
   }

@@ -67,9 +67,9 @@ export class BlockedClients {
     this.cronOriginUs = sim.nowUs;
   }
 
-  /** Whether a key is ready or a timeout may be due (checked after every command: two field reads). */
+  /** Whether a key is ready, a timeout may be due or a freed client has commands queued (checked after every command: three field reads). */
   get busy(): boolean {
-    return this.ready.length > 0 || this.timed.length > 0;
+    return this.ready.length > 0 || this.timed.length > 0 || this.freed.length > 0;
   }
 
   /** Whether any client waits for a key (a write then checks whether it made the key ready). */
