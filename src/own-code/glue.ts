@@ -304,17 +304,13 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     readonly options: any;
     private readonly scripts = new Map<string, { lua: string; numberOfKeys: number | null }>();
     private subscribed = new Set<string>();
-    constructor(readonly client: number, readonly conn: number, opts: any) {
+    /** The client process's id (not named `client`: that is the CLIENT command's method). */
+    readonly clientId: number;
+    constructor(clientId: number, readonly conn: number, opts: any) {
       super();
+      this.clientId = clientId;
       this.options = { ...DEFAULT_OPTIONS, ...opts };
-      clients.get(client)?.instances.push(this);
-      const self = this as any;
-      // Every Redis command by name, as ioredis defines them (lowercase and uppercase).
-      for (const name of COMMANDS) {
-        if (self[name] === undefined) self[name] = (...args: any[]) => this.callWithCallback(name, args);
-        const upper = name.toUpperCase();
-        if (self[upper] === undefined) self[upper] = self[name];
-      }
+      clients.get(clientId)?.instances.push(this);
     }
     /** ioredis `call(command, ...args)`. */
     call(name: string, ...args: any[]): Promise<any> {
@@ -339,7 +335,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       }
       const name: string = nameOrCommand;
       const args: string[] = argsIn ?? [];
-      const state = clients.get(this.client);
+      const state = clients.get(this.clientId);
       const id = nextId++;
       const timeoutMs = typeof this.options.commandTimeout === 'number' ? this.options.commandTimeout : null;
       return new Promise((resolve, reject) => {
@@ -354,7 +350,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
             reject(connectionError(outcome.message));
           }
         });
-        actions.push({ kind: 'cmd', id, client: this.client, conn: this.conn, args: [name.toUpperCase(), ...args], timeoutMs, tag: ctx()?.tag ?? selfName, cfg: configOf(this.options) });
+        actions.push({ kind: 'cmd', id, client: this.clientId, conn: this.conn, args: [name.toUpperCase(), ...args], timeoutMs, tag: ctx()?.tag ?? selfName, cfg: configOf(this.options) });
       });
     }
     /**
@@ -365,13 +361,13 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     private replyError(err: Error, name: string, args: string[], resolve: (v: any) => void, reject: (e: any) => void): void {
       const decide = this.options.reconnectOnError;
       const answer = typeof decide === 'function' ? decide(err) : false;
-      if (answer === 1 || answer === true || answer === 2) actions.push({ kind: 'reconnect', client: this.client, conn: this.conn });
+      if (answer === 1 || answer === true || answer === 2) actions.push({ kind: 'reconnect', client: this.clientId, conn: this.conn });
       if (answer === 2) this.sendCommand(name, args).then(resolve, reject);
       else reject(err);
     }
     /** A transaction's commands, run by the server as MULTI ... EXEC; resolves to { exec, queued } (errors as { __error }). */
     sendBatch(commands: string[][]): Promise<any> {
-      const state = clients.get(this.client);
+      const state = clients.get(this.clientId);
       const id = nextId++;
       const timeoutMs = typeof this.options.commandTimeout === 'number' ? this.options.commandTimeout : null;
       return new Promise((resolve, reject) => {
@@ -381,7 +377,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
           else if (outcome.status === 'timeout') reject(new Error('Command timed out'));
           else reject(connectionError(outcome.message));
         });
-        actions.push({ kind: 'batch', id, client: this.client, conn: this.conn, commands, timeoutMs, tag: ctx()?.tag ?? selfName, cfg: configOf(this.options) });
+        actions.push({ kind: 'batch', id, client: this.clientId, conn: this.conn, commands, timeoutMs, tag: ctx()?.tag ?? selfName, cfg: configOf(this.options) });
       });
     }
     /** `script('load', lua)` and friends go out as SCRIPT <sub> ... */
@@ -419,7 +415,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       for (const c of flatten(channels)) {
         if (this.subscribed.has(c)) continue;
         this.subscribed.add(c);
-        actions.push({ kind: 'subscribe', client: this.client, conn: this.conn, channel: c, sub: subscriberId(this) });
+        actions.push({ kind: 'subscribe', client: this.clientId, conn: this.conn, channel: c, sub: subscriberId(this) });
       }
       // Confirmed after a round trip, like the built-in clients' SUBSCRIBE.
       const p = this.sendCommand('ping', []).then(() => this.subscribed.size);
@@ -430,12 +426,12 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       const list = channels.length === 0 ? [...this.subscribed] : flatten(channels);
       for (const c of list) {
         if (!this.subscribed.delete(c)) continue;
-        actions.push({ kind: 'unsubscribe', client: this.client, sub: subscriberId(this), channel: c });
+        actions.push({ kind: 'unsubscribe', client: this.clientId, sub: subscriberId(this), channel: c });
       }
       return Promise.resolve(this.subscribed.size);
     }
     duplicate(): SimRedis {
-      return new SimRedis(this.client, this.conn, this.options);
+      return new SimRedis(this.clientId, this.conn, this.options);
     }
     quit(): Promise<string> {
       this.status = 'end';
@@ -463,14 +459,11 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   /** MULTI/EXEC and pipelines: the commands written back to back; exec answers [[err, reply], ...]. */
   class Pipeline {
     private readonly queued: Array<{ name: string; args: string[] }> = [];
-    constructor(private readonly redis: SimRedis, private readonly transaction: boolean) {
-      const self = this as any;
-      for (const name of COMMANDS) {
-        self[name] = (...args: any[]) => {
-          this.queued.push({ name, args: flatten(args) });
-          return this;
-        };
-      }
+    constructor(private readonly redis: SimRedis, private readonly transaction: boolean) {}
+    /** Queues one command (the methods installed from COMMANDS call it). */
+    queue(name: string, args: any[]): this {
+      this.queued.push({ name, args: flatten(args) });
+      return this;
     }
     exec(cb?: any): Promise<any> {
       let p: Promise<any>;
@@ -495,14 +488,50 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     }
   }
 
+  /**
+   * The command methods ioredis 5.11.1 defines (utils/Commander.ts: one per name of
+   * @ioredis/commands 1.10.0, its `list`; test/own-code checks this list against it), but for
+   * PSUBSCRIBE / PUNSUBSCRIBE / SSUBSCRIBE / SUNSUBSCRIBE / MONITOR, whose messages this client
+   * does not deliver: calling them fails (not a function) rather than losing messages silently.
+   * A command the Redis model does not know answers Redis's unknown-command error.
+   */
   const COMMANDS = [
-    'get', 'set', 'setnx', 'getset', 'getdel', 'del', 'unlink', 'exists', 'expire', 'pexpire', 'expireat', 'pexpireat', 'ttl', 'pttl',
-    'persist', 'incr', 'incrby', 'decr', 'decrby', 'hset', 'hget', 'hdel', 'hincrby', 'hexists', 'hgetall', 'hlen', 'hmset', 'hmget',
-    'eval', 'evalsha', 'publish', 'wait', 'info', 'ping', 'time', 'type', 'zadd', 'zrem', 'zrange', 'zcard', 'zremrangebyscore',
-    'mget', 'mset', 'keys', 'echo', 'dbsize', 'setex', 'psetex', 'getex', 'expiretime', 'pexpiretime', 'hsetnx', 'strlen',
-    'client', 'scan', 'object', 'sadd', 'srem', 'smembers', 'sismember', 'scard', 'lpush', 'rpush', 'lpop', 'rpop', 'llen',
-    'lrange', 'blpop', 'brpop', 'zscore', 'zrangebyscore', 'unwatch', 'watch',
+    'vadd', 'vcard', 'vdim', 'vemb', 'vgetattr', 'vinfo', 'vismember', 'vlinks', 'vrandmember', 'vrange', 'vrem', 'vsetattr', 'vsim', 'acl',
+    'append', 'arcount', 'ardel', 'ardelrange', 'arget', 'argetrange', 'argrep', 'arinfo', 'arinsert', 'arlastitems', 'arlen', 'armget',
+    'armset', 'arnext', 'arop', 'arring', 'arscan', 'arseek', 'arset', 'asking', 'auth', 'bgrewriteaof', 'bgsave', 'bitcount', 'bitfield',
+    'bitfield_ro', 'bitop', 'bitpos', 'blmove', 'blmpop', 'blpop', 'brpop', 'brpoplpush', 'bzmpop', 'bzpopmax', 'bzpopmin', 'client',
+    'cluster', 'command', 'config', 'copy', 'dbsize', 'debug', 'decr', 'decrby', 'del', 'discard', 'dump', 'echo', 'eval', 'eval_ro',
+    'evalsha', 'evalsha_ro', 'exec', 'exists', 'expire', 'expireat', 'expiretime', 'failover', 'fcall', 'fcall_ro', 'flushall', 'flushdb',
+    'function', 'geoadd', 'geodist', 'geohash', 'geopos', 'georadius', 'georadius_ro', 'georadiusbymember', 'georadiusbymember_ro',
+    'geosearch', 'geosearchstore', 'get', 'getbit', 'getdel', 'getex', 'getrange', 'getset', 'hdel', 'hello', 'hexists', 'hexpire',
+    'hexpireat', 'hexpiretime', 'hget', 'hgetall', 'hgetdel', 'hgetex', 'hincrby', 'hincrbyfloat', 'hkeys', 'hlen', 'hmget', 'hmset',
+    'hpersist', 'hpexpire', 'hpexpireat', 'hpexpiretime', 'hpttl', 'hrandfield', 'hscan', 'hset', 'hsetex', 'hsetnx', 'hstrlen', 'httl',
+    'hvals', 'incr', 'incrby', 'incrbyfloat', 'increx', 'info', 'keys', 'lastsave', 'latency', 'lcs', 'lindex', 'linsert', 'llen', 'lmove',
+    'lmpop', 'lolwut', 'lpop', 'lpos', 'lpush', 'lpushx', 'lrange', 'lrem', 'lset', 'ltrim', 'memory', 'mget', 'migrate', 'module', 'move',
+    'mset', 'msetex', 'msetnx', 'multi', 'object', 'persist', 'pexpire', 'pexpireat', 'pexpiretime', 'pfadd', 'pfcount', 'pfdebug',
+    'pfmerge', 'pfselftest', 'ping', 'psetex', 'psync', 'pttl', 'publish', 'pubsub', 'quit', 'randomkey', 'readonly', 'readwrite', 'rename',
+    'renamenx', 'replconf', 'replicaof', 'reset', 'restore', 'restore-asking', 'role', 'rpop', 'rpoplpush', 'rpush', 'rpushx', 'sadd',
+    'save', 'scan', 'scard', 'script', 'sdiff', 'sdiffstore', 'select', 'set', 'setbit', 'setex', 'setnx', 'setrange', 'shutdown', 'sinter',
+    'sintercard', 'sinterstore', 'sismember', 'slaveof', 'slowlog', 'smembers', 'smismember', 'smove', 'sort', 'sort_ro', 'spop',
+    'spublish', 'srandmember', 'srem', 'sscan', 'strlen', 'subscribe', 'substr', 'sunion', 'sunionstore', 'swapdb', 'sync', 'time', 'touch',
+    'ttl', 'type', 'unlink', 'unsubscribe', 'unwatch', 'wait', 'watch', 'xack', 'xadd', 'xautoclaim', 'xclaim', 'xdel', 'xdelex', 'xgroup',
+    'xinfo', 'xlen', 'xnack', 'xpending', 'xrange', 'xread', 'xreadgroup', 'xrevrange', 'xsetid', 'xtrim', 'zadd', 'zcard', 'zcount',
+    'zdiff', 'zdiffstore', 'zincrby', 'zinter', 'zintercard', 'zinterstore', 'zlexcount', 'zmpop', 'zmscore', 'zpopmax', 'zpopmin',
+    'zrandmember', 'zrange', 'zrangebylex', 'zrangebyscore', 'zrangestore', 'zrank', 'zrem', 'zremrangebylex', 'zremrangebyrank',
+    'zremrangebyscore', 'zrevrange', 'zrevrangebylex', 'zrevrangebyscore', 'zrevrank', 'zscan', 'zscore', 'zunion', 'zunionstore',
   ];
+  // Every command as a method of the prototypes, lowercase and uppercase, as ioredis'
+  // Commander does (one definition per class, not one closure per connection or pipeline); a
+  // method of the class itself (multi, subscribe, quit, exec, ...) stays its own.
+  for (const name of COMMANDS) {
+    const upper = name.toUpperCase();
+    const client: any = SimRedis.prototype;
+    if (!(name in client)) client[name] = function (this: any, ...args: any[]) { return this.callWithCallback(name, args); };
+    if (!(upper in client)) client[upper] = client[name];
+    const pipeline: any = Pipeline.prototype;
+    if (!(name in pipeline)) pipeline[name] = function (this: Pipeline, ...args: any[]) { return this.queue(name, args); };
+    if (!(upper in pipeline)) pipeline[upper] = pipeline[name];
+  }
 
   /** The clients a factory receives: ioredis-compatible, or node-redis (v5, or v4 with 'node-redis@4') over them. */
   function clientsOfFamily(client: number, connections: number, family: string | undefined): any[] {
@@ -692,7 +721,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       case 'message': {
         const sub = subscribers.get(msg.sub);
         if (!sub) return null;
-        const c = clients.get(sub.client);
+        const c = clients.get(sub.clientId);
         if (!c?.alive) return null;
         inClient(c, c.name, () => {
           try {

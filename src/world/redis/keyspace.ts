@@ -1,5 +1,6 @@
 /**
- * One Redis node's keyspace: strings and hashes with millisecond expiry deadlines judged
+ * One Redis node's keyspace: strings, hashes, lists, sets and sorted sets (values.ts) with
+ * millisecond expiry deadlines judged
  * by the node's own clock (as Redis does: deadlines are absolute wall-clock milliseconds).
  *
  * Expiry follows Redis 7 (`db.c` keyIsExpired / expireIfNeeded): a key is expired when
@@ -9,7 +10,9 @@
  * Every write reports the key's new state through `onChange`, which is how replication
  * (by effects, like Redis >= 5 for scripts) and the lock observer learn about it.
  */
-export type StoredValue = string | Map<string, string>;
+import { HASHTABLE_HASHES, RedisList, RedisSet, RedisZset } from './values.js';
+
+export type StoredValue = string | Map<string, string> | RedisList | RedisSet | RedisZset;
 
 export interface Entry {
   value: StoredValue;
@@ -53,7 +56,11 @@ export class Keyspace {
   private lastKey: string | null = null;
   private lastEntry: Entry | undefined = undefined;
 
-  constructor(readonly nowMs: () => number) {}
+  constructor(
+    readonly nowMs: () => number,
+    /** The clock in microseconds (TIME); by default the milliseconds' start. */
+    readonly nowUs: () => number = () => nowMs() * 1000,
+  ) {}
 
   get size(): number {
     return this.data.size;
@@ -184,6 +191,18 @@ export class Keyspace {
 }
 
 export function cloneEntry(entry: Entry): Entry {
-  const value = typeof entry.value === 'string' ? entry.value : new Map(entry.value);
-  return { value, expireAtMs: entry.expireAtMs, holderTag: entry.holderTag };
+  return { value: cloneValue(entry.value), expireAtMs: entry.expireAtMs, holderTag: entry.holderTag };
+}
+
+/** A copy of a value that shares nothing mutable with it, its encoding kept. */
+function cloneValue(v: StoredValue): StoredValue {
+  if (typeof v === 'string') return v;
+  if (v instanceof Map) {
+    const copy = new Map(v);
+    if (HASHTABLE_HASHES.has(v)) HASHTABLE_HASHES.add(copy);
+    return copy;
+  }
+  if (v instanceof RedisList) return new RedisList([...v.items]);
+  if (v instanceof RedisSet) return new RedisSet(new Set(v.members), v.intset);
+  return new RedisZset(v.entries.map((e) => ({ member: e.member, score: e.score })), v.listpack);
 }
