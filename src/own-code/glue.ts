@@ -109,6 +109,26 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     tag: string;
     /** Values of the process's AsyncLocalStorage instances (sandbox/async-hooks.ts), carried as the tag is. */
     user?: unknown;
+    /** The timer chain whose callback this code continues (a timer it arms re-arms the chain). */
+    chain?: number;
+  }
+  /**
+   * A timer chain: a timer, and every timer armed by its callback or the continuations it set
+   * off (an interval is one chain). A chain of a request that holds its lock and that talks to
+   * Redis is a refresh loop (redis-semaphore's setInterval, redlock-universal's setTimeout
+   * chain, a hand-written watchdog); one that no longer has a timer armed when its request
+   * releases stopped while the lock was held: a `watchdog-stop` diagnostic.
+   */
+  interface Chain {
+    tag: string;
+    /** Its timers armed now. */
+    armed: number;
+    /** Commands its code sent while its request held the lock. */
+    commands: number;
+    /** Where its first such command was sent from (the library's refresh call). */
+    frame: string | null;
+    /** Armed while its request held the lock. */
+    watched: boolean;
   }
   interface ClientState {
     id: number;
@@ -136,7 +156,11 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   /** Command and call continuations by id: (outcome) => void. */
   let waiting = new Map<number, (outcome: any) => void>();
   /** Timers by id. */
-  let timers = new Map<number, { fn: () => void; ctx: Ctx | undefined; interval: number | null; run: number }>();
+  let timers = new Map<number, { fn: () => void; ctx: Ctx | undefined; interval: number | null; run: number; chain: number }>();
+  /** Timer chains by id (the id of their first timer), kept while armed or watched. */
+  let chains = new Map<number, Chain>();
+  /** Requests whose acquire returned the lock and that have not called release yet. */
+  let holding = new Set<string>();
   let immediates: Array<{ fn: () => void; ctx: Ctx | undefined; id: number }> = [];
   let clearedImmediates = new Set<number>();
 
@@ -186,14 +210,55 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     if (!(delay >= 1 && delay <= 2147483647)) delay = 1;
     const id = nextId++;
     const c = ctx();
-    timers.set(id, { fn: args.length === 0 ? fn : () => fn(...args), ctx: c, interval: interval ? delay : null, run: runId });
+    const chainId = c?.chain ?? id;
+    let chain = chains.get(chainId);
+    if (chain === undefined) {
+      chain = { tag: c?.tag ?? selfName, armed: 0, commands: 0, frame: null, watched: false };
+      chains.set(chainId, chain);
+    }
+    chain.armed++;
+    if (holding.has(chain.tag)) chain.watched = true;
+    timers.set(id, { fn: args.length === 0 ? fn : () => fn(...args), ctx: c, interval: interval ? delay : null, run: runId, chain: chainId });
     actions.push({ kind: 'timer', id, client: selfId, ms: delay });
     return new Timeout(id);
   }
   function clearTimer(t: any): void {
     const id = typeof t === 'number' ? t : t instanceof Timeout ? t.id : Number(t);
-    if (!timers.delete(id)) return;
+    const timer = timers.get(id);
+    if (timer === undefined) return;
+    timers.delete(id);
+    disarm(timer.chain);
     actions.push({ kind: 'clear', id });
+  }
+  /** A timer of the chain fired once or was cleared. */
+  function disarm(chainId: number): void {
+    const chain = chains.get(chainId);
+    if (chain === undefined) return;
+    chain.armed--;
+    if (chain.armed <= 0 && !chain.watched) chains.delete(chainId);
+  }
+  /** Code of a timer chain sent a command: while its request holds the lock, the chain is a refresh loop. */
+  function chainSent(c: Ctx | undefined): void {
+    if (c === undefined || c.chain === undefined) return;
+    const chain = chains.get(c.chain);
+    if (chain === undefined || !chain.watched || !holding.has(chain.tag)) return;
+    if (chain.commands++ === 0) chain.frame = host.sandbox.frameOf(new Error());
+  }
+  /** The request took its lock: its chains armed now are watched. */
+  function heldBy(tag: string): void {
+    holding.add(tag);
+    for (const chain of chains.values()) if (chain.tag === tag && chain.armed > 0) chain.watched = true;
+  }
+  /** The request calls release: a refresh loop of it with no timer armed stopped while the lock was held. */
+  function releasing(tag: string): void {
+    if (!holding.delete(tag)) return;
+    for (const [id, chain] of chains) {
+      if (chain.tag !== tag) continue;
+      if (chain.watched && chain.armed <= 0 && chain.commands > 0) {
+        report('watchdog-stop', { name: 'LockRefreshStopped', message: 'a timer chain that refreshed the lock stopped re-arming while the lock was held' }, chain.frame);
+      }
+      chains.delete(id);
+    }
   }
   const setTimeoutSim = (fn: any, ms?: any, ...args: any[]): Timeout => addTimer(fn, ms, args, false); // lock-sim: wall-clock ok, the simulated timers user code sees
   const setIntervalSim = (fn: any, ms?: any, ...args: any[]): Timeout => addTimer(fn, ms, args, true); // lock-sim: wall-clock ok, the simulated timers user code sees
@@ -350,7 +415,9 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
             reject(connectionError(outcome.message));
           }
         });
-        actions.push({ kind: 'cmd', id, client: this.clientId, conn: this.conn, args: [name.toUpperCase(), ...args], timeoutMs, tag: ctx()?.tag ?? selfName, cfg: configOf(this.options) });
+        const c = ctx();
+        if (c !== undefined && c.chain !== undefined) chainSent(c);
+        actions.push({ kind: 'cmd', id, client: this.clientId, conn: this.conn, args: [name.toUpperCase(), ...args], timeoutMs, tag: c?.tag ?? selfName, cfg: configOf(this.options) });
       });
     }
     /**
@@ -377,7 +444,9 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
           else if (outcome.status === 'timeout') reject(new Error('Command timed out'));
           else reject(connectionError(outcome.message));
         });
-        actions.push({ kind: 'batch', id, client: this.clientId, conn: this.conn, commands, timeoutMs, tag: ctx()?.tag ?? selfName, cfg: configOf(this.options) });
+        const c = ctx();
+        if (c !== undefined && c.chain !== undefined) chainSent(c);
+        actions.push({ kind: 'batch', id, client: this.clientId, conn: this.conn, commands, timeoutMs, tag: c?.tag ?? selfName, cfg: configOf(this.options) });
       });
     }
     /** `script('load', lua)` and friends go out as SCRIPT <sub> ... */
@@ -580,7 +649,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     }
   }
 
-  function settle(call: number, client: ClientState, p: Promise<any>, kind: 'acquire' | 'release'): void {
+  function settle(call: number, client: ClientState, p: Promise<any>, kind: 'acquire' | 'release', tag: string): void {
     p.then(
       (value) => {
         if (!client.alive) return;
@@ -594,6 +663,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
         }
         const handle = nextId++;
         client.handles.set(handle, value);
+        heldBy(tag);
         actions.push({ kind: 'settled', call, ok: true, value: handle });
       },
       (err) => {
@@ -626,6 +696,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       case 'probe-result': {
         clients.delete(-2);
         timers.clear();
+        chains.clear();
         const o = probeOutcome as { lock?: any; err?: unknown } | null;
         try {
           if (o && 'err' in o) throw o.err;
@@ -663,11 +734,14 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
         const client = clients.get(msg.client);
         if (!client) return null;
         const h = msg.op === 'release' ? client.handles.get(msg.handle) : undefined;
-        if (msg.op === 'release') client.handles.delete(msg.handle);
+        if (msg.op === 'release') {
+          client.handles.delete(msg.handle);
+          releasing(msg.tag);
+        }
         inClient(client, msg.tag, () => {
           // A throw inside acquire/release (sync or async) settles the call as failed.
           const p = client.ready.then((lock) => (msg.op === 'acquire' ? lock.acquire(msg.key) : lock.release(h ?? null, msg.key)));
-          settle(msg.call, client, p, msg.op);
+          settle(msg.call, client, p, msg.op, msg.tag);
         });
         return null;
       }
@@ -713,9 +787,15 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       case 'fire': {
         const t = timers.get(msg.id);
         if (!t || t.run !== runId) return null;
-        if (t.interval === null) timers.delete(msg.id);
-        else actions.push({ kind: 'timer', id: msg.id, client: selfId, ms: t.interval });
-        runUser(t.ctx, t.fn);
+        if (t.interval === null) {
+          timers.delete(msg.id);
+          disarm(t.chain);
+        } else {
+          actions.push({ kind: 'timer', id: msg.id, client: selfId, ms: t.interval });
+        }
+        // The callback and its continuations carry the chain: a timer they arm re-arms it.
+        const base = t.ctx ?? selfCtx;
+        runUser(base.chain === t.chain ? base : { client: base.client, tag: base.tag, user: base.user, chain: t.chain }, t.fn);
         return null;
       }
       case 'message': {
@@ -737,6 +817,8 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
         const c = clients.get(msg.client);
         if (c) c.alive = false;
         timers.clear();
+        chains.clear();
+        holding.clear();
         immediates = [];
         waiting.clear();
         return null;
@@ -805,6 +887,8 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       rng = mulberry(seed);
       waiting = new Map();
       timers = new Map();
+      chains = new Map();
+      holding = new Set();
       immediates = [];
       clearedImmediates = new Set();
       lastConfig = null;

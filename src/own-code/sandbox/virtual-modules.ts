@@ -316,14 +316,14 @@ const asyncHooks: VirtualModule = {
   pure: ['asyncWrapProviders'],
   build: ({ env }) => {
     const { prims } = env;
-    type Store = { client: number; tag: string; user?: Map<object, unknown> } | undefined;
+    type Store = { client: number; tag: string; user?: Map<object, unknown>; chain?: number } | undefined;
     const current = (): Store => prims.store() as Store;
     const withValue = (key: object, value: unknown, remove: boolean): Store => {
       const cur = current();
       const user = new Map(cur?.user ?? []);
       if (remove) user.delete(key);
       else user.set(key, value);
-      return { client: cur?.client ?? -1, tag: cur?.tag ?? '', user };
+      return { client: cur?.client ?? -1, tag: cur?.tag ?? '', user, chain: cur?.chain };
     };
     // AsyncLocalStorage on the store the glue carries along promise chains and timers (client-store.ts).
     class AsyncLocalStorage {
