@@ -19,6 +19,8 @@ export abstract class SentinelConfig extends SentinelFailover {
     view.runId = s.runId;
     view.linkDownMs = 0;
     if (s.role === 'replica') {
+      // master_link_down_since_seconds, in whole seconds (redis 7.0.15 server.c reports the
+      // difference of the cached unix time in seconds, so it can turn 1 up to a second sooner).
       if (s.linkDownSinceUs !== null) view.linkDownMs = Math.floor((now - s.linkDownSinceUs) / 1_000_000) * 1000;
       view.masterLinkUp = s.linkDownSinceUs === null;
       view.offset = s.offset;

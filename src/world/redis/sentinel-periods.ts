@@ -5,7 +5,10 @@
 export const MS = 1000;
 export const SENTINEL_PING_PERIOD_US = 1000 * MS;
 export const SENTINEL_INFO_PERIOD_US = 10_000 * MS;
-/** INFO period for replicas of a master in ODOWN or failover (sentinelSendPeriodicCommands). */
+/**
+ * INFO period for replicas of a master in ODOWN or failover, and for a replica that reports
+ * its master link down (sentinelSendPeriodicCommands: "we start sending it INFO every second").
+ */
 export const SENTINEL_FAST_INFO_PERIOD_US = 1000 * MS;
 export const SENTINEL_ASK_PERIOD_US = 1000 * MS;
 export const SENTINEL_PUBLISH_PERIOD_US = 2000 * MS;
