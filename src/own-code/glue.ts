@@ -704,7 +704,9 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
           return { ok: true };
         } catch (err) {
           const e = err as any;
-          return { ok: false, code: e?.code ?? 'throws', message: describe(err).message };
+          // Located at its first user-code frame (a TypeScript refusal: its line and column in the .ts file).
+          const d = describe(err);
+          return { ok: false, code: e?.code ?? 'throws', message: d.frame === null ? d.message : `${d.message} (at ${d.frame})` };
         }
       }
       case 'client': {

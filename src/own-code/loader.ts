@@ -18,6 +18,7 @@
  * first load, so later runs compile from it instead of parsing the packages again.
  */
 import { readFileSync } from 'node:fs';
+import { hasModuleSyntax, isTypeScript, stripTypes, typeScriptTwin } from './typescript.js';
 import { createRequire, isBuiltin } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -45,7 +46,8 @@ const sources = new Map<string, Source>();
 function sourceOf(file: string): Source {
   let s = sources.get(file);
   if (!s) {
-    const text = readFileSync(file, 'utf8');
+    const raw = readFileSync(file, 'utf8');
+    const text = isTypeScript(file) ? stripTypes(raw, file) : raw;
     s = { text, dynamicImport: /\bimport\s*\(/.test(text) };
     sources.set(file, s);
   }
@@ -71,8 +73,10 @@ function packageType(dir: string): string {
 
 function isEsm(file: string): boolean {
   if (file.endsWith('.mjs')) return true;
-  if (file.endsWith('.cjs') || file.endsWith('.json')) return false;
-  return packageType(dirname(file)) === 'module';
+  if (file.endsWith('.mts')) return true;
+  if (file.endsWith('.cjs') || file.endsWith('.cts') || file.endsWith('.json')) return false;
+  if (packageType(dirname(file)) === 'module') return true;
+  return isTypeScript(file) && hasModuleSyntax(sourceOf(file).text);
 }
 
 /** A package's "import" entry when `require.resolve` finds no CommonJS one (an import-only package). */
@@ -107,6 +111,15 @@ export function resolveSpecifier(specifier: string, fromFile: string): string {
   try {
     return createRequire(fromFile).resolve(specifier);
   } catch (err) {
+    // A TypeScript file imports another by the name of what it compiles to (`./x.js` for x.ts).
+    const twin = /^[./]/.test(specifier) && isTypeScript(fromFile) ? typeScriptTwin(specifier) : null;
+    if (twin !== null) {
+      try {
+        return createRequire(fromFile).resolve(twin);
+      } catch {
+        // not there either: the original error
+      }
+    }
     const found = /^[./]/.test(specifier) ? null : resolveImportOnly(specifier, fromFile);
     if (found) return found;
     throw err;

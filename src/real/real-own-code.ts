@@ -22,6 +22,7 @@ import { Signal } from '../engine/signal.js';
 import type { OwnLock, OwnLockFactory, OwnLockOptions } from '../own-code/contract.js';
 import { lockKeyAttribution } from '../own-code/key-attribution.js';
 import { RequestIdentity } from '../own-code/request-identity.js';
+import { isTypeScript } from '../own-code/typescript.js';
 import type { Settled } from '../own-code/runtime.js';
 import type { ClientHost } from '../world/client-host.js';
 import type { KeyWatch } from './key-watch.js';
@@ -209,6 +210,12 @@ export class RealOwnCodeRuntime {
   }
 
   private loadFactory(): Promise<OwnLockFactory> {
+    // Node 20 imports no .ts (its type stripping came in 22.6), and this backend imports the
+    // module into lock-sim's own process: refused with the way out, not "Unknown file extension".
+    if (isTypeScript(this.file)) {
+      this.factory ??= Promise.reject(new Error(`lock module ${this.file}: a TypeScript module runs on the simulator; for the real backend compile it to JavaScript (tsc) and name the .js`));
+      this.factory.catch(() => undefined);
+    }
     this.factory ??= import(pathToFileURL(this.file).href).then((mod: Record<string, unknown>) => {
       const f = mod[this.exportName];
       if (typeof f !== 'function') throw new Error(`lock module ${this.file}: export "${this.exportName}" is not a factory function`);
