@@ -140,7 +140,10 @@ const CASES: Case[] = [
   ]],
   ['PERSIST / EXPIRETIME / PEXPIRETIME / UNLINK / ECHO', ['k', 'k2', 'h'], (start) => [
     c('PERSIST', 'k'), c('EXPIRETIME', 'k'), c('PEXPIRETIME', 'k'), c('SET', 'k', 'v'), c('PERSIST', 'k'), c('EXPIRETIME', 'k'),
-    c('SET', 'k', 'v', 'PXAT', atMs(start, 5)), c('PEXPIRETIME', 'k'), c('EXPIRETIME', 'k'), c('PERSIST', 'k'), c('PEXPIRETIME', 'k'),
+    c('SET', 'k', 'v', 'PXAT', atMs(start, 5)), c('PEXPIRETIME', 'k'), c('EXPIRETIME', 'k'),
+    // EXPIRETIME rounds to the nearest second: a deadline at .700 and one at .300.
+    c('SET', 'k', 'v', 'PXAT', String(Math.floor(start / 1000) * 1000 + 300_700)), c('EXPIRETIME', 'k'),
+    c('SET', 'k', 'v', 'PXAT', String(Math.floor(start / 1000) * 1000 + 300_300)), c('EXPIRETIME', 'k'), c('PERSIST', 'k'), c('PEXPIRETIME', 'k'),
     c('HSET', 'h', 'f', '1'), c('PEXPIRE', 'h', '90000'), c('PERSIST', 'h'), c('SET', 'k2', 'v'), c('UNLINK', 'k', 'k2', 'nokey', 'k'), c('UNLINK'),
     c('ECHO', 'hello'), c('ECHO'), c('ECHO', 'a', 'b'),
   ]],

@@ -135,12 +135,16 @@ const persist: Handler = (ks, args, tag) => {
   return 1;
 };
 
-/** expire.c ttlGenericCommand with output_abs: -2 missing, -1 no TTL, else the deadline (s: ms / 1000, truncated). */
+/**
+ * expire.c ttlGenericCommand with output_abs: -2 missing, -1 no TTL, else the deadline; in
+ * seconds rounded to the nearest, (ms + 500) / 1000 as for TTL (measured on redis-server
+ * 7.0.15: PXAT ...789700 answers EXPIRETIME ...790, PXAT ...789300 answers ...789).
+ */
 const expiretime = (ms: boolean): Handler => (ks, args) => {
   const e = ks.lookup(args[1]);
   if (e === undefined) return -2;
   if (e.expireAtMs === null) return -1;
-  return ms ? e.expireAtMs : Math.floor(e.expireAtMs / 1000);
+  return ms ? e.expireAtMs : Math.floor((e.expireAtMs + 500) / 1000);
 };
 
 export const STRING_HANDLERS: ReadonlyArray<[string, Handler]> = [
