@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { loadScenario } from '../scenario/load.js';
 import { runVariant } from '../runner/run.js';
 import { CheckerArena } from '../checker/arena.js';
-import { describeTwinBench, ownCodeTwinBench } from './own-code-twin.js';
+import { describeLibraryBench, describeTwinBench, ownCodeLibraryBench, ownCodeTwinBench } from './own-code-twin.js';
 import { pingPong } from './ping-pong.js';
 
 const now = (): number => performance.now(); // lock-sim: wall-clock ok
@@ -185,3 +185,4 @@ console.log(
 );
 // 6. Own code: the hand-written Lua lock of docs/guides/own-code.md as a user module against the built-in lua-unlock.
 console.log(describeTwinBench(ownCodeTwinBench(Number(process.env.LOCK_SIM_BENCH_OWN_CODE_SEEDS ?? 20), now)));
+console.log(describeLibraryBench(ownCodeLibraryBench(Number(process.env.LOCK_SIM_BENCH_OWN_CODE_SEEDS ?? 20), now)));

@@ -12,7 +12,7 @@ import type { RunOptions, RunResult } from '../runner/run.js';
 import { ScenarioError, type ScenarioIssue } from '../scenario/errors.js';
 import type { Scenario, VariantSpec } from '../scenario/types.js';
 import { UserThreadEnded, UserThreadStuck, watchdogMs } from './user-thread.js';
-import { endedDetail, endedWith, stuckDetail, WATCH_BYTES, watchMemory, type WatchMemory } from './watchdog.js';
+import { endedDetail, endedWith, stuckDetail, userCodeHeapMb, WATCH_BYTES, watchMemory, type WatchMemory } from './watchdog.js';
 
 let insideRunWorker = false;
 
@@ -30,10 +30,10 @@ export function ownCodeRunsElsewhere(): boolean {
  * The compiled worker. From the TypeScript sources (vitest) the built one in dist/ (`npm test`
  * builds first): a worker thread cannot load TypeScript.
  */
-function workerUrl(): URL {
-  const here = new URL('./run-worker.js', import.meta.url);
+function workerUrl(name: 'run-worker' | 'supervisor'): URL {
+  const here = new URL(`./${name}.js`, import.meta.url);
   if (!import.meta.url.endsWith('.ts')) return here;
-  const built = new URL('../../dist/own-code/run-worker.js', import.meta.url);
+  const built = new URL(`../../dist/own-code/${name}.js`, import.meta.url);
   if (!existsSync(fileURLToPath(built))) throw new Error('lock-sim: own-code runs need the built worker: run `npm run build` first');
   return built;
 }
@@ -62,10 +62,10 @@ class RunWorker {
   constructor() {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
-    this.worker = new Worker(workerUrl(), {
-      // Only this flag: the caller's may hold flags a worker refuses (--expose-gc: ERR_WORKER_INVALID_EXEC_ARGV).
-      execArgv: ['--experimental-vm-modules'],
-      workerData: { sab: this.sab, port: port2 },
+    // The supervisor starts the run worker with a heap limit and writes when it ends (supervisor.ts).
+    this.worker = new Worker(workerUrl('supervisor'), {
+      execArgv: [],
+      workerData: { sab: this.sab, port: port2, runWorker: workerUrl('run-worker').href, heapMb: userCodeHeapMb() },
       transferList: [port2],
     });
     this.worker.unref();
@@ -182,6 +182,6 @@ export function runOwnCodeVariant(scenario: Scenario, variant: VariantSpec, seed
 }
 
 /** A module probe (probe.ts), done by the run worker. */
-export function probeInWorker(request: { file: string; exportName: string; connections: number; options: Record<string, unknown> }): unknown {
+export function probeInWorker(request: { file: string; exportName: string; connections: number; options: Record<string, unknown>; baseDir: string; timeZone: string; locale: string; client: string }): unknown {
   return runWorker().request({ op: 'probe', ...request });
 }

@@ -22,35 +22,60 @@
  * delivery made under another store (the context's promises carry it).
  */
 export interface GlueHost {
-  /** The client (and request) user code runs for, carried along its promise chains (client-store.ts). */
+  /** The request user code runs for, carried along its promise chains (client-store.ts). */
   als: import('./client-store.js').ClientStore;
   EventEmitter: typeof import('node:events').EventEmitter;
   hostCrypto: typeof import('node:crypto');
-  hostProcess: NodeJS.Process;
-  hostPerformance: object;
-  /** Client `client`'s clock now: wall (Date) or monotonic (performance.now) milliseconds; NaN when the simulation knows no such client. (lock-sim: wall-clock ok, names the simulated clock or random, reads none) */
-  clockMs(client: number, monotonic: boolean): number;
-  /** The user module's namespace once loaded (user-code.ts sets it before 'start-run'). */
+  /** This realm's client's clock now: wall (Date) or monotonic (performance.now) milliseconds; NaN before the run. (lock-sim: wall-clock ok, names the simulated clock, reads none) */
+  clockMs(monotonic: boolean): number;
+  /** The user module's namespace once loaded (user-code.ts sets it before the factory is called). */
   mailbox: { msg: unknown; result: unknown; namespace: Record<string, unknown> | null; loadError: unknown };
+  /** What the sandbox (sandbox/sandbox.ts) gives the glue: the frame of an error, for its report. */
+  sandbox: { frameOf(err: unknown): string | null };
+  /** node-redis-client.ts nodeRedisMain, compiled in this realm. */
+  nodeRedisMain: typeof import('./node-redis-client.js').nodeRedisMain;
 }
 
-/** What the glue gives the host: the crypto module user code imports, the step entry, and what is pending. */
+/** The simulated primitives the sandbox builds Node's globals and builtins on (sandbox/). */
+export interface GluePrims {
+  /** The client's wall clock (Date.now) and monotonic clock (performance.now), in ms. (lock-sim: wall-clock ok, the simulated clocks) */
+  wallNow(): number;
+  monoNow(): number;
+  /** The monotonic ms at which this process's module was loaded (process.uptime). */
+  startedMs(): number;
+  rand(): number;
+  randomFill(buf: Uint8Array): Uint8Array;
+  setTimeout(fn: unknown, ms?: unknown, ...args: unknown[]): unknown; // lock-sim: wall-clock ok, the simulated timers
+  setInterval(fn: unknown, ms?: unknown, ...args: unknown[]): unknown; // lock-sim: wall-clock ok, the simulated timers
+  setImmediate(fn: unknown, ...args: unknown[]): unknown;
+  clearTimeout(t: unknown): void;
+  clearInterval(t: unknown): void;
+  clearImmediate(t: unknown): void;
+  queueMicrotask(fn: unknown): void;
+  nextTick(fn: unknown, ...args: unknown[]): void;
+  /** The store current now (client-store.ts), and a run of `fn` under one. */
+  store(): unknown;
+  runIn<T>(store: unknown, fn: () => T): T;
+  /** Records a diagnostic of this process (DiagnosticOp). */
+  report(kind: 'uncaught' | 'unhandled-rejection' | 'refused-call' | 'watchdog-stop', error: { message: string; name: string }, frame: string | null): void;
+}
+
+/** What the glue gives the host: the step entry, what is pending, its primitives. */
 export interface GlueApi {
-  crypto: Record<string, unknown>;
-  process: object;
-  timers: Record<string, unknown>;
-  performance: object;
+  prims: GluePrims;
   /** One step: handles mailbox.msg if set, else runs the pending immediates. Then run a script in the context: its end drains the microtasks. */
   step(): void;
   /** Immediates are waiting. */
   pending(): boolean;
   /** What user code asked for since the last call (commands, timers, settled calls). */
   takeActions(): unknown[];
-  /** A fresh run: the seed of the stream Math.random reads outside any client (module load, probe). (lock-sim: wall-clock ok, names the simulated clock or random, reads none) */
-  reset(seed: number): void;
-  /** The simulated instant (ms) code outside any client reads (module load). */
+  /** A fresh process: its seeded stream (Math.random, crypto), its number and name. (lock-sim: wall-clock ok, names the simulated random, reads none) */
+  reset(seed: number, client: number, name: string): void;
+  /** The simulated instant (ms) the process starts at. */
   at(simMs: number): void;
-  describe(err: unknown): { message: string; name: string; timeout: boolean };
+  /** Runs `fn` as this process's code (its store current): module load. */
+  inProcess<T>(fn: () => T): T;
+  describe(err: unknown): { message: string; name: string; timeout: boolean; frame: string | null };
   /** The glue's objects user code reaches other than through the global (context-watch.ts watches them). */
   watched: object[];
 }
@@ -74,10 +99,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   const Number: NumberConstructor = g.Number;
   const Math: Math = g.Math;
   const Symbol: SymbolConstructor = g.Symbol;
-  const Uint8Array: Uint8ArrayConstructor = g.Uint8Array;
-  const Buffer: BufferConstructor = g.Buffer;
   const undefined = void 0;
-  const RealDate: DateConstructor = g.Date;
   /** A fixed epoch for Date: simulated time 0 reads 2024-01-01T00:00:00Z. */
   const EPOCH_MS = 1_704_067_200_000;
 
@@ -85,12 +107,33 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     client: number;
     /** The request on whose behalf commands go out (Redis records it as the key's writer). */
     tag: string;
+    /** Values of the process's AsyncLocalStorage instances (sandbox/async-hooks.ts), carried as the tag is. */
+    user?: unknown;
+    /** The timer chain whose callback this code continues (a timer it arms re-arms the chain). */
+    chain?: number;
+  }
+  /**
+   * A timer chain: a timer, and every timer armed by its callback or the continuations it set
+   * off (an interval is one chain). A chain of a request that holds its lock and that talks to
+   * Redis is a refresh loop (redis-semaphore's setInterval, redlock-universal's setTimeout
+   * chain, a hand-written watchdog); one that no longer has a timer armed when its request
+   * releases stopped while the lock was held: a `watchdog-stop` diagnostic.
+   */
+  interface Chain {
+    tag: string;
+    /** Its timers armed now. */
+    armed: number;
+    /** Commands its code sent while its request held the lock. */
+    commands: number;
+    /** Where its first such command was sent from (the library's refresh call). */
+    frame: string | null;
+    /** Armed while its request held the lock. */
+    watched: boolean;
   }
   interface ClientState {
     id: number;
     name: string;
     alive: boolean;
-    rng: () => number;
     /** The factory's lock, once it returned (it may return a promise). */
     ready: Promise<any>;
     handles: Map<number, unknown>;
@@ -98,20 +141,26 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     /** Every client user code holds (the factory's and their duplicate()s): status events reach each. */
     instances: any[];
   }
-  // A run's state: `reset` starts it over (a context may serve run after run: user-code.ts).
+  // A process's state: `reset` starts it over (a context may serve process after process: user-code.ts).
   let clients = new Map<number, ClientState>();
+  let selfId = -1;
+  let selfName = '';
+  let selfCtx: Ctx = { client: -1, tag: '' };
   let actions: any[] = [];
   let nextId = 1;
   let runId = 0;
   let simMs = 0;
-  let factory: any = null;
+  let startedMs = 0;
   let probeOutcome: { lock?: any; err?: unknown } | null = null;
-  let options: any = {};
-  let globalRng = mulberry(1);
+  let rng = mulberry(1);
   /** Command and call continuations by id: (outcome) => void. */
   let waiting = new Map<number, (outcome: any) => void>();
   /** Timers by id. */
-  let timers = new Map<number, { fn: () => void; ctx: Ctx | undefined; interval: number | null; run: number }>();
+  let timers = new Map<number, { fn: () => void; ctx: Ctx | undefined; interval: number | null; run: number; chain: number }>();
+  /** Timer chains by id (the id of their first timer), kept while armed or watched. */
+  let chains = new Map<number, Chain>();
+  /** Requests whose acquire returned the lock and that have not called release yet. */
+  let holding = new Set<string>();
   let immediates: Array<{ fn: () => void; ctx: Ctx | undefined; id: number }> = [];
   let clearedImmediates = new Set<number>();
 
@@ -127,31 +176,32 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   }
 
   const ctx = (): Ctx | undefined => als.getStore() as Ctx | undefined;
-  const clientOf = (): ClientState | undefined => {
-    const c = ctx();
-    return c ? clients.get(c.client) : undefined;
-  };
-  // The client's clock as it reads now, asked of the simulation when user code reads it (NaN: not a live client).
+  // The client's clock as it reads now, asked of the simulation when user code reads it (NaN: before the run).
   const wallNow = (): number => {
-    const c = ctx();
-    const ms = c ? host.clockMs(c.client, false) : NaN;
+    const ms = host.clockMs(false);
     return EPOCH_MS + (ms === ms ? ms : simMs);
   };
   const monoNow = (): number => {
-    const c = ctx();
-    const ms = c ? host.clockMs(c.client, true) : NaN;
+    const ms = host.clockMs(true);
     return ms === ms ? ms : simMs;
   };
-  const rand = (): number => (clientOf()?.rng ?? globalRng)();
+  const rand = (): number => rng();
 
-  // ---- the globals user code sees ----
+  // ---- the timers user code sees ----
   class Timeout {
     constructor(readonly id: number) {}
     ref(): this { return this; }
     unref(): this { return this; }
     hasRef(): boolean { return true; }
     refresh(): this { return this; }
+    close(): this { clearTimer(this); return this; }
     [Symbol.toPrimitive](): number { return this.id; }
+  }
+  class Immediate {
+    constructor(readonly id: number) {}
+    ref(): this { return this; }
+    unref(): this { return this; }
+    hasRef(): boolean { return true; }
   }
   function addTimer(fn: any, ms: any, args: any[], interval: boolean): Timeout {
     if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function');
@@ -160,21 +210,63 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     if (!(delay >= 1 && delay <= 2147483647)) delay = 1;
     const id = nextId++;
     const c = ctx();
-    timers.set(id, { fn: () => fn(...args), ctx: c, interval: interval ? delay : null, run: runId });
-    actions.push({ kind: 'timer', id, client: c?.client ?? -1, ms: delay });
+    const chainId = c?.chain ?? id;
+    let chain = chains.get(chainId);
+    if (chain === undefined) {
+      chain = { tag: c?.tag ?? selfName, armed: 0, commands: 0, frame: null, watched: false };
+      chains.set(chainId, chain);
+    }
+    chain.armed++;
+    if (holding.has(chain.tag)) chain.watched = true;
+    timers.set(id, { fn: args.length === 0 ? fn : () => fn(...args), ctx: c, interval: interval ? delay : null, run: runId, chain: chainId });
+    actions.push({ kind: 'timer', id, client: selfId, ms: delay });
     return new Timeout(id);
   }
   function clearTimer(t: any): void {
     const id = typeof t === 'number' ? t : t instanceof Timeout ? t.id : Number(t);
-    if (!timers.delete(id)) return;
+    const timer = timers.get(id);
+    if (timer === undefined) return;
+    timers.delete(id);
+    disarm(timer.chain);
     actions.push({ kind: 'clear', id });
+  }
+  /** A timer of the chain fired once or was cleared. */
+  function disarm(chainId: number): void {
+    const chain = chains.get(chainId);
+    if (chain === undefined) return;
+    chain.armed--;
+    if (chain.armed <= 0 && !chain.watched) chains.delete(chainId);
+  }
+  /** Code of a timer chain sent a command: while its request holds the lock, the chain is a refresh loop. */
+  function chainSent(c: Ctx | undefined): void {
+    if (c === undefined || c.chain === undefined) return;
+    const chain = chains.get(c.chain);
+    if (chain === undefined || !chain.watched || !holding.has(chain.tag)) return;
+    if (chain.commands++ === 0) chain.frame = host.sandbox.frameOf(new Error());
+  }
+  /** The request took its lock: its chains armed now are watched. */
+  function heldBy(tag: string): void {
+    holding.add(tag);
+    for (const chain of chains.values()) if (chain.tag === tag && chain.armed > 0) chain.watched = true;
+  }
+  /** The request calls release: a refresh loop of it with no timer armed stopped while the lock was held. */
+  function releasing(tag: string): void {
+    if (!holding.delete(tag)) return;
+    for (const [id, chain] of chains) {
+      if (chain.tag !== tag) continue;
+      if (chain.watched && chain.armed <= 0 && chain.commands > 0) {
+        report('watchdog-stop', { name: 'LockRefreshStopped', message: 'a timer chain that refreshed the lock stopped re-arming while the lock was held' }, chain.frame);
+      }
+      chains.delete(id);
+    }
   }
   const setTimeoutSim = (fn: any, ms?: any, ...args: any[]): Timeout => addTimer(fn, ms, args, false); // lock-sim: wall-clock ok, the simulated timers user code sees
   const setIntervalSim = (fn: any, ms?: any, ...args: any[]): Timeout => addTimer(fn, ms, args, true); // lock-sim: wall-clock ok, the simulated timers user code sees
   const setImmediateSim = (fn: any, ...args: any[]): any => {
+    if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function');
     const id = nextId++;
-    immediates.push({ fn: () => fn(...args), ctx: ctx(), id });
-    return { id, ref() { return this; }, unref() { return this; }, hasRef: () => true };
+    immediates.push({ fn: args.length === 0 ? fn : () => fn(...args), ctx: ctx(), id });
+    return new Immediate(id);
   };
   const clearImmediateSim = (i: any): void => { if (i && typeof i.id === 'number') clearedImmediates.add(i.id); };
   g.setTimeout = setTimeoutSim; // lock-sim: wall-clock ok (replaced by a simulated timer)
@@ -184,65 +276,36 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   g.setImmediate = setImmediateSim;
   g.clearImmediate = clearImmediateSim;
   // The microtask queue, drained after each step (user-code.ts runContinuations).
-  g.queueMicrotask = (fn: any) => { if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function'); void Promise.resolve().then(fn); };
+  const queueMicrotaskSim = (fn: any): void => { if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function'); void Promise.resolve().then(fn); };
+  g.queueMicrotask = queueMicrotaskSim;
   /**
    * process.nextTick: on the microtask queue (Node runs its tick queue before
    * promise reactions; here both share one FIFO queue, so a tick set off inside a promise
    * continuation may run before reactions Node would have run first: docs/guides/own-code.md says so).
    */
-  const nextTick = (fn: any, ...args: any[]): void => { void Promise.resolve().then(() => fn(...args)); };
-  const processSim = Object.create(host.hostProcess, { nextTick: { value: nextTick, writable: true, configurable: true } });
-  g.process = processSim;
+  const nextTick = (fn: any, ...args: any[]): void => {
+    if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function');
+    void Promise.resolve().then(() => fn(...args));
+  };
   g.global = g;
-  const timersModule = { setTimeout: setTimeoutSim, setInterval: setIntervalSim, setImmediate: setImmediateSim, clearTimeout: clearTimer, clearInterval: clearTimer, clearImmediate: clearImmediateSim }; // lock-sim: wall-clock ok (the simulated timers as node:timers)
-
-  class SimDate extends RealDate {
-    constructor(...args: any[]) {
-      if (args.length === 0) super(wallNow());
-      else super(...(args as [any]));
-    }
-    static override now(): number {
-      return wallNow();
-    }
-  }
-  g.Date = SimDate;
-  const perf = Object.create(host.hostPerformance, { now: { value: () => monoNow(), writable: true, configurable: true }, timeOrigin: { value: EPOCH_MS } });
-  g.performance = perf;
-  Math.random = rand; // lock-sim: wall-clock ok (replaced by the client's seeded stream; the context's own Math)
+  Math.random = rand; // lock-sim: wall-clock ok (replaced by the process's seeded stream; the context's own Math)
   const randomFill = (buf: Uint8Array): Uint8Array => {
-    const next = clientOf()?.rng ?? globalRng; // the stream rand() would read, looked up once
+    const next = rng;
     for (let i = 0; i < buf.length; i++) buf[i] = Math.floor(next() * 256);
     return buf;
   };
-  const HEX: string[] = [];
-  for (let i = 0; i < 256; i++) HEX.push((i < 16 ? '0' : '') + i.toString(16));
-  const randomBytes = (size: number, cb?: any): any => {
-    const buf = Buffer.alloc(size);
-    randomFill(buf);
-    if (typeof cb === 'function') {
-      setImmediateSim(() => cb(null, buf));
-      return undefined;
-    }
-    return buf;
+  function report(kind: string, error: { message: string; name: string }, frame: string | null): void {
+    actions.push({ kind: 'diagnostic', diagnostic: kind, error: { message: error.message, name: error.name, frame } });
+  }
+  const prims: GluePrims = {
+    wallNow, monoNow, startedMs: () => startedMs, rand, randomFill,
+    setTimeout: setTimeoutSim, setInterval: setIntervalSim, setImmediate: setImmediateSim, // lock-sim: wall-clock ok, the simulated timers
+    clearTimeout: clearTimer, clearInterval: clearTimer, clearImmediate: clearImmediateSim,
+    queueMicrotask: queueMicrotaskSim, nextTick,
+    store: () => als.getStore(),
+    runIn: (store, fn) => als.run(store, fn),
+    report,
   };
-  const uuid = (): string => {
-    const b = randomFill(new Uint8Array(16));
-    b[6] = (b[6] & 0x0f) | 0x40;
-    b[8] = (b[8] & 0x3f) | 0x80;
-    let h = '';
-    for (let i = 0; i < 16; i++) h += (i === 4 || i === 6 || i === 8 || i === 10 ? '-' : '') + HEX[b[i]];
-    return h;
-  };
-  const getRandomValues = (a: any): any => { randomFill(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)); return a; };
-  const webcrypto = Object.create(hostCrypto.webcrypto as object, {
-    randomUUID: { value: uuid }, getRandomValues: { value: getRandomValues }, subtle: { value: hostCrypto.webcrypto.subtle },
-  });
-  // The `node:crypto` user code imports or requires: Node's, with the random sources seeded.
-  const nodeCrypto: any = Object.create(hostCrypto as object, {
-    randomBytes: { value: randomBytes, enumerable: true }, randomUUID: { value: uuid, enumerable: true },
-    getRandomValues: { value: getRandomValues, enumerable: true }, webcrypto: { value: webcrypto, enumerable: true },
-  });
-  g.crypto = webcrypto;
 
   // ---- the ioredis-compatible client ----
   class ReplyError extends Error {
@@ -257,7 +320,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       this.name = 'MaxRetriesPerRequestError';
     }
   }
-  const sha1 = (s: string): string => nodeCrypto.createHash('sha1').update(s).digest('hex');
+  const sha1 = (s: string): string => hostCrypto.createHash('sha1').update(s).digest('hex');
   const flatten = (args: any[]): string[] => {
     const out: string[] = [];
     for (const a of args) {
@@ -306,17 +369,13 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     readonly options: any;
     private readonly scripts = new Map<string, { lua: string; numberOfKeys: number | null }>();
     private subscribed = new Set<string>();
-    constructor(readonly client: number, readonly conn: number, opts: any) {
+    /** The client process's id (not named `client`: that is the CLIENT command's method). */
+    readonly clientId: number;
+    constructor(clientId: number, readonly conn: number, opts: any) {
       super();
+      this.clientId = clientId;
       this.options = { ...DEFAULT_OPTIONS, ...opts };
-      clients.get(client)?.instances.push(this);
-      const self = this as any;
-      // Every Redis command by name, as ioredis defines them (lowercase and uppercase).
-      for (const name of COMMANDS) {
-        if (self[name] === undefined) self[name] = (...args: any[]) => this.callWithCallback(name, args);
-        const upper = name.toUpperCase();
-        if (self[upper] === undefined) self[upper] = self[name];
-      }
+      clients.get(clientId)?.instances.push(this);
     }
     /** ioredis `call(command, ...args)`. */
     call(name: string, ...args: any[]): Promise<any> {
@@ -332,8 +391,16 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       }
       return p;
     }
-    sendCommand(name: string, args: string[]): Promise<any> {
-      const state = clients.get(this.client);
+    sendCommand(nameOrCommand: any, argsIn?: string[]): Promise<any> {
+      // ioredis' sendCommand(new Command(name, args)): the command's own promise settles (lib/Redis.ts sendCommand).
+      if (nameOrCommand !== null && typeof nameOrCommand === 'object' && typeof nameOrCommand.name === 'string') {
+        const command = nameOrCommand;
+        this.sendCommand(String(command.name).toLowerCase(), flatten(command.args ?? [])).then((r) => command.resolve?.(r), (e) => command.reject?.(e));
+        return command.promise ?? Promise.resolve(undefined);
+      }
+      const name: string = nameOrCommand;
+      const args: string[] = argsIn ?? [];
+      const state = clients.get(this.clientId);
       const id = nextId++;
       const timeoutMs = typeof this.options.commandTimeout === 'number' ? this.options.commandTimeout : null;
       return new Promise((resolve, reject) => {
@@ -348,7 +415,9 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
             reject(connectionError(outcome.message));
           }
         });
-        actions.push({ kind: 'cmd', id, client: this.client, conn: this.conn, args: [name.toUpperCase(), ...args], timeoutMs, tag: ctx()?.tag ?? state.name, cfg: configOf(this.options) });
+        const c = ctx();
+        if (c !== undefined && c.chain !== undefined) chainSent(c);
+        actions.push({ kind: 'cmd', id, client: this.clientId, conn: this.conn, args: [name.toUpperCase(), ...args], timeoutMs, tag: c?.tag ?? selfName, cfg: configOf(this.options) });
       });
     }
     /**
@@ -359,13 +428,13 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     private replyError(err: Error, name: string, args: string[], resolve: (v: any) => void, reject: (e: any) => void): void {
       const decide = this.options.reconnectOnError;
       const answer = typeof decide === 'function' ? decide(err) : false;
-      if (answer === 1 || answer === true || answer === 2) actions.push({ kind: 'reconnect', client: this.client, conn: this.conn });
+      if (answer === 1 || answer === true || answer === 2) actions.push({ kind: 'reconnect', client: this.clientId, conn: this.conn });
       if (answer === 2) this.sendCommand(name, args).then(resolve, reject);
       else reject(err);
     }
     /** A transaction's commands, run by the server as MULTI ... EXEC; resolves to { exec, queued } (errors as { __error }). */
     sendBatch(commands: string[][]): Promise<any> {
-      const state = clients.get(this.client);
+      const state = clients.get(this.clientId);
       const id = nextId++;
       const timeoutMs = typeof this.options.commandTimeout === 'number' ? this.options.commandTimeout : null;
       return new Promise((resolve, reject) => {
@@ -375,7 +444,9 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
           else if (outcome.status === 'timeout') reject(new Error('Command timed out'));
           else reject(connectionError(outcome.message));
         });
-        actions.push({ kind: 'batch', id, client: this.client, conn: this.conn, commands, timeoutMs, tag: ctx()?.tag ?? state.name, cfg: configOf(this.options) });
+        const c = ctx();
+        if (c !== undefined && c.chain !== undefined) chainSent(c);
+        actions.push({ kind: 'batch', id, client: this.clientId, conn: this.conn, commands, timeoutMs, tag: c?.tag ?? selfName, cfg: configOf(this.options) });
       });
     }
     /** `script('load', lua)` and friends go out as SCRIPT <sub> ... */
@@ -413,7 +484,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       for (const c of flatten(channels)) {
         if (this.subscribed.has(c)) continue;
         this.subscribed.add(c);
-        actions.push({ kind: 'subscribe', client: this.client, conn: this.conn, channel: c, sub: subscriberId(this) });
+        actions.push({ kind: 'subscribe', client: this.clientId, conn: this.conn, channel: c, sub: subscriberId(this) });
       }
       // Confirmed after a round trip, like the built-in clients' SUBSCRIBE.
       const p = this.sendCommand('ping', []).then(() => this.subscribed.size);
@@ -424,12 +495,12 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       const list = channels.length === 0 ? [...this.subscribed] : flatten(channels);
       for (const c of list) {
         if (!this.subscribed.delete(c)) continue;
-        actions.push({ kind: 'unsubscribe', client: this.client, sub: subscriberId(this), channel: c });
+        actions.push({ kind: 'unsubscribe', client: this.clientId, sub: subscriberId(this), channel: c });
       }
       return Promise.resolve(this.subscribed.size);
     }
     duplicate(): SimRedis {
-      return new SimRedis(this.client, this.conn, this.options);
+      return new SimRedis(this.clientId, this.conn, this.options);
     }
     quit(): Promise<string> {
       this.status = 'end';
@@ -457,14 +528,11 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   /** MULTI/EXEC and pipelines: the commands written back to back; exec answers [[err, reply], ...]. */
   class Pipeline {
     private readonly queued: Array<{ name: string; args: string[] }> = [];
-    constructor(private readonly redis: SimRedis, private readonly transaction: boolean) {
-      const self = this as any;
-      for (const name of COMMANDS) {
-        self[name] = (...args: any[]) => {
-          this.queued.push({ name, args: flatten(args) });
-          return this;
-        };
-      }
+    constructor(private readonly redis: SimRedis, private readonly transaction: boolean) {}
+    /** Queues one command (the methods installed from COMMANDS call it). */
+    queue(name: string, args: any[]): this {
+      this.queued.push({ name, args: flatten(args) });
+      return this;
     }
     exec(cb?: any): Promise<any> {
       let p: Promise<any>;
@@ -489,22 +557,76 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     }
   }
 
+  /**
+   * The command methods ioredis 5.11.1 defines (utils/Commander.ts: one per name of
+   * @ioredis/commands 1.10.0, its `list`; test/own-code checks this list against it), but for
+   * PSUBSCRIBE / PUNSUBSCRIBE / SSUBSCRIBE / SUNSUBSCRIBE / MONITOR, whose messages this client
+   * does not deliver: calling them fails (not a function) rather than losing messages silently.
+   * A command the Redis model does not know answers Redis's unknown-command error.
+   */
   const COMMANDS = [
-    'get', 'set', 'setnx', 'getset', 'getdel', 'del', 'unlink', 'exists', 'expire', 'pexpire', 'expireat', 'pexpireat', 'ttl', 'pttl',
-    'persist', 'incr', 'incrby', 'decr', 'decrby', 'hset', 'hget', 'hdel', 'hincrby', 'hexists', 'hgetall', 'hlen', 'hmset', 'hmget',
-    'eval', 'evalsha', 'publish', 'wait', 'info', 'ping', 'time', 'type', 'zadd', 'zrem', 'zrange', 'zcard', 'zremrangebyscore',
-    'mget', 'mset', 'keys', 'echo', 'dbsize',
+    'vadd', 'vcard', 'vdim', 'vemb', 'vgetattr', 'vinfo', 'vismember', 'vlinks', 'vrandmember', 'vrange', 'vrem', 'vsetattr', 'vsim', 'acl',
+    'append', 'arcount', 'ardel', 'ardelrange', 'arget', 'argetrange', 'argrep', 'arinfo', 'arinsert', 'arlastitems', 'arlen', 'armget',
+    'armset', 'arnext', 'arop', 'arring', 'arscan', 'arseek', 'arset', 'asking', 'auth', 'bgrewriteaof', 'bgsave', 'bitcount', 'bitfield',
+    'bitfield_ro', 'bitop', 'bitpos', 'blmove', 'blmpop', 'blpop', 'brpop', 'brpoplpush', 'bzmpop', 'bzpopmax', 'bzpopmin', 'client',
+    'cluster', 'command', 'config', 'copy', 'dbsize', 'debug', 'decr', 'decrby', 'del', 'discard', 'dump', 'echo', 'eval', 'eval_ro',
+    'evalsha', 'evalsha_ro', 'exec', 'exists', 'expire', 'expireat', 'expiretime', 'failover', 'fcall', 'fcall_ro', 'flushall', 'flushdb',
+    'function', 'geoadd', 'geodist', 'geohash', 'geopos', 'georadius', 'georadius_ro', 'georadiusbymember', 'georadiusbymember_ro',
+    'geosearch', 'geosearchstore', 'get', 'getbit', 'getdel', 'getex', 'getrange', 'getset', 'hdel', 'hello', 'hexists', 'hexpire',
+    'hexpireat', 'hexpiretime', 'hget', 'hgetall', 'hgetdel', 'hgetex', 'hincrby', 'hincrbyfloat', 'hkeys', 'hlen', 'hmget', 'hmset',
+    'hpersist', 'hpexpire', 'hpexpireat', 'hpexpiretime', 'hpttl', 'hrandfield', 'hscan', 'hset', 'hsetex', 'hsetnx', 'hstrlen', 'httl',
+    'hvals', 'incr', 'incrby', 'incrbyfloat', 'increx', 'info', 'keys', 'lastsave', 'latency', 'lcs', 'lindex', 'linsert', 'llen', 'lmove',
+    'lmpop', 'lolwut', 'lpop', 'lpos', 'lpush', 'lpushx', 'lrange', 'lrem', 'lset', 'ltrim', 'memory', 'mget', 'migrate', 'module', 'move',
+    'mset', 'msetex', 'msetnx', 'multi', 'object', 'persist', 'pexpire', 'pexpireat', 'pexpiretime', 'pfadd', 'pfcount', 'pfdebug',
+    'pfmerge', 'pfselftest', 'ping', 'psetex', 'psync', 'pttl', 'publish', 'pubsub', 'quit', 'randomkey', 'readonly', 'readwrite', 'rename',
+    'renamenx', 'replconf', 'replicaof', 'reset', 'restore', 'restore-asking', 'role', 'rpop', 'rpoplpush', 'rpush', 'rpushx', 'sadd',
+    'save', 'scan', 'scard', 'script', 'sdiff', 'sdiffstore', 'select', 'set', 'setbit', 'setex', 'setnx', 'setrange', 'shutdown', 'sinter',
+    'sintercard', 'sinterstore', 'sismember', 'slaveof', 'slowlog', 'smembers', 'smismember', 'smove', 'sort', 'sort_ro', 'spop',
+    'spublish', 'srandmember', 'srem', 'sscan', 'strlen', 'subscribe', 'substr', 'sunion', 'sunionstore', 'swapdb', 'sync', 'time', 'touch',
+    'ttl', 'type', 'unlink', 'unsubscribe', 'unwatch', 'wait', 'watch', 'xack', 'xadd', 'xautoclaim', 'xclaim', 'xdel', 'xdelex', 'xgroup',
+    'xinfo', 'xlen', 'xnack', 'xpending', 'xrange', 'xread', 'xreadgroup', 'xrevrange', 'xsetid', 'xtrim', 'zadd', 'zcard', 'zcount',
+    'zdiff', 'zdiffstore', 'zincrby', 'zinter', 'zintercard', 'zinterstore', 'zlexcount', 'zmpop', 'zmscore', 'zpopmax', 'zpopmin',
+    'zrandmember', 'zrange', 'zrangebylex', 'zrangebyscore', 'zrangestore', 'zrank', 'zrem', 'zremrangebylex', 'zremrangebyrank',
+    'zremrangebyscore', 'zrevrange', 'zrevrangebylex', 'zrevrangebyscore', 'zrevrank', 'zscan', 'zscore', 'zunion', 'zunionstore',
   ];
+  // Every command as a method of the prototypes, lowercase and uppercase, as ioredis'
+  // Commander does (one definition per class, not one closure per connection or pipeline); a
+  // method of the class itself (multi, subscribe, quit, exec, ...) stays its own.
+  for (const name of COMMANDS) {
+    const upper = name.toUpperCase();
+    const client: any = SimRedis.prototype;
+    if (!(name in client)) client[name] = function (this: any, ...args: any[]) { return this.callWithCallback(name, args); };
+    if (!(upper in client)) client[upper] = client[name];
+    const pipeline: any = Pipeline.prototype;
+    if (!(name in pipeline)) pipeline[name] = function (this: Pipeline, ...args: any[]) { return this.queue(name, args); };
+    if (!(upper in pipeline)) pipeline[upper] = pipeline[name];
+  }
+
+  /** The clients a factory receives: ioredis-compatible, or node-redis (v5, or v4 with 'node-redis@4') over them. */
+  function clientsOfFamily(client: number, connections: number, family: string | undefined): any[] {
+    if (family === 'node-redis' || family === 'node-redis@5' || family === 'node-redis@4') {
+      const make = host.nodeRedisMain({ EventEmitter, transport: (conn) => new SimRedis(client, conn, {}), flatten });
+      return Array.from({ length: connections }, (_, i) => make(i, family === 'node-redis@4' ? 4 : 5));
+    }
+    return Array.from({ length: connections }, (_, i) => new SimRedis(client, i, {}));
+  }
 
   // ---- running user code ----
   const inClient = <T>(client: ClientState | undefined, tag: string, fn: () => T): T =>
     client ? als.run({ client: client.id, tag }, fn) : fn();
 
-  function describe(err: unknown): { message: string; name: string; timeout: boolean } {
+  function describe(err: unknown): { message: string; name: string; timeout: boolean; frame: string | null } {
     const e = err as any;
-    const message = e && typeof e.message === 'string' ? e.message : String(err);
-    const name = e && typeof e.name === 'string' ? e.name : 'Error';
-    return { message, name, timeout: message === 'Command timed out' };
+    let message: string;
+    let name: string;
+    try {
+      message = e && typeof e.message === 'string' ? e.message : String(err);
+      name = e && typeof e.name === 'string' ? e.name : 'Error';
+    } catch {
+      message = 'an unprintable value';
+      name = 'Error';
+    }
+    return { message, name, timeout: message === 'Command timed out', frame: host.sandbox.frameOf(err) };
   }
 
   /** The factory from the module user-code.ts loaded into this context. */
@@ -527,7 +649,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     }
   }
 
-  function settle(call: number, client: ClientState, p: Promise<any>, kind: 'acquire' | 'release'): void {
+  function settle(call: number, client: ClientState, p: Promise<any>, kind: 'acquire' | 'release', tag: string): void {
     p.then(
       (value) => {
         if (!client.alive) return;
@@ -541,6 +663,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
         }
         const handle = nextId++;
         client.handles.set(handle, value);
+        heldBy(tag);
         actions.push({ kind: 'settled', call, ok: true, value: handle });
       },
       (err) => {
@@ -560,9 +683,9 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
         probeOutcome = null;
         try {
           const f = loadFactory(msg.exportName);
-          const probeClient: ClientState = { id: -2, name: 'probe', alive: false, rng: mulberry(1), ready: Promise.resolve(null), handles: new Map(), redis: [], instances: [] };
+          const probeClient: ClientState = { id: -2, name: 'probe', alive: false, ready: Promise.resolve(null), handles: new Map(), redis: [], instances: [] };
           clients.set(-2, probeClient);
-          const redis = Array.from({ length: msg.connections }, (_, i) => new SimRedis(-2, i, {}));
+          const redis = clientsOfFamily(-2, msg.connections, msg.family);
           Promise.resolve(inClient(probeClient, 'probe', () => f(redis, msg.options))).then((lock) => { probeOutcome = { lock }; }, (err) => { probeOutcome = { err }; });
           return null;
         } catch (err) {
@@ -573,6 +696,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       case 'probe-result': {
         clients.delete(-2);
         timers.clear();
+        chains.clear();
         const o = probeOutcome as { lock?: any; err?: unknown } | null;
         try {
           if (o && 'err' in o) throw o.err;
@@ -580,30 +704,23 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
           return { ok: true };
         } catch (err) {
           const e = err as any;
-          return { ok: false, code: e?.code ?? 'throws', message: describe(err).message };
-        }
-      }
-      case 'start-run': {
-        // The context is this run's alone (user-code.ts): nothing to clear; what the module
-        // set off while loading (timers, draws from the seeded stream) stays.
-        options = msg.options;
-        try {
-          factory = loadFactory(msg.exportName);
-          return { ok: true };
-        } catch (err) {
-          return { ok: false, message: describe(err).message };
+          // Located at its first user-code frame (a TypeScript refusal: its line and column in the .ts file).
+          const d = describe(err);
+          return { ok: false, code: e?.code ?? 'throws', message: d.frame === null ? d.message : `${d.message} (at ${d.frame})` };
         }
       }
       case 'client': {
+        // The process starts: user-code.ts loaded the module into this realm just before.
         const client: ClientState = {
-          id: msg.client, name: msg.name, alive: true, rng: mulberry(msg.seed),
+          id: msg.client, name: msg.name, alive: true,
           ready: Promise.resolve(null), handles: new Map(), redis: [], instances: [],
         };
         clients.set(client.id, client);
-        client.redis = Array.from({ length: msg.connections }, (_, i) => new SimRedis(client.id, i, msg.clientOptions ?? {}));
+        client.redis = clientsOfFamily(client.id, msg.connections, msg.family);
         client.ready = inClient(client, client.name, () => {
           try {
-            return Promise.resolve(factory(client.redis, options)).then((lock) => {
+            const factory = loadFactory(msg.exportName);
+            return Promise.resolve(factory(client.redis, msg.options)).then((lock) => {
               checkShape(lock);
               return lock;
             });
@@ -619,11 +736,14 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
         const client = clients.get(msg.client);
         if (!client) return null;
         const h = msg.op === 'release' ? client.handles.get(msg.handle) : undefined;
-        if (msg.op === 'release') client.handles.delete(msg.handle);
+        if (msg.op === 'release') {
+          client.handles.delete(msg.handle);
+          releasing(msg.tag);
+        }
         inClient(client, msg.tag, () => {
           // A throw inside acquire/release (sync or async) settles the call as failed.
           const p = client.ready.then((lock) => (msg.op === 'acquire' ? lock.acquire(msg.key) : lock.release(h ?? null, msg.key)));
-          settle(msg.call, client, p, msg.op);
+          settle(msg.call, client, p, msg.op, msg.tag);
         });
         return null;
       }
@@ -639,7 +759,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
               if (msg.status === 'reconnecting') r.emit('reconnecting', msg.arg);
               else r.emit(msg.status);
             } catch (err) {
-              actions.push({ kind: 'uncaught', client: c.id, error: describe(err) });
+              report('uncaught', describe(err), describe(err).frame);
             }
           });
         }
@@ -655,7 +775,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
           try {
             delay = r.options.retryStrategy(msg.times);
           } catch (err) {
-            actions.push({ kind: 'uncaught', client: c.id, error: describe(err) });
+            report('uncaught', describe(err), describe(err).frame);
           }
         });
         return { delay: typeof delay === 'number' ? delay : null };
@@ -669,29 +789,40 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       case 'fire': {
         const t = timers.get(msg.id);
         if (!t || t.run !== runId) return null;
-        if (t.interval === null) timers.delete(msg.id);
-        else actions.push({ kind: 'timer', id: msg.id, client: t.ctx?.client ?? -1, ms: t.interval });
-        runUser(t.ctx, t.fn);
+        if (t.interval === null) {
+          timers.delete(msg.id);
+          disarm(t.chain);
+        } else {
+          actions.push({ kind: 'timer', id: msg.id, client: selfId, ms: t.interval });
+        }
+        // The callback and its continuations carry the chain: a timer they arm re-arms it.
+        const base = t.ctx ?? selfCtx;
+        runUser(base.chain === t.chain ? base : { client: base.client, tag: base.tag, user: base.user, chain: t.chain }, t.fn);
         return null;
       }
       case 'message': {
         const sub = subscribers.get(msg.sub);
         if (!sub) return null;
-        const c = clients.get(sub.client);
+        const c = clients.get(sub.clientId);
         if (!c?.alive) return null;
         inClient(c, c.name, () => {
           try {
             sub.emit('message', msg.channel, msg.message);
           } catch (err) {
-            actions.push({ kind: 'uncaught', client: c.id, error: describe(err) });
+            report('uncaught', describe(err), describe(err).frame);
           }
         });
         return null;
       }
       case 'kill': {
+        // kill -9: nothing of this process runs again (its realm serves a later process only after the run).
         const c = clients.get(msg.client);
         if (c) c.alive = false;
-        for (const [id, t] of timers) if (t.ctx?.client === msg.client) timers.delete(id);
+        timers.clear();
+        chains.clear();
+        holding.clear();
+        immediates = [];
+        waiting.clear();
         return null;
       }
       default:
@@ -700,17 +831,16 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   }
 
   function runUser(c: Ctx | undefined, fn: () => void): void {
-    const client = c ? clients.get(c.client) : undefined;
-    if (c && !client?.alive) return;
-    const call = (): void => {
+    const client = clients.get(selfId);
+    if (client !== undefined && !client.alive) return;
+    als.run(c ?? selfCtx, () => {
       try {
         fn();
       } catch (err) {
-        actions.push({ kind: 'uncaught', client: c?.client ?? -1, error: describe(err) });
+        const d = describe(err);
+        report('uncaught', d, d.frame);
       }
-    };
-    if (c) als.run(c, call);
-    else call();
+    });
   }
 
   /** Our immediates, in the order set, each with the client that set it. */
@@ -723,10 +853,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   }
 
   return {
-    crypto: nodeCrypto,
-    process: processSim,
-    timers: timersModule,
-    performance: perf,
+    prims,
     step(): void {
       const msg = mailbox.msg as any;
       if (msg === null) {
@@ -746,19 +873,24 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       actions = [];
       return out;
     },
-    reset(seed: number): void {
-      // Everything a run leaves behind, as a fresh context has it: ids from 1, no clients,
-      // timers, immediates, waiting commands or subscribers, no factory yet.
+    reset(seed: number, client: number, name: string): void {
+      // Everything a process leaves behind, as a fresh context has it: ids from 1, no clients,
+      // timers, immediates, waiting commands or subscribers.
       clients = new Map();
+      selfId = client;
+      selfName = name;
+      selfCtx = { client, tag: name };
       actions = [];
       nextId = 1;
+      runId += 1;
       simMs = 0;
-      factory = null;
+      startedMs = 0;
       probeOutcome = null;
-      options = {};
-      globalRng = mulberry(seed);
+      rng = mulberry(seed);
       waiting = new Map();
       timers = new Map();
+      chains = new Map();
+      holding = new Set();
       immediates = [];
       clearedImmediates = new Set();
       lastConfig = null;
@@ -767,8 +899,10 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     },
     at(ms: number): void {
       simMs = ms;
+      startedMs = monoNow();
     },
+    inProcess: (fn) => als.run(selfCtx, fn),
     describe,
-    watched: [processSim, perf, webcrypto, nodeCrypto, timersModule, SimDate, Timeout.prototype, SimRedis, SimRedis.prototype, Pipeline.prototype, ReplyError, ReplyError.prototype, MaxRetriesPerRequestError, MaxRetriesPerRequestError.prototype],
+    watched: [prims, Timeout.prototype, Immediate.prototype, SimRedis, SimRedis.prototype, Pipeline.prototype, ReplyError, ReplyError.prototype, MaxRetriesPerRequestError, MaxRetriesPerRequestError.prototype],
   };
 }

@@ -18,6 +18,7 @@
  * first load, so later runs compile from it instead of parsing the packages again.
  */
 import { readFileSync } from 'node:fs';
+import { hasModuleSyntax, isTypeScript, stripTypes, typeScriptTwin } from './typescript.js';
 import { createRequire, isBuiltin } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -36,6 +37,8 @@ export function vmModulesAvailable(): boolean {
 interface Source {
   text: string;
   cachedData?: Buffer;
+  /** The file may call import(): V8's code cache loses the dynamic-import callback (measured on Node 20.20.2: "A dynamic import callback was not specified"), so it is compiled without one. */
+  dynamicImport: boolean;
 }
 /** Per process: each file's text and its V8 code cache. */
 const sources = new Map<string, Source>();
@@ -43,7 +46,9 @@ const sources = new Map<string, Source>();
 function sourceOf(file: string): Source {
   let s = sources.get(file);
   if (!s) {
-    s = { text: readFileSync(file, 'utf8') };
+    const raw = readFileSync(file, 'utf8');
+    const text = isTypeScript(file) ? stripTypes(raw, file) : raw;
+    s = { text, dynamicImport: /\bimport\s*\(/.test(text) };
     sources.set(file, s);
   }
   return s;
@@ -68,8 +73,10 @@ function packageType(dir: string): string {
 
 function isEsm(file: string): boolean {
   if (file.endsWith('.mjs')) return true;
-  if (file.endsWith('.cjs') || file.endsWith('.json')) return false;
-  return packageType(dirname(file)) === 'module';
+  if (file.endsWith('.mts')) return true;
+  if (file.endsWith('.cjs') || file.endsWith('.cts') || file.endsWith('.json')) return false;
+  if (packageType(dirname(file)) === 'module') return true;
+  return isTypeScript(file) && hasModuleSyntax(sourceOf(file).text);
 }
 
 /** A package's "import" entry when `require.resolve` finds no CommonJS one (an import-only package). */
@@ -104,6 +111,15 @@ export function resolveSpecifier(specifier: string, fromFile: string): string {
   try {
     return createRequire(fromFile).resolve(specifier);
   } catch (err) {
+    // A TypeScript file imports another by the name of what it compiles to (`./x.js` for x.ts).
+    const twin = /^[./]/.test(specifier) && isTypeScript(fromFile) ? typeScriptTwin(specifier) : null;
+    if (twin !== null) {
+      try {
+        return createRequire(fromFile).resolve(twin);
+      } catch {
+        // not there either: the original error
+      }
+    }
     const found = /^[./]/.test(specifier) ? null : resolveImportOnly(specifier, fromFile);
     if (found) return found;
     throw err;
@@ -112,8 +128,18 @@ export function resolveSpecifier(specifier: string, fromFile: string): string {
 
 export interface LoaderHost {
   context: vm.Context;
-  /** A builtin module's object as user code sees it (the context's simulated ones for crypto, timers...). */
-  builtin(name: string): any;
+  /** A builtin module's object as user code sees it (sandbox/builtins.ts), imported from `fromFile`. */
+  builtin(name: string, fromFile: string, loader: ModuleLoader): any;
+  /** Runs the promise continuations queued so far (linking and a dynamic import settle in them). */
+  drain(): void;
+}
+
+/** A top-level await that has not settled once the module's load instant is over. */
+export class UnsettledTopLevelAwait extends Error {
+  constructor(file: string) {
+    super(`${file} has a top-level await that does not settle when the module loads (lock-sim loads a process's module at one simulated instant, with no time passing): move the wait into the factory, which may return a promise`);
+    this.name = 'UnsettledTopLevelAwait';
+  }
 }
 
 /** One run's module graph in one context. */
@@ -124,35 +150,55 @@ export class ModuleLoader {
 
   constructor(private readonly host: LoaderHost) {}
 
+  /** The files of the graph loaded so far. */
+  files(): string[] {
+    return [...this.esm.keys(), ...this.cjs.keys()];
+  }
+
   /**
-   * Loads and links `file` (ESM or CommonJS) and what it imports (CommonJS packages imported
-   * by ESM run now: their exports name the module's); the function it returns evaluates the
-   * graph, synchronously, and gives its namespace (CommonJS: `{ default: module.exports, ...keys }`).
+   * Loads `file` (ESM or CommonJS) and what it imports, links and evaluates it now, and gives
+   * its namespace (CommonJS: `{ default: module.exports, ...keys }`). Linking is Node's
+   * asynchronous `link`, whose steps all settle in the microtask queue when every import is
+   * at hand (no I/O: files are read synchronously), so one drain finishes it; so does a
+   * top-level await on what is already settled. One still pending after the drain is refused
+   * (UnsettledTopLevelAwait): nothing could settle it before the first call.
    */
-  async prepare(file: string): Promise<() => Record<string, unknown>> {
+  load(file: string): Record<string, unknown> {
     if (!isEsm(file)) {
-      return () => {
-        const exports = this.require(file);
-        return { ...(exports && typeof exports === 'object' ? exports : {}), default: exports };
-      };
+      const exports = this.require(file);
+      return { ...(exports && typeof exports === 'object' ? exports : {}), default: exports };
     }
     const m = this.esmModule(file);
-    await m.link((specifier: string, referrer: VmModule) => this.link(specifier, referrer));
-    return () => {
-      // A graph without top-level await evaluates synchronously, inside the call. Its promise
-      // is the context's and settles only when the context's queue drains (measured on Node
-      // 20.20.2: awaiting it from outside never returns), so the status tells the outcome.
-      if (m.status === 'linked') void m.evaluate().catch(() => undefined);
-      if (m.status === 'errored') throw m.error;
-      if (m.status !== 'evaluated') throw new Error('top-level await in a lock module is not supported (the module did not finish loading synchronously)');
-      return m.namespace;
-    };
+    this.linkNow(m);
+    let state = 'pending' as 'pending' | 'done' | 'failed';
+    let failure: unknown = null;
+    if (m.status === 'linked') {
+      m.evaluate().then(() => { state = 'done'; }, (err: unknown) => { state = 'failed'; failure = err; });
+      this.host.drain();
+    } else if (m.status === 'evaluated') {
+      state = 'done';
+    }
+    if (m.status === 'errored') throw m.error;
+    if (state === 'failed') throw failure;
+    if (state === 'pending') throw new UnsettledTopLevelAwait(file);
+    return m.namespace;
+  }
+
+  /** Links `m` and its graph before returning (see load). */
+  private linkNow(m: VmModule): void {
+    if (m.status !== 'unlinked') return;
+    let failure: unknown = null;
+    let failed = false;
+    m.link((specifier: string, referrer: VmModule) => this.link(specifier, referrer)).catch((err: unknown) => { failed = true; failure = err; });
+    this.host.drain();
+    if (failed) throw failure;
+    if (m.status === 'linking') throw new Error('lock-sim: a module graph did not link synchronously');
   }
 
   private link(specifier: string, referrer: VmModule): VmModule {
     const from = fileURLToPath(referrer.identifier);
     const target = resolveSpecifier(specifier, from);
-    if (target.startsWith('node:')) return this.syntheticOf(target, this.host.builtin(target.slice(5)));
+    if (target.startsWith('node:')) return this.syntheticOf(target, this.host.builtin(target.slice(5), from, this));
     if (isEsm(target)) return this.esmModule(target);
     return this.syntheticOf(`cjs:${target}`, this.require(target));
   }
@@ -165,11 +211,11 @@ export class ModuleLoader {
     m = new vmModules.SourceTextModule!(source.text, {
       identifier: url,
       context: this.host.context,
-      cachedData: source.cachedData,
+      cachedData: source.dynamicImport ? undefined : source.cachedData,
       initializeImportMeta: (meta: any) => { meta.url = url; },
       importModuleDynamically: (specifier: string) => this.dynamicImport(specifier, file),
     });
-    if (!source.cachedData) source.cachedData = m.createCachedData();
+    if (!source.cachedData && !source.dynamicImport) source.cachedData = m.createCachedData();
     this.esm.set(file, m);
     return m;
   }
@@ -177,7 +223,7 @@ export class ModuleLoader {
   private async dynamicImport(specifier: string, fromFile: string): Promise<VmModule> {
     const target = resolveSpecifier(specifier, fromFile);
     if (target.startsWith('node:')) {
-      const s = this.syntheticOf(target, this.host.builtin(target.slice(5)));
+      const s = this.syntheticOf(target, this.host.builtin(target.slice(5), fromFile, this));
       if (s.status === 'unlinked') await s.link(() => { throw new Error('no imports'); });
       if (s.status === 'linked') void s.evaluate().catch(() => undefined);
       return s;
@@ -207,6 +253,20 @@ export class ModuleLoader {
     return m;
   }
 
+  /** The `require` of code in `file` (a CommonJS module's, or `module.createRequire(file)`'s). */
+  requireFunction(file: string): any {
+    const resolveFrom = createRequire(file);
+    const req = (specifier: string): any => {
+      const target = resolveSpecifier(String(specifier), file);
+      if (target.startsWith('node:')) return this.host.builtin(target.slice(5), file, this);
+      return this.require(target);
+    };
+    req.resolve = (specifier: string) => (isBuiltin(specifier) ? specifier : resolveFrom.resolve(specifier));
+    req.cache = Object.create(null);
+    req.main = undefined;
+    return req;
+  }
+
   /** CommonJS `require` from the context: builtins, JSON, cached modules (cycles see the partial exports). */
   require(file: string): any {
     const known = this.cjs.get(file);
@@ -223,22 +283,15 @@ export class ModuleLoader {
     const fn = vm.compileFunction(source.text.startsWith('#!') ? '//' + source.text : source.text, ['exports', 'require', 'module', '__filename', '__dirname'], {
       filename: file,
       parsingContext: this.host.context,
-      cachedData: source.cachedData,
-      produceCachedData: !source.cachedData,
+      cachedData: source.dynamicImport ? undefined : source.cachedData,
+      produceCachedData: !source.cachedData && !source.dynamicImport,
       importModuleDynamically: ((specifier: string) => this.dynamicImport(specifier, file)) as any,
     }) as ((...args: any[]) => void) & { cachedData?: Buffer; cachedDataProduced?: boolean };
     if (!source.cachedData && fn.cachedDataProduced) source.cachedData = fn.cachedData;
     const module = { exports: {} as any, id: file, filename: file, loaded: false, children: [], paths: [], path: dirname(file), require: null as any };
     const entry = { exports: module.exports, loaded: false };
     this.cjs.set(file, entry);
-    const resolveFrom = createRequire(file);
-    const req = (specifier: string): any => {
-      const target = resolveSpecifier(specifier, file);
-      if (target.startsWith('node:')) return this.host.builtin(target.slice(5));
-      return this.require(target);
-    };
-    req.resolve = (specifier: string) => (isBuiltin(specifier) ? specifier : resolveFrom.resolve(specifier));
-    req.cache = Object.create(null);
+    const req = this.requireFunction(file);
     module.require = req;
     // A module that replaces module.exports while loading: later requires (cycles) see the new object.
     Object.defineProperty(module, 'exports', {

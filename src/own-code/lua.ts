@@ -14,6 +14,7 @@
  * A script runs at one simulated instant, so time inside it is frozen as in Redis.
  */
 import { lauxlib, lua, lualib, to_luastring } from 'fengari';
+import { isStatusReply } from '../world/redis/commands.js';
 import { RedisErrorReply, type RedisReply } from '../world/redis/reply.js';
 
 export type ScriptCall = (args: string[]) => RedisReply;
@@ -50,17 +51,8 @@ export function luaNumberText(n: number): string {
   return `${mant}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
 }
 
-/**
- * Replies Redis sends as status (+OK) rather than bulk strings, which Lua sees as { ok = ... }
- * (redis 7.0.15: SET without GET, PING without argument, TYPE, MSET, HMSET reply with status).
- */
-function isStatus(args: readonly string[], reply: RedisReply): boolean {
-  if (typeof reply !== 'string') return false;
-  const name = args[0].toUpperCase();
-  if (name === 'SET') return !args.slice(3).some((a) => a.toUpperCase() === 'GET');
-  if (name === 'PING') return args.length === 1;
-  return name === 'TYPE' || name === 'MSET' || name === 'HMSET' || name === 'SETEX' || name === 'PSETEX';
-}
+/** Replies Redis sends as status (+OK) rather than bulk strings, which Lua sees as { ok = ... } (world/redis/commands.ts isStatusReply). */
+const isStatus = isStatusReply;
 
 function init(): LuaState {
   const L = lauxlib.luaL_newstate();

@@ -6,6 +6,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve, dirname } from 'node:path';
+import type { LockModuleSpec } from '../scenario/types.js';
 import { probeInWorker } from './dispatch.js';
 import { UserThreadEnded, UserThreadStuck } from './user-thread.js';
 
@@ -15,11 +16,12 @@ export function resolveModulePath(module: string, scenarioFile: string): string 
 }
 
 /** null when the module is usable, else what is wrong with it. */
-export function probeModule(file: string, exportName: string, connections: number, options: Record<string, unknown>): string | null {
+export function probeModule(spec: LockModuleSpec, scenarioFile: string, connections: number, options: Record<string, unknown>): string | null {
+  const file = spec.file;
   if (!existsSync(file) || !statSync(file).isFile()) return `no such file: ${file}`;
   let result;
   try {
-    result = probeInWorker({ file, exportName, connections, options });
+    result = probeInWorker({ file, exportName: spec.export ?? 'default', connections, options, baseDir: scenarioFile === '' ? '' : dirname(scenarioFile), timeZone: spec.timeZone, locale: spec.locale, client: spec.client });
   } catch (err) {
     if (err instanceof UserThreadStuck) return `${err.message} while loading the module or calling its factory: a busy loop, or a wait on real I/O?`;
     if (err instanceof UserThreadEnded) return err.detail;

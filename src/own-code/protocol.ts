@@ -16,7 +16,9 @@ import type { OwnCodeRuntime, Settled } from './runtime.js';
 const NO_HANDLE = -1;
 
 function failure(s: Extract<Settled, { ok: false }>): { reason: 'timeout' | 'unknown' | 'error'; detail: string } {
-  const detail = `${s.error.name}: ${s.error.message}`;
+  // The error's text and, when known, the first frame of user code it passed (sandbox/frames.ts).
+  const frame = s.error.frame && !s.error.message.includes(s.error.frame) ? ` (at ${s.error.frame})` : '';
+  const detail = `${s.error.name}: ${s.error.message}${frame}`;
   if (s.error.timeout) return { reason: 'timeout', detail };
   if (s.error.name === 'MaxRetriesPerRequestError') return { reason: 'unknown', detail };
   return { reason: 'error', detail };

@@ -5,13 +5,12 @@
  * run (dispatch.ts), not once per call into user code.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { RandomStreams } from '../engine/random.js';
 import type { Operation } from '../history/operation.js';
 import { runVariant, type RunOptions } from '../runner/run.js';
 import type { Scenario, VariantSpec } from '../scenario/types.js';
 import { ScenarioError } from '../scenario/errors.js';
 import { markRunWorker } from './dispatch.js';
-import { NeedsAnotherContext, offerPrepared, UserCode } from './user-code.js';
+import { beginRun, endRun, UserCode } from './user-code.js';
 import { enterUserCode, installWatch, leaveUserCode, markEnded, watchMemory } from './watchdog.js';
 
 // `vm.SourceTextModule` warns once that VM Modules are experimental: that one warning says
@@ -49,25 +48,10 @@ export interface ProbeRequest {
   exportName: string;
   connections: number;
   options: Record<string, unknown>;
-}
-
-/** The seed OwnCodeRuntime draws for the run's own stream: module-load Math.random reads it (as before the run). (lock-sim: wall-clock ok, names the simulated clock or random, reads none) */
-function ownCodeSeed(seed: number): number {
-  return Math.floor(new RandomStreams(seed).fork('own-code').next() * 2 ** 32);
-}
-
-async function prepare(file: string, seed: number, count: number): Promise<UserCode[]> {
-  const contexts: UserCode[] = [];
-  for (let i = 0; i < count; i++) {
-    enterUserCode('load', null, null, 0);
-    try {
-      contexts.push(await UserCode.prepare(file, seed));
-    } finally {
-      leaveUserCode();
-    }
-  }
-  offerPrepared(contexts);
-  return contexts;
+  baseDir: string;
+  timeZone: string;
+  locale: string;
+  client: 'ioredis' | 'node-redis' | 'node-redis@4' | 'node-redis@5';
 }
 
 /**
@@ -93,36 +77,30 @@ async function run(req: RunRequest): Promise<unknown> {
   if (req.scenario) heldScenario = req.scenario;
   const scenario = heldScenario;
   if (!scenario) throw new Error('lock-sim: an own-code run request without a scenario, and none held');
-  const file = req.variant.lockModule!.file;
   const listened: Operation[] = [];
-  // One context per simulated run; a re-run of the seed needs more (user-code.ts takePrepared).
-  for (const count of [1, 4, 8]) {
-    const contexts = await prepare(file, ownCodeSeed(req.seed), count);
-    listened.length = 0;
-    const options: RunOptions = { history: req.history };
-    if (req.listen) options.listen = (op) => listened.push(op);
-    try {
-      const result = await inMacrotask(() => runVariant(scenario, req.variant, req.seed, options));
-      // Ended normally: each context may serve the module's next run (a run that threw leaves them).
-      for (const u of contexts) u.recycle();
-      return { result, listened: req.listen ? listened : null };
-    } catch (err) {
-      if (err instanceof NeedsAnotherContext) continue;
-      throw err;
-    } finally {
-      offerPrepared([]);
-    }
+  const options: RunOptions = { history: req.history };
+  if (req.listen) options.listen = (op) => listened.push(op);
+  // Each simulated client process gets a realm of its own when it starts (user-code.ts).
+  beginRun();
+  let ok = false;
+  try {
+    const result = await inMacrotask(() => runVariant(scenario, req.variant, req.seed, options));
+    ok = true;
+    return { result, listened: req.listen ? listened : null };
+  } finally {
+    // Ended normally: each process's context may serve another (a run that threw leaves them).
+    endRun(ok);
   }
-  throw new Error('lock-sim: an own-code run needed more than 8 contexts');
 }
 
 async function probe(req: ProbeRequest): Promise<unknown> {
   enterUserCode('probe', null, null, 0);
   try {
-    const u = await UserCode.prepare(req.file, 1, false);
     return await inMacrotask(() => {
-      u.call({ op: 'probe', exportName: req.exportName, connections: req.connections, options: req.options });
-      return u.call({ op: 'probe-result' }).result;
+      const u = UserCode.forProcess(req.file, false);
+      u.load({ client: 0, name: 'probe', incarnation: 0, seed: 1, baseDir: req.baseDir, timeZone: req.timeZone, locale: req.locale }, 0);
+      u.call({ op: 'probe', client: 0, exportName: req.exportName, connections: req.connections, options: req.options, family: req.client });
+      return u.call({ op: 'probe-result', client: 0 }).result;
     });
   } finally {
     leaveUserCode();

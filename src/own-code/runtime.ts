@@ -25,29 +25,49 @@ import type { RedisNode } from '../world/redis/node.js';
 import type { Topology } from '../world/redis/deployment.js';
 import type { OwnLockOptions } from './contract.js';
 import { installLua } from './install-lua.js';
-import { takePrepared, type UserCode } from './user-code.js';
+import { RequestIdentity } from './request-identity.js';
+import { UserCode } from './user-code.js';
 import type { ClientConfig, WorkerAction } from './user-thread.js';
 import { enterUserCode, leaveUserCode } from './watchdog.js';
 
 /** What a user call settled with, as the protocol reads it. */
 export type Settled =
   | { ok: true; value: number | boolean | null }
-  | { ok: false; error: { message: string; name: string; timeout: boolean } };
+  | { ok: false; error: { message: string; name: string; timeout: boolean; frame?: string | null } };
 
 export interface ModuleSpec {
   /** Absolute path of the module. */
   file: string;
   exportName: string;
+  /** The scenario file's directory: user-code frames in the history are relative to it. */
+  baseDir: string;
+  /** The time zone and locale Date and Intl read (sandbox/date-zone.ts). */
+  timeZone: string;
+  locale: string;
+  /** The client family the factory receives. */
+  client: 'ioredis' | 'node-redis' | 'node-redis@4' | 'node-redis@5';
 }
 
 interface Bridge {
   id: number;
   host: ClientHost;
+  /** The process's own realm: its context, its module instance (user-code.ts). */
+  realm: UserCode;
   incarnation: number;
   /** The user client's connections, by number (one per master for independent masters). */
   connections: Map<number, IoredisConnection>;
   /** Each connection's options as user code last set them. */
   cfg: Map<number, ClientConfig>;
+  /** The requests in flight in this process, to attribute what its handlers send (request-identity.ts). */
+  identity: RequestIdentity;
+}
+
+/** A call in flight: whose, on which key. */
+interface CallInfo {
+  signal: Signal<Settled>;
+  bridge: Bridge;
+  tag: string;
+  op: 'acquire' | 'release';
 }
 
 /** ioredis 5.11.1 defaults (RedisOptions.ts): retryStrategy min(times * 50, 2000), maxRetriesPerRequest 20, the offline queue on. */
@@ -56,8 +76,8 @@ const DEFAULT_CONFIG: ClientConfig = { maxRetries: 20, offlineQueue: true, retry
 /** A message to user code: what it names is what the watchdog reports when user code is stuck (watchdog.ts). */
 type ThreadMessage = { op: string; client?: number; key?: string; status?: string; [field: string]: unknown };
 
-/** Something user code did that the history should show (an exception outside acquire/release). */
-export type UncaughtHook = (client: string, message: string) => void;
+/** Something user code did that the history should show (DiagnosticOp: an exception outside acquire/release, an unhandled rejection, a refused call). */
+export type DiagnosticHook = (client: string, kind: 'uncaught' | 'unhandled-rejection' | 'refused-call' | 'watchdog-stop', detail: string, frame: string | null) => void;
 
 /** A reply as it travels to user code: errors as their message. */
 type WireOutcome =
@@ -80,19 +100,17 @@ function wire(outcome: EachOutcome | { status: 'ok'; reply: RedisReply } | { sta
 }
 
 export class OwnCodeRuntime {
-  private readonly code: UserCode;
   private readonly bridges = new Map<ClientHost, Bridge>();
   private readonly byId = new Map<number, Bridge>();
-  private readonly calls = new Map<number, Signal<Settled>>();
+  private readonly calls = new Map<number, CallInfo>();
   /** Armed user timers by id: an arming that is no longer here is stale (cleared, or re-armed). */
-  private readonly timers = new Map<number, object>();
+  private readonly timers = new Map<string, object>();
   private readonly subscriptions = new Map<string, () => void>();
   private readonly independent: boolean;
   private readonly watchedHosts = new Set<ClientHost>();
   private nextCall = 1;
   private nextClient = 1;
-  private started = false;
-  onUncaught: UncaughtHook | null = null;
+  onDiagnostic: DiagnosticHook | null = null;
 
   constructor(
     private readonly sim: Simulation,
@@ -100,17 +118,11 @@ export class OwnCodeRuntime {
     private readonly options: OwnLockOptions,
     /** Independent masters: one client per master; otherwise one, to the primary the process knows. */
     private readonly topology: Topology,
+    /** The request key a Redis key stands for (key-attribution.ts, the variant's `keys`). */
+    private readonly lockKeyOf: (redisKey: string) => string | null,
   ) {
     this.independent = topology === 'independent';
     installLua();
-    // The run's context, prepared with the module loaded (run-worker.ts).
-    this.code = takePrepared();
-    // Date and performance.now in user code read the client's clock when called (a call into user code runs at one simulated instant). (lock-sim: wall-clock ok, names the simulated clock or random, reads none)
-    this.code.clockMs = (client, monotonic) => {
-      const b = this.byId.get(client);
-      if (!b) return NaN;
-      return monotonic ? b.host.clock.nowUs() / 1000 : b.host.clock.nowMs();
-    };
   }
 
   acquire(host: ClientHost, tag: string, key: string): Signal<Settled> {
@@ -121,27 +133,18 @@ export class OwnCodeRuntime {
     return this.invoke(host, { op: 'release', tag, handle, key });
   }
 
-  private invoke(host: ClientHost, message: { op: string; tag: string; key?: string; handle?: number }): Signal<Settled> {
+  private invoke(host: ClientHost, message: { op: 'acquire' | 'release'; tag: string; key: string; handle?: number }): Signal<Settled> {
     const bridge = this.bridgeFor(host);
     const call = this.nextCall++;
     const signal = new Signal<Settled>('own-code call');
-    this.calls.set(call, signal);
+    this.calls.set(call, { signal, bridge, tag: message.tag, op: message.op });
+    bridge.identity.begin(message.tag, message.key, message.op);
     this.send({ ...message, client: bridge.id, call });
     return signal;
   }
 
-  private start(): void {
-    if (this.started) return;
-    this.started = true;
-    const seed = Math.floor(this.sim.random.fork('own-code').next() * 2 ** 32);
-    const answer = this.send({ op: 'start-run', file: this.module.file, exportName: this.module.exportName, options: this.options, seed });
-    const result = answer as { ok: boolean; message?: string } | null;
-    if (!result?.ok) throw new Error(`lock module ${this.module.file}: ${result?.message ?? 'failed to load'}`);
-  }
-
-  /** The user-side client of this process; a process that crashed and restarted gets a new one. */
+  /** The user-side client of this process; a process that crashed and restarted gets a new one, with a new module instance. */
   private bridgeFor(host: ClientHost): Bridge {
-    this.start();
     const known = this.bridges.get(host);
     if (known && known.incarnation === host.incarnation) return known;
     if (known) {
@@ -149,33 +152,44 @@ export class OwnCodeRuntime {
       // The killed process's kernel closed its sockets (ClientHost.crash does the same for its own).
       for (const c of known.connections.values()) c.dispose();
     }
-    const bridge: Bridge = { id: this.nextClient++, host, incarnation: host.incarnation, connections: new Map(), cfg: new Map() };
+    const realm = UserCode.forProcess(this.module.file);
+    const identity = new RequestIdentity(host.name, this.lockKeyOf);
+    const bridge: Bridge = { id: this.nextClient++, host, realm, incarnation: host.incarnation, connections: new Map(), cfg: new Map(), identity };
     if (!this.watchedHosts.has(host)) {
       this.watchedHosts.add(host);
       simulatedTransport(host.transport).primarySwitchListeners.push(() => this.primarySwitched(host));
     }
     this.bridges.set(host, bridge);
     this.byId.set(bridge.id, bridge);
-    // A stream per client process and incarnation: Math.random, crypto.randomBytes/randomUUID. lock-sim: wall-clock ok (seeded replacements)
+    // Date and performance.now in user code read the client's clock when called (a call into user code runs at one simulated instant). (lock-sim: wall-clock ok, names the simulated clock, reads none)
+    realm.clockMs = (monotonic) => (monotonic ? host.clock.nowUs() / 1000 : host.clock.nowMs());
+    // A stream per client process and incarnation: Math.random, crypto's random sources. lock-sim: wall-clock ok (seeded replacements)
     const seed = Math.floor(this.sim.random.fork(`own-code/${host.name}#${host.incarnation}`).next() * 2 ** 32);
+    const m = this.module;
+    enterUserCode('load', host.name, null, this.sim.nowUs);
+    try {
+      realm.load({ client: bridge.id, name: host.name, incarnation: host.incarnation, seed, baseDir: m.baseDir, timeZone: m.timeZone, locale: m.locale }, this.sim.nowUs / 1000);
+    } finally {
+      leaveUserCode();
+    }
     const connections = this.independent ? simulatedTransport(host.transport).lockNodes.length : 1;
-    this.send({ op: 'client', client: bridge.id, name: host.name, connections, seed });
+    this.send({ op: 'client', client: bridge.id, name: host.name, connections, exportName: m.exportName, options: this.options, family: m.client });
     return bridge;
   }
 
   /** Calls user code at this simulated instant, then does what it asked. */
   private send(message: ThreadMessage): unknown {
+    const bridge = this.byId.get(message.client!)!;
     // The watchdog's note of what runs (watchdog.ts): a busy loop is reported with it.
-    const client = message.client === undefined ? null : this.byId.get(message.client)?.host.name ?? null;
-    enterUserCode(message.op, client, message.key ?? null, this.sim.nowUs);
+    enterUserCode(message.op, bridge.host.name, message.key ?? null, this.sim.nowUs);
     let answer;
     try {
       message.simMs = this.sim.nowUs / 1000;
-      answer = this.code.call(message);
+      answer = bridge.realm.call(message);
     } finally {
       leaveUserCode();
     }
-    for (const action of answer.actions) this.perform(action);
+    for (const action of answer.actions) this.perform(bridge, action);
     return answer.result;
   }
 
@@ -185,12 +199,19 @@ export class OwnCodeRuntime {
     return b;
   }
 
-  private perform(a: WorkerAction): void {
+  private perform(from: Bridge, a: WorkerAction): void {
     switch (a.kind) {
-      case 'settled':
-        this.calls.get(a.call)?.fire(a.ok ? { ok: true, value: a.value } : { ok: false, error: a.error });
+      case 'settled': {
+        const info = this.calls.get(a.call);
+        if (info === undefined) return;
         this.calls.delete(a.call);
+        const taken = info.bridge.identity.settled(info.tag, info.op, a.ok && typeof a.value === 'number');
+        // The request whose acquire returned the lock holds what was written for it by guess.
+        const transport = simulatedTransport(info.bridge.host.transport);
+        for (const g of taken) for (const node of new Set([...transport.lockNodes, transport.primary])) node.reattribute(g.redisKey, g.guessedTag, info.tag);
+        info.signal.fire(a.ok ? { ok: true, value: a.value } : { ok: false, error: a.error });
         return;
+      }
       case 'cmd': {
         const b = this.live(a.client);
         if (b) this.command(b, a);
@@ -202,10 +223,10 @@ export class OwnCodeRuntime {
         return;
       }
       case 'timer':
-        this.timer(a.id, a.client, a.ms);
+        this.timer(from, a.id, a.ms);
         return;
       case 'clear':
-        this.timers.delete(a.id);
+        this.timers.delete(`${from.id}/${a.id}`);
         return;
       case 'reconnect': {
         const b = this.live(a.client);
@@ -218,16 +239,14 @@ export class OwnCodeRuntime {
         return;
       }
       case 'unsubscribe': {
-        const key = `${a.sub}\u0000${a.channel}`;
+        const key = `${from.id}/${a.sub}\u0000${a.channel}`;
         this.subscriptions.get(key)?.();
         this.subscriptions.delete(key);
         return;
       }
-      case 'uncaught': {
-        const b = this.byId.get(a.client);
-        this.onUncaught?.(b?.host.name ?? 'lock module', `${a.error.name}: ${a.error.message}`);
+      case 'diagnostic':
+        this.onDiagnostic?.(from.host.name, a.diagnostic, `${a.error.name}: ${a.error.message}`, a.error.frame);
         return;
-      }
     }
   }
 
@@ -330,7 +349,7 @@ export class OwnCodeRuntime {
 
   private command(b: Bridge, a: Extract<WorkerAction, { kind: 'cmd' }>): void {
     const answer = this.answerOnce(b, a.id, a.timeoutMs);
-    this.connectionOf(b, a.conn, a.cfg).send(a.args, a.tag, (outcome) => answer(wire(outcome)));
+    this.connectionOf(b, a.conn, a.cfg).send(a.args, b.identity.tagOf(a.tag, a.args), (outcome) => answer(wire(outcome)));
   }
 
   /**
@@ -341,9 +360,11 @@ export class OwnCodeRuntime {
    */
   private batch(b: Bridge, a: Extract<WorkerAction, { kind: 'batch' }>): void {
     const answer = this.answerOnce(b, a.id, a.timeoutMs);
+    let tag = a.tag;
+    for (const c of a.commands) if ((tag = b.identity.tagOf(a.tag, c)) !== a.tag) break;
     this.connectionOf(b, a.conn, a.cfg).sendTransaction(
       a.commands,
-      a.tag,
+      tag,
       (replies) => answer({ status: 'ok', reply: { exec: wireReply(replies.exec), queued: replies.queued.map(wireReply) } }),
       (message) => answer({ status: 'error', message }),
     );
@@ -351,13 +372,13 @@ export class OwnCodeRuntime {
 
   /** Pub/sub on the client's connection: renewed after a reconnect, as ioredis' autoResubscribe. */
   private subscribe(b: Bridge, conn: number, channel: string, sub: number): void {
-    const key = `${sub}\u0000${channel}`;
+    const key = `${b.id}/${sub}\u0000${channel}`;
     const connection = this.connectionOf(b, conn, b.cfg.get(conn) ?? DEFAULT_CONFIG);
     this.subscriptions.get(key)?.();
     this.subscriptions.set(
       key,
       connection.subscribe(channel, (message) => {
-        if (this.live(b.id)) this.deliver(b, { op: 'message', sub, channel, message });
+        if (this.live(b.id)) this.deliver(b, { op: 'message', client: b.id, sub, channel, message });
       }),
     );
   }
@@ -380,21 +401,21 @@ export class OwnCodeRuntime {
   }
 
   /** A user timer: a thread of the client process due when its clock has advanced `ms`. */
-  private timer(id: number, client: number, ms: number): void {
-    this.timers.delete(id); // a re-armed interval: the earlier arming is stale
-    const b = client === -1 ? null : this.live(client);
-    if (client !== -1 && !b) return;
-    const delayUs = b ? this.localToSimUs(b.host, ms) : ms * 1000;
+  private timer(b: Bridge, id: number, ms: number): void {
+    const key = `${b.id}/${id}`;
+    this.timers.delete(key); // a re-armed interval: the earlier arming is stale
+    if (!this.live(b.id)) return;
+    const delayUs = this.localToSimUs(b.host, ms);
     const me = {};
-    this.timers.set(id, me);
-    const stale = (): boolean => this.timers.get(id) !== me;
-    const group = b?.host.group ?? null;
+    this.timers.set(key, me);
+    const stale = (): boolean => this.timers.get(key) !== me;
+    const group = b.host.group;
     // Two events, as the process it was: its start now, its wake-up delayUs later.
     this.groupEvent(group, 0, stale, () => {
       this.groupEvent(group, delayUs, stale, () => {
-        this.timers.delete(id);
-        if (b && !this.live(b.id)) return;
-        this.send({ op: 'fire', client: b?.id, id });
+        this.timers.delete(key);
+        if (!this.live(b.id)) return;
+        this.send({ op: 'fire', client: b.id, id });
       });
     });
   }

@@ -1,14 +1,19 @@
 /**
- * One run's user code, in the simulation's own thread: a `vm` context, the glue (glue.ts)
- * compiled in it, and the user module loaded in it afresh for every run (loader.ts: new
- * module instances, so module-level state cannot leak from one run into the next). A context
- * serves the module's next run only when the run left its shared objects unchanged
- * (UserCode.recycle, context-watch.ts); else the next run gets a new one. A call delivers one
- * message by calling the glue's step, then running the microtask queue (runContinuations),
- * so every promise continuation the message set off has run; then the context's immediates
- * run, each batch drained the same way, until none is left. No thread
- * hop, no wait: the simulation stays synchronous and user code runs only inside `call`, at
- * the simulated instant of the event.
+ * One simulated client process's user code, in the simulation's own thread: a `vm` context
+ * of its own (its own globals, built-in objects and simulated clock, timers and random
+ * stream), the glue (glue.ts) compiled in it, and the user module loaded in it afresh for that
+ * process incarnation (loader.ts: new module instances, so module-level state, a library's
+ * registries and caches, cannot leak from one process into another, from a killed process
+ * into its restart, or from one run into the next). Separate processes of a real service do
+ * not share a module instance; neither do the simulated ones.
+ *
+ * A context serves another process (of this run or a later one) only when the run left its
+ * shared objects unchanged (UserCode.recycle, context-watch.ts); else the next one gets a new
+ * one. A call delivers one message by calling the glue's step, then running the microtask
+ * queue (runContinuations), so every promise continuation the message set off has run; then
+ * the context's immediates run, each batch drained the same way, until none is left. No
+ * thread hop, no wait: the simulation stays synchronous and user code runs only inside
+ * `call`, at the simulated instant of the event.
  *
  * ESM in a context needs `vm.SourceTextModule` (Node's --experimental-vm-modules): this
  * module is used inside the own-code run worker (run-worker.ts), started with that flag.
@@ -17,24 +22,21 @@ import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import vm from 'node:vm';
 import { ownCodeContextMain, type GlueApi, type GlueHost } from './glue.js';
+import { nodeRedisMain } from './node-redis-client.js';
 import { clientStore } from './client-store.js';
 import { ModuleLoader } from './loader.js';
 import { ContextWatch } from './context-watch.js';
 import type { ThreadAnswer } from './user-thread.js';
+import { Sandbox, type SandboxProcess } from './sandbox/sandbox.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const hostRequire = createRequire(import.meta.url);
 const hostCrypto = hostRequire('node:crypto');
 
-/** Node globals user code finds in its context as they are (the clock- and random-reading ones are the glue's). */
-const PASSED_GLOBALS = [
-  'console', 'Buffer', 'URL', 'URLSearchParams', 'TextEncoder', 'TextDecoder', 'AbortController', 'AbortSignal',
-  'EventTarget', 'Event', 'structuredClone', 'atob', 'btoa', 'fetch', 'Blob',
-];
-
 /** The glue's source, compiled once per context (a bundler's keep-names helper `__name` covered). */
 const GLUE_SOURCE = `(function () { const __name = (f) => f; return (${ownCodeContextMain.toString()}); })()`;
 const GLUE_SCRIPT = new vm.Script(GLUE_SOURCE, { filename: 'lock-sim:own-code/glue.js' });
+const NODE_REDIS_SCRIPT = new vm.Script(`(function () { const __name = (f) => f; return (${nodeRedisMain.toString()}); })()`, { filename: 'lock-sim:own-code/node-redis-client.js' });
 /**
  * An empty script: without `process._tickCallback` (SHARED_QUEUE below), running it in a
  * context made with `microtaskMode: 'afterEvaluate'` drains that context's own microtask
@@ -47,26 +49,11 @@ const DRAIN_SCRIPT = new vm.Script('', { filename: 'lock-sim:own-code/drain.js' 
 /** The context's global object and Object.prototype, for its watch (context-watch.ts). */
 const REALM_SCRIPT = new vm.Script('[globalThis, Object.prototype]', { filename: 'lock-sim:own-code/realm.js' });
 
-/** Contexts kept for the next run of a module (UserCode.recycle), by module file; a run of the shipped scenarios needs one, a re-run of a seed a few more. */
+/** Contexts kept for later processes of a module (UserCode.recycle), by module file: a run of the shipped scenarios needs one per client process. */
 const kept = new Map<string, UserCode[]>();
-const KEPT_PER_MODULE = 8;
+const KEPT_PER_MODULE = 16;
 
-let netRefused = false;
-/**
- * Real network I/O (a real Redis client, HTTP) is not simulated: a socket that connects is
- * refused with a message that says so (net, tls and http all connect through net.Socket).
- * Patched on this thread's `net` (the run worker's, which runs nothing else that connects).
- */
-function refuseRealSockets(): void {
-  if (netRefused) return;
-  netRefused = true;
-  const net = hostRequire('node:net');
-  net.Socket.prototype.connect = function refused(): never {
-    throw new Error('lock-sim: a lock module opened a real network connection (net.Socket.connect); real I/O is not simulated: talk to Redis through the clients the factory receives');
-  };
-}
-
-/** Which client runs (client-store.ts), one for the thread: its promise hooks are per process. */
+/** Which request runs (client-store.ts), one for the thread: its promise hooks are per process. */
 const als = clientStore();
 
 /**
@@ -76,8 +63,8 @@ const als = clientStore();
  * context made without a queue of its own puts its continuations on that queue, so one such
  * call after a step runs them all, and tells 'unhandledRejection' listeners of what was left
  * unhandled. V8 runs no microtask checkpoint while a continuation runs, so own code is called
- * from a macrotask (run-worker.ts), and each run checks that its continuations do run
- * (UserCode.call). Measured on Node 20.20.2: a step drained this way costs 0.5-0.8 us, one
+ * from a macrotask (run-worker.ts), and each process checks that its continuations do run
+ * (UserCode.load). Measured on Node 20.20.2: a step drained this way costs 0.5-0.8 us, one
  * drained by running an empty script in a context with `microtaskMode: 'afterEvaluate'` (and
  * its own queue) and then the same call 1.8-2.3 us, about 6,000 times a twin module run.
  * Without `_tickCallback`, the context gets its own queue and the empty script drains it.
@@ -87,107 +74,117 @@ const SHARED_QUEUE = typeof processTicks === 'function';
 /** A continuation queued in a context: it has run once the caller drained the queue. */
 const CHECK_SCRIPT = new vm.Script('(() => { const box = { ran: false }; Promise.resolve().then(() => { box.ran = true; }); return box; })()', { filename: 'lock-sim:own-code/check.js' });
 
-/** Promise rejections nothing handled: recorded at the call that left them (processTicks tells the listener). */
-const unhandled: Array<{ message: string; name: string }> = [];
+/** Promise rejections nothing handled, with the realm they belong to (processTicks tells the listener): recorded at the call that left them. */
+const unhandled: Array<{ reason: unknown }> = [];
 let listening = false;
-function listenForUnhandled(describe: GlueApi['describe']): void {
+function listenForUnhandled(): void {
   if (listening) return;
   listening = true;
   process.on('unhandledRejection', (reason) => {
-    const d = describe(reason);
-    unhandled.push({ message: d.message, name: d.name });
+    unhandled.push({ reason });
   });
+}
+
+/** The realms (processes) of the run going on: recycled when it ends normally (endRun). */
+const ofRun: UserCode[] = [];
+
+/** A run starts: no realm of an earlier run is still counted as its. */
+export function beginRun(): void {
+  ofRun.length = 0;
+}
+
+/** The run ended; normally (`ok`): each of its processes' contexts may serve another process. */
+export function endRun(ok: boolean): void {
+  const realms = ofRun.splice(0);
+  if (ok) for (const u of realms) u.recycle();
+}
+
+/** What identifies a process to its realm: its number in the run, its name, its seeded stream, the scenario's file. */
+export interface ProcessIdentity extends SandboxProcess {
+  client: number;
+  seed: number;
 }
 
 export class UserCode {
   private readonly context: vm.Context;
   private readonly api: GlueApi;
   private readonly watch: ContextWatch;
+  private readonly sandbox: Sandbox;
   private readonly mailbox: GlueHost['mailbox'] = { msg: null, result: null, namespace: null, loadError: null };
-  /** The simulation's clocks of the clients (OwnCodeRuntime sets it); NaN before the run. */
-  clockMs: (client: number, monotonic: boolean) => number = () => NaN;
+  /** The simulation's clock of this realm's client (OwnCodeRuntime sets it); NaN before the run. */
+  clockMs: (monotonic: boolean) => number = () => NaN;
 
   private constructor(private readonly file: string) {
-    refuseRealSockets();
-    const sandbox: Record<string, unknown> = {};
-    for (const name of PASSED_GLOBALS) if (name in globalThis) sandbox[name] = (globalThis as any)[name];
-    this.context = vm.createContext(sandbox, SHARED_QUEUE ? { name: 'lock-sim user code' } : { name: 'lock-sim user code', microtaskMode: 'afterEvaluate' });
+    this.context = vm.createContext({}, SHARED_QUEUE ? { name: 'lock-sim user code' } : { name: 'lock-sim user code', microtaskMode: 'afterEvaluate' });
     const main = GLUE_SCRIPT.runInContext(this.context) as typeof ownCodeContextMain;
+    this.sandbox = new Sandbox(this.context, file);
     this.api = main({
       als,
       EventEmitter,
       hostCrypto,
-      hostProcess: process,
-      hostPerformance: performance,
-      clockMs: (client, monotonic) => this.clockMs(client, monotonic),
+      clockMs: (monotonic) => this.clockMs(monotonic),
       mailbox: this.mailbox,
+      sandbox: this.sandbox.glueSide(),
+      nodeRedisMain: NODE_REDIS_SCRIPT.runInContext(this.context) as typeof nodeRedisMain,
     });
-    listenForUnhandled(this.api.describe);
+    this.sandbox.attach(this.api);
+    listenForUnhandled();
     const [global, objectPrototype] = REALM_SCRIPT.runInContext(this.context) as [object, object];
-    this.watch = new ContextWatch(global, objectPrototype, this.api.watched);
+    this.watch = new ContextWatch(global, objectPrototype, [...this.api.watched, ...this.sandbox.watched()]);
   }
 
   /**
-   * A context for one run with `file` loaded (its load error kept for 'start-run' and
-   * 'probe' to report): for a run, one a previous run of the same module left unchanged
-   * (recycle), else a new one; a probe gets a new one. `seed` seeds the random draws user
-   * code makes outside any client (module load).
+   * A realm for a new process running `file`: one an earlier process of the module left
+   * unchanged (recycle), else a new one. `fromKept` false (a probe) always makes a new one.
    */
-  static async prepare(file: string, seed: number, fromKept = true): Promise<UserCode> {
+  static forProcess(file: string, fromKept = true): UserCode {
     const u = (fromKept ? kept.get(file)?.pop() : undefined) ?? new UserCode(file);
-    u.api.reset(seed);
-    const loader = new ModuleLoader({ context: u.context, builtin: (name) => u.builtin(name) });
-    try {
-      u.evaluate = await loader.prepare(file);
-    } catch (err) {
-      u.mailbox.loadError = err;
-    }
+    if (fromKept) ofRun.push(u);
     return u;
   }
 
   /**
-   * After a run that ended normally: the context is kept for the module's next run when user
-   * code changed none of its shared objects (context-watch.ts), its run's state let go now.
-   * The next run gets fresh module instances in it (a new module graph, a reset glue): what
-   * a new context would give, without compiling the glue again and without V8 optimizing it
-   * again. Measured on Node 20.20.2 (scenarios/own-code/twin-lua-unlock.yaml): a new context
-   * per run had V8 re-optimize the glue's and the runtime's hot functions every run, about
-   * half of a module run's CPU time on V8's compiler threads.
+   * Loads the module afresh into this realm for process `who` at simulated time `simMs`: its
+   * graph linked and evaluated now (continuations it queues while loading run now too). A load
+   * error, or a top-level await that does not settle at this instant, is kept for the
+   * factory call ('client' or 'probe') to report.
+   */
+  load(who: ProcessIdentity, simMs: number): void {
+    this.checkContinuationsRun();
+    this.api.reset(who.seed, who.client, who.name);
+    this.api.at(simMs);
+    this.sandbox.begin(who);
+    const loader = new ModuleLoader({ context: this.context, builtin: (name, from, l) => this.sandbox.builtin(name, from, l), drain: () => this.runContinuations() });
+    const m = this.mailbox;
+    m.namespace = m.loadError = null;
+    try {
+      m.namespace = this.api.inProcess(() => loader.load(this.file));
+    } catch (err) {
+      m.loadError = err;
+    }
+    this.sandbox.loaded(loader.files());
+  }
+
+  /**
+   * After a run that ended normally: the context is kept for another process of the module
+   * when user code changed none of its shared objects (context-watch.ts), its state let go
+   * now. The next process gets fresh module instances in it (a new module graph, a reset glue,
+   * new views of the builtins): what a new context would give, without compiling the glue
+   * again and without V8 optimizing it again. Measured on Node 20.20.2
+   * (scenarios/own-code/twin-lua-unlock.yaml): a new context per run had V8 re-optimize the
+   * glue's and the runtime's hot functions every run, about half of a module run's CPU time
+   * on V8's compiler threads.
    */
   recycle(): void {
     if (!this.watch.unchanged()) return;
-    this.api.reset(0);
-    this.evaluate = null;
+    this.api.reset(0, -1, '');
+    this.sandbox.end();
     this.clockMs = () => NaN;
     const m = this.mailbox;
     m.msg = m.result = m.namespace = m.loadError = null;
     let list = kept.get(this.file);
     if (!list) kept.set(this.file, (list = []));
     if (list.length < KEPT_PER_MODULE) list.push(this);
-  }
-
-  /** Evaluates the module graph (prepare linked it): at the run's first call, at its simulated instant. */
-  private evaluate: (() => Record<string, unknown>) | null = null;
-
-  private evaluateOnce(): void {
-    const evaluate = this.evaluate;
-    if (evaluate === null) return;
-    this.evaluate = null;
-    try {
-      this.mailbox.namespace = evaluate();
-    } catch (err) {
-      this.mailbox.loadError = err;
-    }
-  }
-
-  private builtin(name: string): any {
-    switch (name) {
-      case 'crypto': return this.api.crypto;
-      case 'timers': return this.api.timers;
-      case 'process': return this.api.process;
-      case 'perf_hooks': return { ...hostRequire('node:perf_hooks'), performance: this.api.performance };
-      default: return hostRequire(`node:${name}`);
-    }
   }
 
   /** Runs the continuations queued so far (SHARED_QUEUE). */
@@ -216,42 +213,15 @@ export class UserCode {
 
   /** Delivers one message and runs everything it set off; the answer and what user code asked for. */
   call(message: { op: string; [field: string]: unknown }): ThreadAnswer {
-    if (message.op === 'start-run' || message.op === 'probe') {
-      this.checkContinuationsRun();
-      if (typeof message.simMs === 'number') this.api.at(message.simMs);
-      this.evaluateOnce();
-    }
     this.mailbox.result = null;
     this.mailbox.msg = message;
     this.drain();
+    // The factory has run its synchronous part: from now on, no file reads (sandbox/virtual-modules.ts fs).
+    if (message.op === 'client' || message.op === 'probe-result') this.sandbox.running();
     const actions = this.api.takeActions() as ThreadAnswer['actions'];
-    if (unhandled.length > 0) for (const error of unhandled.splice(0)) actions.push({ kind: 'uncaught', client: -1, error });
+    if (unhandled.length > 0) {
+      for (const { reason } of unhandled.splice(0)) actions.push({ kind: 'diagnostic', diagnostic: 'unhandled-rejection', error: this.api.describe(reason) });
+    }
     return { result: this.mailbox.result, actions };
   }
-}
-
-/**
- * Contexts prepared for the run about to start (run-worker.ts prepares them, loading is
- * asynchronous; OwnCodeRuntime takes one per simulated run). A run that needs one more than
- * was prepared (runVariant re-runs a seed the streaming checker could not judge) throws
- * NeedsAnotherContext, and the worker runs it again with more: runs are deterministic.
- */
-const prepared: UserCode[] = [];
-
-export class NeedsAnotherContext extends Error {
-  constructor() {
-    super('lock-sim: an own-code run needs another prepared context');
-    this.name = 'NeedsAnotherContext';
-  }
-}
-
-export function offerPrepared(contexts: UserCode[]): void {
-  prepared.length = 0;
-  prepared.push(...contexts);
-}
-
-export function takePrepared(): UserCode {
-  const u = prepared.shift();
-  if (!u) throw new NeedsAnotherContext();
-  return u;
 }

@@ -31,10 +31,10 @@ export type WorkerAction =
   | { kind: 'timer'; id: number; client: number; ms: number }
   | { kind: 'clear'; id: number }
   | { kind: 'settled'; call: number; ok: true; value: number | boolean | null }
-  | { kind: 'settled'; call: number; ok: false; error: { message: string; name: string; timeout: boolean } }
+  | { kind: 'settled'; call: number; ok: false; error: { message: string; name: string; timeout: boolean; frame: string | null } }
   | { kind: 'subscribe'; client: number; conn: number; channel: string; sub: number }
   | { kind: 'unsubscribe'; client: number; sub: number; channel: string }
-  | { kind: 'uncaught'; client: number; error: { message: string; name: string } };
+  | { kind: 'diagnostic'; diagnostic: 'uncaught' | 'unhandled-rejection' | 'refused-call' | 'watchdog-stop'; error: { message: string; name: string; frame: string | null } };
 
 /**
  * User code that does not return within this many milliseconds of real time is taken to be

@@ -73,11 +73,24 @@ export function leaveUserCode(): void {
  * thread, which would otherwise wait for an answer that never comes.
  */
 export function markEnded(exitCode: number): void {
-  const m = memory;
-  if (!m) return;
+  if (memory) markEndedIn(memory, exitCode);
+}
+
+/** The exit code the supervisor (supervisor.ts) writes for a run worker that ran out of heap. */
+export const OUT_OF_MEMORY = -2;
+
+/** Writes that the run worker ended (from it, or from its supervisor), once: the first code stays. */
+export function markEndedIn(m: WatchMemory, exitCode: number): void {
+  if (Atomics.load(m.i32, ENDED) === 1) return;
   Atomics.store(m.i32, EXIT_CODE, exitCode);
   Atomics.store(m.i32, ENDED, 1);
   Atomics.notify(m.i32, 0);
+}
+
+/** The run worker's heap limit (MB): generous for any honest run; LOCK_SIM_USER_CODE_HEAP_MB sets it. */
+export function userCodeHeapMb(): number {
+  const mb = Number(process.env.LOCK_SIM_USER_CODE_HEAP_MB);
+  return Number.isFinite(mb) && mb >= 16 ? mb : 2048;
 }
 
 /** The waiting thread's side: the worker's exit code if it ended, else null. */
@@ -89,6 +102,9 @@ export function endedWith(m: WatchMemory): number | null {
 export function endedDetail(m: WatchMemory, nameOf: (id: number) => string | undefined, exitCode: number): string {
   const [what, at] = whatRan(m, nameOf);
   const during = Atomics.load(m.i32, 2) === 1 ? ` during ${what}${at}` : '';
+  if (exitCode === OUT_OF_MEMORY) {
+    return `ran out of memory${during}: the run worker's heap limit is ${userCodeHeapMb()} MB (LOCK_SIM_USER_CODE_HEAP_MB); a lock module that keeps what it allocates (an ever-growing array, a cache without bound) fills it`;
+  }
   return `the own-code run worker ended (exit code ${exitCode})${during}: user code must not call process.exit (in a worker thread it ends the thread that runs the simulation)`;
 }
 

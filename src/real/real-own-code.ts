@@ -20,20 +20,32 @@ import { pathToFileURL } from 'node:url';
 import type { Redis } from 'ioredis';
 import { Signal } from '../engine/signal.js';
 import type { OwnLock, OwnLockFactory, OwnLockOptions } from '../own-code/contract.js';
+import { lockKeyAttribution } from '../own-code/key-attribution.js';
+import { RequestIdentity } from '../own-code/request-identity.js';
+import { isTypeScript } from '../own-code/typescript.js';
 import type { Settled } from '../own-code/runtime.js';
 import type { ClientHost } from '../world/client-host.js';
 import type { KeyWatch } from './key-watch.js';
 import { ModuleTimers, type TimerOwner, type UncaughtSink } from './module-timers.js';
-import { realTransport } from './real-transport.js';
+import { realTransport, type RealTransport } from './real-transport.js';
+import { closeNodeRedis, loadRedisPackage, nodeRedisClient, type NodeRedisLike } from './real-node-redis.js';
 import type { RealTimeDriver } from './realtime.js';
 
 /** The request a command belongs to, through the module's promises and timers. */
 const requestOf = new AsyncLocalStorage<string>();
 
+/** The client family the factory receives (lock.client). */
+export type ClientFamily = 'ioredis' | 'node-redis' | 'node-redis@4' | 'node-redis@5';
+
 interface UserClient {
   incarnation: number;
   lock: Promise<OwnLock>;
+  /** ioredis connections, or node-redis clients once connected. */
   connections: Redis[];
+  nodeRedis: NodeRedisLike[];
+  closed: boolean;
+  /** Its requests in flight, to attribute what its node-redis clients' listeners send (request-identity.ts). */
+  identity: RequestIdentity;
   /** Its timers (held in a GC pause, cleared at kill -9 and at the run's end). */
   owner: TimerOwner;
 }
@@ -69,6 +81,10 @@ export class RealOwnCodeRuntime {
     private readonly independent: boolean,
     private readonly driver: RealTimeDriver,
     private readonly keyWatch: KeyWatch,
+    /** ioredis (the default) or node-redis clients (real-node-redis.ts). */
+    private readonly family: ClientFamily = 'ioredis',
+    /** lock.keys: the patterns that read a Redis key as a request key (key-attribution.ts). */
+    private readonly lockKeys: readonly string[] | null = null,
   ) {
     this.timers = new ModuleTimers(driver, (client, message) => this.onUncaught?.(client, message));
   }
@@ -80,7 +96,7 @@ export class RealOwnCodeRuntime {
   }
 
   acquire(host: ClientHost, tag: string, key: string): Signal<Settled> {
-    return this.call(host, tag, async (lock) => {
+    return this.call(host, tag, key, 'acquire', async (lock) => {
       const handle = await lock.acquire(key);
       if (handle === null || handle === undefined || handle === false) return null;
       const id = this.nextHandle++;
@@ -90,7 +106,7 @@ export class RealOwnCodeRuntime {
   }
 
   release(host: ClientHost, tag: string, handle: number, key: string): Signal<Settled> {
-    return this.call(host, tag, async (lock) => {
+    return this.call(host, tag, key, 'release', async (lock) => {
       const h = this.handles.get(handle) ?? null;
       this.handles.delete(handle);
       return (await lock.release(h, key)) === true;
@@ -115,23 +131,30 @@ export class RealOwnCodeRuntime {
   }
 
   private close(client: UserClient): void {
+    client.closed = true;
+    client.identity.clear();
     this.timers.close(client.owner);
     for (const r of client.connections) r.disconnect();
+    for (const r of client.nodeRedis) closeNodeRedis(r);
   }
 
-  private call(host: ClientHost, tag: string, body: (lock: OwnLock) => Promise<number | boolean | null>): Signal<Settled> {
+  private call(host: ClientHost, tag: string, key: string, op: 'acquire' | 'release', body: (lock: OwnLock) => Promise<number | boolean | null>): Signal<Settled> {
     const signal = new Signal<Settled>('own-code call');
     const client = this.clientOf(host);
     const incarnation = client.incarnation;
+    client.identity.begin(tag, key, op);
     requestOf.run(tag, () => this.timers.run(client.owner, () => {
       client.lock.then(body).then(
         (value): Settled => ({ ok: true, value }),
         settledError,
-      ).then((settled) =>
-        this.driver.inject(() => {
+      ).then((settled) => {
+        // No takeover of a guessed write here (the model's RedisNode.reattribute): the key watch
+        // records what it saw when it saw it.
+        client.identity.settled(tag, op, settled.ok && typeof settled.value === 'number');
+        return this.driver.inject(() => {
           if (host.incarnation === incarnation) signal.fire(settled);
-        }),
-      );
+        });
+      });
     }));
     return signal;
   }
@@ -142,16 +165,58 @@ export class RealOwnCodeRuntime {
     if (known && known.incarnation === host.incarnation) return known;
     if (known) this.close(known);
     const transport = realTransport(host.transport);
-    const connections = (this.independent ? transport.lockNodeNames : [null]).map((node) => this.watched(transport.newConnection(node), node));
+    const nodes = this.independent ? transport.lockNodeNames : [null];
     const owner = this.timers.owner(host);
-    const lock = this.loadFactory().then((factory) => this.timers.run(owner, () => factory(connections as never, { ...this.options })));
+    const identity = new RequestIdentity('', lockKeyAttribution(this.lockKeys));
+    const client: UserClient = { incarnation: host.incarnation, lock: Promise.resolve(null as never), connections: [], nodeRedis: [], closed: false, owner, identity };
+    let handed: Promise<unknown[]>;
+    if (this.family === 'ioredis') {
+      client.connections = nodes.map((node) => this.watched(transport.newConnection(node), node));
+      handed = Promise.resolve(client.connections);
+    } else {
+      handed = this.nodeRedisClients(transport, nodes, client);
+    }
+    const lock = Promise.all([this.loadFactory(), handed]).then(([factory, connections]) => this.timers.run(owner, () => factory(connections as never, { ...this.options })));
     lock.catch(() => undefined); // the error reaches each call that awaits it
-    const client: UserClient = { incarnation: host.incarnation, lock, connections, owner };
+    client.lock = lock;
     this.clients.set(host, client);
     return client;
   }
 
+  /**
+   * node-redis clients on the proxies the process's ioredis connections would use (a Sentinel
+   * topology is refused: node-redis 5 finds a primary through createSentinel, which is not
+   * wired here).
+   */
+  private async nodeRedisClients(transport: RealTransport, nodes: Array<string | null>, client: UserClient): Promise<NodeRedisLike[]> {
+    const pkg = await loadRedisPackage(this.file, this.family);
+    const out: NodeRedisLike[] = [];
+    for (const node of nodes) {
+      // The proxy's address, as ioredis is given it (real-transport.ts options).
+      const probe = transport.newConnection(node);
+      const { port, sentinels } = probe.options;
+      probe.disconnect();
+      if (sentinels) throw new Error(`lock.client ${this.family} on the real backend: topology sentinel is not supported (use ioredis, or the simulator)`);
+      const target = node ?? 'redis-0';
+      // A command sent outside any request (a subscriber's listener waking a waiter) goes to the
+      // request the lock's identity names; the clients' sockets are made outside any request,
+      // so their events do not carry the request that happened to connect them.
+      const tagOf = (args: readonly string[]): string => client.identity.tagOf(requestOf.getStore() ?? '', args);
+      const c = await nodeRedisClient(pkg, port ?? 6379, target, this.keyWatch, tagOf, (fn) => requestOf.exit(fn));
+      if (client.closed) closeNodeRedis(c);
+      client.nodeRedis.push(c);
+      out.push(c);
+    }
+    return out;
+  }
+
   private loadFactory(): Promise<OwnLockFactory> {
+    // Node 20 imports no .ts (its type stripping came in 22.6), and this backend imports the
+    // module into lock-sim's own process: refused with the way out, not "Unknown file extension".
+    if (isTypeScript(this.file)) {
+      this.factory ??= Promise.reject(new Error(`lock module ${this.file}: a TypeScript module runs on the simulator; for the real backend compile it to JavaScript (tsc) and name the .js`));
+      this.factory.catch(() => undefined);
+    }
     this.factory ??= import(pathToFileURL(this.file).href).then((mod: Record<string, unknown>) => {
       const f = mod[this.exportName];
       if (typeof f !== 'function') throw new Error(`lock module ${this.file}: export "${this.exportName}" is not a factory function`);

@@ -56,7 +56,7 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
   const module = variant.lockModule;
   const keyWatch = new KeyWatch(deployment, driver, (op) => recorder.record(op), module?.keys ?? null);
   const userCode = module
-    ? new RealOwnCodeRuntime(module.file, module.export ?? 'default', factoryOptions(variant, scenario.network.commandTimeoutUs), scenario.redis.topology === 'independent', driver, keyWatch)
+    ? new RealOwnCodeRuntime(module.file, module.export ?? 'default', factoryOptions(variant, scenario.network.commandTimeoutUs), scenario.redis.topology === 'independent', driver, keyWatch, module.client, module.keys ?? null)
     : null;
   // Until the records end: a module's stray error is recorded as the simulated runtime records it (runner/run.ts moduleLock).
   let runEnded = false;

@@ -4,10 +4,11 @@
  * Stages (TigerBeetle's VOPR habit): inject faults while the load runs, heal everything,
  * let in-flight requests drain, then judge the history alone.
  */
+import { dirname } from 'node:path';
 import { Simulation } from '../engine/simulation.js';
 import { faultsOfRun, injectFault } from '../faults/index.js';
 import { HistoryRecorder, type Retention } from '../history/recorder.js';
-import { FRESH_RECORDS, RecordBuilder, renewRecord } from '../history/records.js';
+import { diagnosticRecord, FRESH_RECORDS, RecordBuilder } from '../history/records.js';
 import type { History, Operation } from '../history/operation.js';
 import type { CheckerArena } from '../checker/arena.js';
 import { checkHistory, type CheckResult, type RunMetrics } from '../checker/check.js';
@@ -25,6 +26,7 @@ import { GUARDS, LOCKS } from '../variants/registry.js';
 import type { KeyChange } from '../world/redis/keyspace.js';
 import type { RedisNode } from '../world/redis/node.js';
 import { lockKeyAttribution } from '../own-code/key-attribution.js';
+import { lockKeyOf as requestLockKey } from '../workload/request-flow.js';
 import { buildWorld } from './build-world.js';
 import { runKit } from './run-kit.js';
 import { explainNoProgress } from './no-progress.js';
@@ -100,7 +102,7 @@ function simulate(scenario: Scenario, variant: VariantSpec, seed: number, option
 
   const world = buildWorld(sim, scenario, kit.hooks, variant);
   // The Redis keys lock metrics read, as the request's key (a user module may declare `lock.keys`).
-  const lockKeyOf = lockKeyAttribution(variant.lockModule?.keys ?? null);
+  const lockKeyOf = lockKeyAttribution(variant.lockModule?.keys ?? null, requestKeysOf(scenario));
   for (const node of world.redis.nodes) node.observer = (n, change) => recordKeyState(recorder, n, change, lockKeyOf);
   kit.recordTransactions(world.database);
   world.redis.onFailover((oldPrimary, newPrimary) => {
@@ -135,17 +137,23 @@ function simulate(scenario: Scenario, variant: VariantSpec, seed: number, option
   return { scenario: scenario.name, variant, seed, metrics, violations, failures, history: recorder.ops, historyLength: recorder.count, events: sim.eventCount };
 }
 
-/** A user lock module's protocol for this run (src/own-code); its uncaught exceptions go into the history. */
+/** A user lock module's protocol for this run (src/own-code); what its code did outside any request (DiagnosticOp) goes into the history. */
 function moduleLock(sim: Simulation, scenario: Scenario, variant: VariantSpec, recorder: HistoryRecorder): LockProtocol {
   const spec = variant.lockModule as LockModuleSpec;
   const runtime = new OwnCodeRuntime(
     sim,
-    { file: spec.file, exportName: spec.export ?? 'default' },
+    { file: spec.file, exportName: spec.export ?? 'default', baseDir: scenario.file === '' ? '' : dirname(scenario.file), timeZone: spec.timeZone, locale: spec.locale, client: spec.client },
     factoryOptions(variant, scenario.network.commandTimeoutUs),
     scenario.redis.topology,
+    lockKeyAttribution(spec.keys ?? null, requestKeysOf(scenario)),
   );
-  runtime.onUncaught = (client, message) => recorder.record(renewRecord(client, 'fail', 'renew', client, `uncaught in lock module: ${message}`));
+  runtime.onDiagnostic = (client, kind, detail, frame) => recorder.record(diagnosticRecord(client, kind, detail, frame ?? undefined));
   return ownCodeLock(runtime, spec.module);
+}
+
+/** The run's lock keys, one per sku (workload/request-flow.ts lockKeyOf): lock-key patterns match these whole. */
+function requestKeysOf(scenario: Scenario): ReadonlySet<string> {
+  return new Set(scenario.stock.map((s) => requestLockKey(s.sku)));
 }
 
 function recordKeyState(recorder: HistoryRecorder, node: RedisNode, change: KeyChange, lockKeyOf: (key: string) => string | null): void {

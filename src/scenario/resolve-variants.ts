@@ -211,7 +211,7 @@ export function resolveVariants(
     variants.push({
       name,
       lock: v.lock,
-      ...(module === null ? {} : { lockModule: { module: module.module, file: module.module, export: module.export ?? null, keys: module.keys === undefined ? null : typeof module.keys === 'string' ? [module.keys] : module.keys, options: module.options ?? {} } }),
+      ...(module === null ? {} : { lockModule: { module: module.module, file: module.module, export: module.export ?? null, keys: module.keys === undefined ? null : typeof module.keys === 'string' ? [module.keys] : module.keys, options: module.options ?? {}, client: module.client ?? 'ioredis', timeZone: module['time-zone'] ?? 'UTC', locale: module.locale ?? 'en-US' } }),
       guard,
       leaseMs: v.lease === undefined ? null : Math.round(v.lease / 1000),
       waitMs: v.wait === undefined ? VARIANT_DEFAULTS.waitMs : v.wait === Number.POSITIVE_INFINITY ? v.wait : Math.round(v.wait / 1000),

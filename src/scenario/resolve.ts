@@ -152,7 +152,7 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
     if (!v.lockModule) continue;
     v.lockModule.file = resolveModulePath(v.lockModule.module, file);
     const connections = topology === 'independent' ? masters : 1;
-    const problem = probeModule(v.lockModule.file, v.lockModule.export ?? 'default', connections, factoryOptions(v, raw.network?.['command-timeout'] ?? DEFAULTS.commandTimeoutUs));
+    const problem = probeModule(v.lockModule, file, connections, factoryOptions(v, raw.network?.['command-timeout'] ?? DEFAULTS.commandTimeoutUs));
     if (problem !== null) issue(['variants', v.name, 'lock', 'module'], problem);
   }
   variants.forEach((v) => {

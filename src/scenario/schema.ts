@@ -208,6 +208,34 @@ export const moduleLockSchema = z.strictObject({
     })
     .optional()
     .meta({ description: "the Redis keys the module's lock lives under, {key} standing for the request's key (e.g. 'mutex:{key}'); lock-key metrics read those (default: the key itself)" }),
+  client: z.enum(['ioredis', 'node-redis', 'node-redis@4', 'node-redis@5']).optional().meta({ description: "the client family the factory receives: ioredis-compatible (default), or node-redis: the `redis` package's v5 API (node-redis, node-redis@5) or v4 API (node-redis@4)" }),
+  'time-zone': z
+    .string()
+    .min(1)
+    .max(MAX_NAME_LENGTH)
+    .refine((zone) => {
+      try {
+        new Intl.DateTimeFormat('en-US', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'an IANA time zone (e.g. "UTC", "Asia/Shanghai")')
+    .optional()
+    .meta({ description: "the time zone Date's local time and Intl read in the module (default: UTC)" }),
+  locale: z
+    .string()
+    .min(1)
+    .max(MAX_NAME_LENGTH)
+    .refine((tag) => {
+      try {
+        return Intl.getCanonicalLocales(tag).length === 1;
+      } catch {
+        return false;
+      }
+    }, 'a BCP 47 locale (e.g. "en-US", "de-DE")')
+    .optional()
+    .meta({ description: 'the locale Intl and the toLocale* methods default to in the module (default: en-US)' }),
 });
 
 /** A built-in lock by name, or a user module. */

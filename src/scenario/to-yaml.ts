@@ -98,6 +98,9 @@ function lockEntry(v: VariantSpec): unknown {
     ...(m.export === null ? {} : { export: m.export }),
     ...(Object.keys(m.options).length === 0 ? {} : { options: m.options }),
     ...(m.keys === null ? {} : { keys: m.keys.length === 1 ? m.keys[0] : [...m.keys] }),
+    ...(m.client === 'ioredis' ? {} : { client: m.client }),
+    ...(m.timeZone === 'UTC' ? {} : { 'time-zone': m.timeZone }),
+    ...(m.locale === 'en-US' ? {} : { locale: m.locale }),
   };
 }
 

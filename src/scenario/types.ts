@@ -103,6 +103,11 @@ export interface LockModuleSpec {
   keys: readonly string[] | null;
   /** `lock.options` as given (empty: none). */
   options: Record<string, unknown>;
+  /** `lock.client`: the client family the factory receives (default ioredis). */
+  client: 'ioredis' | 'node-redis' | 'node-redis@4' | 'node-redis@5';
+  /** `lock.time-zone` and `lock.locale`: what Date's local time and Intl read in the module (default UTC, en-US). */
+  timeZone: string;
+  locale: string;
 }
 
 export interface VariantSpec {

@@ -33,6 +33,7 @@ import type { Process, ProcessGenerator, ProcessGroup } from '../engine/process.
 import type { Micros } from '../engine/time.js';
 import type { EachOutcome } from './effects.js';
 import type { RedisNode } from './redis/node.js';
+import type { ClientSession } from './redis/session.js';
 import type { RedisReply } from './redis/reply.js';
 import type { TransactionReplies } from './redis/transaction.js';
 import { dialTcp, TcpConnection, type TcpPath } from './tcp.js';
@@ -108,6 +109,8 @@ export class IoredisConnection {
   private readonly channels = new Set<{ channel: string; onMessage: (message: string) => void }>();
   /** The current connection's subscriptions at its server; the server forgets them when it closes. */
   private serverSubscriptions: Array<() => void> = [];
+  /** Each socket's connection state at its server (CLIENT ID, a blocked pop holding later commands). */
+  private readonly sessions = new WeakMap<TcpConnection, ClientSession>();
 
   /**
    * Opened when the client first uses it (node-redlock's clients are made at start-up): it
@@ -218,7 +221,9 @@ export class IoredisConnection {
   /** Registers a socket with the server process; false when none listens. */
   private register(socket: TcpConnection): boolean {
     const onServerDeath = (): void => socket.serverDied();
-    if (!this.node.acceptConnection(onServerDeath)) return false;
+    const session = this.node.acceptConnection(onServerDeath);
+    if (session === null) return false;
+    this.sessions.set(socket, session);
     socket.onClientClose = () => {
       this.node.forgetConnection(onServerDeath);
       if (socket === this.socket) this.closeHandler();
@@ -236,10 +241,10 @@ export class IoredisConnection {
       }
       const t = command.transaction;
       if (t) {
-        node.executeTransaction(t.commands, command.tag, (replies) => socket.sendToClient(() => this.onReply(socket, replies.exec, () => t.done(replies))));
+        node.executeTransaction(t.commands, command.tag, (replies) => socket.sendToClient(() => this.onReply(socket, replies.exec, () => t.done(replies))), this.sessions.get(socket));
         return;
       }
-      node.execute(command.args, command.tag, (reply) => socket.sendToClient(() => this.onReply(socket, reply)));
+      node.execute(command.args, command.tag, (reply) => socket.sendToClient(() => this.onReply(socket, reply)), this.sessions.get(socket));
     });
   }
 

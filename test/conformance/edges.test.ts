@@ -116,6 +116,37 @@ const CASES: Case[] = [
     c('HGETALL', 'k'), c('HLEN', 'k'), c('HEXISTS', 'k', 'f'), c('HDEL', 'k', 'f'), c('TYPE', 'k'), c('TYPE', 'h'), c('TYPE', 'nothing'),
     c('PEXPIRE', 'h', '90000'), c('EXISTS', 'k', 'h', 'k', 'x'), c('DEL', 'k', 'k', 'h'), c('SET', 'h', 'v'),
   ]],
+  ['SETEX / PSETEX: the number first (not an integer, not positive, overflow), then the write with its TTL', ['k', 'h'], [
+    ms('SETEX', 'k', '90', 'v'), ms('PTTL', 'k'), ms('PSETEX', 'k', '150000', 'w'), ms('PTTL', 'k'), c('GET', 'k'), c('SETEX', 'k', 'x', 'v'),
+    c('SETEX', 'k', '0', 'v'), c('PSETEX', 'k', '-5', 'v'), c('SETEX', 'k', MAX, 'v'), c('PSETEX', 'k', MAX, 'v'), c('setex', 'k', '1.5', 'v'),
+    c('HSET', 'h', 'f', '1'), ms('SETEX', 'h', '90', 'v'), c('TYPE', 'h'), c('SETEX', 'k', '90'), c('PSETEX', 'k'),
+  ]],
+  ['GETSET / GETDEL / MGET / STRLEN: old values, nil, WRONGTYPE on a hash (MGET: nil)', ['k', 'h', 'k2'], [
+    c('GETSET', 'k', 'v'), c('SET', 'k', 'w', 'PX', '90000'), c('GETSET', 'k', 'x'), c('PTTL', 'k'), c('HSET', 'h', 'f', '1'), c('GETSET', 'h', 'v'),
+    c('GETDEL', 'k'), c('GETDEL', 'k'), c('GETDEL', 'h'), c('SET', 'k2', 'héllo'), c('MGET', 'k', 'h', 'k2', 'k2'), c('STRLEN', 'k2'), c('STRLEN', 'k'),
+    c('STRLEN', 'h'), c('GETDEL'), c('MGET'),
+  ]],
+  ['GETEX: EX / PX / EXAT / PXAT / PERSIST, one at most; the key before the number; a past deadline deletes', ['k', 'h', 'k2'], (start) => [
+    c('GETEX', 'k'), c('SET', 'k', 'v'), ms('GETEX', 'k', 'PX', '90000'), ms('PTTL', 'k'), c('GETEX', 'k', 'PERSIST'), c('PTTL', 'k'),
+    ms('GETEX', 'k', 'EX', '150'), ms('PTTL', 'k'), c('GETEX', 'k', 'EX', '10', 'PX', '100'), c('GETEX', 'k', 'PERSIST', 'EX', '10'), c('GETEX', 'k', 'FOO'),
+    c('GETEX', 'k', 'PX'), c('GETEX', 'k', 'PX', 'abc'), c('GETEX', 'k', 'PX', '0'), c('GETEX', 'nokey', 'PX', 'abc'), c('HSET', 'h', 'f', '1'),
+    c('GETEX', 'h'), c('GETEX', 'h', 'PX', '1000'), c('GETEX', 'h', 'PX', 'abc'), ms('GETEX', 'k', 'PXAT', atMs(start, 2)), ms('PTTL', 'k'), c('GETEX', 'k', 'EXAT', '1'), c('EXISTS', 'k'),
+    c('SET', 'k2', 'v'), c('GETEX', 'k2', 'persist'),
+  ]],
+  ['INCRBY / DECR / DECRBY: 64-bit bounds, a bad increment, WRONGTYPE, the TTL kept', ['k', 'h'], [
+    c('INCRBY', 'k', '5'), c('DECR', 'k'), c('DECRBY', 'k', '10'), c('INCRBY', 'k', 'x'), c('DECRBY', 'k', MIN), c('SET', 'k', MAX), c('INCRBY', 'k', '1'),
+    c('SET', 'k', MIN), c('DECR', 'k'), c('DECRBY', 'k', '1'), c('SET', 'k', '10', 'PX', '90000'), c('DECRBY', 'k', '3'), ms('PTTL', 'k'), c('SET', 'k', '1.5'),
+    c('DECR', 'k'), c('HSET', 'h', 'f', '1'), c('INCRBY', 'h', '1'), c('DECR', 'h'), c('INCRBY', 'k'),
+  ]],
+  ['PERSIST / EXPIRETIME / PEXPIRETIME / UNLINK / ECHO', ['k', 'k2', 'h'], (start) => [
+    c('PERSIST', 'k'), c('EXPIRETIME', 'k'), c('PEXPIRETIME', 'k'), c('SET', 'k', 'v'), c('PERSIST', 'k'), c('EXPIRETIME', 'k'),
+    c('SET', 'k', 'v', 'PXAT', atMs(start, 5)), c('PEXPIRETIME', 'k'), c('EXPIRETIME', 'k'),
+    // EXPIRETIME rounds to the nearest second: a deadline at .700 and one at .300.
+    c('SET', 'k', 'v', 'PXAT', String(Math.floor(start / 1000) * 1000 + 300_700)), c('EXPIRETIME', 'k'),
+    c('SET', 'k', 'v', 'PXAT', String(Math.floor(start / 1000) * 1000 + 300_300)), c('EXPIRETIME', 'k'), c('PERSIST', 'k'), c('PEXPIRETIME', 'k'),
+    c('HSET', 'h', 'f', '1'), c('PEXPIRE', 'h', '90000'), c('PERSIST', 'h'), c('SET', 'k2', 'v'), c('UNLINK', 'k', 'k2', 'nokey', 'k'), c('UNLINK'),
+    c('ECHO', 'hello'), c('ECHO'), c('ECHO', 'a', 'b'),
+  ]],
   ['arity errors and unknown commands (with the first arguments quoted, cut at 128 characters)', [], [
     c('GET'), c('GET', 'a', 'b'), c('SET', 'k'), c('DEL'), c('EXISTS'), c('INCR'), c('TYPE'), c('PING', 'a', 'b'), c('PING', 'hello'), c('PING'),
     c('FOO'), c('foo', 'a', 'b'), c('NOSUCHCMD', 'x'.repeat(200), 'y'), c('nosuch', ...Array.from({ length: 40 }, (_, i) => `arg${i}`)),

@@ -123,7 +123,7 @@ function at(startMs: number, arg: string): string {
 }
 
 const resolve = (steps: readonly Step[]) => (startMs: number): Step[] =>
-  steps.map((s) => ('multi' in s ? { multi: s.multi.map((c) => c.map((a) => at(startMs, a))) } : { ...s, args: s.args.map((a) => at(startMs, a)) }));
+  steps.map((s) => ('multi' in s ? { multi: s.multi.map((c) => c.map((a) => at(startMs, a))) } : 'args' in s ? { ...s, args: s.args.map((a) => at(startMs, a)) } : s));
 
 withRealRedis('the model against redis-server 7: random sequences', (conformance) => {
   it(`random sequences over every modelled command agree (seed ${SEED}, ${RUNS} sequences)`, async () => {

@@ -12,9 +12,17 @@ export class ServerError {
 
 export type Resp = null | number | bigint | string | ServerError | Resp[];
 
+/** A command waiting for its reply; `accepts` tells its reply from a push that arrives before it. */
+interface Pending {
+  resolve: (r: Resp) => void;
+  accepts: (r: Resp) => boolean;
+}
+
 export class RespClient {
   private buffer = Buffer.alloc(0);
-  private readonly pending: Array<(r: Resp) => void> = [];
+  private readonly pending: Pending[] = [];
+  /** Replies no command took: pub/sub messages, and the further replies of a SUBSCRIBE of several channels. */
+  readonly pushes: Resp[] = [];
 
   private constructor(private readonly socket: Socket) {
     socket.on('data', (chunk) => {
@@ -23,7 +31,11 @@ export class RespClient {
         const parsed = parse(this.buffer, 0);
         if (parsed === null) break;
         this.buffer = this.buffer.subarray(parsed.end);
-        this.pending.shift()?.(parsed.value);
+        const head = this.pending[0];
+        if (head !== undefined && head.accepts(parsed.value)) {
+          this.pending.shift();
+          head.resolve(parsed.value);
+        } else this.pushes.push(parsed.value);
       }
     });
   }
@@ -40,11 +52,12 @@ export class RespClient {
     });
   }
 
-  send(args: readonly string[]): Promise<Resp> {
+  /** Sends a command; its reply is the next one that `accepts` takes (by default the next one). */
+  send(args: readonly string[], accepts: (r: Resp) => boolean = () => true): Promise<Resp> {
     let out = `*${args.length}\r\n`;
     for (const a of args) out += `$${Buffer.byteLength(a)}\r\n${a}\r\n`;
     return new Promise((resolve) => {
-      this.pending.push(resolve);
+      this.pending.push({ resolve, accepts });
       this.socket.write(out);
     });
   }

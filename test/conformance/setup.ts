@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Conformance } from './harness.js';
+import { RespClient } from './resp.js';
 import { findRedisServer, inCi, redisServerSkipNotice, startRedisServer, type RunningServer } from './redis-server.js';
 
 export function withRealRedis(title: string, body: (conformance: () => Conformance) => void): void {
@@ -17,7 +18,8 @@ export function withRealRedis(title: string, body: (conformance: () => Conforman
     beforeAll(async () => {
       if (executable === null) throw new Error('redis-server not found and CI is set: the conformance suite must run (.ci/run installs it with apt)');
       server = await startRedisServer(executable);
-      conformance = new Conformance(server.client);
+      const port = server.port;
+      conformance = new Conformance(server.client, () => RespClient.connect(port));
     });
     afterAll(async () => {
       await server?.stop();

@@ -28,7 +28,7 @@ variants:
   const r = runVariant(scenario, scenario.variants[0]);
   const op = r.history.find((o) => o.f === 'acquire' && o.type === 'fail');
   const detail = op && 'detail' in op ? String(op.detail) : '';
-  const json = detail.slice(detail.indexOf('RESULTS ') + 'RESULTS '.length);
+  const json = detail.slice(detail.indexOf('RESULTS ') + 'RESULTS '.length).replace(/ \(at [^)]*\)$/, '');
   return JSON.parse(json) as Record<string, unknown>;
 }
 

@@ -38,7 +38,7 @@ variants:
   const r = runVariant(scenario, scenario.variants[0]);
   const op = r.history.find((o) => o.f === 'acquire' && o.type === 'fail');
   const detail = op && 'detail' in op ? String(op.detail) : '';
-  const s = JSON.parse(detail.slice(detail.indexOf('RESULTS ') + 'RESULTS '.length)) as Seen;
+  const s = JSON.parse(detail.slice(detail.indexOf('RESULTS ') + 'RESULTS '.length).replace(/ \(at [^)]*\)$/, '')) as Seen;
   // Times from when the command after the death was sent (the probe's first command took a round trip).
   const sentAt = s.before?.at + 1000;
   for (const o of [s.during, s.after]) if (o) o.at -= sentAt;

@@ -43,7 +43,7 @@ variants:
     .filter((o) => o.f === 'acquire' && o.type === 'fail')
     .map((o) => {
       const detail = 'detail' in o ? String(o.detail) : '';
-      return { ...(JSON.parse(detail.slice(detail.indexOf('RESULTS ') + 8)) as Seen), client: o.process, atUs: o.timeUs };
+      return { ...(JSON.parse(detail.slice(detail.indexOf('RESULTS ') + 8).replace(/ \(at [^)]*\)$/, '')) as Seen), client: o.process, atUs: o.timeUs };
     })
     .sort((a, b) => a.client.localeCompare(b.client));
 }

@@ -59,10 +59,18 @@ describe('lock modules that cannot be used', () => {
     expect(errorOf(yaml('lua-unlok'))).toMatch(/unknown lock "lua-unlok".*lua-unlock/);
   });
 
+  it('refuses a top-level await that does not settle when the module loads, naming the file', () => {
+    expect(() => parseScenario(yaml('{ module: ./modules/tla-never.mjs }'), join(HERE, 'scenario.yaml'))).toThrow(/tla-never\.mjs has a top-level await that does not settle when the module loads/);
+  });
+
+  it('... while one on what is already settled (a dynamic import) loads', () => {
+    expect(parseScenario(yaml('{ module: ./modules/tla-settled.mjs }'), join(HERE, 'scenario.yaml')).variants[0].lock).toBe('module');
+  });
+
   it('... while a good module loads, relative to the scenario file, with its options', () => {
     const s = parseScenario(yaml('{ module: ./modules/hangs.mjs, options: { prefix: "x" } }', ', lease: 2s'), join(HERE, 'scenario.yaml'));
     expect(s.variants[0].lock).toBe('module');
-    expect(s.variants[0].lockModule).toEqual({ module: './modules/hangs.mjs', file: join(HERE, 'modules/hangs.mjs'), export: null, keys: null, options: { prefix: 'x' } });
+    expect(s.variants[0].lockModule).toEqual({ module: './modules/hangs.mjs', file: join(HERE, 'modules/hangs.mjs'), export: null, keys: null, options: { prefix: 'x' }, client: 'ioredis', timeZone: 'UTC', locale: 'en-US' });
   });
 
   it('a variant with a module refuses options of other locks (redlock retry-count)', () => {

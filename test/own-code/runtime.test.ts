@@ -79,7 +79,11 @@ describe('own-code real I/O', () => {
     const r = run(world({ lock: 'real-io.mjs', work: '100ms', clients: 1, duration: '1s' }));
     const failed = r.history.filter((op) => op.f === 'acquire' && op.type === 'fail');
     expect(failed.length).toBeGreaterThan(0);
-    expect('detail' in failed[0] ? failed[0].detail : '').toMatch(/opened a real network connection \(net\.Socket\.connect\); real I\/O is not simulated/);
+    expect('detail' in failed[0] ? failed[0].detail : '').toBe('Error: lock-sim refused node:net connect() (called at modules/real-io.mjs:6:26): real network I/O is not simulated: talk to Redis through the clients the factory receives');
+    // ... and the refusal is a diagnostic of the run, even when the library swallows the error.
+    const refused = r.history.filter((op) => op.f === 'diagnostic' && op.kind === 'refused-call');
+    expect(refused.length).toBe(failed.length);
+    expect(refused[0]).toMatchObject({ process: 'client-1', frame: 'modules/real-io.mjs:6:26' });
   });
 
   it('... while the same world with a module that talks through its clients has no failed acquire', () => {

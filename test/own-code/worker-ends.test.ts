@@ -1,18 +1,11 @@
 /**
- * User code that ends the own-code run worker's thread (process.exit, which in a worker thread
- * ends that thread) must not leave the caller waiting for an answer that never comes: the
- * worker's 'exit' path says so in shared memory, and the run fails with a user error
- * (ScenarioError: exit 2) naming the module and what it was running. The next run gets a new
- * worker.
+ * process.exit in a lock module is refused (sandbox/process.ts): it throws in user code and is
+ * recorded as a refused call, naming the call and the file; the simulation goes on. A
+ * neighbour that never calls it orders.
  */
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runVariant } from '../../src/runner/run.js';
-import { ScenarioError } from '../../src/scenario/errors.js';
 import { oneRequestScenario } from './module-scenario.js';
-
-const HERE = dirname(fileURLToPath(import.meta.url));
 
 function run(where: string) {
   const scenario = oneRequestScenario('exits', 'exits.mjs', `{ where: ${where} }`);
@@ -20,20 +13,16 @@ function run(where: string) {
 }
 
 describe('a lock module that calls process.exit', () => {
-  it('in acquire: the run fails with a user error naming the module, acquire and its key, the client and the simulated time', () => {
-    let err: unknown;
-    try {
-      run('acquire');
-    } catch (e) {
-      err = e;
-    }
-    expect(err).toBeInstanceOf(ScenarioError);
-    const message = (err as Error).message;
-    expect(message).toContain(join(HERE, 'modules/exits.mjs'));
-    expect(message).toMatch(/the own-code run worker ended \(exit code 3\) during acquire\("[^"]+"\) of client-1, at simulated time 1(\.0+)?s: user code must not call process\.exit/);
+  it('in acquire: the call is refused, that request fails with the refusal, and the refusal is recorded', () => {
+    const r = run('acquire');
+    const failed = r.history.filter((o) => o.f === 'acquire' && o.type === 'fail');
+    expect(failed.map((o) => ('detail' in o ? o.detail : ''))).toEqual([
+      'Error: lock-sim refused node:process exit() (called at modules/exits.mjs:6:40): a lock module must not end the process that runs the simulation; throw or reject instead',
+    ]);
+    expect(r.history.filter((o) => o.f === 'diagnostic')).toMatchObject([{ kind: 'refused-call', process: 'client-1', frame: 'modules/exits.mjs:6:40' }]);
   });
 
-  it('that never calls it runs to the end (in a new worker after the one that ended)', () => {
+  it('that never calls it runs to the end', () => {
     expect(run('never').metrics.orders).toBe(1);
   });
 });

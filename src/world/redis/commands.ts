@@ -6,10 +6,21 @@
  * real redis-server 7.0.15 and compares every reply and the keyspace after each step.
  *
  * Commands that need the node beyond its keyspace (PUBLISH, WAIT, INFO, EVAL, EVALSHA, SCRIPT,
- * MULTI/EXEC) are executed by RedisNode; their arity and flags live in COMMAND_SPECS too, so
- * the node, transactions and scripts check every command the same way.
+ * MULTI/EXEC, CLIENT, the pub/sub commands, QUIT, RESET, and the blocking of BLPOP and its kin)
+ * are executed by RedisNode; their arity and flags live in COMMAND_SPECS too, so the node,
+ * transactions and scripts check every command the same way. The other types' commands live in
+ * their own files (set-, list-, zset-, scan-, key-commands.ts); anything else is Redis's
+ * unknown-command error.
  */
 import type { Keyspace } from './keyspace.js';
+import { STRING_HANDLERS, STRING_SPECS } from './string-commands.js';
+import type { CommandDef, Handler } from './command-def.js';
+import { SET_COMMANDS } from './set-commands.js';
+import { LIST_COMMANDS } from './list-commands.js';
+import { ZSET_COMMANDS } from './zset-commands.js';
+import { SCAN_COMMANDS, typeName } from './scan-commands.js';
+import { KEY_COMMANDS } from './key-commands.js';
+import { HASH_COMMANDS } from './hash-commands.js';
 import {
   ERR_NOT_INTEGER,
   ERR_OVERFLOW,
@@ -29,17 +40,33 @@ import {
  * A command's declared shape (redis 7.0.15 src/commands/<name>.json): `arity` is the exact
  * argument count including the name when positive, the minimum when negative; `write` is the
  * WRITE flag (refused by a replica: READONLY; by a primary short of good replicas:
- * NOREPLICAS); `noscript` is the NOSCRIPT flag (refused inside EVAL).
+ * NOREPLICAS); `noscript` is the NOSCRIPT flag (refused inside EVAL); `blocking` the BLOCKING
+ * flag (the node may block the client).
  */
 export interface CommandSpec {
   arity: number;
   write: boolean;
   noscript: boolean;
-  /** Subcommands of a container command (SCRIPT), with their own arity. */
-  subcommands?: Readonly<Record<string, number>>;
+  blocking?: boolean;
+  /** Subcommands of a container command (SCRIPT, CLIENT, OBJECT, PUBSUB), with their own arity and flags. */
+  subcommands?: Readonly<Record<string, CommandSpec>>;
 }
 
 const spec = (arity: number, write = false, noscript = false): CommandSpec => ({ arity, write, noscript });
+
+/** A spec from a CommandDef's flags (command-def.ts). */
+const specOf = (arity: number, flags: string): CommandSpec =>
+  flags.includes('b') ? { arity, write: flags.includes('w'), noscript: flags.includes('n'), blocking: true } : spec(arity, flags.includes('w'), flags.includes('n'));
+
+/** A container's subcommands: name, arity, flags (src/commands/<container>-<sub>.json). */
+const subcommands = (list: ReadonlyArray<readonly [string, number, string]>): Readonly<Record<string, CommandSpec>> =>
+  Object.fromEntries(list.map(([name, arity, flags]) => [name, specOf(arity, flags)]));
+
+/** OBJECT ENCODING / FREQ / REFCOUNT / HELP (IDLETIME is not modelled: an unknown subcommand here). */
+const OBJECT_SPEC: CommandSpec = { arity: -2, write: false, noscript: false, subcommands: subcommands([['encoding', 3, ''], ['freq', 3, ''], ['refcount', 3, ''], ['help', 2, '']]) };
+
+/** The command files' commands (hash-, set-, list-, zset-, scan-, key-commands.ts). */
+const COMMAND_DEFS: readonly CommandDef[] = [...HASH_COMMANDS, ...SET_COMMANDS, ...LIST_COMMANDS, ...ZSET_COMMANDS, ...SCAN_COMMANDS, ...KEY_COMMANDS];
 
 /** Arity and flags from redis 7.0.15 src/commands/*.json, for every command the model answers. */
 export const COMMAND_SPECS: ReadonlyMap<string, CommandSpec> = new Map([
@@ -57,14 +84,6 @@ export const COMMAND_SPECS: ReadonlyMap<string, CommandSpec> = new Map([
   ['ttl', spec(2)],
   ['pttl', spec(2)],
   ['incr', spec(2, true)],
-  ['hset', spec(-4, true)],
-  ['hsetnx', spec(4, true)],
-  ['hget', spec(3)],
-  ['hgetall', spec(2)],
-  ['hlen', spec(2)],
-  ['hexists', spec(3)],
-  ['hincrby', spec(4, true)],
-  ['hdel', spec(-3, true)],
   // Node-level commands (RedisNode). EVAL/EVALSHA carry no WRITE flag in 7.0 (MAY_REPLICATE):
   // a script's writes are refused one by one inside it (script.c scriptVerifyWriteCommandAllow).
   ['publish', spec(3)],
@@ -72,10 +91,23 @@ export const COMMAND_SPECS: ReadonlyMap<string, CommandSpec> = new Map([
   ['info', spec(-1)],
   ['eval', spec(-3, false, true)],
   ['evalsha', spec(-3, false, true)],
-  ['script', { arity: -2, write: false, noscript: true, subcommands: { load: 3, exists: -3, flush: -2 } }],
+  ['script', { arity: -2, write: false, noscript: true, subcommands: subcommands([['load', 3, 'n'], ['exists', -3, 'n'], ['flush', -2, 'n']]) }],
   ['multi', spec(1, false, true)],
   ['exec', spec(1, false, true)],
   ['discard', spec(1, false, true)],
+  // A session's commands (session-commands.ts, pubsub.ts). CLIENT HELP / INFO / LIST / KILL /
+  // PAUSE / REPLY / TRACKING / NO-EVICT / CACHING / GETREDIR / TRACKINGINFO / UNPAUSE are not
+  // modelled: their names answer as unknown subcommands.
+  ['client', { arity: -2, write: false, noscript: false, subcommands: subcommands([['id', 2, 'n'], ['setname', 3, 'n'], ['getname', 2, 'n'], ['unblock', -3, 'n']]) }],
+  ['subscribe', spec(-2, false, true)],
+  ['unsubscribe', spec(-1, false, true)],
+  ['psubscribe', spec(-2, false, true)],
+  ['punsubscribe', spec(-1, false, true)],
+  ['pubsub', { arity: -2, write: false, noscript: false, subcommands: subcommands([['channels', -2, ''], ['numsub', -2, ''], ['numpat', 2, '']]) }],
+  ['quit', spec(-1, false, true)],
+  ['reset', spec(1, false, true)],
+  ...STRING_SPECS.map(([name, arity, write]): [string, CommandSpec] => [name, spec(arity, write)]),
+  ...COMMAND_DEFS.map(([name, arity, flags]): [string, CommandSpec] => [name, name === 'object' ? OBJECT_SPEC : specOf(arity, flags)]),
 ]);
 
 /** Commands that change data; a replica refuses them from clients (READONLY). */
@@ -116,7 +148,11 @@ export interface CommandInfo {
 }
 
 /** Commands of the model without keys (redis 7.0.15 src/commands/*.json: no key_specs). */
-const KEYLESS_COMMANDS: ReadonlySet<string> = new Set(['ping', 'publish', 'wait', 'info', 'script', 'multi', 'exec', 'discard']);
+const KEYLESS_COMMANDS: ReadonlySet<string> = new Set([
+  'ping', 'publish', 'wait', 'info', 'script', 'multi', 'exec', 'discard', 'echo', 'client', 'subscribe', 'unsubscribe', 'psubscribe',
+  'punsubscribe', 'pubsub', 'quit', 'reset',
+  ...COMMAND_DEFS.filter(([, , flags]) => flags.includes('k')).map(([name]) => name),
+]);
 
 const infoByName = new Map<string, CommandInfo>();
 
@@ -158,12 +194,12 @@ function shapeError(args: readonly string[], name: string, s: CommandSpec | unde
   let arity = s.arity;
   if (s.subcommands !== undefined && args.length >= 2) {
     const sub = asciiLower(args[1]);
-    const subArity = s.subcommands[sub];
-    if (subArity === undefined) {
+    const subSpec = Object.hasOwn(s.subcommands, sub) ? s.subcommands[sub] : undefined;
+    if (subSpec === undefined) {
       return rejectFormat(`ERR unknown subcommand '${args[1].slice(0, 128)}'. Try ${asciiUpper(args[0])} HELP.`);
     }
     fullName = `${name}|${sub}`;
-    arity = subArity;
+    arity = subSpec.arity;
   }
   if ((arity > 0 && args.length !== arity) || args.length < -arity) return wrongArgs(fullName);
   return null;
@@ -172,6 +208,18 @@ function shapeError(args: readonly string[], name: string, s: CommandSpec | unde
 /** The spec of a command by its lower-case name. */
 export function commandSpec(name: string): CommandSpec | undefined {
   return COMMAND_SPECS.get(name);
+}
+
+/** The spec that holds a command's flags: its subcommand's for a container (checkShape passed). */
+export function effectiveSpec(args: readonly string[], cmd: CommandInfo): CommandSpec | undefined {
+  const s = cmd.spec;
+  if (s?.subcommands === undefined || args.length < 2) return s;
+  return s.subcommands[asciiLower(args[1])] ?? s;
+}
+
+/** server.c: the name errors give a subcommand ("client|id"). */
+export function fullName(args: readonly string[], cmd: CommandInfo): string {
+  return cmd.spec?.subcommands !== undefined && args.length >= 2 ? `${cmd.name}|${asciiLower(args[1])}` : cmd.name;
 }
 
 /** server.c rejectCommandFormat: newlines in the message become spaces (it stays one line). */
@@ -190,7 +238,7 @@ function unknownCommand(args: readonly string[]): RedisErrorReply {
   return rejectFormat(`ERR unknown command '${args[0].slice(0, 128)}', with args beginning with: ${quoted}`);
 }
 
-export type Handler = (ks: Keyspace, args: readonly string[], tag: string) => RedisReply;
+export type { Handler } from './command-def.js';
 
 const HANDLERS: ReadonlyMap<string, Handler> = new Map<string, Handler>([
   // server.c pingCommand: PONG, or the one argument back.
@@ -208,28 +256,9 @@ const HANDLERS: ReadonlyMap<string, Handler> = new Map<string, Handler>([
   ['ttl', (ks, args) => ttl(ks, args[1], false)],
   ['pttl', (ks, args) => ttl(ks, args[1], true)],
   ['incr', incr],
-  ['hset', hset],
-  ['hsetnx', hsetnx],
-  // Hash reads: WRONGTYPE on a string, else the answer (no closure per call: HEXISTS is in
-  // every Redisson script).
-  ['hget', (ks, args) => {
-    const h = hashOf(ks, args[1]);
-    return h instanceof RedisErrorReply ? h : (h?.get(args[2]) ?? null);
-  }],
-  ['hgetall', (ks, args) => {
-    const h = hashOf(ks, args[1]);
-    return h instanceof RedisErrorReply ? h : h === undefined ? [] : [...h].flat();
-  }],
-  ['hlen', (ks, args) => {
-    const h = hashOf(ks, args[1]);
-    return h instanceof RedisErrorReply ? h : (h?.size ?? 0);
-  }],
-  ['hexists', (ks, args) => {
-    const h = hashOf(ks, args[1]);
-    return h instanceof RedisErrorReply ? h : h?.has(args[2]) ? 1 : 0;
-  }],
-  ['hincrby', hincrby],
-  ['hdel', hdel],
+  ['unlink', del],
+  ...STRING_HANDLERS,
+  ...COMMAND_DEFS.filter((d) => d[3] !== null).map(([name, , , handler]): [string, Handler] => [name, handler as Handler]),
 ]);
 
 /**
@@ -260,12 +289,29 @@ export function runResolvedKeyspaceCommand(ks: Keyspace, args: readonly string[]
   return handler === undefined ? unknownCommand(args) : handler(ks, args, tag);
 }
 
+/**
+ * Whether a command's string reply is a status reply (RESP2 "+OK"), which a script's
+ * redis.call sees as { ok = ... } rather than a string (redis 7.0.15: addReply(c, shared.ok),
+ * addReplyStatus): SET without GET, SETEX / PSETEX, MSET, HMSET, LSET, LTRIM, SELECT, TYPE,
+ * PING without an argument, SCRIPT FLUSH, RESET, QUIT.
+ */
+export function isStatusReply(args: readonly string[], reply: RedisReply): boolean {
+  if (typeof reply !== 'string') return false;
+  const name = asciiLower(args[0]);
+  if (name === 'set') return !args.slice(3).some((a) => asciiLower(a) === 'get');
+  if (name === 'ping') return args.length === 1;
+  if (name === 'script') return asciiLower(args[1] ?? '') === 'flush';
+  return STATUS_COMMANDS.has(name);
+}
+
+const STATUS_COMMANDS: ReadonlySet<string> = new Set(['type', 'mset', 'hmset', 'setex', 'psetex', 'lset', 'ltrim', 'select', 'reset', 'quit']);
+
 /** Whether the keyspace layer answers this command (the rest is the node's). */
 export function isKeyspaceCommand(name: string): boolean {
   return HANDLERS.has(asciiLower(name));
 }
 
-/** t_string.c getGenericCommand: nil, the string, or WRONGTYPE for a hash. */
+/** t_string.c getGenericCommand: nil, the string, or WRONGTYPE for another type. */
 function getString(ks: Keyspace, key: string): RedisReply {
   const e = ks.lookup(key);
   if (e === undefined) return null;
@@ -379,11 +425,9 @@ function exists(ks: Keyspace, args: readonly string[]): RedisReply {
   return n;
 }
 
-/** db.c typeCommand: "none", "string" or "hash" (the two types the model stores). */
+/** db.c typeCommand: none, string, hash, list, set or zset (streams are not modelled). */
 function type(ks: Keyspace, args: readonly string[]): RedisReply {
-  const e = ks.lookup(args[1]);
-  if (e === undefined) return 'none';
-  return typeof e.value === 'string' ? 'string' : 'hash';
+  return typeName(ks.lookup(args[1])?.value);
 }
 
 /**
@@ -483,89 +527,4 @@ function incr(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
     ks.touched(args[1], tag);
   }
   return integerReply(next);
-}
-
-function hashOf(ks: Keyspace, key: string): Map<string, string> | undefined | RedisErrorReply {
-  const e = ks.lookup(key);
-  if (e === undefined) return undefined;
-  return typeof e.value === 'string' ? ERR_WRONGTYPE : e.value;
-}
-
-/**
- * t_hash.c hsetCommand: an odd field/value list is an arity error (after the type check of
- * the declared arity, before the key's type); replies the number of new fields. Field order is
- * insertion order, as Redis's listpack keeps it for small hashes (a hash that outgrows
- * hash-max-listpack-entries 128 / -value 64 bytes becomes a hashtable in Redis, whose order
- * the model does not follow).
- */
-function hset(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
-  if (args.length % 2 === 1) return wrongArgs('hset');
-  const h = hashOf(ks, args[1]);
-  if (h instanceof RedisErrorReply) return h;
-  const hash = h ?? new Map<string, string>();
-  let added = 0;
-  for (let i = 2; i < args.length; i += 2) {
-    if (!hash.has(args[i])) added++;
-    hash.set(args[i], args[i + 1]);
-  }
-  if (h === undefined) ks.write(args[1], hash, null, tag);
-  else ks.touched(args[1], tag);
-  return added;
-}
-
-/** t_hash.c hsetnxCommand: 0 when the field exists, else set it and 1. */
-function hsetnx(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
-  const h = hashOf(ks, args[1]);
-  if (h instanceof RedisErrorReply) return h;
-  if (h?.has(args[2])) return 0;
-  const hash = h ?? new Map<string, string>();
-  hash.set(args[2], args[3]);
-  if (h === undefined) ks.write(args[1], hash, null, tag);
-  else ks.touched(args[1], tag);
-  return 1;
-}
-
-/**
- * t_hash.c hincrbyCommand: the increment is read first ("value is not an integer or out of
- * range"), then the key's type, then the field ("hash value is not an integer"), then the
- * 64-bit overflow check ("increment or decrement would overflow").
- */
-function hincrby(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
-  const byText = args[3];
-  const smallBy = SMALL_INT.test(byText);
-  const by = smallBy ? null : parseInt64(byText);
-  if (!smallBy && by === null) return ERR_NOT_INTEGER;
-  const h = hashOf(ks, args[1]);
-  if (h instanceof RedisErrorReply) return h;
-  const hash = h ?? new Map<string, string>();
-  const stored = hash.get(args[2]);
-  // Fast path, same rules: two integers of at most 12 digits (SMALL_INT) cannot overflow, and
-  // a safe integer prints as its bigint does.
-  if (smallBy && (stored === undefined || SMALL_INT.test(stored))) {
-    const small = (stored === undefined ? 0 : Number(stored)) + Number(byText);
-    hash.set(args[2], String(small));
-    if (h === undefined) ks.write(args[1], hash, null, tag);
-    else ks.touched(args[1], tag);
-    return small;
-  }
-  const before = stored === undefined ? 0n : parseInt64(stored);
-  if (before === null) return new RedisErrorReply('ERR hash value is not an integer');
-  const next = before + (by ?? BigInt(byText));
-  if (next > INT64_MAX || next < INT64_MIN) return ERR_OVERFLOW;
-  hash.set(args[2], String(next));
-  if (h === undefined) ks.write(args[1], hash, null, tag);
-  else ks.touched(args[1], tag);
-  return integerReply(next);
-}
-
-/** t_hash.c hdelCommand: the hash goes when its last field does. */
-function hdel(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
-  const h = hashOf(ks, args[1]);
-  if (h instanceof RedisErrorReply) return h;
-  if (h === undefined) return 0;
-  let n = 0;
-  for (let i = 2; i < args.length; i++) if (h.delete(args[i])) n++;
-  if (h.size === 0) ks.remove(args[1], 'delete', tag);
-  else if (n > 0) ks.touched(args[1], tag);
-  return n;
 }

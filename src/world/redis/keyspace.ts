@@ -1,5 +1,6 @@
 /**
- * One Redis node's keyspace: strings and hashes with millisecond expiry deadlines judged
+ * One Redis node's keyspace: strings, hashes, lists, sets and sorted sets (values.ts) with
+ * millisecond expiry deadlines judged
  * by the node's own clock (as Redis does: deadlines are absolute wall-clock milliseconds).
  *
  * Expiry follows Redis 7 (`db.c` keyIsExpired / expireIfNeeded): a key is expired when
@@ -9,7 +10,9 @@
  * Every write reports the key's new state through `onChange`, which is how replication
  * (by effects, like Redis >= 5 for scripts) and the lock observer learn about it.
  */
-export type StoredValue = string | Map<string, string>;
+import { HASHTABLE_HASHES, RedisList, RedisSet, RedisZset } from './values.js';
+
+export type StoredValue = string | Map<string, string> | RedisList | RedisSet | RedisZset;
 
 export interface Entry {
   value: StoredValue;
@@ -19,7 +22,8 @@ export interface Entry {
   holderTag: string;
 }
 
-export type ChangeCause = 'write' | 'delete' | 'expire' | 'ttl' | 'sync' | 'clock';
+/** 'attributed': no change of Redis's state, lock-sim learning whose the key is (RedisNode.reattribute). */
+export type ChangeCause = 'write' | 'delete' | 'expire' | 'ttl' | 'sync' | 'clock' | 'attributed';
 
 export interface KeyChange {
   key: string;
@@ -52,7 +56,11 @@ export class Keyspace {
   private lastKey: string | null = null;
   private lastEntry: Entry | undefined = undefined;
 
-  constructor(readonly nowMs: () => number) {}
+  constructor(
+    readonly nowMs: () => number,
+    /** The clock in microseconds (TIME); by default the milliseconds' start. */
+    readonly nowUs: () => number = () => nowMs() * 1000,
+  ) {}
 
   get size(): number {
     return this.data.size;
@@ -106,6 +114,19 @@ export class Keyspace {
     this.drop(key);
     this.emit(key, undefined, cause, byTag, entry.holderTag);
     return true;
+  }
+
+  /**
+   * The live entry's holder `from` becomes `to`, with no change of the key's state (nothing
+   * replicates: it is lock-sim's knowledge of who wrote it, not a write). The entry, or
+   * undefined when the key is gone, expired or held by another.
+   */
+  reattribute(key: string, from: string, to: string): Entry | undefined {
+    const entry = this.get(key);
+    if (entry === undefined || entry.holderTag !== from) return undefined;
+    if (entry.expireAtMs !== null && this.nowMs() > entry.expireAtMs) return undefined;
+    entry.holderTag = to;
+    return entry;
   }
 
   /** Raw access for replication and failover; bypasses expiry. */
@@ -170,6 +191,18 @@ export class Keyspace {
 }
 
 export function cloneEntry(entry: Entry): Entry {
-  const value = typeof entry.value === 'string' ? entry.value : new Map(entry.value);
-  return { value, expireAtMs: entry.expireAtMs, holderTag: entry.holderTag };
+  return { value: cloneValue(entry.value), expireAtMs: entry.expireAtMs, holderTag: entry.holderTag };
+}
+
+/** A copy of a value that shares nothing mutable with it, its encoding kept. */
+function cloneValue(v: StoredValue): StoredValue {
+  if (typeof v === 'string') return v;
+  if (v instanceof Map) {
+    const copy = new Map(v);
+    if (HASHTABLE_HASHES.has(v)) HASHTABLE_HASHES.add(copy);
+    return copy;
+  }
+  if (v instanceof RedisList) return new RedisList([...v.items]);
+  if (v instanceof RedisSet) return new RedisSet(new Set(v.members), v.intset);
+  return new RedisZset(v.entries.map((e) => ({ member: e.member, score: e.score })), v.listpack);
 }

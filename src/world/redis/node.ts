@@ -5,7 +5,7 @@
  */
 import type { Simulation } from '../../engine/simulation.js';
 import type { LocalClock } from '../clock.js';
-import { asciiLower, checkShape, commandInfo, runResolvedKeyspaceCommand, type CommandInfo } from './commands.js';
+import { asciiLower, checkShape, commandInfo, fullName, runResolvedKeyspaceCommand, type CommandInfo } from './commands.js';
 import { cloneEntry, Keyspace, type Entry, type KeyChange } from './keyspace.js';
 import { ERR_NOT_INTEGER, parseInt64, RedisErrorReply, type RedisReply } from './reply.js';
 import type { ReplicationLink } from './replication.js';
@@ -15,6 +15,14 @@ import { ScriptCache } from './script-cache.js';
 import { ExpiryQueue } from './expiry-queue.js';
 import { builtinScriptByText, runBuiltin } from './scripts.js';
 import { runTransaction, type TransactionReplies } from './transaction.js';
+import { answer, type ReplyTo } from './reply-to.js';
+import { PubSub, type Subscriber } from './pubsub.js';
+import { ClientSession } from './session.js';
+import { PUBSUB_CONTEXT_COMMANDS, runSessionCommand, SESSION_COMMANDS, subscribedPing, type SessionHost } from './session-commands.js';
+import { BlockedClients, type Blocked } from './blocking.js';
+import { listBlockOf } from './list-commands.js';
+import { zsetBlockOf } from './zset-commands.js';
+import { RedisList, RedisZset } from './values.js';
 
 export type RedisRole = 'primary' | 'replica';
 
@@ -24,7 +32,13 @@ const INFO_WITH_REPLICATION = new Set(['default', 'all', 'everything', 'replicat
 const ERR_WAIT_ON_REPLICA = new RedisErrorReply(
   'ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0 if a replica is configured to be writable (which is not the default) writes to replicas are just local and are not propagated.',
 );
-export type Subscriber = (channel: string, message: string) => void;
+export type { Subscriber } from './pubsub.js';
+export type { ReplyTo } from './reply-to.js';
+
+/** redis 7.0.15 blocked.c disconnectAllBlockedClients: what a primary turned replica answers its blocked clients. */
+const ERR_UNBLOCKED_DEMOTED = new RedisErrorReply('UNBLOCKED force unblock from blocking operation, instance state changed (master -> replica?)');
+/** The first client id a fresh server gives a connection (measured on redis-server 7.0.15: ids 1 and 2 go to its internal clients). */
+const FIRST_CLIENT_ID = 3;
 
 const ERR_NOSCRIPT = new RedisErrorReply('NOSCRIPT No matching script. Please use EVAL.');
 const ERR_READONLY = new RedisErrorReply("READONLY You can't write against a read only replica.");
@@ -36,16 +50,6 @@ const ERR_READONLY = new RedisErrorReply("READONLY You can't write against a rea
  */
 export type UserScriptRunner = (ctx: ScriptContext, body: string, keys: readonly string[], argv: readonly string[]) => RedisReply;
 
-/**
- * Where a command's reply goes: a callback, or an object that takes it (a client command in
- * flight, world/command-trip.ts: no closure per command).
- */
-export type ReplyTo = ((r: RedisReply) => void) | { nodeReplied(r: RedisReply): void };
-
-const answer = (to: ReplyTo, r: RedisReply): void => {
-  if (typeof to === 'function') to(r);
-  else to.nodeReplied(r);
-};
 
 /** Whether INFO's section names (args[1..]) include one that holds the replication section. */
 function asksForReplication(args: readonly string[]): boolean {
@@ -72,7 +76,13 @@ interface WaitRequest {
   reply: ReplyTo;
 }
 
-export class RedisNode {
+/** Answers the replies of a session command: the first as the command's reply, the rest as pushes after it. */
+function answerAll(reply: ReplyTo, session: ClientSession, replies: readonly RedisReply[]): void {
+  answer(reply, replies[0]);
+  for (let i = 1; i < replies.length; i++) session.push(replies[i]);
+}
+
+export class RedisNode implements SessionHost {
   readonly keyspace: Keyspace;
   role: RedisRole = 'primary';
   up = true;
@@ -99,10 +109,19 @@ export class RedisNode {
   private readonly expiries = new ExpiryQueue();
   /** DEBUG SLEEP: commands that arrive while paused run, in order, when it wakes. */
   private pausedQueue: Array<() => void> | null = null;
-  private readonly subscribers = new Map<string, Set<Subscriber>>();
+  /** Channel and pattern subscribers (pubsub.ts). */
+  readonly pubsub = new PubSub();
   private waits: WaitRequest[] = [];
   /** Client TCP connections this process accepted (tcp.ts); kill -9 closes them all. */
   private readonly sockets = new Set<() => void>();
+  /** The session of each accepted connection (session.ts), by its close function. */
+  private readonly sessionsBySocket = new Map<() => void, ClientSession>();
+  /** Sessions by CLIENT ID: the open connections, and a one-command connection while it is blocked. */
+  private readonly sessions = new Map<number, ClientSession>();
+  /** The next CLIENT ID (networking.c createClient: server.next_client_id). */
+  private nextClientId = FIRST_CLIENT_ID;
+  /** Clients blocked by BLPOP and its kin (blocking.ts). */
+  private readonly blocked: BlockedClients;
 
   /**
    * What a script sees of this node. A script runs to its end inside one command, and nothing
@@ -116,12 +135,14 @@ export class RedisNode {
     private readonly sim: Simulation,
     readonly clock: LocalClock,
   ) {
-    this.keyspace = new Keyspace(() => clock.nowMs());
+    this.keyspace = new Keyspace(() => clock.nowMs(), () => clock.nowUs());
     this.keyspace.onChange = (change) => this.onKeyChange(change);
+    this.blocked = new BlockedClients(sim, clock, this.keyspace, (fn) => this.whenAwake(fn));
     this.scriptContext = {
       keyspace: this.keyspace,
       publish: (c, m) => this.publish(c, m),
       info: (a) => this.info(a),
+      pubsub: (a) => this.pubsub.pubsubCommand(a),
       tag: '',
       sha: '',
       writeRefusal: () => (this.role === 'replica' ? ERR_READONLY.message : (this.writeRefusal?.() ?? null)),
@@ -129,20 +150,109 @@ export class RedisNode {
   }
 
   /**
-   * Executes one command from a client. `reply` is called once, now or later (WAIT);
-   * never when the node is down (the client's timeout covers that).
+   * Executes one command from a client. `reply` is called once, now or later (WAIT, a blocking
+   * pop); never when the node is down (the client's timeout covers that). `session` is the
+   * client's connection (session.ts); without one the command runs on a connection of its own.
    */
-  execute(args: readonly string[], tag: string, reply: ReplyTo): void {
+  execute(args: readonly string[], tag: string, reply: ReplyTo, session?: ClientSession): void {
     if (!this.up) return;
     if (this.pausedQueue !== null) {
-      this.pausedQueue.push(() => this.execute(args, tag, reply));
+      this.pausedQueue.push(() => this.execute(args, tag, reply, session));
       return;
     }
+    if (session !== undefined) {
+      if (session.closed) return;
+      if (session.blocked !== null) {
+        session.pending.push(() => this.execute(args, tag, reply, session));
+        return;
+      }
+    }
     const cmd = commandInfo(args[0]);
-    const refused = this.admissionError(args, cmd);
-    if (refused !== null) return answer(reply, refused);
-    if (cmd.name === 'wait') return this.wait(args, reply, false);
-    answer(reply, this.run(args, tag, cmd));
+    const refused = this.admissionError(args, cmd, session);
+    if (refused !== null) answer(reply, refused);
+    else if (cmd.name === 'wait') this.wait(args, reply, false, session);
+    else if (SESSION_COMMANDS.has(cmd.name) || (cmd.name === 'ping' && session?.subscribed)) this.sessionCommand(args, cmd, reply, session ?? this.oneCommandSession());
+    else if (cmd.spec?.blocking === true) this.blockingCommand(args, tag, cmd, reply, session);
+    else answer(reply, this.run(args, tag, cmd));
+    if (this.blocked.busy) this.blocked.afterCommand();
+  }
+
+  /** A connection made for one command (a transport without sessions); CLIENT ID answers a new id each time. */
+  private oneCommandSession(): ClientSession {
+    return new ClientSession(this.nextClientId++);
+  }
+
+  /** Opens the session of a connection a transport models (tcp.ts: acceptConnection does for its sockets). */
+  openSession(closeConnection: (() => void) | null = null): ClientSession {
+    const session = new ClientSession(this.nextClientId++, closeConnection);
+    this.sessions.set(session.id, session);
+    return session;
+  }
+
+  /** The client's connection closed: it is unblocked without a reply, its subscriptions go. */
+  closeSession(session: ClientSession): void {
+    session.closed = true;
+    this.sessions.delete(session.id);
+    const b = session.blocked as Blocked | null;
+    if (b !== null) {
+      b.wait?.cancel();
+      this.blocked.release(b);
+    }
+    session.pending.length = 0;
+    this.pubsub.dropSession(session);
+  }
+
+  /** @internal SessionHost: CLIENT UNBLOCK's lookup. */
+  sessionById(id: number): ClientSession | undefined {
+    return this.sessions.get(id);
+  }
+
+  /** @internal SessionHost: CLIENT UNBLOCK of a blocked session. */
+  unblockSession(session: ClientSession, withError: boolean): boolean {
+    const b = session.blocked as Blocked | null;
+    if (b === null) return false;
+    this.blocked.unblock(b, withError);
+    return true;
+  }
+
+  private sessionCommand(args: readonly string[], cmd: CommandInfo, reply: ReplyTo, session: ClientSession): void {
+    if (cmd.name === 'ping') return answer(reply, subscribedPing(args));
+    answerAll(reply, session, runSessionCommand(this, session, args, cmd.name));
+    if (cmd.name === 'quit') {
+      this.closeSession(session);
+      session.closeConnection?.();
+    }
+  }
+
+  /**
+   * BLPOP and its kin (t_list.c blockingPopGenericCommand, t_zset.c blockingGenericZpopCommand):
+   * what the handler answers when it found something, or an error; else the client blocks.
+   */
+  private blockingCommand(args: readonly string[], tag: string, cmd: CommandInfo, reply: ReplyTo, sessionIn: ClientSession | undefined): void {
+    const r = this.run(args, tag, cmd);
+    if (r !== null) return answer(reply, r);
+    const session = sessionIn ?? this.oneCommandSession();
+    const isZset = cmd.name.startsWith('bz');
+    const list = isZset ? null : listBlockOf(cmd.name, args);
+    const zset = isZset ? zsetBlockOf(cmd.name, args) : null;
+    const timeoutMs = (list ?? zset)!.timeoutMs;
+    // timeout.c: a positive timeout is added to the clock (a sum past 2^63 - 1 wraps below zero: due at once).
+    let deadlineMs: number | null = null;
+    if (timeoutMs > 0n) {
+      const at = timeoutMs + BigInt(this.clock.nowMs());
+      deadlineMs = at > 9223372036854775807n ? -1 : Number(at);
+    }
+    this.sessions.set(session.id, session);
+    const b: Blocked = { session, tag, reply: sessionIn === undefined ? this.forgetAfter(session, reply) : reply, list, zset, wait: null, deadlineMs };
+    this.blocked.block(b);
+  }
+
+  /** The reply of a one-command connection's blocked command: once answered, the connection is gone. */
+  private forgetAfter(session: ClientSession, reply: ReplyTo): ReplyTo {
+    return (r) => {
+      this.sessions.delete(session.id);
+      answer(reply, r);
+    };
   }
 
   /**
@@ -150,16 +260,35 @@ export class RedisNode {
    * execute() admits it, then all run back to back. `reply` gets MULTI's, each QUEUED and
    * EXEC's replies at once, or nothing when the node is down.
    */
-  executeTransaction(commands: readonly (readonly string[])[], tag: string, reply: (r: TransactionReplies) => void): void {
+  executeTransaction(commands: readonly (readonly string[])[], tag: string, reply: (r: TransactionReplies) => void, session?: ClientSession): void {
     if (!this.up) return;
     if (this.pausedQueue !== null) {
-      this.pausedQueue.push(() => this.executeTransaction(commands, tag, reply));
+      this.pausedQueue.push(() => this.executeTransaction(commands, tag, reply, session));
       return;
+    }
+    if (session !== undefined) {
+      if (session.closed) return;
+      if (session.blocked !== null) {
+        session.pending.push(() => this.executeTransaction(commands, tag, reply, session));
+        return;
+      }
+      // In the pub/sub context MULTI and EXEC are refused, so each command runs (or is refused) on its own.
+      if (session.subscribed) {
+        const queued = commands.map((args) => {
+          let r: RedisReply = null;
+          this.execute(args, tag, (x) => (r = x), session);
+          return r;
+        });
+        // server.c rejectCommandFormat of EXEC: multi.c execCommandAbort, the message without "ERR ".
+        const execRefused = this.pubsubContextError(['EXEC'], commandInfo('exec')).message.replace(/^ERR /, '');
+        reply({ multi: this.pubsubContextError(['MULTI'], commandInfo('multi')), queued, exec: new RedisErrorReply(`EXECABORT Transaction discarded because of: ${execRefused}`) });
+        return;
+      }
     }
     reply(
       runTransaction(
         commands,
-        (args) => this.admissionError(args, commandInfo(args[0])),
+        (args) => this.admissionError(args, commandInfo(args[0]), session),
         (args) => {
           const cmd = commandInfo(args[0]);
           // Inside EXEC a WAIT cannot block (CLIENT_DENY_BLOCKING): it answers the count now.
@@ -168,10 +297,18 @@ export class RedisNode {
             this.wait(args, (x) => (r = x), true);
             return r;
           }
+          if (SESSION_COMMANDS.has(cmd.name)) {
+            const s = session ?? this.oneCommandSession();
+            const replies = runSessionCommand(this, s, args, cmd.name);
+            for (let i = 1; i < replies.length; i++) s.push(replies[i]);
+            return replies[0];
+          }
+          // A blocking pop that finds nothing answers nil here (its handler's null).
           return this.run(args, tag, cmd);
         },
       ),
     );
+    if (this.blocked.busy) this.blocked.afterCommand();
   }
 
   /**
@@ -181,11 +318,12 @@ export class RedisNode {
    * script's writes are refused inside it (script-call.ts), except by a cluster node that is
    * down, which refuses the command itself.
    */
-  private admissionError(args: readonly string[], cmd: CommandInfo): RedisErrorReply | null {
+  private admissionError(args: readonly string[], cmd: CommandInfo, session?: ClientSession): RedisErrorReply | null {
     const shape = checkShape(args, cmd);
     if (shape !== null) return shape;
     const spec = cmd.spec;
     if (spec?.write && this.role === 'replica') return ERR_READONLY;
+    if (session?.subscribed === true && !PUBSUB_CONTEXT_COMMANDS.has(cmd.name)) return this.pubsubContextError(args, cmd);
     // A cluster node whose state is fail refuses every command with keys, reads included
     // (redis 7.0.15 cluster.c getNodeByQuery: "Cluster is globally down but we got keys?",
     // CLUSTER_REDIR_DOWN_STATE unless cluster-allow-reads-when-down, default no); keyless
@@ -196,6 +334,11 @@ export class RedisNode {
       if (refusal !== null && (spec?.write || refusal.startsWith('CLUSTERDOWN'))) return new RedisErrorReply(refusal);
     }
     return null;
+  }
+
+  /** server.c processCommand: what a RESP2 client in the pub/sub context may not send. */
+  private pubsubContextError(args: readonly string[], cmd: CommandInfo): RedisErrorReply {
+    return new RedisErrorReply(`ERR Can't execute '${fullName(args, cmd)}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context`);
   }
 
   /** Runs an admitted command (all but WAIT's blocking). */
@@ -268,20 +411,11 @@ export class RedisNode {
   }
 
   subscribe(channel: string, subscriber: Subscriber): () => void {
-    let set = this.subscribers.get(channel);
-    if (!set) {
-      set = new Set();
-      this.subscribers.set(channel, set);
-    }
-    set.add(subscriber);
-    return () => set.delete(subscriber);
+    return this.pubsub.subscribe(channel, subscriber);
   }
 
   publish(channel: string, message: string): number {
-    const set = this.subscribers.get(channel);
-    if (!set) return 0;
-    for (const s of set) s(channel, message);
-    return set.size;
+    return this.pubsub.publish(channel, message);
   }
 
   /**
@@ -289,10 +423,12 @@ export class RedisNode {
    * otherwise `onClose` runs when this process dies, whose kernel then closes the socket.
    * A sleeping server (DEBUG SLEEP) still accepts: the kernel completes the handshake.
    */
-  acceptConnection(onClose: () => void): boolean {
-    if (!this.up) return false;
+  acceptConnection(onClose: () => void): ClientSession | null {
+    if (!this.up) return null;
     this.sockets.add(onClose);
-    return true;
+    const session = this.openSession(onClose);
+    this.sessionsBySocket.set(onClose, session);
+    return session;
   }
 
   /**
@@ -302,20 +438,30 @@ export class RedisNode {
   killClientConnections(): void {
     const sockets = [...this.sockets];
     this.sockets.clear();
+    for (const session of this.sessionsBySocket.values()) this.closeSession(session);
+    this.sessionsBySocket.clear();
     for (const close of sockets) close();
   }
 
-  /** A client closed its end: forget the socket. */
+  /** A client closed its end: forget the socket, and close its session. */
   forgetConnection(onClose: () => void): void {
     this.sockets.delete(onClose);
+    const session = this.sessionsBySocket.get(onClose);
+    if (session === undefined) return;
+    this.sessionsBySocket.delete(onClose);
+    this.closeSession(session);
   }
 
   /** kill -9 of the server process: no more replies, subscriptions, blocked WAITs and client sockets are gone. */
   crash(): void {
     this.up = false;
     this.pausedQueue = null;
-    this.subscribers.clear();
+    this.pubsub.clear();
     this.waits = [];
+    this.blocked.clear();
+    for (const session of this.sessions.values()) session.closed = true;
+    this.sessions.clear();
+    this.sessionsBySocket.clear();
     const sockets = [...this.sockets];
     this.sockets.clear();
     for (const close of sockets) close();
@@ -352,6 +498,7 @@ export class RedisNode {
       if (this.role === 'primary') this.scheduleExpiry(key, entry.expireAtMs);
       this.observer?.(this, { key, entry, cause: 'clock', byTag: '', previousHolder: entry.holderTag });
     }
+    this.blocked.clockChanged();
   }
 
   /** Comes back up; without persistence the dataset is empty (Redis default: appendonly no). */
@@ -359,6 +506,8 @@ export class RedisNode {
     this.up = true;
     // The script cache is never persisted (eval.c): a restarted server knows no SHA1.
     this.scripts.flush();
+    this.nextClientId = FIRST_CLIENT_ID;
+    this.blocked.restarted();
     if (!keepData) this.keyspace.clear();
     else this.rescheduleExpiries();
   }
@@ -373,6 +522,7 @@ export class RedisNode {
 
   /** Becomes a replica (REPLICAOF host port): discards its dataset and copies the primary's. */
   demoteToReplicaOf(primary: RedisNode): void {
+    this.disconnectBlockedSessions();
     this.role = 'replica';
     this.keyspace.deletesExpiredKeys = false;
     this.keyspace.clear();
@@ -392,6 +542,23 @@ export class RedisNode {
       return;
     }
     fn();
+  }
+
+  /**
+   * blocked.c disconnectAllBlockedClients (replication.c replicationSetMaster): each client
+   * blocked on a session gets the UNBLOCKED error, then its connection is closed. A WAIT sent
+   * without a session (the built-in clients) stays as it was: it times out with its count.
+   */
+  private disconnectBlockedSessions(): void {
+    const held = [...this.sessions.values()].filter((s) => s.blocked !== null);
+    for (const session of held) {
+      const b = session.blocked as Blocked;
+      b.wait?.cancel();
+      this.blocked.release(b);
+      answer(b.reply, ERR_UNBLOCKED_DEMOTED);
+      this.closeSession(session);
+      session.closeConnection?.();
+    }
   }
 
   /** @internal the replication stream delivered one key state. */
@@ -420,17 +587,36 @@ export class RedisNode {
    * WAIT numreplicas timeout, checked in the order of redis 7.0.15 `replication.c` waitCommand.
    * `noBlock` (inside EXEC) answers the count at once.
    */
-  private wait(args: readonly string[], reply: ReplyTo, noBlock: boolean): void {
-    if (this.role === 'replica') return answer(reply, ERR_WAIT_ON_REPLICA);
+  private wait(args: readonly string[], replyIn: ReplyTo, noBlock: boolean, session?: ClientSession): void {
+    if (this.role === 'replica') return answer(replyIn, ERR_WAIT_ON_REPLICA);
     const needed = parseInt64(args[1]);
-    if (needed === null) return answer(reply, ERR_NOT_INTEGER);
+    if (needed === null) return answer(replyIn, ERR_NOT_INTEGER);
     // timeout.c getTimeoutFromObjectOrReply.
     const timeoutMs = parseInt64(args[2]);
-    if (timeoutMs === null) return answer(reply, new RedisErrorReply('ERR timeout is not an integer or out of range'));
-    if (timeoutMs < 0n) return answer(reply, new RedisErrorReply('ERR timeout is negative'));
+    if (timeoutMs === null) return answer(replyIn, new RedisErrorReply('ERR timeout is not an integer or out of range'));
+    if (timeoutMs < 0n) return answer(replyIn, new RedisErrorReply('ERR timeout is negative'));
     const targetOffset = this.replicationOffset;
     const acked = this.ackedReplicas(targetOffset);
-    if (acked >= needed || noBlock) return answer(reply, acked);
+    if (acked >= needed || noBlock) return answer(replyIn, acked);
+    let reply = replyIn;
+    if (session !== undefined) {
+      // The session is held until WAIT answers (its later commands wait), and CLIENT UNBLOCK or a demotion may answer it.
+      const b: Blocked = {
+        session,
+        tag: '',
+        reply: replyIn,
+        list: null,
+        zset: null,
+        wait: { timeoutReply: () => this.ackedReplicas(targetOffset), cancel: () => (this.waits = this.waits.filter((w) => w !== request)) },
+        deadlineMs: null,
+      };
+      this.blocked.blockWait(b);
+      reply = (r) => {
+        this.blocked.release(b);
+        answer(replyIn, r);
+        this.blocked.runFreed();
+      };
+    }
     const request: WaitRequest = { targetOffset, needed: Number(needed), reply };
     this.waits.push(request);
     // WAIT with timeout 0 blocks forever.
@@ -496,6 +682,17 @@ export class RedisNode {
     }
   }
 
+  /**
+   * The key's holder `from` is `to` (a user module's write that lock-sim attributed by guess,
+   * own-code/request-identity.ts, now known): here and on the replicas' copies, told to the
+   * observer as an 'attributed' change. Redis's state does not change, nothing replicates.
+   */
+  reattribute(key: string, from: string, to: string): void {
+    const entry = this.keyspace.reattribute(key, from, to);
+    if (entry !== undefined) this.observer?.(this, { key, entry, cause: 'attributed', byTag: to, previousHolder: from });
+    for (const link of this.replicaLinks) link.replica.reattribute(key, from, to);
+  }
+
   private onKeyChange(change: KeyChange): void {
     if (this.role === 'primary') {
       this.replicationOffset++;
@@ -508,6 +705,8 @@ export class RedisNode {
         if (link.accepting) link.ship(change.key, entry ? cloneEntry(entry) : undefined, this.replicationOffset);
       }
       if (change.entry?.expireAtMs != null) this.scheduleExpiry(change.key, change.entry.expireAtMs);
+      // db.c dbAdd -> signalKeyAsReady: a list or sorted set at a key a client waits for.
+      if (this.blocked.busyKeys && change.entry !== undefined && (change.entry.value instanceof RedisList || change.entry.value instanceof RedisZset)) this.blocked.keyWritten(change.key);
     }
     this.observer?.(this, change);
   }

@@ -12,8 +12,9 @@
  * The built-in scripts' native code calls this with the line of each redis.call in its Lua
  * text; a Lua VM for user scripts can call it from its redis.call.
  */
-import { checkShape, commandInfo, runResolvedKeyspaceCommand } from './commands.js';
+import { checkShape, commandInfo, effectiveSpec, runResolvedKeyspaceCommand } from './commands.js';
 import type { Keyspace } from './keyspace.js';
+import { PubSub } from './pubsub.js';
 import { RedisErrorReply, type RedisReply } from './reply.js';
 
 export interface ScriptContext {
@@ -22,6 +23,8 @@ export interface ScriptContext {
   publish(channel: string, message: string): number;
   /** INFO from inside the script (allowed there: no NOSCRIPT flag); absent, INFO answers "". */
   info?(args: readonly string[]): RedisReply;
+  /** PUBSUB CHANNELS / NUMSUB / NUMPAT from inside the script (no NOSCRIPT flag); absent, they answer as a node without subscribers. */
+  pubsub?(args: readonly string[]): RedisReply;
   /** The request on whose behalf the script runs. */
   tag: string;
   /** SHA1 of the script body (the error messages name it). */
@@ -29,6 +32,9 @@ export interface ScriptContext {
   /** Why this node refuses a write right now (READONLY, NOREPLICAS), or null. */
   writeRefusal(): string | null;
 }
+
+/** PUBSUB of a context without a node: nobody subscribed. */
+const NO_SUBSCRIBERS = (args: readonly string[]): RedisReply => new PubSub().pubsubCommand(args);
 
 /** A redis.call that failed: the script ends and the client gets `reply`. */
 export class ScriptCallError extends Error {
@@ -61,11 +67,14 @@ export function scriptCallReply(ctx: ScriptContext, args: readonly string[]): Re
   const shape = checkShape(args, cmd);
   if (shape !== null && shape.message.startsWith('ERR unknown subcommand')) return new RedisErrorReply('ERR Unknown Redis command called from script');
   if (shape !== null) return new RedisErrorReply('ERR Wrong number of args calling Redis command from script');
-  if (spec.noscript) return new RedisErrorReply('ERR This Redis command is not allowed from script');
-  if (spec.write) {
+  // A container's flags are its subcommand's (CLIENT ID is NOSCRIPT, PUBSUB NUMSUB is not).
+  const flags = spec.subcommands === undefined ? spec : (effectiveSpec(args, cmd) ?? spec);
+  if (flags.noscript) return new RedisErrorReply('ERR This Redis command is not allowed from script');
+  if (flags.write) {
     const refusal = ctx.writeRefusal();
     if (refusal !== null) return new RedisErrorReply(refusal);
   }
   const name = cmd.name;
+  if (name === 'pubsub') return (ctx.pubsub ?? NO_SUBSCRIBERS)(args);
   return name === 'publish' ? ctx.publish(args[1], args[2]) : name === 'info' ? (ctx.info?.(args) ?? '') : runResolvedKeyspaceCommand(ctx.keyspace, args, ctx.tag, cmd);
 }
