@@ -6,6 +6,7 @@
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { RandomStreams } from '../engine/random.js';
+import type { PctSchedule } from '../engine/pct.js';
 import type { Operation } from '../history/operation.js';
 import { runVariant, type RunOptions } from '../runner/run.js';
 import type { Scenario, VariantSpec } from '../scenario/types.js';
@@ -41,6 +42,8 @@ export interface RunRequest {
   seed: number;
   history: 'all' | 'none';
   listen: boolean;
+  /** RunOptions.order: explore's same-instant schedule (null: the scheduling order). */
+  order: PctSchedule | null;
 }
 
 export interface ProbeRequest {
@@ -100,6 +103,7 @@ async function run(req: RunRequest): Promise<unknown> {
     const contexts = await prepare(file, ownCodeSeed(req.seed), count);
     listened.length = 0;
     const options: RunOptions = { history: req.history };
+    if (req.order !== null) options.order = req.order;
     if (req.listen) options.listen = (op) => listened.push(op);
     try {
       const result = await inMacrotask(() => runVariant(scenario, req.variant, req.seed, options));

@@ -5,6 +5,7 @@
  * let in-flight requests drain, then judge the history alone.
  */
 import { Simulation } from '../engine/simulation.js';
+import { PctPolicy, type PctSchedule } from '../engine/pct.js';
 import { faultsOfRun, injectFault } from '../faults/index.js';
 import { HistoryRecorder, type Retention } from '../history/recorder.js';
 import { keyStateRecord, recycleRecords, renewRecord } from '../history/records.js';
@@ -40,6 +41,8 @@ export interface RunResult {
   historyLength: number;
   /** Engine events processed: the figure `npm run bench` divides by wall time. */
   events: number;
+  /** With RunOptions.order: the threads the schedule saw and the events it ran (PCT's n and steps). */
+  ordering?: { threads: number; steps: number };
 }
 
 /** How often the drain loop checks whether every request has finished. */
@@ -54,6 +57,11 @@ export interface RunOptions {
   history?: Retention;
   /** Also told every operation, in history order, as it is recorded. */
   listen?: (op: Operation) => void;
+  /**
+   * The order of events due at one instant: a PCT schedule (engine/pct.ts; explore's). Absent:
+   * the order they were scheduled in, as every other command runs.
+   */
+  order?: PctSchedule;
 }
 
 /**
@@ -72,13 +80,13 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
     let keepRequests: ReadonlySet<string> | null = null;
     for (let attempt = 0; attempt <= RERUNS; attempt++) {
       // A listener hears the operations once: those of the first run.
-      const run = simulate(scenario, variant, seed, attempt === 0 ? options : { history: options.history }, keepRequests ?? undefined);
+      const run = simulate(scenario, variant, seed, attempt === 0 ? options : { history: options.history, order: options.order }, keepRequests ?? undefined);
       if ('metrics' in run) return run;
       keepRequests = run.keepRequests;
       if (keepRequests === null) break;
     }
     // Still not judged: the same seed again, keeping the history for the batch checker.
-    const full = simulate(scenario, variant, seed, { history: 'all' });
+    const full = simulate(scenario, variant, seed, { history: 'all', order: options.order });
     if (!('metrics' in full)) throw new Error('a run that keeps its history is always judged');
     const keep = options.history ?? 'all';
     return { ...full, history: keep === 'all' ? full.history : keep === 'none' ? [] : full.history.filter(keep) };
@@ -100,7 +108,7 @@ function simulate(scenario: Scenario, variant: VariantSpec, seed: number, option
 }
 
 function simulateOnce(scenario: Scenario, variant: VariantSpec, seed: number, options: RunOptions, keepRequests?: ReadonlySet<string>): RunResult | { keepRequests: ReadonlySet<string> | null } {
-  const sim = new Simulation(seed);
+  const sim = new Simulation(seed, options.order ? new PctPolicy(options.order) : null);
   const keep = options.history ?? 'all';
   const recorder = new HistoryRecorder(() => sim.nowUs, keep);
   const checker = new StreamingChecker({ keep: keepRequests });
@@ -145,7 +153,10 @@ function simulateOnce(scenario: Scenario, variant: VariantSpec, seed: number, op
   const verdict = checker.finish() ?? (keep === 'all' ? checkHistory(recorder.ops) : null);
   if (verdict === null) return { keepRequests: checker.rerunKeeping };
   const { metrics, violations } = verdict;
-  return { scenario: scenario.name, variant, seed, metrics, violations, history: recorder.ops, historyLength: recorder.count, events: sim.eventCount };
+  const result: RunResult = { scenario: scenario.name, variant, seed, metrics, violations, history: recorder.ops, historyLength: recorder.count, events: sim.eventCount };
+  const ordering = sim.orderStats();
+  if (ordering !== null) result.ordering = ordering;
+  return result;
 }
 
 /** A user lock module's protocol for this run (src/own-code); its uncaught exceptions go into the history. */
