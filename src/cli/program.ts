@@ -11,6 +11,7 @@ import { registerCheck } from './commands/check.js';
 import { registerCompare } from './commands/compare.js';
 import type { CommandContext, Io } from './commands/context.js';
 import { registerExplain } from './commands/explain.js';
+import { registerExplore } from './commands/explore.js';
 import { registerInit } from './commands/init.js';
 import { registerRun } from './commands/run.js';
 import { registerShrink } from './commands/shrink.js';
@@ -36,6 +37,7 @@ export function buildProgram(ctx: CommandContext): Command {
   registerSweep(program, ctx);
   registerExplain(program, ctx);
   registerAgree(program, ctx);
+  registerExplore(program, ctx);
   return program;
 }
 

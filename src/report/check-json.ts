@@ -25,6 +25,7 @@ export function checkToJson(checks: readonly ScenarioCheck[]): unknown {
         passed: e.passed,
         location: e.expectation.location,
         replay: e.replay,
+        ...(e.detail === undefined ? {} : { detail: e.detail }),
       })),
     })),
   };

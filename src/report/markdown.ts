@@ -75,7 +75,7 @@ export function renderCheckMarkdown(checks: readonly ScenarioCheck[]): string {
       total++;
       if (!e.passed) failed++;
       const x = e.expectation;
-      const measured = x.statistic === 'run' && e.runs > 1 && !e.passed ? `${formatMeasured(e)}; failed in ${e.failedRuns} of ${e.runs} runs` : `${formatMeasured(e)}${e.runs > 1 ? ` over ${e.runs} runs` : ''}`;
+      const measured = e.detail !== undefined ? e.detail : x.statistic === 'run' && e.runs > 1 && !e.passed ? `${formatMeasured(e)}; failed in ${e.failedRuns} of ${e.runs} runs` : `${formatMeasured(e)}${e.runs > 1 ? ` over ${e.runs} runs` : ''}`;
       rows.push(`| ${markdownCell(c.scenario.file)} | ${markdownCell(x.variant)} | \`${markdownCell(x.text)}\` | ${e.passed ? 'pass' : '**FAIL**'} | ${markdownCell(measured)} |`);
       if (e.replay) replays.push(`- \`${x.location}\`: \`${e.replay}\``);
     }
