@@ -52,12 +52,10 @@ export function pctText(pct: PctStats): string {
 /** One sentence on how the guarantee reads, for the line under a statement. */
 export function pctGuarantee(pct: PctStats): string | null {
   if (pct.schedules === 0 || pct.minProbability === null) return null;
-  const k = pct.depth > 1 ? ` and k <= ${pct.maxSteps} steps` : '';
+  const bound = pct.depth === 1 ? `a schedule of n <= ${pct.maxThreads} threads finds an ordering bug of depth 1 with probability >= 1/n` : `a schedule of n <= ${pct.maxThreads} threads and k <= ${pct.maxSteps} steps finds an ordering bug of depth ${pct.depth} with probability >= 1/(n k^${pct.depth - 1})`;
   const perPlacement = 1 - (1 - pct.minProbability) ** pct.rounds;
-  return (
-    `PCT (Burckhardt et al., ASPLOS 2010): a schedule of n <= ${pct.maxThreads} threads${k} finds an ordering bug of depth ${pct.depth} ` +
-    `with probability >= 1/(n k^(d-1)); ${pct.rounds} schedule(s) per placement: >= ${formatPercent(perPlacement)} per placement`
-  );
+  const rounds = pct.rounds === 1 ? 'one PCT schedule' : `${pct.rounds} PCT schedules`;
+  return `PCT (Burckhardt et al., ASPLOS 2010): ${bound}; with ${rounds} per placement, >= ${formatPercent(perPlacement)} at each placement`;
 }
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;

@@ -12,7 +12,7 @@ import { exploreReplayCommand } from '../sweep/explore-replay.js';
 
 /** The command that replays a witness: the same explore, one schedule. */
 export function replayCommand(e: ScenarioExplore, variant: string, w: Witness): string {
-  return exploreReplayCommand(e.scenario.file, variant, e.options.kinds, e.options.conditions, w.replay);
+  return exploreReplayCommand(e.scenario.file, e.scenario.seed, variant, e.options.kinds, e.options.conditions, w.replay, e.scenario.explore?.violation ?? []);
 }
 
 /** "stuck-time > 10s (measured 39s)". */

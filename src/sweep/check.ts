@@ -56,7 +56,7 @@ export async function checkScenario(scenario: Scenario, options: CheckOptions = 
   // Explore expectations: a search each (src/explore), not a sweep of seeds.
   for (const e of scenario.exploreExpectations ?? []) {
     const v = await judgeExploreExpectation(scenario, e, options.jobs ?? 1);
-    const replay = v.passed || v.replay === null ? null : exploreReplayCommand(scenario.file, e.variant, [], v.conditions, v.replay);
+    const replay = v.passed || v.replay === null ? null : exploreReplayCommand(scenario.file, scenario.seed, e.variant, [], v.conditions, v.replay, scenario.explore?.violation ?? []);
     expectations.push({ expectation: asExpectation(e), passed: v.passed, measured: v.measured, runs: v.schedules, failedRuns: 0, replaySeed: null, replay, detail: v.detail });
   }
   return { scenario, seeds: seeds.length, seedsLabel: seedsLabel(seeds), expectations, passed: expectations.every((e) => e.passed) };

@@ -11,6 +11,9 @@ function cli(...args: string[]) {
 }
 
 const FILE = 'scenarios/explore/failover-backlog-window.yaml';
+// Random arrivals: another seed has other critical instants.
+const SEEDED = 'scenarios/setnx-crash-deadlock.yaml';
+const SEEDED_VARIANT = 'setnx-expire';
 const dir = mkdtempSync(join(tmpdir(), 'lock-sim-explore-'));
 
 describe('lock-sim explore', () => {
@@ -43,6 +46,27 @@ describe('lock-sim explore', () => {
     expect(written).toContain('at: 2001001us');
     const run = cli('run', join(dir, 'w.yaml'), '--json');
     expect(JSON.parse(run.out).variants[0].metrics.lostUpdates).toBeGreaterThan(0);
+  });
+
+  it('searches another seed with --seed, and its replay command names that seed', () => {
+    const j = JSON.parse(cli('explore', SEEDED, '--seed', '4', '--variant', SEEDED_VARIANT, '--budget', '10', '--json').out);
+    expect(j.scenario.seed).toBe(4);
+    const w = j.variants[0].violations[0];
+    expect(w.replayCommand).toBe(`npx lock-sim explore ${SEEDED} --seed 4 --variant ${SEEDED_VARIANT} --replay ${w.replay}`);
+    // The file's own seed (1) has other instants: its first witness is elsewhere.
+    const own = JSON.parse(cli('explore', SEEDED, '--variant', SEEDED_VARIANT, '--budget', '10', '--json').out);
+    expect(own.variants[0].violations[0].replay).not.toBe(w.replay);
+    const words = (w.replayCommand as string).split(' ').slice(2);
+    const again = cli(...words);
+    expect(again.code).toBe(0);
+    expect(again.out).toContain('this schedule breaks');
+  });
+
+  it("leaves the scenario's own explore: violation out of the replay command, and keeps one given on the command line", () => {
+    const own = cli('explore', 'scenarios/explore/setnx-crash-window.yaml', '--variant', 'setnx-expire');
+    expect(own.out).toMatch(/replay: npx lock-sim explore scenarios\/explore\/setnx-crash-window.yaml --seed 1 --variant setnx-expire --replay \S+$/m);
+    const given = cli('explore', 'scenarios/explore/setnx-crash-window.yaml', '--variant', 'setnx-expire', '--violation', 'stuck-time > 5s');
+    expect(given.out).toMatch(/replay: .* --violation 'stuck-time > 5s' --replay \S+$/m);
   });
 
   it('refuses bad input with exit 2 and the reason', () => {

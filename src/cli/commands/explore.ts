@@ -27,12 +27,13 @@ import { shellQuote } from '../../sweep/shell-quote.js';
 import { loadScenarioArg } from '../builtin-scenarios.js';
 import { colorFor } from '../color.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { budgetOf, checkNoDuplicates, checkWritable, collect, collectList, defaultJobs, formatOf, parseFormat, parseJobs, parseMaxRequests, MAX_REQUESTS_HELP, UsageError, writeOutput, type Format } from '../options.js';
+import { budgetOf, checkNoDuplicates, checkWritable, collect, collectList, defaultJobs, formatOf, parseFormat, parseJobs, parseMaxRequests, parseSeed, MAX_REQUESTS_HELP, UsageError, writeOutput, type Format } from '../options.js';
 import type { CommandContext } from './context.js';
 import { checkVariantNames } from './run.js';
 
 
 interface ExploreFlags {
+  seed?: number;
   variant: string[];
   faults?: number;
   budget?: number;
@@ -70,6 +71,7 @@ export function registerExplore(program: Command, ctx: CommandContext): void {
     .command('explore')
     .description('search the fault timings systematically: faults at every critical instant, same-instant orders by PCT; a witness, or a bounded statement')
     .argument('<scenario>', 'scenario file (YAML), or the name of a built-in scenario (lock-sim list)')
+    .option('--seed <n>', "the run's seed, whose instants are searched (default: the scenario's)", parseSeed)
     .option('--variant <name>', 'explore only this variant (repeatable; default: every variant)', collect, [])
     .option('--faults <k>', `at most this many faults at once, 0 to ${MAX_EXPLORE_FAULTS} (default: the scenario's explore: block, else ${DEFAULT_EXPLORE_FAULTS})`, intIn(0, MAX_EXPLORE_FAULTS, 'a number of faults'))
     .option('--budget <n>', `at most this many schedules (runs) per variant (default: the scenario's explore: block, else ${DEFAULT_EXPLORE_BUDGET})`, intIn(1, MAX_EXPLORE_BUDGET, 'a number of schedules'))
@@ -93,7 +95,8 @@ export function registerExplore(program: Command, ctx: CommandContext): void {
       checkWritable('--report', flags.report);
       checkWritable('--output', flags.output);
       const format = formatOf(flags);
-      const scenario = loadScenarioArg(file, (note) => ctx.io.err(note), { budget: budgetOf(flags.maxRequests) });
+      const loaded = loadScenarioArg(file, (note) => ctx.io.err(note), { budget: budgetOf(flags.maxRequests) });
+      const scenario = flags.seed === undefined ? loaded : { ...loaded, seed: flags.seed };
       checkVariantNames(scenario, flags.variant);
       checkNoDuplicates('--variant', flags.variant);
       checkKinds(scenario, flags.kinds);
