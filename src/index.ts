@@ -22,10 +22,11 @@ export {
 export { checkScenario, type CheckOptions, type ScenarioCheck, type CheckedExpectation } from './sweep/check.js';
 export { wilson, meanInterval, type Interval } from './sweep/stats.js';
 export { checkHistory, type RunMetrics, type CheckResult } from './checker/check.js';
-export { StreamingChecker, type StreamOptions } from './checker/stream.js';
+export { Checker, type CheckerOptions } from './checker/checker.js';
+export { CheckerArena } from './checker/arena.js';
 export type { Operation, History } from './history/operation.js';
 export { resultToJson } from './report/json.js';
-export { verdictOf } from './report/verdict.js';
+export { verdictOf, safetyOf, livenessOf, type Verdict, type SafetyVerdict, type LivenessVerdict } from './checker/verdict.js';
 export { LOCKS, GUARDS } from './variants/registry.js';
 export { scenarioJsonSchema } from './scenario/json-schema.js';
 export { VERSION } from './version.js';

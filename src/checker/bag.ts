@@ -1,5 +1,5 @@
 /**
- * A few objects in no order, for the streaming checker's sets that fill and empty all the
+ * A few objects in no order, for the observers' sets that fill and empty all the
  * time (a key's sections inside, a key's open sections). A Set was the obvious choice, but V8
  * rebuilds a Set's table (a runtime call and a new table) whenever a delete leaves it under
  * half full, which is about every time a key's last holder leaves; an array emptied by pop()

@@ -1,24 +1,25 @@
 /**
- * The checker: history in, metrics and violations out. It reads the recorded history only,
- * never the simulator, so a bug in the model cannot hide a bug in the verdict.
+ * What the checker finds in a run (RunMetrics, the first violations, the failures listed),
+ * and judging a recorded history: replaying it through the same observers a run is judged
+ * by while it records (checker.ts), with a ledger that drops no request's facts, so that a
+ * replay always judges and judges as the run did.
  */
-import type { History } from '../history/operation.js';
-import { findDoubleHolders } from './double-holders.js';
-import { checkFencing } from './fencing.js';
-import { indexHistory } from './history-index.js';
-import { authoritativeSegments, checkOwnership } from './lock-ownership.js';
-import { FlashSaleConsumer, type FlashSaleMetrics } from './flash-sale.js';
-import { findOrphans } from './orphans.js';
-import { consumeIndex, runFactsOf } from './request-consumer.js';
-import { requestStats, type RequestStats } from './requests.js';
-import { checkStock, stockCounts } from './stock.js';
+import type { History, Operation } from '../history/operation.js';
+import { Checker } from './checker.js';
+import type { CriticalSection, Observer } from './observer.js';
+import type { Failures } from './observers/diagnostics.js';
+import type { FlashSaleMetrics } from './observers/flash-sale.js';
+import type { LivenessFigures } from './observers/liveness.js';
+import type { OutcomeCounts } from './observers/outcomes.js';
+import { RequestLedger } from './ledger.js';
+import { CheckerArena } from './arena.js';
 import type { Violation } from './violations.js';
 
 export interface RunMetrics {
   requests: number;
   orders: number;
   unitsSold: number;
-  outcomes: RequestStats['outcomes'];
+  outcomes: OutcomeCounts;
   timeouts: number;
   oversold: number;
   negativeStock: number;
@@ -36,67 +37,68 @@ export interface RunMetrics {
   maxHolders: number;
   lockLost: number;
   foreignUnlocks: number;
+  /** Summed over lock keys, up to the run's end (the drain included). */
   stuckLockUs: number;
-  /** Time lock keys were held by an owner none of whose requests worked under them. */
+  /** Time lock keys were held by an owner none of whose requests worked under them; summed over keys, drain included. */
   orphanLockUs: number;
   renewals: number;
   renewalFailures: number;
   throughputPerS: number;
   requestsPerS: number;
+  /** Over every answered request, whatever its outcome. */
   latencyP50Us: number;
   latencyP99Us: number;
   /** Units deducted by other requests that lost updates wrote over. */
   lostUnits: number;
-  /** Sell-out time, arrivals, busy share, latency by outcome (flash-sale.ts). */
+  /** Sell-out time, arrivals, busy share, latency by outcome (observers/flash-sale.ts). */
   flashSale: FlashSaleMetrics;
+  /** Whether the system kept working once the faults were over (observers/liveness.ts). */
+  liveness: LivenessFigures;
 }
 
 export interface CheckResult {
   metrics: RunMetrics;
   /** The first violation of each kind, earliest first. */
   violations: Violation[];
+  /** Failed and unknown requests by their first error text, and the client processes' diagnostics (observers/diagnostics.ts). */
+  failures: Failures;
 }
 
+/** A history in time order: as recorded, or (written out of order by hand) sorted by time, keeping the order of one instant. */
+function inTimeOrder(ops: History): readonly Operation[] {
+  for (let i = 1; i < ops.length; i++) {
+    if (ops[i].timeUs < ops[i - 1].timeUs) return ops.map((op, k) => ({ op, k })).sort((a, b) => a.op.timeUs - b.op.timeUs || a.k - b.k).map((e) => e.op);
+  }
+  return ops;
+}
+
+/** Judges a recorded history: every operation through one checker that keeps every request's facts. */
 export function checkHistory(ops: History): CheckResult {
-  const index = indexHistory(ops);
-  const requests = requestStats(index);
-  const stock = checkStock(index);
-  const holders = findDoubleHolders(index.sections);
-  const segments = authoritativeSegments(index);
-  const ownership = checkOwnership(index, segments);
-  const orphans = findOrphans(index, segments);
-  const fencing = checkFencing(index);
-  const violations = [...stock.violations, ...ownership.violations, ...fencing.violations];
-  if (holders.first) violations.push(holders.first);
-  if (orphans.first) violations.push(orphans.first);
-  violations.sort((a, b) => a.timeUs - b.timeUs || (a.kind < b.kind ? -1 : 1));
-  return {
-    metrics: {
-      requests: requests.requests,
-      orders: requests.orders,
-      unitsSold: stock.unitsOrdered,
-      outcomes: requests.outcomes,
-      timeouts: requests.timeouts,
-      ...stockCounts(stock),
-      staleTokens: fencing.staleTokens,
-      doubleHolders: holders.episodes,
-      doubleHolderUs: holders.totalUs,
-      firstDoubleHolderUs: holders.firstStartUs,
-      lastDoubleHolderUs: holders.lastStartUs,
-      maxHolders: holders.maxHolders,
-      lockLost: ownership.lockLost,
-      foreignUnlocks: ownership.foreignUnlocks,
-      stuckLockUs: ownership.stuckUs,
-      orphanLockUs: orphans.orphanUs,
-      renewals: index.renewals,
-      renewalFailures: index.renewalFailures,
-      throughputPerS: requests.throughputPerS,
-      requestsPerS: requests.requestsPerS,
-      latencyP50Us: requests.latencyP50Us,
-      latencyP99Us: requests.latencyP99Us,
-      lostUnits: stock.lostUnits,
-      flashSale: consumeIndex(index, new FlashSaleConsumer(runFactsOf(index))),
-    },
-    violations,
-  };
+  const checker = new Checker({ graceUs: Infinity });
+  for (const op of inTimeOrder(ops)) checker.observe(op);
+  const verdict = checker.finish();
+  if (verdict === null) throw new Error(`the checker could not judge the history: ${checker.incompleteBecause}`);
+  return verdict;
+}
+
+/**
+ * Every critical section of a recorded history, closed (at its end, or at the run's end), in
+ * order of start then request: what the ledger tells the observers, for the timelines.
+ */
+export function criticalSections(ops: History): { sections: CriticalSection[]; endUs: number } {
+  const sections: CriticalSection[] = [];
+  const collector: Observer = { reads: [], setup() {}, sectionClosed: (s) => void sections.push(s) };
+  const ledger = new RequestLedger([collector], new CheckerArena(), Infinity, new Set());
+  let endUs = 0;
+  for (const op of inTimeOrder(ops)) {
+    ledger.advance(op.timeUs);
+    endUs = Math.max(endUs, op.timeUs);
+    if (op.f === 'request') ledger.request(op);
+    else if (op.f === 'acquire') ledger.acquire(op);
+    else if (op.f === 'release') ledger.release(op);
+    else if (op.f === 'fault' && op.fault === 'crash' && op.phase === 'start') ledger.crash(op);
+  }
+  ledger.finish(endUs);
+  sections.sort((a, b) => a.startUs - b.startUs || (a.request < b.request ? -1 : 1));
+  return { sections, endUs };
 }

@@ -1,10 +1,10 @@
 /**
- * The streaming checker's requests by name, and the names whose facts it dropped. The
+ * The request ledger's requests by name, and the names whose facts it dropped. The
  * workload numbers its requests `r<n>` in order of arrival (workload/workload.ts submit) and
  * the checker holds those of the last minute or so, so a request lives in a slot of a ring
  * indexed by its number: an array read where a Map of a few thousand strings cost a hash
  * lookup into a table scattered in memory, the checker's largest self time on `compare
- * scenarios/failover.yaml` (Map get/set/delete on request names, about a third of stream.js;
+ * scenarios/failover.yaml` (Map get/set/delete on request names, about a third of the streaming checker then, stream.js;
  * measured with `node --cpu-prof`, see the commit that brought this file). A request whose
  * slot a newer one needs moves to a Map, as do names of any other form (hand-written
  * histories). Dropped names are one bit per number (compact.ts TagSet's layout).

@@ -6,7 +6,7 @@
  * same key is summarised in one line, so it cannot push the cause out of the story.
  *
  * Input contract: the history up to (at least) the violation, as a read-only array; nothing
- * after the violation's instant is told, so a streaming checker may pass only the prefix.
+ * after the violation's instant is told, so a caller may pass only the prefix.
  */
 import { formatMicros } from '../engine/time.js';
 import type { FaultOp, KeyStateOp, Operation } from '../history/operation.js';

@@ -10,12 +10,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
 import { ScenarioError } from '../scenario/errors.js';
 import { loadScenario, parseScenario, type LoadOptions } from '../scenario/load.js';
+import { readYaml } from '../scenario/yaml-document.js';
 import { closest } from '../scenario/suggest.js';
 import { SCHEMA_FILE_NAME } from '../scenario/schema-line.js';
 import type { Scenario } from '../scenario/types.js';
+import { scenarioInputs } from '../scenario/inputs.js';
 import { UsageError } from './options.js';
 
 /** The package's scenarios folder: src/cli/ and dist/cli/ both sit two levels below the package root. */
@@ -45,7 +46,8 @@ export function builtinScenarios(): BuiltinScenario[] {
 /** With each scenario's own `description:` (for `lock-sim list`). */
 export function describedBuiltinScenarios(): Array<BuiltinScenario & { description: string }> {
   return builtinScenarios().map((s) => {
-    const data = parse(readFileSync(s.file, 'utf8')) as { description?: unknown } | null;
+    const yaml = readYaml(readFileSync(s.file, 'utf8'));
+    const data = (yaml.ok ? yaml.doc.toJS() : null) as { description?: unknown } | null;
     return { ...s, description: typeof data?.description === 'string' ? data.description : '' };
   });
 }
@@ -86,6 +88,11 @@ export function resolveScenarioArg(arg: string): ScenarioSource {
   const stem = basename(arg).replace(/\.ya?ml$/i, '');
   const hint = names.includes(stem) ? ` (there is a built-in scenario "${stem}": give its bare name)` : '';
   throw new ScenarioError(arg, [{ path: [], message: `no such file${hint}` }]);
+}
+
+/** The files a scenario given as `arg` was made from (inputs.ts), which no output may overwrite. */
+export function inputsOf(arg: string, scenario: Scenario): string[] {
+  return scenarioInputs(scenario, resolveScenarioArg(arg).file);
 }
 
 /** Loads a scenario given as a path or a built-in name; `note` hears about a shadowed local file. */

@@ -12,10 +12,11 @@ export const EXIT_INTERRUPTED = 130;
 export const EXIT_TERMINATED = 143;
 
 export const EXIT_CODES: ReadonlyArray<{ code: number; meaning: string }> = [
-  { code: EXIT_OK, meaning: 'every expectation held (or nothing to judge)' },
+  { code: EXIT_OK, meaning: 'every expectation held (or nothing to judge; for `check`, a file without expectations passes only with `--pass-with-no-expectations`)' },
   {
     code: EXIT_EXPECTATION_FAILED,
-    meaning: 'an expectation failed (the line names its position in the file and, for `check`, the replay command); for `agree`, a judged metric on which the model and the real backend disagree',
+    meaning:
+      "an expectation failed (the line names its position in the file and, for `check`, the replay command), `check`'s implicit `live == 1` included; for `check`, a file without expectations; for `agree`, a judged metric on which the model and the real backend disagree",
   },
   {
     code: EXIT_INVALID_INPUT,

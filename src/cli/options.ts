@@ -1,11 +1,12 @@
 /** Parsers for command-line values; a bad value is an InvalidArgumentError (exit 2). */
-import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError } from 'commander';
 import { DEFAULT_MAX_REQUESTS, type Budget } from '../scenario/cost.js';
 import { parseSeedSpec, parseShard } from '../scenario/seeds.js';
 import { closest } from '../scenario/suggest.js';
+import { outputCollision, writeAtomically } from './output-files.js';
 
 /** A mistake in how lock-sim was called (not in a scenario file): exit 2, message only. */
 export class UsageError extends Error {
@@ -53,13 +54,19 @@ export const collectList = (value: string, previous: string[]): string[] => [
   ...value.split(',').map((s) => s.trim()).filter((s) => s !== ''),
 ];
 
-/** Writes an output file; a path that cannot be written is the caller's mistake (exit 2). */
+/**
+ * Writes an output file (through a temporary file renamed into place: output-files.ts); a
+ * path that cannot be written is the caller's mistake (exit 2).
+ */
 export function writeOutput(file: string, text: string): void {
-  try {
-    writeFileSync(file, text);
-  } catch (err) {
-    throw new UsageError(`cannot write ${file}: ${err instanceof Error ? err.message : String(err)}`);
-  }
+  const problem = writeAtomically(file, text);
+  if (problem !== null) throw new UsageError(problem);
+}
+
+/** Refuses, before anything runs, an output that is an input or another output (output-files.ts). */
+export function checkOutputs(outputs: ReadonlyArray<readonly [flag: string, file: string | undefined]>, inputs: readonly string[]): void {
+  const problem = outputCollision(outputs, inputs);
+  if (problem !== null) throw new UsageError(problem);
 }
 
 /** --max-requests: the budget of requests per run (scenario/cost.ts). */

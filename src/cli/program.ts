@@ -3,7 +3,7 @@
  * lock-sim prints or exits. Each command lives in commands/.
  */
 import { Command, CommanderError } from 'commander';
-import { ScenarioError } from '../scenario/errors.js';
+import { boundedReport, ScenarioError } from '../scenario/errors.js';
 import { VERSION } from '../version.js';
 import { registerAgree } from './commands/agree.js';
 import { registerCatalogue } from './commands/catalogue.js';
@@ -27,7 +27,7 @@ export function buildProgram(ctx: CommandContext): Command {
     .description('Deterministic fault-injection simulator for Redis distributed locks')
     .version(VERSION)
     .exitOverride()
-    .configureOutput({ writeOut: (s) => ctx.io.out(s.replace(/\n$/, '')), writeErr: (s) => ctx.io.err(s.replace(/\n$/, '')) });
+    .configureOutput({ writeOut: (s) => ctx.io.out(s.replace(/\n$/, '')), writeErr: (s) => ctx.io.err(boundedReport(s.replace(/\n$/, ''))) });
   registerRun(program, ctx);
   registerCompare(program, ctx);
   registerCheck(program, ctx);
@@ -54,10 +54,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       return EXIT_INVALID_INPUT;
     }
     if (err instanceof ScenarioError || err instanceof UsageError || err instanceof RealBackendError) {
-      io.err((err instanceof UsageError && !err.raw) || err instanceof RealBackendError ? `lock-sim: ${err.message}` : err.message);
+      // Bounded: a value echoed in a message, or a file with a million bad lines, is cut (errors.ts).
+      io.err(boundedReport((err instanceof UsageError && !err.raw) || err instanceof RealBackendError ? `lock-sim: ${err.message}` : err.message));
       return EXIT_INVALID_INPUT;
     }
-    io.err(`lock-sim: internal error: ${err instanceof Error ? err.message : String(err)}`);
+    io.err(boundedReport(`lock-sim: internal error: ${err instanceof Error ? err.message : String(err)}`));
     if (process.env.LOCK_SIM_DEBUG) io.err(err instanceof Error ? String(err.stack) : '');
     return EXIT_INTERNAL_ERROR;
   }

@@ -4,6 +4,7 @@
  * operations read as they are recorded for the critical instants (when the schedule will be
  * extended) and the abstract states. Plain data in and out: the worker pool runs it too.
  */
+import { CheckerArena } from '../checker/arena.js';
 import type { PctSchedule } from '../engine/pct.js';
 import { runVariant } from '../runner/run.js';
 import type { FaultSpec, Scenario } from '../scenario/types.js';
@@ -42,6 +43,9 @@ export function withFaults(scenario: Scenario, faults: FaultSpec[]): Scenario {
   return { ...scenario, faults, randomFaults: [] };
 }
 
+/** This thread's checkers' arena (checker/arena.ts): the main thread's, or a pool worker's, for every schedule it runs. */
+const arena = new CheckerArena();
+
 export function runJob(scenario: Scenario, job: Job): Outcome {
   const variant = scenario.variants.find((v) => v.name === job.variant);
   if (!variant) throw new Error(`explore: no variant ${job.variant}`);
@@ -49,6 +53,7 @@ export function runJob(scenario: Scenario, job: Job): Outcome {
   const states = new StateTracker(job.symmetric);
   const run = runVariant(withFaults(scenario, job.faults), variant, scenario.seed, {
     history: 'none',
+    arena,
     listen: (op) => {
       instants?.observe(op);
       states.observe(op);

@@ -10,11 +10,11 @@
 import type { DiagnosticOp, FaultOp, KeyStateOp, LockOp, OpType, OrderOp, RenewOp, RequestOp, RequestOutcome, StockReadOp, StockWriteOp, TxnOp } from './operation.js';
 
 /**
- * One record of each kind, refilled by its constructor while recycling is on. A run that
- * keeps no history (`compare`, `check`, `shrink`: runner/run.ts) hands each record to the
- * streaming checker and drops it: about a quarter of what a run of `compare
- * scenarios/failover.yaml` allocated was these records (V8's allocation sampler, collected
- * objects included), garbage that the young generation's scavenges then paid for.
+ * One record of each kind, refilled by a recycling builder. A run that keeps no history
+ * (`compare`, `check`, `shrink`: runner/run.ts) hands each record to the checker and drops
+ * it: about a quarter of what a run of `compare scenarios/failover.yaml` allocated was these
+ * records (V8's allocation sampler, collected objects included), garbage that the young
+ * generation's scavenges then paid for.
  */
 interface Recycled {
   request: RequestOp;
@@ -28,24 +28,10 @@ interface Recycled {
   txn: TxnOp;
 }
 
-let recycled: Recycled | null = null;
-let scratch: Recycled | null = null;
-
-/**
- * Turns recycling on or off. While it is on, a record is valid only until the next record of
- * its kind is built: whoever hears it (the recorder's listeners) copies what it keeps, and
- * the recorder must keep none (retention 'none'). Every call site hands the new record to
- * `recorder.record` at once, and a simulated run is synchronous from its start to its verdict,
- * so nothing else builds records while one is on its way.
- */
-export function recycleRecords(on: boolean): void {
-  recycled = on ? (scratch ??= scratchRecords()) : null;
-}
-
 /**
  * The refilled records: every kind's has every field of every kind, in one order, so all of
  * them share one V8 hidden class and what reads records of any kind (the recorder's stamping,
- * the streaming checker's dispatch) reads them through one shape instead of a dozen (a
+ * the checker's dispatch) reads them through one shape instead of a dozen (a
  * megamorphic lookup per field read). Wider objects cost nothing here: there are nine. The
  * fields a kind does not have stay at these values; nothing reads them (a kept record, built
  * fresh, has only its own fields).
@@ -71,60 +57,6 @@ function scratchRecords(): Recycled {
   };
 }
 
-export function requestRecord(process: string, type: OpType, request: string, sku: number, qty: number, outcome: RequestOutcome | undefined): RequestOp {
-  if (recycled !== null) {
-    const o = recycled.request;
-    o.process = process;
-    o.type = type;
-    o.request = request;
-    o.sku = sku;
-    o.qty = qty;
-    o.outcome = outcome;
-    return o;
-  }
-  return { index: 0, timeUs: 0, process, type, f: 'request', request, sku, qty, outcome };
-}
-
-export function lockRecord(
-  process: string, type: OpType, f: 'acquire' | 'release', request: string, key: string,
-  leaseMs: number | null | undefined, fence: number | undefined, detail: string | undefined,
-): LockOp {
-  if (recycled !== null) {
-    const o = recycled.lock;
-    o.process = process;
-    o.type = type;
-    o.f = f;
-    o.request = request;
-    o.key = key;
-    o.leaseMs = leaseMs;
-    o.fence = fence;
-    o.detail = detail;
-    return o;
-  }
-  return { index: 0, timeUs: 0, process, type, f, request, key, leaseMs, fence, detail };
-}
-
-export function stockReadRecord(
-  process: string, type: OpType, request: string, sku: number, available: number | undefined, version: number | undefined,
-  fence: number | undefined, forUpdate: boolean | undefined, txn: number | undefined, detail: string | undefined,
-): StockReadOp {
-  if (recycled !== null) {
-    const o = recycled.stockRead;
-    o.process = process;
-    o.type = type;
-    o.request = request;
-    o.sku = sku;
-    o.available = available;
-    o.version = version;
-    o.fence = fence;
-    o.forUpdate = forUpdate;
-    o.txn = txn;
-    o.detail = detail;
-    return o;
-  }
-  return { index: 0, timeUs: 0, process, type, f: 'read-stock', request, sku, available, version, fence, forUpdate, txn, detail };
-}
-
 /** The fields a stock write's invoke, ok and fail share. */
 export interface StockWrite {
   process: string;
@@ -139,105 +71,199 @@ export interface StockWrite {
   txn: number | undefined;
 }
 
-export function stockWriteRecord(w: StockWrite, type: OpType, affected: number | undefined, detail: string | undefined): StockWriteOp {
-  if (recycled !== null) {
-    const o = recycled.stockWrite;
-    o.process = w.process;
-    o.type = type;
-    o.request = w.request;
-    o.sku = w.sku;
-    o.mode = w.mode;
-    o.value = w.value;
-    o.qty = w.qty;
-    o.basedOn = w.basedOn;
-    o.version = w.version;
-    o.fence = w.fence;
-    o.affected = affected;
-    o.txn = w.txn;
-    o.detail = detail;
-    return o;
+/**
+ * Builds the records of a run. A fresh builder (FRESH_RECORDS) makes a new object per record;
+ * a recycling one (recycling()) refills one record per kind: a record it built is valid only
+ * until it builds the next of its kind, so whoever hears it (the recorder's listeners) copies
+ * what it keeps, and the recorder keeps none (retention 'none'). Each recorder has its own
+ * builder (HistoryRecorder), every call site hands the new record to `recorder.record` at once,
+ * and a simulated run is synchronous from its start to its verdict, so nothing else builds
+ * records of that recorder while one is on its way.
+ */
+export class RecordBuilder {
+  private constructor(private readonly recycled: Recycled | null) {}
+
+  /** A builder of fresh records. */
+  static fresh(): RecordBuilder {
+    return new RecordBuilder(null);
   }
-  return {
-    index: 0, timeUs: 0, process: w.process, type, f: 'write-stock', request: w.request, sku: w.sku, mode: w.mode, value: w.value, qty: w.qty,
-    basedOn: w.basedOn, version: w.version, fence: w.fence, affected, txn: w.txn, detail,
-  };
+
+  /** A builder that refills one record of each kind. */
+  static recycling(): RecordBuilder {
+    return new RecordBuilder(scratchRecords());
+  }
+
+  get recycles(): boolean {
+    return this.recycled !== null;
+  }
+
+  request(process: string, type: OpType, request: string, sku: number, qty: number, outcome: RequestOutcome | undefined): RequestOp {
+    if (this.recycled !== null) {
+      const o = this.recycled.request;
+      o.process = process;
+      o.type = type;
+      o.request = request;
+      o.sku = sku;
+      o.qty = qty;
+      o.outcome = outcome;
+      return o;
+    }
+    return { index: 0, timeUs: 0, process, type, f: 'request', request, sku, qty, outcome };
+  }
+
+  lock(
+    process: string, type: OpType, f: 'acquire' | 'release', request: string, key: string,
+    leaseMs: number | null | undefined, fence: number | undefined, detail: string | undefined,
+  ): LockOp {
+    if (this.recycled !== null) {
+      const o = this.recycled.lock;
+      o.process = process;
+      o.type = type;
+      o.f = f;
+      o.request = request;
+      o.key = key;
+      o.leaseMs = leaseMs;
+      o.fence = fence;
+      o.detail = detail;
+      return o;
+    }
+    return { index: 0, timeUs: 0, process, type, f, request, key, leaseMs, fence, detail };
+  }
+
+  stockRead(
+    process: string, type: OpType, request: string, sku: number, available: number | undefined, version: number | undefined,
+    fence: number | undefined, forUpdate: boolean | undefined, txn: number | undefined, detail: string | undefined,
+  ): StockReadOp {
+    if (this.recycled !== null) {
+      const o = this.recycled.stockRead;
+      o.process = process;
+      o.type = type;
+      o.request = request;
+      o.sku = sku;
+      o.available = available;
+      o.version = version;
+      o.fence = fence;
+      o.forUpdate = forUpdate;
+      o.txn = txn;
+      o.detail = detail;
+      return o;
+    }
+    return { index: 0, timeUs: 0, process, type, f: 'read-stock', request, sku, available, version, fence, forUpdate, txn, detail };
+  }
+
+  stockWrite(w: StockWrite, type: OpType, affected: number | undefined, detail: string | undefined): StockWriteOp {
+    if (this.recycled !== null) {
+      const o = this.recycled.stockWrite;
+      o.process = w.process;
+      o.type = type;
+      o.request = w.request;
+      o.sku = w.sku;
+      o.mode = w.mode;
+      o.value = w.value;
+      o.qty = w.qty;
+      o.basedOn = w.basedOn;
+      o.version = w.version;
+      o.fence = w.fence;
+      o.affected = affected;
+      o.txn = w.txn;
+      o.detail = detail;
+      return o;
+    }
+    return {
+      index: 0, timeUs: 0, process: w.process, type, f: 'write-stock', request: w.request, sku: w.sku, mode: w.mode, value: w.value, qty: w.qty,
+      basedOn: w.basedOn, version: w.version, fence: w.fence, affected, txn: w.txn, detail,
+    };
+  }
+
+  order(
+    process: string, type: OpType, request: string, sku: number, qty: number, orderKey: string, txn: number | undefined, detail: string | undefined,
+  ): OrderOp {
+    if (this.recycled !== null) {
+      const o = this.recycled.order;
+      o.process = process;
+      o.type = type;
+      o.request = request;
+      o.sku = sku;
+      o.qty = qty;
+      o.orderKey = orderKey;
+      o.txn = txn;
+      o.detail = detail;
+      return o;
+    }
+    return { index: 0, timeUs: 0, process, type, f: 'order', request, sku, qty, orderKey, txn, detail };
+  }
+
+  renew(process: string, type: OpType, f: RenewOp['f'], request: string, detail: string): RenewOp {
+    if (this.recycled !== null) {
+      const o = this.recycled.renew;
+      o.process = process;
+      o.type = type;
+      o.f = f;
+      o.request = request;
+      o.detail = detail;
+      return o;
+    }
+    return { index: 0, timeUs: 0, process, type, f, request, detail };
+  }
+
+  fault(fault: string, phase: FaultOp['phase'], target: string, detail: string): FaultOp {
+    if (this.recycled !== null) {
+      const o = this.recycled.fault;
+      o.fault = fault;
+      o.phase = phase;
+      o.target = target;
+      o.detail = detail;
+      return o;
+    }
+    return { index: 0, timeUs: 0, process: 'nemesis', type: 'info', f: 'fault', fault, phase, target, detail };
+  }
+
+  /** A server's lock-key fact (runner/run.ts): who holds `key` on `node` after a change. */
+  keyState(
+    node: string, key: string, holder: string | null, expiresAtUs: number | null, cause: string, by: string, previousHolder: string | null,
+  ): KeyStateOp {
+    if (this.recycled !== null) {
+      const o = this.recycled.keyState;
+      o.process = node;
+      o.node = node;
+      o.key = key;
+      o.holder = holder;
+      o.expiresAtUs = expiresAtUs;
+      o.cause = cause;
+      o.by = by;
+      o.previousHolder = previousHolder;
+      return o;
+    }
+    return { index: 0, timeUs: 0, process: node, type: 'info', f: 'key-state', node, key, holder, expiresAtUs, cause, by, previousHolder };
+  }
+
+  /** The database ended a transaction (runner/run-kit.ts). */
+  txn(request: string, owner: string, txn: number, outcome: TxnOp['outcome'], cause: TxnOp['cause']): TxnOp {
+    if (this.recycled !== null) {
+      const o = this.recycled.txn;
+      o.request = request;
+      o.owner = owner;
+      o.txn = txn;
+      o.outcome = outcome;
+      o.cause = cause;
+      return o;
+    }
+    return { index: 0, timeUs: 0, process: 'database', type: 'info', f: 'txn', request, owner, txn, outcome, cause };
+  }
 }
 
-export function orderRecord(
-  process: string, type: OpType, request: string, sku: number, qty: number, orderKey: string, txn: number | undefined, detail: string | undefined,
-): OrderOp {
-  if (recycled !== null) {
-    const o = recycled.order;
-    o.process = process;
-    o.type = type;
-    o.request = request;
-    o.sku = sku;
-    o.qty = qty;
-    o.orderKey = orderKey;
-    o.txn = txn;
-    o.detail = detail;
-    return o;
-  }
-  return { index: 0, timeUs: 0, process, type, f: 'order', request, sku, qty, orderKey, txn, detail };
-}
+/** Fresh records, for whoever builds a record outside a run's recorder (tests, rare records). */
+export const FRESH_RECORDS = RecordBuilder.fresh();
 
-export function renewRecord(process: string, type: OpType, f: RenewOp['f'], request: string, detail: string): RenewOp {
-  if (recycled !== null) {
-    const o = recycled.renew;
-    o.process = process;
-    o.type = type;
-    o.f = f;
-    o.request = request;
-    o.detail = detail;
-    return o;
-  }
-  return { index: 0, timeUs: 0, process, type, f, request, detail };
-}
-
-export function faultRecord(fault: string, phase: FaultOp['phase'], target: string, detail: string): FaultOp {
-  if (recycled !== null) {
-    const o = recycled.fault;
-    o.fault = fault;
-    o.phase = phase;
-    o.target = target;
-    o.detail = detail;
-    return o;
-  }
-  return { index: 0, timeUs: 0, process: 'nemesis', type: 'info', f: 'fault', fault, phase, target, detail };
-}
-
-/** A server's lock-key fact (runner/run.ts): who holds `key` on `node` after a change. */
-export function keyStateRecord(
-  node: string, key: string, holder: string | null, expiresAtUs: number | null, cause: string, by: string, previousHolder: string | null,
-): KeyStateOp {
-  if (recycled !== null) {
-    const o = recycled.keyState;
-    o.process = node;
-    o.node = node;
-    o.key = key;
-    o.holder = holder;
-    o.expiresAtUs = expiresAtUs;
-    o.cause = cause;
-    o.by = by;
-    o.previousHolder = previousHolder;
-    return o;
-  }
-  return { index: 0, timeUs: 0, process: node, type: 'info', f: 'key-state', node, key, holder, expiresAtUs, cause, by, previousHolder };
-}
-
-/** The database ended a transaction (runner/run-kit.ts). */
-export function txnRecord(request: string, owner: string, txn: number, outcome: TxnOp['outcome'], cause: TxnOp['cause']): TxnOp {
-  if (recycled !== null) {
-    const o = recycled.txn;
-    o.request = request;
-    o.owner = owner;
-    o.txn = txn;
-    o.outcome = outcome;
-    o.cause = cause;
-    return o;
-  }
-  return { index: 0, timeUs: 0, process: 'database', type: 'info', f: 'txn', request, owner, txn, outcome, cause };
-}
+export const requestRecord: RecordBuilder['request'] = (...a) => FRESH_RECORDS.request(...a);
+export const lockRecord: RecordBuilder['lock'] = (...a) => FRESH_RECORDS.lock(...a);
+export const stockReadRecord: RecordBuilder['stockRead'] = (...a) => FRESH_RECORDS.stockRead(...a);
+export const stockWriteRecord: RecordBuilder['stockWrite'] = (...a) => FRESH_RECORDS.stockWrite(...a);
+export const orderRecord: RecordBuilder['order'] = (...a) => FRESH_RECORDS.order(...a);
+export const renewRecord: RecordBuilder['renew'] = (...a) => FRESH_RECORDS.renew(...a);
+export const faultRecord: RecordBuilder['fault'] = (...a) => FRESH_RECORDS.fault(...a);
+export const keyStateRecord: RecordBuilder['keyState'] = (...a) => FRESH_RECORDS.keyState(...a);
+export const txnRecord: RecordBuilder['txn'] = (...a) => FRESH_RECORDS.txn(...a);
 
 /** A diagnostic of a client process (rare: built fresh, never recycled). */
 export function diagnosticRecord(process: string, kind: DiagnosticOp['kind'], detail: string, frame?: string): DiagnosticOp {

@@ -153,8 +153,8 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
     while (workload.inFlight > 0 && sim.nowUs < drainEndUs) await driver.runUntil(Math.min(drainEndUs, sim.nowUs + DRAIN_STEP_US));
     kit.recordEnd();
     runEnded = true;
-    const { metrics, violations } = checkHistory(recorder.ops);
-    return { scenario: scenario.name, variant, seed, metrics, violations, history: recorder.ops, historyLength: recorder.count, events: sim.eventCount };
+    const { metrics, violations, failures } = checkHistory(recorder.ops);
+    return { scenario: scenario.name, variant, seed, metrics, violations, failures, history: recorder.ops, historyLength: recorder.count, events: sim.eventCount };
   } finally {
     for (const c of clients) c.dispose();
     userCode?.dispose();

@@ -12,6 +12,7 @@ export function checkToJson(checks: readonly ScenarioCheck[]): unknown {
       seeds: c.seeds,
       seedsLabel: c.seedsLabel,
       passed: c.passed,
+      empty: c.empty,
       expectations: c.expectations.map((e) => ({
         variant: e.expectation.variant,
         expectation: e.expectation.text,
@@ -25,6 +26,7 @@ export function checkToJson(checks: readonly ScenarioCheck[]): unknown {
         passed: e.passed,
         location: e.expectation.location,
         replay: e.replay,
+        implicit: e.implicit,
         ...(e.detail === undefined ? {} : { detail: e.detail }),
       })),
     })),

@@ -12,6 +12,8 @@ import { flashSaleCompareLine, flashSaleCompareParts } from './flash-sale-text.j
 import { markdownCell, renderMarkdownTable, renderTextTable, selectColumns, type Column } from './columns.js';
 
 const percent = (x: number): string => (x * 100).toFixed(1);
+/** A mean with two decimals, or none from 100 on (a column that fits "0.25" and "12346"). */
+const compact = (x: number): string => (Math.abs(x) >= 100 ? Math.round(x).toString() : x.toFixed(2));
 /** "83.0 [74.5, 89.1]": percent, with the Wilson interval. */
 const probability = (i: Interval): string => `${percent(i.estimate)} [${percent(i.low)}, ${percent(i.high)}]`;
 const signed = (x: number, digits: number): string => `${x > 0 ? '+' : ''}${x.toFixed(digits)}`;
@@ -31,18 +33,42 @@ export const failedWorst = (v: VariantSummary): boolean => v.worst !== null && (
  */
 export const COMPARE_COLUMNS: readonly Column<VariantSummary>[] = [
   { id: 'variant', head: 'variant', align: 'left', cell: (v) => v.variant },
+  { id: 'verdict', head: 'worst verdict\n(its runs)', align: 'left', cell: (v) => `${v.worstVerdict} (${v.verdicts[v.worstVerdict]})` },
   { id: 'oversell', head: 'P(oversell) %\n[95% CI]', align: 'right', cell: (v) => probability(v.oversell) },
   { id: 'oversold', head: 'oversold\nmean/max', align: 'right', cell: (v) => `${v.oversoldMean.toFixed(2)}/${v.oversoldMax}` },
   { id: 'double-holders', head: 'P(2 holders) %\n[95% CI]', align: 'right', cell: (v) => probability(v.doubleHolders) },
-  { id: 'stuck-orphan', head: 'stuck/orphan\nmean', align: 'right', cell: (v) => `${formatMicros(v.stuckMeanUs)}/${formatMicros(v.orphanMeanUs)}` },
+  { id: 'lost-updates', head: 'lost upd/\nunits mean', align: 'right', cell: (v) => `${compact(v.lostUpdates.mean)}/${compact(v.lostUpdates.unitsMean)}` },
   { id: 'orders-per-s', head: 'orders/s\nmean', align: 'right', cell: (v) => v.throughputMean.toFixed(2) },
-  { id: 'p99', head: 'p99\nmean', align: 'right', cell: (v) => formatMicros(v.p99MeanUs) },
-  { id: 'worst-seed', head: 'worst\nseed', align: 'right', cell: (v) => (failedWorst(v) ? String(v.worst?.seed) : '-') },
+  // The worst runs are listed under the table with their seeds and replay commands.
+  { id: 'worst-seed', head: 'worst\nseed', align: 'right', cell: (v) => (failedWorst(v) ? String(v.worst?.seed) : '-'), extra: true },
+  { id: 'stuck-orphan', head: 'stuck/orphan mean\n(sum of keys)', align: 'right', cell: (v) => `${formatMicros(v.stuckMeanUs)}/${formatMicros(v.orphanMeanUs)}`, extra: true },
+  { id: 'p99', head: 'p99 of all\nanswers, mean', align: 'right', cell: (v) => formatMicros(v.p99MeanUs), extra: true },
+  { id: 'liveness', head: 'live/stalled/\nunavailable', align: 'right', cell: (v) => `${v.liveness.runs.LIVE}/${v.liveness.runs.STALLED}/${v.liveness.runs.UNAVAILABLE}`, extra: true },
+  { id: 'failed-share', head: 'failed share\nmean %', align: 'right', cell: (v) => percent(v.liveness.failedShareMean), extra: true },
+  { id: 'longest-stall', head: 'longest stall\nmean', align: 'right', cell: (v) => formatMicros(v.liveness.longestStallMeanUs), extra: true },
 ];
 
 export const COMPARE_COLUMN_IDS = COMPARE_COLUMNS.map((c) => c.id);
 
-const LEGEND = 'Intervals: Wilson 95% for probabilities. The worst run has the most oversold units, then double holders;\nit is named only when it broke something.';
+const LEGEND =
+  'Intervals: Wilson 95% for probabilities. Worst verdict: SAFE < DEGRADED < STALLED < UNAVAILABLE < LEAKY < UNSAFE.\n' +
+  'The worst run has the most oversold units, then double holders; it is named only when it broke something.\n' +
+  '--columns also shows worst-seed, stuck-orphan (time summed over lock keys, drain included), p99 (of every\n' +
+  'answered request), liveness, failed-share and longest-stall.';
+
+/** How many runs had each verdict (the ones that had any, the worst first), and the liveness figures. */
+export function verdictParts(v: VariantSummary): [string, string] {
+  const classes = (counts: Record<string, number>): string =>
+    Object.entries(counts)
+      .filter(([, n]) => n > 0)
+      .reverse()
+      .map(([c, n]) => `${c} ${n}`)
+      .join(', ');
+  const l = v.liveness;
+  return [classes(v.verdicts), `liveness ${classes(l.runs)}; failed ${percent(l.failedShareMean)}% of judged requests, longest stall ${formatMicros(l.longestStallMeanUs)} (means)`];
+}
+
+export const verdictLine = (v: VariantSummary): string => verdictParts(v).join('; ');
 
 export function renderCompare(s: CompareSummary, color: ChalkInstance, columns?: readonly string[]): string {
   const out: string[] = [];
@@ -50,6 +76,13 @@ export function renderCompare(s: CompareSummary, color: ChalkInstance, columns?:
   out.push('');
   out.push(renderTextTable(selectColumns(COMPARE_COLUMNS, columns), s.variants));
   out.push(color.dim(LEGEND));
+  out.push('');
+  out.push(color.bold('verdicts') + color.dim(' (runs per class, the worst first; liveness apart: a broken safety verdict hides it)'));
+  // Two lines per variant, so the block fits 120 columns like the table.
+  for (const v of s.variants) {
+    const [verdicts, liveness] = verdictParts(v);
+    out.push(`  ${v.variant}: ${verdicts}`, `    ${liveness}`);
+  }
   out.push('');
   out.push(color.bold('flash sale') + color.dim(' (means per run)'));
   // Two lines per variant, so the block fits 120 columns like the table.
@@ -82,7 +115,11 @@ export function renderCompareMarkdown(s: CompareSummary, columns?: readonly stri
   out.push('');
   out.push(renderMarkdownTable(selectColumns(COMPARE_COLUMNS, columns), s.variants));
   out.push('');
-  out.push(`_${LEGEND.replace('\n', ' ')}_`);
+  out.push(`_${LEGEND.replace(/\n/g, ' ')}_`);
+  out.push('');
+  out.push('**Verdicts** (runs per class, the worst first; liveness apart)');
+  out.push('');
+  for (const v of s.variants) out.push(`- ${markdownCell(v.variant)}: ${verdictLine(v)}`);
   out.push('');
   out.push('**Flash sale** (means per run)');
   out.push('');

@@ -1,6 +1,6 @@
-/** The flash-sale lines under the tables of `run` and `compare` (checker/flash-sale.ts). */
+/** The flash-sale lines under the tables of `run` and `compare` (checker/observers/flash-sale.ts). */
 import type { RunMetrics } from '../checker/check.js';
-import type { LatencySplit } from '../checker/flash-sale.js';
+import type { LatencySplit } from '../checker/observers/flash-sale.js';
 import { formatMicros } from '../engine/time.js';
 import type { VariantSummary } from '../sweep/compare.js';
 
@@ -13,7 +13,7 @@ export function flashSaleRunLine(m: RunMetrics): string {
   return [
     f.soldOutUs >= 0 ? `sold out at ${formatMicros(f.soldOutUs)}` : 'not sold out',
     `${f.arrivalsPerS.toFixed(2)} requests/s arrived, ${pct(f.busyShare)} of answers "lock busy"`,
-    `p99 ordered ${p99(f.latency.ordered)}, refused ${p99(f.latency.refused)}, error ${p99(f.latency.error)}`,
+    `p99 by outcome: ordered ${p99(f.latency.ordered)}, refused ${p99(f.latency.refused)}, error ${p99(f.latency.error)}`,
     `sold-out ${m.outcomes['sold-out']}, unknown ${m.outcomes.unknown}`,
   ].join('; ');
 }
@@ -31,6 +31,6 @@ export function flashSaleCompareParts(v: VariantSummary): string[] {
   return [
     f.soldOutRuns > 0 ? `sold out in ${f.soldOutRuns}/${v.runs} runs, at ${ms(f.soldOutMeanUs)} on average` : `sold out in 0/${v.runs} runs`,
     `${f.arrivalsMean.toFixed(2)} requests/s, ${pct(f.busyShareMean)} "lock busy"`,
-    `p99 ordered ${ms(f.p99MeanUs.ordered)}, refused ${ms(f.p99MeanUs.refused)}, error ${ms(f.p99MeanUs.error)} (means)`,
+    `p99 by outcome: ordered ${ms(f.p99MeanUs.ordered)}, refused ${ms(f.p99MeanUs.refused)}, error ${ms(f.p99MeanUs.error)} (means)`,
   ];
 }

@@ -16,8 +16,9 @@ import type { TimelineWindow } from './timeline-model.js';
 import { focusViolation } from '../checker/violations.js';
 import { timelineOf, type TimelineGap } from './timeline-select.js';
 import { forestPlotSvg, scatterSvg } from './html-charts.js';
-import { difference, failedWorst } from './compare-text.js';
-import { verdictOf } from './verdict.js';
+import { difference, failedWorst, verdictLine } from './compare-text.js';
+import { failuresHtml } from './html-failures.js';
+import { livenessOf, verdictOf } from './verdict.js';
 
 /** Why a variant has no timeline, in a report's words (no command-line flags in a page). */
 const GAP_TEXT: Record<TimelineGap, string> = {
@@ -32,6 +33,7 @@ h1 { font-size: 22px; margin-bottom: 4px; } h2 { font-size: 18px; margin-top: 28
 table { border-collapse: collapse; margin: 8px 0; } th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: right; }
 th:first-child, td:first-child { text-align: left; } th { background: #f3f3f3; }
 .SAFE { color: #137333; font-weight: 600; } .DEGRADED { color: #00639b; font-weight: 600; } .LEAKY { color: #b06000; font-weight: 600; } .UNSAFE { color: #c5221f; font-weight: 600; }
+.STALLED, .UNAVAILABLE { color: #8e24aa; font-weight: 600; } .LIVE { color: #137333; }
 .pass { color: #137333; } .fail { color: #c5221f; font-weight: 600; }
 .story { font-family: ui-monospace, monospace; font-size: 12px; background: #fafafa; border: 1px solid #eee; padding: 8px; white-space: pre-wrap; }
 svg text { font: 11px system-ui, sans-serif; } svg .holder { font-weight: 700; fill: #fff; } svg .lane { font-size: 12px; }
@@ -65,15 +67,20 @@ export function renderRunHtml(result: ScenarioResult, window: TimelineWindow): s
   // The scenario as it ran, every default spelled out.
   parts.push(`<details class="scenario"><summary>Scenario (every value, defaults included)</summary><pre class="story">${escapeHtml(scenarioToYaml({ ...s, seed: result.seed }))}</pre></details>`);
   parts.push('<h2>Verdicts</h2>');
-  parts.push('<table class="verdicts"><thead><tr><th>variant</th><th>lock + guard</th><th>verdict</th><th>oversold</th><th>double holders</th><th>lock lost</th><th>stuck / orphan</th><th>orders</th><th>orders/s</th><th>p99</th></tr></thead><tbody>');
+  parts.push('<table class="verdicts"><thead><tr><th>variant</th><th>lock + guard</th><th>verdict</th><th>liveness</th><th>oversold</th><th>double holders</th><th>lock lost</th><th>stuck / orphan (sum of keys)</th><th>orders</th><th>orders/s</th><th>p99 of all answers</th></tr></thead><tbody>');
   for (const run of result.runs) {
     const m = run.metrics;
     const verdict = verdictOf(m);
+    const live = livenessOf(m);
     parts.push(
-      `<tr><td>${escapeHtml(run.variant.name)}</td><td>${escapeHtml(`${run.variant.lock} + ${run.variant.guard}`)}</td><td class="${verdict}">${verdict}</td><td>${m.oversold}</td><td>${m.doubleHolders}${m.doubleHolders > 0 ? ` (${escapeHtml(formatMicros(m.doubleHolderUs))})` : ''}</td><td>${m.lockLost}</td><td>${escapeHtml(`${formatMicros(m.stuckLockUs)} / ${formatMicros(m.orphanLockUs)}`)}</td><td>${m.orders}</td><td>${m.throughputPerS.toFixed(2)}</td><td>${escapeHtml(formatMicros(m.latencyP99Us))}</td></tr>`,
+      `<tr><td>${escapeHtml(run.variant.name)}</td><td>${escapeHtml(`${run.variant.lock} + ${run.variant.guard}`)}</td><td class="${verdict}">${verdict}</td><td class="${live}">${live}</td><td>${m.oversold}</td><td>${m.doubleHolders}${m.doubleHolders > 0 ? ` (${escapeHtml(formatMicros(m.doubleHolderUs))})` : ''}</td><td>${m.lockLost}</td><td>${escapeHtml(`${formatMicros(m.stuckLockUs)} / ${formatMicros(m.orphanLockUs)}`)}</td><td>${m.orders}</td><td>${m.throughputPerS.toFixed(2)}</td><td>${escapeHtml(formatMicros(m.latencyP99Us))}</td></tr>`,
     );
   }
   parts.push('</tbody></table>');
+  parts.push('<p class="meta">Stuck and orphan times are summed over lock keys, up to the end of the drain; p99 is over every answered request, whatever its outcome.</p>');
+  for (const run of result.runs) {
+    if (run.metrics.liveness.cause !== null) parts.push(`<p><span class="${livenessOf(run.metrics)}">${escapeHtml(run.variant.name)}: ${livenessOf(run.metrics)}</span>: ${escapeHtml(run.metrics.liveness.cause)}</p>`);
+  }
   for (const run of result.runs) {
     parts.push(`<h2>${escapeHtml(run.variant.name)}</h2>`);
     const model = timelineOf(run, window);
@@ -91,6 +98,7 @@ export function renderRunHtml(result: ScenarioResult, window: TimelineWindow): s
       parts.push(`<h3>${first === run.violations[0] ? 'First violation' : 'Two holders'}: ${escapeHtml(first.kind)}</h3>`);
       parts.push(`<div class="story">${escapeHtml([story.headline, ...story.lines.map((l) => `${formatMicros(l.timeUs).padStart(9)}  ${l.who.padEnd(16)} ${l.what}`)].join('\n'))}</div>`);
     } else parts.push('<p class="SAFE">No invariant broken.</p>');
+    parts.push(failuresHtml(run.failures));
   }
   if (result.expectations.length > 0) {
     parts.push('<h2>Expectations</h2><ul class="expectations">');
@@ -108,13 +116,15 @@ export function renderCompareHtml(s: CompareSummary): string {
   const parts: string[] = [];
   parts.push(`<h1>${escapeHtml(s.scenario)}: compare</h1>`);
   parts.push(`<p class="meta">${escapeHtml(s.file)} &middot; seeds ${escapeHtml(s.seeds)} (${s.runsPerVariant} runs per variant) &middot; lock-sim ${VERSION}</p>`);
-  parts.push('<table class="verdicts"><thead><tr><th>variant</th><th>P(oversell) [95% CI]</th><th>oversold mean / max</th><th>P(double holders) [95% CI]</th><th>stuck / orphan mean</th><th>orders/s</th><th>p99 mean</th><th>worst seed</th></tr></thead><tbody>');
+  parts.push('<table class="verdicts"><thead><tr><th>variant</th><th>worst verdict (its runs)</th><th>P(oversell) [95% CI]</th><th>oversold mean / max</th><th>P(double holders) [95% CI]</th><th>lost updates / units mean</th><th>stuck / orphan mean (sum of keys)</th><th>orders/s</th><th>p99 of all answers, mean</th><th>live / stalled / unavailable</th><th>worst seed</th></tr></thead><tbody>');
   for (const v of s.variants) {
+    const l = v.liveness.runs;
     parts.push(
-      `<tr><td>${escapeHtml(v.variant)}</td><td>${pct(v.oversell.estimate)} [${pct(v.oversell.low)}, ${pct(v.oversell.high)}]</td><td>${v.oversoldMean.toFixed(2)} / ${v.oversoldMax}</td><td>${pct(v.doubleHolders.estimate)} [${pct(v.doubleHolders.low)}, ${pct(v.doubleHolders.high)}]</td><td>${escapeHtml(`${formatMicros(v.stuckMeanUs)} / ${formatMicros(v.orphanMeanUs)}`)}</td><td>${v.throughputMean.toFixed(2)}</td><td>${escapeHtml(formatMicros(v.p99MeanUs))}</td><td>${failedWorst(v) ? v.worst?.seed : '-'}</td></tr>`,
+      `<tr><td>${escapeHtml(v.variant)}</td><td class="${v.worstVerdict}">${v.worstVerdict} (${v.verdicts[v.worstVerdict]})</td><td>${pct(v.oversell.estimate)} [${pct(v.oversell.low)}, ${pct(v.oversell.high)}]</td><td>${v.oversoldMean.toFixed(2)} / ${v.oversoldMax}</td><td>${pct(v.doubleHolders.estimate)} [${pct(v.doubleHolders.low)}, ${pct(v.doubleHolders.high)}]</td><td>${v.lostUpdates.mean.toFixed(2)} / ${v.lostUpdates.unitsMean.toFixed(2)}</td><td>${escapeHtml(`${formatMicros(v.stuckMeanUs)} / ${formatMicros(v.orphanMeanUs)}`)}</td><td>${v.throughputMean.toFixed(2)}</td><td>${escapeHtml(formatMicros(v.p99MeanUs))}</td><td>${l.LIVE} / ${l.STALLED} / ${l.UNAVAILABLE}</td><td>${failedWorst(v) ? v.worst?.seed : '-'}</td></tr>`,
     );
   }
   parts.push('</tbody></table>');
+  parts.push(`<ul class="verdict-runs">${s.variants.map((v) => `<li>${escapeHtml(`${v.variant}: ${verdictLine(v)}`)}</li>`).join('')}</ul>`);
   parts.push('<h2>How often each variant broke</h2>');
   parts.push('<p class="meta">Each square is the share of runs, the line its Wilson 95% interval.</p>');
   parts.push(forestPlotSvg(s.variants));

@@ -4,7 +4,7 @@
  */
 import { tellStory } from '../checker/story.js';
 import type { ScenarioResult } from '../runner/run-scenario.js';
-import { brokenInvariants, verdictOf } from './verdict.js';
+import { brokenInvariants, livenessOf, safetyOf, verdictOf } from './verdict.js';
 
 export const JSON_FORMAT_VERSION = 1;
 
@@ -24,6 +24,8 @@ export function resultToJson(result: ScenarioResult): unknown {
         leaseMs: run.variant.leaseMs,
         waitMs: run.variant.waitMs === Number.POSITIVE_INFINITY ? 'forever' : run.variant.waitMs,
         verdict: verdictOf(run.metrics),
+        safety: safetyOf(run.metrics),
+        liveness: livenessOf(run.metrics),
         broken: brokenInvariants(run.metrics),
         metrics: run.metrics,
         events: run.events,
@@ -31,6 +33,7 @@ export function resultToJson(result: ScenarioResult): unknown {
         firstViolation: first
           ? { kind: first.kind, timeUs: first.timeUs, subject: first.subject, requests: first.requests, summary: first.summary, story: story?.lines ?? [] }
           : null,
+        failures: run.failures,
       };
     }),
     expectations: result.expectations.map((e) => ({

@@ -10,21 +10,23 @@ import type { RunResult } from '../runner/run.js';
 import type { ScenarioResult } from '../runner/run-scenario.js';
 import { formatMetric } from '../scenario/metrics.js';
 import type { ScenarioCheck } from '../sweep/check.js';
-import { formatMeasured } from './check-text.js';
+import { checkSummary, formatMeasured, IMPLICIT_HINT, IMPLICIT_NOTE, noExpectations } from './check-text.js';
 import { markdownCell, renderMarkdownTable, type Column } from './columns.js';
 import { notableCounts } from './text.js';
-import { brokenInvariants, VERDICT_LEGEND, verdictOf } from './verdict.js';
+import { failureLines } from './failures-text.js';
+import { RUN_TIMES_LEGEND } from './text.js';
+import { brokenInvariants, livenessOf, safetyOf, VERDICT_LEGEND, verdictOf } from './verdict.js';
 
 const RUN_COLUMNS: readonly Column<RunResult>[] = [
   { id: 'variant', head: 'variant', align: 'left', cell: (r) => `${r.variant.name} (${r.variant.lock}${r.variant.guard !== 'none' ? ` + ${r.variant.guard}` : ''})` },
-  { id: 'verdict', head: 'verdict', align: 'left', cell: (r) => `**${verdictOf(r.metrics)}**` },
+  { id: 'verdict', head: 'verdict', align: 'left', cell: (r) => `**${verdictOf(r.metrics)}**${livenessOf(r.metrics) !== 'LIVE' && safetyOf(r.metrics) === verdictOf(r.metrics) ? `, ${livenessOf(r.metrics)}` : ''}` },
   { id: 'oversold', head: 'oversold', align: 'right', cell: (r) => String(r.metrics.oversold) },
   { id: 'double-holders', head: 'double holders', align: 'right', cell: (r) => (r.metrics.doubleHolders === 0 ? '0' : `${r.metrics.doubleHolders} (${formatMicros(r.metrics.doubleHolderUs)})`) },
   { id: 'lock-lost', head: 'lock lost', align: 'right', cell: (r) => String(r.metrics.lockLost) },
-  { id: 'stuck-orphan', head: 'stuck / orphan', align: 'right', cell: (r) => `${formatMicros(r.metrics.stuckLockUs)} / ${formatMicros(r.metrics.orphanLockUs)}` },
+  { id: 'stuck-orphan', head: 'stuck / orphan (sum of keys)', align: 'right', cell: (r) => `${formatMicros(r.metrics.stuckLockUs)} / ${formatMicros(r.metrics.orphanLockUs)}` },
   { id: 'orders', head: 'orders', align: 'right', cell: (r) => String(r.metrics.orders) },
   { id: 'orders-per-s', head: 'orders/s', align: 'right', cell: (r) => r.metrics.throughputPerS.toFixed(2) },
-  { id: 'p99', head: 'p99', align: 'right', cell: (r) => formatMicros(r.metrics.latencyP99Us) },
+  { id: 'p99', head: 'p99 of all answers', align: 'right', cell: (r) => formatMicros(r.metrics.latencyP99Us) },
 ];
 
 /** A fenced block that no line of the text can close: one backtick more than the longest run inside. */
@@ -39,12 +41,19 @@ export function renderRunMarkdown(result: ScenarioResult): string {
   const out: string[] = [];
   out.push(`### ${markdownCell(s.name)}: seed ${result.seed}, ${formatMicros(s.durationUs)} simulated`);
   if (s.description) out.push('', markdownCell(s.description));
-  out.push('', renderMarkdownTable(RUN_COLUMNS, result.runs), '', `_${VERDICT_LEGEND}_`);
+  out.push('', renderMarkdownTable(RUN_COLUMNS, result.runs), '', `_${VERDICT_LEGEND} ${RUN_TIMES_LEGEND}_`);
   const counts = result.runs.map((r) => [r.variant.name, notableCounts(r.metrics)] as const).filter(([, c]) => c.length > 0);
   if (counts.length > 0) {
     out.push('');
     for (const [name, c] of counts) out.push(`- ${markdownCell(name)}: ${c.join(', ')}`);
   }
+  const causes = result.runs.filter((r) => r.metrics.liveness.cause !== null);
+  if (causes.length > 0) {
+    out.push('');
+    for (const r of causes) out.push(`- ${markdownCell(r.variant.name)}: **${livenessOf(r.metrics)}**: ${markdownCell(r.metrics.liveness.cause ?? '')}`);
+  }
+  const failures = result.runs.flatMap((r) => failureLines(r.variant.name, r.failures));
+  if (failures.length > 0) out.push('', '**Failed requests and diagnostics** (by first error text)', '', codeBlock(failures.join('\n')));
   for (const run of result.runs) {
     const focus = focusViolation(run.violations);
     if (!focus) continue;
@@ -67,23 +76,18 @@ export function renderRunMarkdown(result: ScenarioResult): string {
 
 export function renderCheckMarkdown(checks: readonly ScenarioCheck[]): string {
   const rows: string[] = [];
-  let total = 0;
-  let failed = 0;
   const replays: string[] = [];
   for (const c of checks) {
+    if (c.empty) rows.push(`| ${markdownCell(c.scenario.file)} | - | - | ${c.passed ? 'pass' : '**FAIL**'} | ${markdownCell(noExpectations(c))} |`);
     for (const e of c.expectations) {
-      total++;
-      if (!e.passed) failed++;
       const x = e.expectation;
       const measured = e.detail !== undefined ? e.detail : x.statistic === 'run' && e.runs > 1 && !e.passed ? `${formatMeasured(e)}; failed in ${e.failedRuns} of ${e.runs} runs` : `${formatMeasured(e)}${e.runs > 1 ? ` over ${e.runs} runs` : ''}`;
-      rows.push(`| ${markdownCell(c.scenario.file)} | ${markdownCell(x.variant)} | \`${markdownCell(x.text)}\` | ${e.passed ? 'pass' : '**FAIL**'} | ${markdownCell(measured)} |`);
+      const note = e.implicit ? (e.passed ? ' (implicit)' : ` (${IMPLICIT_NOTE}; ${IMPLICIT_HINT})`) : '';
+      rows.push(`| ${markdownCell(c.scenario.file)} | ${markdownCell(x.variant)} | \`${markdownCell(x.text)}\`${markdownCell(note)} | ${e.passed ? 'pass' : '**FAIL**'} | ${markdownCell(measured)} |`);
       if (e.replay) replays.push(`- \`${x.location}\`: \`${e.replay}\``);
     }
   }
-  const title = failed === 0
-    ? `### ${total} expectations held in ${checks.length} scenarios`
-    : `### ${failed} of ${total} expectations failed in ${checks.filter((c) => !c.passed).length} of ${checks.length} scenarios`;
-  const out = [title, '', '| scenario | variant | expectation | result | measured |', '|---|---|---|---|---|', ...rows];
+  const out = [`### ${checkSummary(checks)}`, '', '| scenario | variant | expectation | result | measured |', '|---|---|---|---|---|', ...rows];
   if (replays.length > 0) out.push('', '**Replay the failures**', '', ...replays);
   return out.join('\n');
 }

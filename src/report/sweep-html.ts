@@ -126,11 +126,13 @@ function heatmap(rows: SweepAxis, cols: SweepAxis, cells: CellSummary[], vi: num
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(metric.title)}">${parts.join('')}</svg>`;
 }
 
-export function renderSweepHtml(result: SweepResult): string {
+/** `note`: a paragraph under the title (what a --find search found, for the cells it ran). */
+export function renderSweepHtml(result: SweepResult, note?: string): string {
   const cells = summariseCells(result);
   const runs = cells[0]?.variants[0]?.runs ?? 0;
   const parts: string[] = [];
   parts.push(`<h1>${escapeHtml(result.scenario.name)}: sweep</h1>`);
+  if (note !== undefined) parts.push(`<p>${escapeHtml(note)}</p>`);
   parts.push(
     `<p class="meta">${escapeHtml(result.scenario.file)} &middot; ${escapeHtml(result.axes.map((a) => `${a.path} (${a.labels.join(', ')})`).join(' x '))} &middot; seeds ${escapeHtml(result.seeds.label)} (${runs} runs per variant and cell, the same seeds in every cell) &middot; lock-sim ${VERSION}</p>`,
   );

@@ -6,15 +6,13 @@ import { formatMicros } from '../engine/time.js';
 import type { ScenarioResult } from '../runner/run-scenario.js';
 import { formatMetric } from '../scenario/metrics.js';
 import { focusViolation } from '../checker/violations.js';
+import { failureLines } from './failures-text.js';
 import { flashSaleRunLine } from './flash-sale-text.js';
-import { brokenInvariants, VERDICT_LEGEND, verdictOf, type Verdict } from './verdict.js';
+import { brokenInvariants, livenessOf, PAINT, safetyOf, VERDICT_LEGEND, verdictOf } from './verdict.js';
 
-const PAINT: Record<Verdict, (c: ChalkInstance) => ChalkInstance> = {
-  SAFE: (c) => c.green,
-  DEGRADED: (c) => c.cyan,
-  LEAKY: (c) => c.yellow,
-  UNSAFE: (c) => c.red,
-};
+/** What the table's time columns measure, under it. */
+export const RUN_TIMES_LEGEND =
+  'stuck / orphan: time summed over lock keys, up to the end of the drain (so it can exceed the time simulated). p99: over every answered request, whatever its outcome.';
 
 export function renderRun(result: ScenarioResult, color: ChalkInstance): string {
   const s = result.scenario;
@@ -22,7 +20,7 @@ export function renderRun(result: ScenarioResult, color: ChalkInstance): string 
   out.push(color.bold(`${s.name}`) + `  seed ${result.seed}, ${formatMicros(s.durationUs)} simulated${s.description ? `\n${s.description}` : ''}`);
   out.push('');
   const table = new Table({
-    head: ['variant', 'verdict', 'oversold', 'double holders', 'lock lost', 'stuck / orphan', 'orders', 'orders/s', 'p99'],
+    head: ['variant', 'verdict', 'oversold', 'double holders', 'lock lost', 'stuck / orphan\n(sum of keys)', 'orders', 'orders/s', 'p99 of all\nanswers'],
     style: { head: [], border: [] },
     colAligns: ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
   });
@@ -30,9 +28,12 @@ export function renderRun(result: ScenarioResult, color: ChalkInstance): string 
     const m = run.metrics;
     const verdict = verdictOf(m);
     const paint = PAINT[verdict](color);
+    // A run that broke safety and stopped working too: both classes.
+    const live = livenessOf(m);
+    const also = verdict === safetyOf(m) && live !== 'LIVE' ? `\n${PAINT[live](color)(live)}` : '';
     table.push([
       `${run.variant.name}\n${color.dim(`${run.variant.lock}${run.variant.guard !== 'none' ? ` + ${run.variant.guard}` : ''}`)}`,
-      paint(verdict),
+      paint(verdict) + also,
       String(m.oversold),
       m.doubleHolders === 0 ? '0' : `${m.doubleHolders} (${formatMicros(m.doubleHolderUs)})`,
       String(m.lockLost),
@@ -48,7 +49,14 @@ export function renderRun(result: ScenarioResult, color: ChalkInstance): string 
     if (also.length > 0) out.push(`  ${run.variant.name}: ${also.join(', ')}`);
   }
   for (const run of result.runs) out.push(color.dim(`  ${run.variant.name}: ${flashSaleRunLine(run.metrics)}`));
+  for (const run of result.runs) {
+    const l = run.metrics.liveness;
+    if (l.cause !== null) out.push(`  ${run.variant.name}: ${PAINT[l.verdict as 'STALLED' | 'UNAVAILABLE'](color)(l.verdict)}: ${l.cause}`);
+  }
   out.push(color.dim(VERDICT_LEGEND));
+  out.push(color.dim(RUN_TIMES_LEGEND));
+  const failures = result.runs.flatMap((run) => failureLines(run.variant.name, run.failures));
+  if (failures.length > 0) out.push('', color.bold('failed requests and diagnostics') + color.dim(' (by first error text, most frequent first)'), ...failures);
 
   for (const run of result.runs) {
     // The story of two holders explains most; else the first violation.

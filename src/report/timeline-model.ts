@@ -4,7 +4,8 @@
  * node (who the key belongs to there, with or without TTL), a lane where two or more hold
  * it at once, and the faults. The terminal and the HTML report draw the same model.
  */
-import { indexHistory, type CriticalSection } from '../checker/history-index.js';
+import { criticalSections } from '../checker/check.js';
+import type { CriticalSection } from '../checker/observer.js';
 import type { History } from '../history/operation.js';
 import type { Violation } from '../checker/violations.js';
 
@@ -82,8 +83,7 @@ function clip<S extends string>(spans: Array<Span<S>>, fromUs: number, toUs: num
 }
 
 export function buildTimeline(ops: History, key: string, fromUs: number, toUs: number): TimelineModel {
-  const index = indexHistory(ops);
-  const endUs = index.endUs;
+  const { sections: all, endUs } = criticalSections(ops);
   const clientNames = new Set<string>();
   const nodeNames = new Set<string>();
   const letters = new Map<string, string>();
@@ -104,7 +104,7 @@ export function buildTimeline(ops: History, key: string, fromUs: number, toUs: n
     list.push(span);
     clientSpans.set(client, list);
   };
-  const sections: CriticalSection[] = index.sections.filter((s) => s.key === key);
+  const sections: CriticalSection[] = all.filter((s) => s.key === key);
   for (const s of sections) push(s.client, { fromUs: s.startUs, toUs: s.endUs, state: 'holding', holder: s.request });
   // Waiting: acquire invoked, not yet answered.
   const waitingSince = new Map<string, { client: string; atUs: number }>();

@@ -9,7 +9,6 @@
 import type { Simulation } from '../engine/simulation.js';
 import type { FaultContext } from '../faults/index.js';
 import type { HistoryRecorder } from '../history/recorder.js';
-import { faultRecord, renewRecord, txnRecord } from '../history/records.js';
 import type { Scenario, VariantSpec } from '../scenario/types.js';
 import type { Guard } from '../variants/guard.js';
 import type { LockProtocol } from '../variants/lock-protocol.js';
@@ -45,7 +44,7 @@ export function runKit(sim: Simulation, scenario: Scenario, variant: VariantSpec
   const heals: Array<() => void> = [];
 
   const nemesis: Nemesis = (fault, phase, target, detail) => {
-    recorder.record(faultRecord(fault, phase, target, detail));
+    recorder.recordFault(fault, phase, target, detail);
   };
   const kit: RunKit = {
     nemesis,
@@ -60,7 +59,7 @@ export function runKit(sim: Simulation, scenario: Scenario, variant: VariantSpec
     },
     hooks: {
       note(_client, thread, f, ok, detail) {
-        recorder.record(renewRecord(thread.name, ok ? 'ok' : 'fail', f, thread.requestTag, detail));
+        recorder.recordRenew(thread.name, ok ? 'ok' : 'fail', f, thread.requestTag, detail);
       },
       crashPoint(client, _thread, point) {
         const trap = armed.find((a) => !a.fired && a.client === client && a.point === point && sim.nowUs >= a.fromUs);
@@ -73,7 +72,7 @@ export function runKit(sim: Simulation, scenario: Scenario, variant: VariantSpec
     },
     recordTransactions(database) {
       database.onTransactionEnd = (end) => {
-        recorder.record(txnRecord(end.requestTag, end.owner, end.txn, end.outcome, end.cause));
+        recorder.recordTxn(end.requestTag, end.owner, end.txn, end.outcome, end.cause);
       };
     },
     recordSetup(primary, lockNodes, quorum) {

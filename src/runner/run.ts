@@ -8,10 +8,12 @@ import { Simulation } from '../engine/simulation.js';
 import { PctPolicy, type PctSchedule } from '../engine/pct.js';
 import { faultsOfRun, injectFault } from '../faults/index.js';
 import { HistoryRecorder, type Retention } from '../history/recorder.js';
-import { keyStateRecord, recycleRecords, renewRecord } from '../history/records.js';
+import { FRESH_RECORDS, RecordBuilder, renewRecord } from '../history/records.js';
 import type { History, Operation } from '../history/operation.js';
-import { checkHistory, type RunMetrics } from '../checker/check.js';
-import { StreamingChecker } from '../checker/stream.js';
+import type { CheckerArena } from '../checker/arena.js';
+import { checkHistory, type CheckResult, type RunMetrics } from '../checker/check.js';
+import { checkerAttempts, type Checker } from '../checker/checker.js';
+import type { Failures } from '../checker/observers/diagnostics.js';
 import type { Violation } from '../checker/violations.js';
 import type { LockModuleSpec, Scenario, VariantSpec } from '../scenario/types.js';
 import { factoryOptions } from '../own-code/options.js';
@@ -35,6 +37,8 @@ export interface RunResult {
   seed: number;
   metrics: RunMetrics;
   violations: Violation[];
+  /** Failed and unknown requests by first error text, and the client processes' diagnostics. */
+  failures: Failures;
   /** The operations kept (RunOptions.history): all of them by default. */
   history: History;
   /** Operations the run recorded, kept or not. */
@@ -51,12 +55,14 @@ const DRAIN_STEP_US = 100_000;
 export interface RunOptions {
   /**
    * Which operations the result keeps: 'all' (the default), 'none' (memory bounded by the
-   * run's concurrency, not its length: the streaming checker judges the run as it goes), or
+   * run's concurrency, not its length: the checker judges the run as it goes), or
    * those a filter selects.
    */
   history?: Retention;
   /** Also told every operation, in history order, as it is recorded. */
   listen?: (op: Operation) => void;
+  /** The reusable objects of this thread's checkers (checker/arena.ts); none: a fresh arena. */
+  arena?: CheckerArena;
   /**
    * The order of events due at one instant: a PCT schedule (engine/pct.ts; explore's). Absent:
    * the order they were scheduled in, as every other command runs.
@@ -64,54 +70,34 @@ export interface RunOptions {
   order?: PctSchedule;
 }
 
-/**
- * Re-runs of a run the streaming checker could not judge, each keeping the facts of the
- * requests the one before named after dropping them, before one that keeps the whole history.
- */
-export const RERUNS = 2;
-
 export function runVariant(scenario: Scenario, variant: VariantSpec, seed: number = scenario.seed, options: RunOptions = {}): RunResult {
   // A user lock module runs in the own-code run worker (src/own-code/dispatch.ts), which calls this again in its thread.
   if (variant.lockModule && ownCodeRunsElsewhere()) return runOwnCodeVariant(scenario, variant, seed, options);
   try {
-    // When the streaming checker cannot judge a run (the history named requests whose facts it
-    // had dropped), the same seed again keeping those requests' facts: memory for a few more
-    // requests, not for the history (runs are deterministic).
-    let keepRequests: ReadonlySet<string> | null = null;
-    for (let attempt = 0; attempt <= RERUNS; attempt++) {
-      // A listener hears the operations once: those of the first run.
-      const run = simulate(scenario, variant, seed, attempt === 0 ? options : { history: options.history, order: options.order }, keepRequests ?? undefined);
-      if ('metrics' in run) return run;
-      keepRequests = run.keepRequests;
-      if (keepRequests === null) break;
+    // The checker of the first attempt judges nearly every run; one that cannot (the history
+    // named requests whose facts it had dropped) is followed by the next (checkerAttempts),
+    // each with the same seed again (runs are deterministic). A listener hears the operations
+    // once: those of the first run.
+    let first = true;
+    for (const checker of checkerAttempts(options.arena)) {
+      const run = simulate(scenario, variant, seed, first ? options : { history: options.history, order: options.order }, checker);
+      first = false;
+      if (run !== null) return run;
     }
-    // Still not judged: the same seed again, keeping the history for the batch checker.
-    const full = simulate(scenario, variant, seed, { history: 'all', order: options.order });
-    if (!('metrics' in full)) throw new Error('a run that keeps its history is always judged');
-    const keep = options.history ?? 'all';
-    return { ...full, history: keep === 'all' ? full.history : keep === 'none' ? [] : full.history.filter(keep) };
+    throw new Error('the last checker of a run drops nothing and always judges');
   } catch (err) {
     throw explainNoProgress(err, scenario, variant, seed);
   }
 }
 
-/** One run; when the streaming checker could not judge it and the history was not kept, what a re-run must keep (StreamingChecker.rerunKeeping). */
-function simulate(scenario: Scenario, variant: VariantSpec, seed: number, options: RunOptions, keepRequests?: ReadonlySet<string>): RunResult | { keepRequests: ReadonlySet<string> | null } {
-  // A run that keeps no history and has no listener but the checker (which copies what it
-  // keeps) refills one record per kind instead of allocating one per operation (records.ts).
-  recycleRecords((options.history ?? 'all') === 'none' && options.listen === undefined);
-  try {
-    return simulateOnce(scenario, variant, seed, options, keepRequests);
-  } finally {
-    recycleRecords(false);
-  }
-}
-
-function simulateOnce(scenario: Scenario, variant: VariantSpec, seed: number, options: RunOptions, keepRequests?: ReadonlySet<string>): RunResult | { keepRequests: ReadonlySet<string> | null } {
+/** One run judged by `checker`, or null when it withheld its verdict (and the history was not kept to replay). */
+function simulate(scenario: Scenario, variant: VariantSpec, seed: number, options: RunOptions, checker: Checker): RunResult | null {
   const sim = new Simulation(seed, options.order ? new PctPolicy(options.order) : null);
   const keep = options.history ?? 'all';
-  const recorder = new HistoryRecorder(() => sim.nowUs, keep);
-  const checker = new StreamingChecker({ keep: keepRequests });
+  // A run that keeps no history and has no listener but the checker (which copies what it
+  // keeps) refills one record per kind instead of allocating one per operation (records.ts).
+  const records = keep === 'none' && options.listen === undefined ? RecordBuilder.recycling() : FRESH_RECORDS;
+  const recorder = new HistoryRecorder(() => sim.nowUs, keep, records);
   recorder.listen((op) => checker.observe(op));
   if (options.listen) recorder.listen(options.listen);
   const lock = variant.lockModule ? moduleLock(sim, scenario, variant, recorder) : LOCKS.get(variant.lock);
@@ -150,10 +136,11 @@ function simulateOnce(scenario: Scenario, variant: VariantSpec, seed: number, op
   while (workload.inFlight > 0 && sim.nowUs < drainEndUs) sim.run(Math.min(drainEndUs, sim.nowUs + DRAIN_STEP_US));
   kit.recordEnd();
 
-  const verdict = checker.finish() ?? (keep === 'all' ? checkHistory(recorder.ops) : null);
-  if (verdict === null) return { keepRequests: checker.rerunKeeping };
-  const { metrics, violations } = verdict;
-  const result: RunResult = { scenario: scenario.name, variant, seed, metrics, violations, history: recorder.ops, historyLength: recorder.count, events: sim.eventCount };
+  // A withheld verdict: the history, if it was kept, is replayed by a checker that drops nothing.
+  const verdict: CheckResult | null = checker.finish() ?? (keep === 'all' ? checkHistory(recorder.ops) : null);
+  if (verdict === null) return null;
+  const { metrics, violations, failures } = verdict;
+  const result: RunResult = { scenario: scenario.name, variant, seed, metrics, violations, failures, history: recorder.ops, historyLength: recorder.count, events: sim.eventCount };
   const ordering = sim.orderStats();
   if (ordering !== null) result.ordering = ordering;
   return result;
@@ -177,6 +164,6 @@ function recordKeyState(recorder: HistoryRecorder, node: RedisNode, change: KeyC
   if (key === null) return;
   const e = change.entry;
   const expiresAtUs = e && e.expireAtMs !== null ? node.clock.simTimeAt((e.expireAtMs + 1) * 1000) : null;
-  recorder.record(keyStateRecord(node.name, key, e ? e.holderTag : null, expiresAtUs, change.cause, change.byTag, change.previousHolder ?? null));
+  recorder.recordKeyState(node.name, key, e ? e.holderTag : null, expiresAtUs, change.cause, change.byTag, change.previousHolder ?? null);
 }
 

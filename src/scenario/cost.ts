@@ -4,9 +4,8 @@
  * checker read it: measured on the project's machine (2 cores, Node 20, heap limit 4144
  * MiB), a standalone world at 1000 requests/s for 200 s (199,400 requests, one lua-unlock
  * variant, 4 clients x 16 workers, 100 SKUs) peaked at 1.72 GiB RSS after 48 s of CPU: about
- * 9 KB and 0.25 ms of CPU per request. The streaming checker keeps no history now, except in
- * `run --report`, `run --check-determinism` and a run the streaming checker declines, which
- * still hold about 9 KB per request; so the default budget, 250,000 requests per run, keeps
+ * 9 KB and 0.25 ms of CPU per request. The checker keeps no history now, except in
+ * `run --report` and `run --check-determinism`, which still hold about 9 KB per request; so the default budget, 250,000 requests per run, keeps
  * those near 2.2 GiB, well under the heap limit, and bounds the time of the others. A larger
  * run is refused before it starts (exit 2) unless --max-requests raises the budget.
  */

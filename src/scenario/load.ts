@@ -2,24 +2,18 @@
  * Reads a scenario file: YAML -> zod validation -> resolution. Every problem found is
  * reported together, each at its file:line:col with its field path.
  */
-import { readFileSync } from 'node:fs';
-import { isMap, isNode, isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
+import { isMap, isNode, isScalar, visit, type Document, type LineCounter } from 'yaml';
 import type { z } from 'zod';
 import { DEFAULT_BUDGET, overBudget, type Budget } from './cost.js';
 import { readDistributionFiles } from './distribution-files.js';
-import { ScenarioError, type ScenarioIssue } from './errors.js';
+import { ScenarioError, type ScenarioIssue, quote } from './errors.js';
 import { resolveScenario } from './resolve.js';
 import { MAX_NAME_LENGTH, scenarioSchema } from './schema.js';
 import { didYouMean } from './suggest.js';
 import type { Scenario } from './types.js';
 import { describeValue } from './values.js';
-
-/**
- * How many times a file's aliases may be expanded in all (yaml's maxAliasCount, default 100,
- * which refused a legitimate file whose 120 faults share one anchor). An alias bomb (aliases
- * of aliases, each level multiplying the last) still passes it within a few levels.
- */
-const MAX_ALIAS_EXPANSIONS = 1_000;
+import { readInputFile } from './input-file.js';
+import { MAX_ALIAS_EXPANSIONS, MAX_SCENARIO_BYTES, readYaml } from './yaml-document.js';
 
 export interface LoadOptions {
   /** What one run may cost before it is refused (scenario/cost.ts); default DEFAULT_BUDGET. */
@@ -27,33 +21,20 @@ export interface LoadOptions {
 }
 
 export function loadScenario(file: string, options: LoadOptions = {}): Scenario {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new ScenarioError(file, [{ path: [], message: code === 'ENOENT' ? 'no such file' : `cannot read: ${code ?? String(err)}` }]);
-  }
-  return parseScenario(text, file, options);
+  return parseScenario(readScenarioSource(file), file, options);
+}
+
+/** A scenario file's text: a regular file of at most MAX_SCENARIO_BYTES of UTF-8 (input-file.ts). */
+export function readScenarioSource(file: string, display = file): string {
+  const read = readInputFile(file, 'a scenario file', MAX_SCENARIO_BYTES);
+  if (!read.ok) throw new ScenarioError(display, [{ path: [], message: read.message }]);
+  return read.text;
 }
 
 export function parseScenario(text: string, file: string, options: LoadOptions = {}): Scenario {
-  const lines = new LineCounter();
-  // Old Mac line ends (CR alone) are line breaks in YAML 1.2 (spec 5.4), which the yaml
-  // package reads only as CRLF or LF; one character for one keeps every offset.
-  const doc = parseDocument(text.replace(/\r(?!\n)/g, '\n'), { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    throw new ScenarioError(
-      file,
-      doc.errors.map((e) => {
-        const pos = lines.linePos(e.pos[0]);
-        const message = e.code === 'MULTIPLE_DOCS'
-          ? 'a scenario file holds one YAML document; remove the "---" that starts a second one'
-          : e.message.split('\n')[0];
-        return { path: [], message: `YAML: ${message}`, line: pos.line, column: pos.col };
-      }),
-    );
-  }
+  const yaml = readYaml(text);
+  if (!yaml.ok) throw new ScenarioError(file, yaml.issues);
+  const { doc, lines } = yaml;
   const data = toData(doc, file, lines);
   const parsed = scenarioSchema.safeParse(data);
   if (!parsed.success) {
@@ -114,7 +95,7 @@ function zodIssue(issue: ZodIssue, doc: Document, data: unknown, lines: LineCoun
   if (issue.code === 'unrecognized_keys') {
     const known = knownKeysAt(path, data);
     return issue.keys.map((key) =>
-      locate({ path: [...path, key], message: `unknown field "${key}"${didYouMean(key, known)}` }, doc, lines, true),
+      locate({ path: [...path, key], message: `unknown field ${quote(key)}${didYouMean(key, known)}` }, doc, lines, true),
     );
   }
   if (issue.code === 'invalid_key') {

@@ -1,5 +1,6 @@
 /** The metric names an `expect:` block may use, and how each is read off a run's metrics. */
 import type { RunMetrics } from '../checker/check.js';
+import { STALL_LIMIT_US } from '../checker/observers/liveness.js';
 import { formatMicros } from '../engine/time.js';
 
 export interface MetricDefinition {
@@ -33,8 +34,8 @@ export const METRICS: readonly MetricDefinition[] = [
   def('max-holders', 'most requests inside one critical section at once', (m) => m.maxHolders),
   def('lock-lost', 'critical sections during which the lock stopped being theirs', (m) => m.lockLost),
   def('foreign-unlocks', "unlocks that deleted another holder's lock", (m) => m.foreignUnlocks),
-  def('stuck-time', 'time a lock was held by someone who could never release it', (m) => m.stuckLockUs, true),
-  def('orphan-time', 'time a lock was held on the server while none of its owner\'s requests worked under it', (m) => m.orphanLockUs, true),
+  def('stuck-time', 'time a lock was held by someone who could never release it, summed over lock keys, up to the end of the drain', (m) => m.stuckLockUs, true),
+  def('orphan-time', 'time a lock was held on the server while none of its owner\'s requests worked under it, summed over lock keys, up to the end of the drain', (m) => m.orphanLockUs, true),
   def('timeouts', 'lock commands whose outcome is unknown (timed out, or a lock kept after a failed acquire)', (m) => m.timeouts),
   def('lock-busy', 'requests turned away because the lock was held', (m) => m.outcomes['lock-busy']),
   def('lock-errors', 'requests that failed on a lock error or timeout', (m) => m.outcomes['lock-error']),
@@ -51,8 +52,8 @@ export const METRICS: readonly MetricDefinition[] = [
   def('renewal-failures', 'watchdog renewals that failed or found the lock gone', (m) => m.renewalFailures),
   def('throughput', 'orders per second of scenario duration', (m) => m.throughputPerS, false, true),
   def('request-rate', 'requests answered (any outcome) per second of scenario duration', (m) => m.requestsPerS, false, true),
-  def('p50', 'median request latency', (m) => m.latencyP50Us, true),
-  def('p99', '99th percentile request latency', (m) => m.latencyP99Us, true),
+  def('p50', 'median latency of every answered request, whatever its outcome', (m) => m.latencyP50Us, true),
+  def('p99', '99th percentile latency of every answered request, whatever its outcome', (m) => m.latencyP99Us, true),
   def('lost-units', 'units other requests had deducted that lost updates wrote over (a write computed from b while the row held a < b erases b - a)', (m) => m.lostUnits),
   def('sold-out-at', 'when the units ordered reached the initial stock (-1 if they never did)', (m) => m.flashSale.soldOutUs, true),
   def('arrival-rate', 'requests that arrived per second of scenario duration', (m) => m.flashSale.arrivalsPerS, false, true),
@@ -60,7 +61,15 @@ export const METRICS: readonly MetricDefinition[] = [
   def('p99-ordered', '99th percentile latency of requests that ended with an order', (m) => m.flashSale.latency.ordered.p99Us, true),
   def('p99-refused', '99th percentile latency of requests refused (sold out, lock busy, conflict, fenced, duplicate, overloaded)', (m) => m.flashSale.latency.refused.p99Us, true),
   def('p99-error', '99th percentile latency of requests that failed on a lock or database error, or an unavailable client', (m) => m.flashSale.latency.error.p99Us, true),
+  def('live', '1 when the run kept working once the faults were over (liveness LIVE), else 0', (m) => (m.liveness.verdict === 'LIVE' ? 1 : 0)),
+  def('stalled', `1 when no order came for ${formatMicros(STALL_LIMIT_US)} or more after the last fault while stock and demand remained, or none in the whole run (liveness STALLED), else 0`, (m) => (m.liveness.verdict === 'STALLED' ? 1 : 0)),
+  def('unavailable', '1 when more than half of the judged requests failed or got no answer (liveness UNAVAILABLE), else 0', (m) => (m.liveness.verdict === 'UNAVAILABLE' ? 1 : 0)),
+  def('failed-share', 'share of the judged requests (those after the last fault, or all) that failed or got no answer (0 to 1)', (m) => m.liveness.failedShare, false, true),
+  def('longest-stall', 'longest stretch after the last fault without an order while stock and demand remained', (m) => m.liveness.longestStallUs, true),
 ];
+
+/** The metrics that speak of liveness: an expectation on one of them is the scenario expecting a variant's liveness (check judges it then, not by its own rule). */
+export const LIVENESS_METRICS: ReadonlySet<string> = new Set(['live', 'stalled', 'unavailable', 'failed-share', 'longest-stall']);
 
 export const METRIC_NAMES = METRICS.map((m) => m.name);
 

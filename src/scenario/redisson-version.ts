@@ -1,4 +1,5 @@
 /** `redisson-version`: a released version or a minor line, checked against the behaviour table. */
+import { quote } from './errors.js';
 import { REDISSON_VERSIONS } from '../variants/locks/redisson/versions.js';
 import { closest } from './suggest.js';
 import type { Parsed } from './values.js';
@@ -26,6 +27,6 @@ export function parseRedissonVersion(v: unknown): Parsed<string> {
   const near = line.length > 0 ? line[line.length - 1] : closest(text, REDISSON_VERSIONS);
   return {
     ok: false,
-    message: `unknown Redisson version "${text}"${near ? ` (did you mean "${near}"?)` : ''}; known: released versions ${range}, or a minor line such as "3.25"`,
+    message: `unknown Redisson version ${quote(text)}${near ? ` (did you mean "${near}"?)` : ''}; known: released versions ${range}, or a minor line such as "3.25"`,
   };
 }

@@ -4,7 +4,7 @@
  * `p(oversold > 0): "<= 0.01"`, `mean(oversold)`, `max(stuck-time)`, `min(sold)`.
  * The value is a number or a comparison, or a list of them for a range.
  */
-import type { ScenarioIssue } from './errors.js';
+import { quote, type ScenarioIssue } from './errors.js';
 import { metricByName, METRIC_NAMES, type MetricDefinition } from './metrics.js';
 import type { RawScenario } from './schema.js';
 import { didYouMean } from './suggest.js';
@@ -19,19 +19,19 @@ function parseKey(key: string): Key {
   const sweep = SWEEP_KEY.exec(key);
   const metricName = sweep ? sweep[2] : key;
   const def = metricByName.get(metricName);
-  if (!def) return { error: `unknown metric "${metricName}"${didYouMean(metricName, METRIC_NAMES)}; metrics are ${METRIC_NAMES.join(', ')}` };
+  if (!def) return { error: `unknown metric ${quote(metricName)}${didYouMean(metricName, METRIC_NAMES)}; metrics are ${METRIC_NAMES.join(', ')}` };
   if (!sweep) {
-    if (/[()]/.test(key)) return { error: `expected p(metric <op> value), mean(metric), max(metric) or min(metric), found "${key}"` };
+    if (/[()]/.test(key)) return { error: `expected p(metric <op> value), mean(metric), max(metric) or min(metric), found ${quote(key)}` };
     return { statistic: 'run', def, condition: null };
   }
   const statistic = sweep[1] as Statistic;
   if (statistic !== 'p') {
-    if (sweep[3]) return { error: `${statistic}(...) takes a metric only, found "${key}"` };
+    if (sweep[3]) return { error: `${statistic}(...) takes a metric only, found ${quote(key)}` };
     return { statistic, def, condition: null };
   }
   if (!sweep[3]) return { error: `p(...) needs a condition, e.g. p(${metricName} > 0)` };
   const c = parseComparison(`${sweep[3]} ${sweep[4]}`, def.isTime);
-  if (!c.ok) return { error: `in "${key}": ${c.message}` };
+  if (!c.ok) return { error: `in ${quote(key)}: ${c.message}` };
   return { statistic, def, condition: c.value };
 }
 
@@ -43,7 +43,7 @@ export function resolveExpectations(
   const expectations: Expectation[] = [];
   for (const [variant, checks] of Object.entries(raw ?? {})) {
     if (!variantNames.includes(variant)) {
-      issue(['expect', variant], `no variant named "${variant}"${didYouMean(variant, variantNames)}; variants are ${variantNames.join(', ')}`);
+      issue(['expect', variant], `no variant named ${quote(variant)}${didYouMean(variant, variantNames)}; variants are ${variantNames.join(', ')}`);
       continue;
     }
     for (const [key, written] of Object.entries(checks)) {

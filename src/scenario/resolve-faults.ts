@@ -4,7 +4,7 @@
  * durations for fixed faults, and no fault starting after the run.
  */
 import type { Distribution } from '../engine/distribution.js';
-import type { ScenarioIssue } from './errors.js';
+import { quote, type ScenarioIssue } from './errors.js';
 import type { RawScenario } from './schema.js';
 import { didYouMean } from './suggest.js';
 import type { FaultSpec, RandomFaultSpec } from './types.js';
@@ -52,19 +52,19 @@ export function resolveFaults(
     const checkHost = (field: string, name: string, index?: number): void => {
       if (hosts.includes(name)) return;
       const path = index === undefined ? ['faults', i, field] : ['faults', i, field, index];
-      issue(path, `no host "${name}"${didYouMean(name, hosts)}; this scenario has ${hosts.join(', ')}`);
+      issue(path, `no host ${quote(name)}${didYouMean(name, hosts)}; this scenario has ${hosts.join(', ')}`);
     };
     const clients = 'client' in f ? clientsOf(f.client, world.clients) : [];
     for (const c of clients) {
       if (c > world.clients) issue(['faults', i, 'client'], `client ${c} does not exist: the workload has ${world.clients} client(s), numbered from 1`);
     }
     if (f.kind === 'slow-call' && !world.dependencyNames.includes(f.dependency)) {
-      issue(['faults', i, 'dependency'], `unknown dependency "${f.dependency}"${didYouMean(f.dependency, world.dependencyNames)}; declare it under dependencies:`);
+      issue(['faults', i, 'dependency'], `unknown dependency ${quote(f.dependency)}${didYouMean(f.dependency, world.dependencyNames)}; declare it under dependencies:`);
     }
     if ('target' in f) checkHost('target', f.target);
     if ('node' in f) {
       checkHost('node', f.node);
-      if (f.node.startsWith('client-')) issue(['faults', i, 'node'], `${f.kind} needs a Redis node (redis-N or primary), found "${f.node}"`);
+      if (f.node.startsWith('client-')) issue(['faults', i, 'node'], `${f.kind} needs a Redis node (redis-N or primary), found ${quote(f.node)}`);
     }
     if (f.kind === 'partition') {
       f.isolate.forEach((h, j) => checkHost('isolate', h, j));

@@ -4,7 +4,7 @@
  * variants and metrics). Each default cites its source (docs/sources.md lists them).
  */
 import { alwaysZero, constant, type Distribution } from '../engine/distribution.js';
-import type { ScenarioIssue } from './errors.js';
+import { quote, type ScenarioIssue } from './errors.js';
 import type { RawScenario } from './schema.js';
 import { didYouMean } from './suggest.js';
 import { resolveFaults } from './resolve-faults.js';
@@ -104,6 +104,12 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
 
   const dependencies = Object.entries(raw.dependencies ?? {}).map(([name, latency]) => ({ name, latency }));
   const dependencyNames = dependencies.map((d) => d.name);
+  for (const name of dependencyNames) {
+    // A step of that name is the built-in one: the dependency would never be called.
+    if ((BUILTIN_STEPS as readonly string[]).includes(name)) {
+      issue(['dependencies', name], `a dependency cannot be named "${name}": that is a built-in step (${BUILTIN_STEPS.join(', ')}), so a step "${name}" would run the built-in and never call it; rename it, e.g. "${name}-service"`);
+    }
+  }
   const w = raw.workload;
   const clients = w.clients ?? DEFAULTS.clients;
 
@@ -113,7 +119,7 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
     else if (dependencyNames.includes(name)) steps.push({ call: name });
     else {
       const known = [...BUILTIN_STEPS, ...dependencyNames];
-      issue(['workload', 'steps', i], `unknown step "${name}"${didYouMean(name, known)}; steps are ${known.join(', ')} (a dependency becomes a step once declared under dependencies:)`);
+      issue(['workload', 'steps', i], `unknown step ${quote(name)}${didYouMean(name, known)}; steps are ${known.join(', ')} (a dependency becomes a step once declared under dependencies:)`);
     }
   });
 

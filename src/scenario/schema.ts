@@ -3,6 +3,7 @@
  * did-you-mean. Value syntaxes (durations, distributions, rates) are parsed here so a bad
  * value is reported at its own line and column. Defaults are filled later, in resolve.ts.
  */
+import { quote } from './errors.js';
 import { z } from 'zod';
 import { FAULT_KINDS } from '../faults/index.js';
 import { FENCE_CHECKS } from '../variants/guard.js';
@@ -52,7 +53,7 @@ const rate = () =>
 function oneOf(names: readonly string[], what: string) {
   return z.any().meta({ enum: [...names], description: `a ${what}` }).transform((v, ctx): string => {
     if (typeof v === 'string' && names.includes(v)) return v;
-    const found = typeof v === 'string' ? `"${v}"` : String(v);
+    const found = typeof v === 'string' ? `${quote(v)}` : String(v);
     ctx.addIssue({
       code: 'custom',
       message: `unknown ${what} ${found}${typeof v === 'string' ? didYouMean(v, names) : ''}; expected one of: ${names.join(', ')}`,

@@ -2,6 +2,7 @@
  * Seed lists for sweeps: "1..1000" (a range, inclusive), "500" or 500 (that many seeds,
  * 1..500), "3,7,42" (a list). Used by the scenario's `seeds:` field and by --seeds.
  */
+import { quote } from './errors.js';
 import type { Parsed } from './values.js';
 
 export const MAX_SEED = 2 ** 32 - 1;
@@ -16,9 +17,9 @@ export function parseSeedSpec(input: unknown): Parsed<number[]> {
   if (range) {
     const from = Number(range[1]);
     const to = Number(range[2]);
-    if (to < from) return { ok: false, message: `a seed range runs upwards, found "${text}"` };
-    if (to > MAX_SEED) return { ok: false, message: `seeds go up to ${MAX_SEED}, found "${text}"` };
-    if (to - from + 1 > MAX_SWEEP_SEEDS) return { ok: false, message: `"${text}" is ${to - from + 1} seeds, over the limit of ${MAX_SWEEP_SEEDS}` };
+    if (to < from) return { ok: false, message: `a seed range runs upwards, found ${quote(text)}` };
+    if (to > MAX_SEED) return { ok: false, message: `seeds go up to ${MAX_SEED}, found ${quote(text)}` };
+    if (to - from + 1 > MAX_SWEEP_SEEDS) return { ok: false, message: `${quote(text)} is ${to - from + 1} seeds, over the limit of ${MAX_SWEEP_SEEDS}` };
     return { ok: true, value: Array.from({ length: to - from + 1 }, (_, i) => from + i) };
   }
   if (/^\d+$/.test(text)) {
@@ -28,11 +29,11 @@ export function parseSeedSpec(input: unknown): Parsed<number[]> {
   }
   if (/^\d+(\s*,\s*\d+)+$/.test(text)) {
     const seeds = text.split(',').map((s) => Number(s.trim()));
-    if (seeds.some((s) => s > MAX_SEED)) return { ok: false, message: `seeds go up to ${MAX_SEED}, found "${text}"` };
-    if (new Set(seeds).size !== seeds.length) return { ok: false, message: `a seed appears twice in "${text}"` };
+    if (seeds.some((s) => s > MAX_SEED)) return { ok: false, message: `seeds go up to ${MAX_SEED}, found ${quote(text)}` };
+    if (new Set(seeds).size !== seeds.length) return { ok: false, message: `a seed appears twice in ${quote(text)}` };
     return { ok: true, value: seeds };
   }
-  return { ok: false, message: `${expected}, found "${text}"` };
+  return { ok: false, message: `${expected}, found ${quote(text)}` };
 }
 
 /** Shard k of n takes every n-th seed of the list, starting with the k-th. */
@@ -43,9 +44,9 @@ export function shardSeeds(seeds: readonly number[], shard: { k: number; n: numb
 
 export function parseShard(input: string): Parsed<{ k: number; n: number }> {
   const m = /^(\d+)\/(\d+)$/.exec(input.trim());
-  if (!m) return { ok: false, message: `expected a shard as k/n, e.g. 2/4, found "${input}"` };
+  if (!m) return { ok: false, message: `expected a shard as k/n, e.g. 2/4, found ${quote(input)}` };
   const k = Number(m[1]);
   const n = Number(m[2]);
-  if (n < 1 || n > 10_000 || k < 1 || k > n) return { ok: false, message: `a shard k/n needs 1 <= k <= n <= 10000, found "${input}"` };
+  if (n < 1 || n > 10_000 || k < 1 || k > n) return { ok: false, message: `a shard k/n needs 1 <= k <= n <= 10000, found ${quote(input)}` };
   return { ok: true, value: { k, n } };
 }

@@ -2,6 +2,7 @@
  * Parsers for the value syntaxes of scenario files: durations with units, distributions,
  * rates and comparisons. Each returns the value or a message saying what was expected.
  */
+import { quote } from './errors.js';
 import type { Distribution } from '../engine/distribution.js';
 import { formatMicros, type Micros } from '../engine/time.js';
 import type { Comparator } from './types.js';
@@ -19,11 +20,11 @@ export function parseDuration(input: unknown): Parsed<Micros> {
   }
   if (typeof input !== 'string') return { ok: false, message: `expected a duration like 5s, found ${describeValue(input)}` };
   const m = /^\s*(-?\d+(?:\.\d+)?)\s*(us|ms|s|m|h)\s*$/.exec(input);
-  if (!m) return { ok: false, message: `expected a duration like 250us, 800ms, 5s or 2m, found "${input}"` };
+  if (!m) return { ok: false, message: `expected a duration like 250us, 800ms, 5s or 2m, found ${quote(input)}` };
   const n = Number(m[1]);
-  if (n < 0) return { ok: false, message: `a duration cannot be negative, found "${input}"` };
+  if (n < 0) return { ok: false, message: `a duration cannot be negative, found ${quote(input)}` };
   const us = Math.round(n * UNIT_US[m[2]]);
-  if (us > MAX_DURATION_US) return { ok: false, message: `"${input}" is longer than the 24h limit of a run` };
+  if (us > MAX_DURATION_US) return { ok: false, message: `${quote(input)} is longer than the 24h limit of a run` };
   return { ok: true, value: us };
 }
 
@@ -40,8 +41,44 @@ export function parseSignedDuration(input: unknown): Parsed<Micros> {
   return parseDuration(input);
 }
 
+/**
+ * How deep parentheses nest in one distribution: `mixture(90%: mixture(50%: uniform(1s, 2s),
+ * ...), ...)` is three. A mixture nested 2,000 deep overflowed the stack (exit 3); nine
+ * levels of mixtures are more than any measured latency needs.
+ */
+export const MAX_DISTRIBUTION_DEPTH = 10;
+
+/** Why the parentheses of `text` cannot be a distribution (unbalanced or too deep), or null. */
+function parenthesesProblem(text: string): string | null {
+  let depth = 0;
+  let deepest = 0;
+  let opened = 0;
+  let closed = 0;
+  let early = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 40) {
+      opened++;
+      deepest = Math.max(deepest, ++depth);
+    } else if (c === 41) {
+      closed++;
+      if (--depth < 0) early = true;
+    }
+  }
+  if (deepest > MAX_DISTRIBUTION_DEPTH) return `parentheses nest ${deepest} deep in ${quote(text)}; a distribution nests at most ${MAX_DISTRIBUTION_DEPTH} (mixtures of mixtures)`;
+  if (opened === closed && !early) return null;
+  // A `{ ... }` flow mapping ends a plain value at its first comma: `uniform(3s` is what is
+  // left of an unquoted `uniform(3s, 8s)`. A value with a comma in it was not cut there.
+  if (!text.includes(',') && opened > closed && /^\s*[a-z]+\s*\(/.test(text)) {
+    return `found ${quote(text)}: inside a { ... } mapping the comma splits the value; quote it, e.g. "uniform(3s, 8s)"`;
+  }
+  return `unbalanced parentheses in ${quote(text)}: ${opened} "(" and ${closed} ")"${early ? ', a ")" before its "("' : ''}`;
+}
+
 export function parseDistribution(input: unknown): Parsed<Distribution> {
   if (typeof input === 'string') {
+    const parens = parenthesesProblem(input);
+    if (parens !== null) return { ok: false, message: parens };
     const m = /^\s*([a-z]+)\s*\((.*)\)\s*$/.exec(input);
     if (m && (m[1] === 'mixture' || m[1] === 'empirical' || m[1] === 'histogram')) return parseShape(m[1], m[2], input);
     if (m) {
@@ -58,7 +95,7 @@ export function parseDistribution(input: unknown): Parsed<Distribution> {
         case 'uniform': {
           const bad = need(2);
           if (bad) return bad;
-          if (durations[1] < durations[0]) return { ok: false, message: `uniform(min, max) needs min <= max, found "${input}"` };
+          if (durations[1] < durations[0]) return { ok: false, message: `uniform(min, max) needs min <= max, found ${quote(input)}` };
           return { ok: true, value: { kind: 'uniform', minUs: durations[0], maxUs: durations[1] } };
         }
         case 'exp':
@@ -69,20 +106,17 @@ export function parseDistribution(input: unknown): Parsed<Distribution> {
           const bad = need(2);
           if (bad) return bad;
           if (!(durations[0] > 0 && durations[1] > durations[0])) {
-            return { ok: false, message: `lognormal(median, p99) needs 0 < median < p99, found "${input}"` };
+            return { ok: false, message: `lognormal(median, p99) needs 0 < median < p99, found ${quote(input)}` };
           }
           return { ok: true, value: { kind: 'lognormal', medianUs: durations[0], p99Us: durations[1] } };
         }
         default:
-          return { ok: false, message: `unknown distribution "${m[1]}": use uniform(a, b), exp(mean), normal(mean, sd), lognormal(median, p99), mixture(95%: a, 5%: b), empirical(file) or histogram(le: count, ..., +Inf: count)` };
+          return { ok: false, message: `unknown distribution ${quote(m[1])}: use uniform(a, b), exp(mean), normal(mean, sd), lognormal(median, p99), mixture(95%: a, 5%: b), empirical(file) or histogram(le: count, ..., +Inf: count)` };
       }
     }
   }
   const d = parseDuration(input);
   if (d.ok) return { ok: true, value: { kind: 'constant', valueUs: d.value } };
-  if (typeof input === 'string' && /^\s*[a-z]+\s*\([^)]*$/.test(input)) {
-    return { ok: false, message: `found "${input}": inside a { ... } mapping the comma splits the value; quote it, e.g. "uniform(3s, 8s)"` };
-  }
   return {
     ok: false,
     message: `expected a duration (5ms) or a distribution (uniform(1ms, 20ms), exp(5ms), normal(800ms, 100ms), lognormal(800ms, 3s), mixture(95%: 200ms, 5%: uniform(5s, 8s)), empirical(latency.csv), histogram(100ms: 90, 1s: 99, +Inf: 100)), found ${describeValue(input)}`,
@@ -121,11 +155,11 @@ function parseShape(kind: 'mixture' | 'empirical' | 'histogram', body: string, i
   if (args.length > MAX_DISTRIBUTION_PARTS) return { ok: false, message: `${kind}(...) takes at most ${MAX_DISTRIBUTION_PARTS} entries, found ${args.length}` };
   if (kind === 'empirical') {
     // The file is read when the scenario is loaded, relative to the scenario file (load.ts).
-    if (args.length > 2 || args[0] === '') return { ok: false, message: `empirical(file) or empirical(file, ms) (the unit of bare numbers), found "${input}"` };
+    if (args.length > 2 || args[0] === '') return { ok: false, message: `empirical(file) or empirical(file, ms) (the unit of bare numbers), found ${quote(input)}` };
     let unitUs: number | null = null;
     if (args.length === 2) {
       unitUs = UNIT_US[args[1]] ?? null;
-      if (unitUs === null) return { ok: false, message: `empirical(file, unit): the unit is one of us, ms, s, m, h, found "${args[1]}"` };
+      if (unitUs === null) return { ok: false, message: `empirical(file, unit): the unit is one of us, ms, s, m, h, found ${quote(args[1])}` };
     }
     return { ok: true, value: { kind: 'empirical', file: args[0], unitUs, samplesUs: [] } };
   }
@@ -137,10 +171,10 @@ function parseShape(kind: 'mixture' | 'empirical' | 'histogram', body: string, i
     const buckets: Array<{ le: number; count: number }> = [];
     for (const a of args) {
       const pair = pairOf(a);
-      if (!pair) return { ok: false, message: `histogram(...): expected "le: cumulative count" like "250ms: 90", found "${a}"` };
+      if (!pair) return { ok: false, message: `histogram(...): expected "le: cumulative count" like "250ms: 90", found ${quote(a)}` };
       const le = pair[0] === '+Inf' ? { ok: true as const, value: Infinity } : parseDuration(pair[0]);
-      if (!le.ok) return { ok: false, message: `histogram(...): bucket bound "${pair[0]}": ${le.message}` };
-      if (!/^\d+$/.test(pair[1])) return { ok: false, message: `histogram(...): the count of bucket ${pair[0]} is a whole number of observations, found "${pair[1]}"` };
+      if (!le.ok) return { ok: false, message: `histogram(...): bucket bound ${quote(pair[0])}: ${le.message}` };
+      if (!/^\d+$/.test(pair[1])) return { ok: false, message: `histogram(...): the count of bucket ${pair[0]} is a whole number of observations, found ${quote(pair[1])}` };
       buckets.push({ le: le.value, count: Number(pair[1]) });
     }
     return histogramOf(buckets, null);
@@ -149,18 +183,18 @@ function parseShape(kind: 'mixture' | 'empirical' | 'histogram', body: string, i
   let percents = 0;
   for (const a of args) {
     const pair = pairOf(a);
-    if (!pair) return { ok: false, message: `mixture(...): expected "weight: distribution" like "95%: 200ms", found "${a}"` };
+    if (!pair) return { ok: false, message: `mixture(...): expected "weight: distribution" like "95%: 200ms", found ${quote(a)}` };
     const w = /^(\d+(?:\.\d+)?)(%?)$/.exec(pair[0]);
-    if (!w) return { ok: false, message: `mixture(...): a weight is a percentage (95%) or a positive number, found "${pair[0]}"` };
+    if (!w) return { ok: false, message: `mixture(...): a weight is a percentage (95%) or a positive number, found ${quote(pair[0])}` };
     if (w[2] === '%') percents++;
     const weight = Number(w[1]);
-    if (!(weight > 0)) return { ok: false, message: `mixture(...): a weight must be above zero, found "${pair[0]}"` };
+    if (!(weight > 0)) return { ok: false, message: `mixture(...): a weight must be above zero, found ${quote(pair[0])}` };
     const d = parseDistribution(pair[1]);
     if (!d.ok) return { ok: false, message: `mixture(...), part ${pair[0]}: ${d.message}` };
     parts.push({ weight, distribution: d.value });
   }
-  if (parts.length < 2) return { ok: false, message: `mixture(...) needs two parts or more, found "${input}"` };
-  if (percents !== 0 && percents !== parts.length) return { ok: false, message: `mixture(...): give every weight as a percentage or none, found "${input}"` };
+  if (parts.length < 2) return { ok: false, message: `mixture(...) needs two parts or more, found ${quote(input)}` };
+  if (percents !== 0 && percents !== parts.length) return { ok: false, message: `mixture(...): give every weight as a percentage or none, found ${quote(input)}` };
   const sum = parts.reduce((a, p) => a + p.weight, 0);
   if (percents > 0 && Math.abs(sum - 100) > 1e-9) return { ok: false, message: `mixture(...): the percentages add up to ${Number(sum.toFixed(6))}%, not 100%` };
   return { ok: true, value: { kind: 'mixture', percent: percents > 0, parts } };
@@ -195,8 +229,8 @@ export function parseRate(input: unknown): Parsed<number> {
   const m = typeof input === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*\/\s*(s|m|h)\s*$/.exec(input) : null;
   if (!m) return { ok: false, message: `expected a rate like "200/s", "30/m" or "2/h", found ${describeValue(input)}` };
   const perS = Number(m[1]) / (m[2] === 'h' ? 3600 : m[2] === 'm' ? 60 : 1);
-  if (!(perS > 0)) return { ok: false, message: `a rate must be above zero, found "${input}"` };
-  if (perS > MAX_RATE_PER_S) return { ok: false, message: `"${input}" is above the limit of ${MAX_RATE_PER_S}/s` };
+  if (!(perS > 0)) return { ok: false, message: `a rate must be above zero, found ${quote(String(input))}` };
+  if (perS > MAX_RATE_PER_S) return { ok: false, message: `${quote(String(input))} is above the limit of ${MAX_RATE_PER_S}/s` };
   return { ok: true, value: perS };
 }
 
@@ -210,7 +244,7 @@ export function parseComparison(input: unknown, isTime: boolean): Parsed<{ compa
   }
   if (typeof input !== 'string') return { ok: false, message: `expected a number or a comparison like ">= 1", found ${describeValue(input)}` };
   const m = /^\s*(==|!=|<=|>=|<|>)?\s*(.+?)\s*$/.exec(input);
-  if (!m) return { ok: false, message: `expected a comparison like ">= 1", found "${input}"` };
+  if (!m) return { ok: false, message: `expected a comparison like ">= 1", found ${quote(input)}` };
   const comparator = (m[1] ?? '==') as Comparator;
   if (isTime) {
     const d = m[2] === '0' ? ({ ok: true, value: 0 } as const) : parseDuration(m[2]);
@@ -218,13 +252,13 @@ export function parseComparison(input: unknown, isTime: boolean): Parsed<{ compa
     return { ok: true, value: { comparator, value: d.value } };
   }
   const n = Number(m[2]);
-  if (!Number.isFinite(n) || m[2] === '') return { ok: false, message: `expected a number after "${comparator}", found "${m[2]}"` };
+  if (!Number.isFinite(n) || m[2] === '') return { ok: false, message: `expected a number after ${quote(comparator)}, found ${quote(m[2])}` };
   return { ok: true, value: { comparator, value: n } };
 }
 
 export function describeValue(v: unknown): string {
   if (v === null || v === undefined) return 'nothing';
-  if (typeof v === 'string') return `"${v}"`;
+  if (typeof v === 'string') return `${quote(v)}`;
   if (Array.isArray(v)) return 'a list';
   if (typeof v === 'object') return 'a mapping';
   return `${typeof v} ${String(v)}`;

@@ -6,6 +6,7 @@
  * still fails the same way, until no single step does. Every fault left is then needed:
  * removing any one of them makes the run pass.
  */
+import { CheckerArena } from '../checker/arena.js';
 import { Simulation } from '../engine/simulation.js';
 import { faultsOfRun } from '../faults/schedule.js';
 import { runVariant } from '../runner/run.js';
@@ -184,7 +185,8 @@ function sizeOf(s: Scenario, requests: number, historyOps: number): ScenarioSize
 export function shrink(original: Scenario, options: ShrinkOptions): ShrinkResult {
   const variant = original.variants.find((v) => v.name === options.variant);
   if (!variant) throw new NothingToShrink(`no variant named ${options.variant}`);
-  const first = runVariant(original, variant, options.seed, { history: 'none' });
+  const arena = new CheckerArena(); // the checkers of every run the shrink makes, one after another
+  const first = runVariant(original, variant, options.seed, { history: 'none', arena });
   const failure = options.failure !== undefined ? failureByKind(options.failure) : worstFailure(first.metrics);
   if (!failure) {
     throw new NothingToShrink(
@@ -208,7 +210,7 @@ export function shrink(original: Scenario, options: ShrinkOptions): ShrinkResult
     expectations: [invariant],
   };
   const fails = (s: Scenario) => {
-    const r = runVariant(s, s.variants[0], options.seed, { history: 'none' });
+    const r = runVariant(s, s.variants[0], options.seed, { history: 'none', arena });
     return { failed: failure.read(r.metrics) > 0, run: r };
   };
   let state = fails(current);

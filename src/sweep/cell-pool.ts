@@ -20,6 +20,7 @@ import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { ScenarioError, type ScenarioIssue } from '../scenario/errors.js';
 import type { Scenario } from '../scenario/types.js';
+import { CheckerArena } from '../checker/arena.js';
 import { runSeed, type SeedOutcome } from './seed.js';
 
 export interface CellTask {
@@ -40,24 +41,66 @@ const chunkSize = (remaining: number, threads: number): number => Math.max(1, Ma
 /** Chunks a worker holds at once (see the file comment). */
 const CHUNKS_AHEAD = 2;
 
-/** Runs every task's seeds; with jobs 1 (or from TypeScript sources, in tests) in this thread. */
-export async function runCells(scenarios: readonly Scenario[], variants: readonly string[], tasks: readonly CellTask[], jobs: number, onSeed?: () => void): Promise<void> {
-  // Every (task, seed) to run, in order: the next one to hand out is at `next`.
-  const units: Array<{ task: number; seed: number }> = [];
-  tasks.forEach((t, task) => {
-    for (const seed of t.seeds) units.push({ task, seed });
-  });
-  const total = units.length;
+/**
+ * The (task, seed) units in order, handed out one by one: never built as a list, so a sweep
+ * of 2,500 cells x 1,000,000 seeds holds a cursor, not 2.5 billion pairs.
+ */
+class UnitCursor {
+  private task = 0;
+  private index = 0;
+  /** Units handed out so far. */
+  handed = 0;
+  readonly total: number;
+
+  constructor(private readonly tasks: readonly CellTask[]) {
+    this.total = tasks.reduce((n, t) => n + t.seeds.length, 0);
+    this.skipEmpty();
+  }
+
+  private skipEmpty(): void {
+    while (this.task < this.tasks.length && this.index >= this.tasks[this.task].seeds.length) {
+      this.task++;
+      this.index = 0;
+    }
+  }
+
+  get done(): boolean {
+    return this.handed >= this.total;
+  }
+
+  /** The task of the next unit (valid while not done). */
+  get nextTask(): number {
+    return this.task;
+  }
+
+  take(): { task: number; seed: number } {
+    const unit = { task: this.task, seed: this.tasks[this.task].seeds[this.index++] };
+    this.handed++;
+    this.skipEmpty();
+    return unit;
+  }
+}
+
+/**
+ * Runs every task's seeds; with jobs 1 (or from TypeScript sources, in tests) in this thread.
+ * `scenarioOf(cell)` gives a cell's scenario when its first seed is handed out: a worker is
+ * sent a cell's scenario with its first chunk of that cell (chunks come in cell order, and a
+ * worker runs its messages one at a time, so it keeps only the latest), and the caller may
+ * load cells as they come instead of holding every one.
+ */
+export async function runCells(scenarioOf: (cell: number) => Scenario, variants: readonly string[], tasks: readonly CellTask[], jobs: number, onSeed?: () => void): Promise<void> {
+  const units = new UnitCursor(tasks);
+  const total = units.total;
   const threads = Math.max(1, Math.min(jobs, total));
+  const arena = new CheckerArena(); // this thread's checkers', for every seed it runs
   const runHere = (u: { task: number; seed: number }): void => {
-    tasks[u.task].onOutcome(runSeed(scenarios[tasks[u.task].cell], variants, u.seed));
+    tasks[u.task].onOutcome(runSeed(scenarioOf(tasks[u.task].cell), variants, u.seed, arena));
     onSeed?.();
   };
   if (threads === 1 || !existsSync(fileURLToPath(WORKER_URL))) {
-    for (const u of units) runHere(u);
+    while (!units.done) runHere(units.take());
     return;
   }
-  let next = 0;
   let failure: { error: unknown } | null = null;
   const workers: Worker[] = [];
   const fail = (err: unknown): void => {
@@ -67,24 +110,30 @@ export async function runCells(scenarios: readonly Scenario[], variants: readonl
   };
   const feeds: Array<(ahead: number) => void> = [];
   const exits = Array.from({ length: threads - 1 }, () => {
-    const w = new Worker(WORKER_URL, { workerData: { scenarios, variants } });
+    const w = new Worker(WORKER_URL, { workerData: { variants } });
     workers.push(w);
     let held = 0;
     let stopped = false;
+    let cellSent = -1;
     /** Sends chunks until the worker holds `ahead`; once nothing is left, the stop (handled after the chunks it holds). */
     const feed = (ahead: number): void => {
       while (!stopped && held < ahead) {
-        if (next >= total) {
+        if (units.done) {
           stopped = true;
           w.postMessage({ kind: 'stop' });
           return;
         }
         // A chunk is seeds of one task in a row.
-        const task = units[next].task;
+        const task = units.nextTask;
+        const cell = tasks[task].cell;
+        if (cell !== cellSent) {
+          w.postMessage({ kind: 'cell', cell, scenario: scenarioOf(cell) });
+          cellSent = cell;
+        }
         const seeds: number[] = [];
-        for (let size = chunkSize(total - next, threads); seeds.length < size && next < total && units[next].task === task; next++) seeds.push(units[next].seed);
+        for (let size = chunkSize(total - units.handed, threads); seeds.length < size && !units.done && units.nextTask === task; ) seeds.push(units.take().seed);
         held++;
-        w.postMessage({ kind: 'run', task, cell: tasks[task].cell, seeds });
+        w.postMessage({ kind: 'run', task, cell, seeds });
       }
     };
     feeds.push(feed);
@@ -114,9 +163,9 @@ export async function runCells(scenarios: readonly Scenario[], variants: readonl
     );
   });
   const letMessagesIn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-  while (next < total && failure === null) {
+  while (!units.done && failure === null) {
     try {
-      runHere(units[next++]);
+      runHere(units.take());
     } catch (err) {
       fail(err);
       break;

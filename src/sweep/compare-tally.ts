@@ -5,6 +5,7 @@
  * whatever the number of threads, and shards add up to the whole (merge).
  */
 import type { RunMetrics } from '../checker/check.js';
+import { LIVENESS_CLASSES, VERDICTS, verdictOf } from '../checker/verdict.js';
 import type { SeedOutcome } from './seed.js';
 
 export interface WorstRun {
@@ -38,10 +39,22 @@ export interface VariantTally {
   p99OrderedUsSum: number;
   p99RefusedUsSum: number;
   p99ErrorUsSum: number;
+  /** Runs by verdict, in VERDICTS's order (checker/verdict.ts: SAFE to UNSAFE). */
+  verdictRuns: number[];
+  /** Runs by liveness class, in LIVENESS_CLASSES's order (LIVE, STALLED, UNAVAILABLE): a broken safety verdict hides it. */
+  livenessRuns: number[];
+  lostUpdateRuns: number;
+  lostUpdatesSum: number;
+  lostUnitsSum: number;
+  /** The liveness figures: the share of judged requests that failed, in basis points, and the longest stall. */
+  failedBasisPointsSum: number;
+  longestStallUsSum: number;
 }
 
 /** The flash-sale sums of a tally, in the order merge adds them. */
 export const FLASH_SALE_SUMS = ['soldOutRuns', 'soldOutUsSum', 'arrivalsCentsSum', 'busyBasisPointsSum', 'p99OrderedUsSum', 'p99RefusedUsSum', 'p99ErrorUsSum'] as const;
+/** The sums of verdicts, lost updates and liveness, in the order merge adds them. */
+export const VERDICT_SUMS = ['lostUpdateRuns', 'lostUpdatesSum', 'lostUnitsSum', 'failedBasisPointsSum', 'longestStallUsSum'] as const;
 
 /** Buckets of the oversold histogram: 0, 1, ..., 9, and 10 or more. */
 export const HISTOGRAM_BUCKETS = 11;
@@ -67,6 +80,8 @@ export function emptyTally(variants: readonly string[], baseline: string | null)
       variant, runs: 0, oversellRuns: 0, oversoldSum: 0, doubleHolderRuns: 0, doubleHoldersSum: 0, stuckUsSum: 0, orphanUsSum: 0, throughputCentsSum: 0, p99UsSum: 0,
       oversoldHistogram: Array<number>(HISTOGRAM_BUCKETS).fill(0), worst: null,
       soldOutRuns: 0, soldOutUsSum: 0, arrivalsCentsSum: 0, busyBasisPointsSum: 0, p99OrderedUsSum: 0, p99RefusedUsSum: 0, p99ErrorUsSum: 0,
+      verdictRuns: Array<number>(VERDICTS.length).fill(0), livenessRuns: Array<number>(LIVENESS_CLASSES.length).fill(0),
+      lostUpdateRuns: 0, lostUpdatesSum: 0, lostUnitsSum: 0, failedBasisPointsSum: 0, longestStallUsSum: 0,
     })),
     paired: baseline === null
       ? []
@@ -108,6 +123,13 @@ function addRun(t: VariantTally, seed: number, m: RunMetrics): void {
   t.p99OrderedUsSum += f.latency.ordered.p99Us;
   t.p99RefusedUsSum += f.latency.refused.p99Us;
   t.p99ErrorUsSum += f.latency.error.p99Us;
+  t.verdictRuns[VERDICTS.indexOf(verdictOf(m))]++;
+  t.livenessRuns[LIVENESS_CLASSES.indexOf(m.liveness.verdict)]++;
+  if (m.lostUpdates > 0) t.lostUpdateRuns++;
+  t.lostUpdatesSum += m.lostUpdates;
+  t.lostUnitsSum += m.lostUnits;
+  t.failedBasisPointsSum += Math.round(m.liveness.failedShare * 10_000);
+  t.longestStallUsSum += m.liveness.longestStallUs;
   const run: WorstRun = { seed, oversold: m.oversold, doubleHolders: m.doubleHolders, doubleHolderUs: m.doubleHolderUs };
   if (worse(run, t.worst)) t.worst = run;
 }
@@ -144,6 +166,9 @@ export function mergeTally(a: CompareTally, b: CompareTally): void {
     t.p99UsSum += o.p99UsSum;
     o.oversoldHistogram.forEach((n, k) => (t.oversoldHistogram[k] += n));
     for (const key of FLASH_SALE_SUMS) t[key] += o[key];
+    for (const key of VERDICT_SUMS) t[key] += o[key];
+    o.verdictRuns.forEach((n, k) => (t.verdictRuns[k] += n));
+    o.livenessRuns.forEach((n, k) => (t.livenessRuns[k] += n));
     if (o.worst && worse(o.worst, t.worst)) t.worst = o.worst;
   });
   a.paired.forEach((p, i) => {

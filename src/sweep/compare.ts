@@ -2,13 +2,16 @@
  * `compare`: every variant over the same seeds (common random numbers), tallied as it goes
  * so memory does not grow with the number of seeds, and summarised with intervals.
  */
-import { createHash } from 'node:crypto';
 import type { Scenario } from '../scenario/types.js';
 import { shardSeeds } from '../scenario/seeds.js';
 import { shellQuote } from './shell-quote.js';
 import { addOutcome, emptyTally, mergeTally, type CompareTally } from './compare-tally.js';
 import { runSeeds } from './run-seeds.js';
 import { meanInterval, wilson, type Interval } from './stats.js';
+import { coverageProblem, identityProblems, LOCK_SIM_VERSION, scenarioIdentity, seedsIdentity, type ScenarioIdentity, type SeedsIdentity } from './tally-identity.js';
+
+export { fingerprint, seedsLabel } from './tally-identity.js';
+import { LIVENESS_CLASSES, VERDICTS, type LivenessVerdict, type Verdict } from '../checker/verdict.js';
 
 export interface CompareOptions {
   /** Default: 1..100. */
@@ -26,8 +29,10 @@ export interface CompareOptions {
 
 /** A compare's raw result: enough to summarise, and to merge with the other shards. */
 export interface CompareResult {
-  scenario: { name: string; file: string; fingerprint: string };
-  seeds: { label: string; count: number };
+  /** The lock-sim version that ran it; with scenario and seeds, what merge checks (tally-identity.ts). */
+  version: string;
+  scenario: ScenarioIdentity;
+  seeds: SeedsIdentity;
   shard: { k: number; n: number } | null;
   variants: string[];
   baseline: string | null;
@@ -35,23 +40,6 @@ export interface CompareResult {
 }
 
 export const DEFAULT_COMPARE_SEEDS = Array.from({ length: 100 }, (_, i) => i + 1);
-
-/**
- * Identifies a scenario's content, so shards of different scenarios are not merged; where
- * the file lies (its path, the positions of its expectations and workload) does not count.
- */
-export function fingerprint(scenario: Scenario): string {
-  const { file: _file, workloadLocation: _workload, expectations, ...content } = scenario;
-  const placeless = expectations.map(({ location: _location, ...e }) => e);
-  return createHash('sha256').update(JSON.stringify({ ...content, expectations: placeless })).digest('hex').slice(0, 16);
-}
-
-export function seedsLabel(seeds: readonly number[]): string {
-  if (seeds.length === 0) return 'no seeds';
-  const contiguous = seeds.every((s, i) => i === 0 || s === seeds[i - 1] + 1);
-  if (contiguous) return seeds.length === 1 ? String(seeds[0]) : `${seeds[0]}..${seeds[seeds.length - 1]}`;
-  return `${seeds.length} seeds`;
-}
 
 export async function compare(scenario: Scenario, options: CompareOptions = {}): Promise<CompareResult> {
   const seeds = options.seeds ?? DEFAULT_COMPARE_SEEDS;
@@ -69,8 +57,9 @@ export async function compare(scenario: Scenario, options: CompareOptions = {}):
     onProgress: options.onProgress,
   });
   return {
-    scenario: { name: scenario.name, file: scenario.file, fingerprint: fingerprint(scenario) },
-    seeds: { label: seedsLabel(seeds), count: seeds.length },
+    version: LOCK_SIM_VERSION,
+    scenario: scenarioIdentity(scenario),
+    seeds: seedsIdentity(seeds),
     shard,
     variants,
     baseline,
@@ -78,28 +67,17 @@ export async function compare(scenario: Scenario, options: CompareOptions = {}):
   };
 }
 
-/** Combines the shards of one compare; they must cover every shard exactly once. */
-export function mergeCompareResults(parts: readonly CompareResult[]): CompareResult {
+/**
+ * Combines the shards of one compare; they must be tallies of one run (tally-identity.ts:
+ * scenario, module code, seed list, version, variants, baseline, shard count) covering
+ * every shard exactly once. `files` names them in the messages.
+ */
+export function mergeCompareResults(parts: readonly CompareResult[], files: readonly string[] = parts.map((_, i) => `part ${i + 1}`)): CompareResult {
   if (parts.length === 0) throw new Error('nothing to merge');
   const first = parts[0];
-  for (const p of parts) {
-    const same =
-      p.scenario.fingerprint === first.scenario.fingerprint &&
-      p.seeds.label === first.seeds.label &&
-      p.seeds.count === first.seeds.count &&
-      p.baseline === first.baseline &&
-      p.variants.join('\u0000') === first.variants.join('\u0000') &&
-      (p.shard?.n ?? 1) === (first.shard?.n ?? 1);
-    if (!same) throw new Error('these results are not shards of one compare (scenario, seeds, variants, baseline or shard count differ)');
-  }
-  const n = first.shard?.n ?? 1;
-  const seen = parts.map((p) => p.shard?.k ?? 1).sort((a, b) => a - b);
-  const expected = Array.from({ length: n }, (_, i) => i + 1);
-  if (seen.join(',') !== expected.join(',')) {
-    const missing = expected.filter((k) => !seen.includes(k));
-    const twice = seen.filter((k, i) => seen.indexOf(k) !== i);
-    throw new Error(`shards must be 1..${n} once each${missing.length ? `; missing ${missing.map((k) => `${k}/${n}`).join(', ')}` : ''}${twice.length ? `; given twice ${twice.map((k) => `${k}/${n}`).join(', ')}` : ''}`);
-  }
+  const problems = identityProblems(files, parts, 'compare');
+  const coverage = problems.length === 0 ? coverageProblem(files, parts) : null;
+  if (problems.length > 0 || coverage !== null) throw new Error([...problems, ...(coverage === null ? [] : [coverage])].join('\n'));
   const tally = emptyTally(first.variants, first.baseline);
   for (const p of parts) mergeTally(tally, p.tally);
   return { ...first, shard: null, tally };
@@ -130,6 +108,13 @@ export interface VariantSummary {
     busyShareMean: number;
     p99MeanUs: { ordered: number; refused: number; error: number };
   };
+  /** The worst verdict of any run (checker/verdict.ts VERDICTS, SAFE to UNSAFE), and how many runs had each. */
+  worstVerdict: Verdict;
+  verdicts: Record<Verdict, number>;
+  /** P(lost updates > 0) with its Wilson 95% interval; lost updates and the units they erased, means per run. */
+  lostUpdates: { runs: Interval; mean: number; unitsMean: number };
+  /** Runs by liveness class (a broken safety verdict hides it), the share of judged requests that failed and the longest stall, means per run. */
+  liveness: { runs: Record<LivenessVerdict, number>; failedShareMean: number; longestStallMeanUs: number };
 }
 
 export interface PairedSummary {
@@ -191,6 +176,14 @@ export function summarise(result: CompareResult): CompareSummary {
         arrivalsMean: round(t.arrivalsCentsSum / n / 100, 2),
         busyShareMean: round(t.busyBasisPointsSum / n / 10_000, 4),
         p99MeanUs: { ordered: Math.round(t.p99OrderedUsSum / n), refused: Math.round(t.p99RefusedUsSum / n), error: Math.round(t.p99ErrorUsSum / n) },
+      },
+      worstVerdict: VERDICTS.reduce((worst, v, k) => (t.verdictRuns[k] > 0 ? v : worst), VERDICTS[0]),
+      verdicts: Object.fromEntries(VERDICTS.map((v, k) => [v, t.verdictRuns[k]])) as Record<Verdict, number>,
+      lostUpdates: { runs: roundInterval(wilson(t.lostUpdateRuns, t.runs), 4), mean: round(t.lostUpdatesSum / n, 3), unitsMean: round(t.lostUnitsSum / n, 3) },
+      liveness: {
+        runs: Object.fromEntries(LIVENESS_CLASSES.map((v, k) => [v, t.livenessRuns[k]])) as Record<LivenessVerdict, number>,
+        failedShareMean: round(t.failedBasisPointsSum / n / 10_000, 4),
+        longestStallMeanUs: Math.round(t.longestStallUsSum / n),
       },
     };
   });

@@ -8,6 +8,7 @@
  * "possibly" where part of it does; between the two boundaries lies what the seeds cannot
  * tell apart.
  */
+import { quote } from '../scenario/errors.js';
 import type { Parsed } from '../scenario/values.js';
 import { parseDuration } from '../scenario/values.js';
 import type { CompareResult } from './compare.js';
@@ -42,22 +43,22 @@ const CONDITION_HELP = 'expected a condition like "p(oversold > 0) <= 0.01", "p(
 export function parseCondition(input: string): Parsed<Condition> {
   const text = input.trim();
   const m = /^(p|mean)\s*\(\s*([a-z/0-9-]+)\s*(?:(>=|>)\s*(\d+))?\s*\)\s*(<=|>=|<|>)\s*(\S+)$/.exec(text);
-  if (!m) return { ok: false, message: `${CONDITION_HELP}, found "${text}"` };
+  if (!m) return { ok: false, message: `${CONDITION_HELP}, found ${quote(text)}` };
   const [, fn, metric, inner, innerValue, comparator, thresholdText] = m;
   let statistic: Condition['statistic'];
   if (fn === 'p') {
-    if (inner === undefined) return { ok: false, message: `p(...) needs an event, e.g. p(oversold > 0), found "${text}"` };
+    if (inner === undefined) return { ok: false, message: `p(...) needs an event, e.g. p(oversold > 0), found ${quote(text)}` };
     const k = Number(innerValue) - (inner === '>=' ? 1 : 0);
     if (metric === 'oversold') {
-      if (k < 0 || k >= HISTOGRAM_BUCKETS - 1) return { ok: false, message: `p(oversold > k) takes k from 0 to ${HISTOGRAM_BUCKETS - 2}, found "${text}"` };
+      if (k < 0 || k >= HISTOGRAM_BUCKETS - 1) return { ok: false, message: `p(oversold > k) takes k from 0 to ${HISTOGRAM_BUCKETS - 2}, found ${quote(text)}` };
       statistic = { kind: 'p', metric: 'oversold', above: k };
     } else if (metric === 'double-holders') {
-      if (k !== 0) return { ok: false, message: `p(double-holders ...) counts runs with any: write p(double-holders > 0), found "${text}"` };
+      if (k !== 0) return { ok: false, message: `p(double-holders ...) counts runs with any: write p(double-holders > 0), found ${quote(text)}` };
       statistic = { kind: 'p', metric: 'double-holders' };
-    } else return { ok: false, message: `p(...) reads oversold or double-holders, found "${metric}"` };
+    } else return { ok: false, message: `p(...) reads oversold or double-holders, found ${quote(metric)}` };
   } else {
-    if (inner !== undefined) return { ok: false, message: `mean(...) takes a metric alone, e.g. mean(stuck), found "${text}"` };
-    if (!(metric in MEANS)) return { ok: false, message: `mean(...) reads ${Object.keys(MEANS).join(', ')}, found "${metric}"` };
+    if (inner !== undefined) return { ok: false, message: `mean(...) takes a metric alone, e.g. mean(stuck), found ${quote(text)}` };
+    if (!(metric in MEANS)) return { ok: false, message: `mean(...) reads ${Object.keys(MEANS).join(', ')}, found ${quote(metric)}` };
     statistic = { kind: 'mean', metric: metric as MeanMetric };
   }
   let threshold: number;
@@ -68,8 +69,8 @@ export function parseCondition(input: string): Parsed<Condition> {
   } else {
     const pct = /^(\d+(?:\.\d+)?)%$/.exec(thresholdText);
     threshold = pct ? Number(pct[1]) / 100 : Number(thresholdText);
-    if (!Number.isFinite(threshold)) return { ok: false, message: `expected a number after ${comparator}, found "${thresholdText}"` };
-    if (statistic.kind === 'p' && (threshold < 0 || threshold > 1)) return { ok: false, message: `a probability lies in 0..1 (or 0%..100%), found "${thresholdText}"` };
+    if (!Number.isFinite(threshold)) return { ok: false, message: `expected a number after ${comparator}, found ${quote(thresholdText)}` };
+    if (statistic.kind === 'p' && (threshold < 0 || threshold > 1)) return { ok: false, message: `a probability lies in 0..1 (or 0%..100%), found ${quote(thresholdText)}` };
   }
   return { ok: true, value: { text, statistic, comparator: comparator as Comparator, threshold } };
 }

@@ -7,6 +7,7 @@
  * of one range have the same kind. Each value is written back as the scenario file would
  * write it, so a cell is the file with one field changed.
  */
+import { quote } from '../scenario/errors.js';
 import { parseDuration, parseRate, type Parsed } from '../scenario/values.js';
 
 /** One point of a parameter: what the file receives, and how tables name it. */
@@ -92,16 +93,16 @@ export function parseValueSpec(input: string): Parsed<ValueSpec> {
   if (range) {
     const log = range[1] !== undefined;
     const from = parseQuantity(range[2]);
-    if (!from.ok) return { ok: false, message: `range start "${range[2]}": ${from.message}` };
+    if (!from.ok) return { ok: false, message: `range start ${quote(range[2])}: ${from.message}` };
     const to = parseQuantity(range[3]);
-    if (!to.ok) return { ok: false, message: `range end "${range[3]}": ${to.message}` };
-    if (from.value.kind !== to.value.kind) return { ok: false, message: `a range's ends must both be ${from.value.kind}s, found "${range[2]}" and "${range[3]}"` };
+    if (!to.ok) return { ok: false, message: `range end ${quote(range[3])}: ${to.message}` };
+    if (from.value.kind !== to.value.kind) return { ok: false, message: `a range's ends must both be ${from.value.kind}s, found ${quote(range[2])} and ${quote(range[3])}` };
     const count = Number(range[4]);
     if (count < 2 || count > MAX_PARAM_VALUES) return { ok: false, message: `a range has 2 to ${MAX_PARAM_VALUES} values, found /${range[4]}` };
     const a = from.value.value;
     const b = to.value.value;
     if (!(b > a)) return { ok: false, message: `a range runs upwards, found "${range[2]}..${range[3]}"` };
-    if (log && !(a > 0)) return { ok: false, message: `a log range starts above zero, found "${range[2]}"` };
+    if (log && !(a > 0)) return { ok: false, message: `a log range starts above zero, found ${quote(range[2])}` };
     const integral = from.value.kind === 'number' && Number.isInteger(a) && Number.isInteger(b);
     const values: ParamValue[] = [];
     for (let i = 0; i < count; i++) {
@@ -111,15 +112,15 @@ export function parseValueSpec(input: string): Parsed<ValueSpec> {
     }
     const labels = values.map((v) => v.label);
     const twice = labels.find((l, i) => labels.indexOf(l) !== i);
-    if (twice !== undefined) return { ok: false, message: `"${text}" repeats the value ${twice} after rounding; use fewer steps` };
+    if (twice !== undefined) return { ok: false, message: `${quote(text)} repeats the value ${twice} after rounding; use fewer steps` };
     return { ok: true, value: { values, kind: log ? 'log' : 'linear' } };
   }
-  if (text.includes('..')) return { ok: false, message: `expected a range as from..to/count (2s..30s/8) or log:from..to/count, found "${text}"` };
+  if (text.includes('..')) return { ok: false, message: `expected a range as from..to/count (2s..30s/8) or log:from..to/count, found ${quote(text)}` };
   const items = splitTopLevel(text);
-  if (items.some((i) => i === '')) return { ok: false, message: `an empty value in the list "${text}"` };
+  if (items.some((i) => i === '')) return { ok: false, message: `an empty value in the list ${quote(text)}` };
   if (items.length > MAX_PARAM_VALUES) return { ok: false, message: `a list has at most ${MAX_PARAM_VALUES} values, found ${items.length}` };
   const twice = items.find((l, i) => items.indexOf(l) !== i);
-  if (twice !== undefined) return { ok: false, message: `the value ${twice} appears twice in "${text}"` };
+  if (twice !== undefined) return { ok: false, message: `the value ${twice} appears twice in ${quote(text)}` };
   const values = items.map((item): ParamValue => {
     const q = parseQuantity(item);
     if (q.ok && q.value.kind === 'number') return { raw: q.value.value, label: item, numeric: q.value.value };

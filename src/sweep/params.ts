@@ -6,10 +6,10 @@
  * A cell is the file with those fields set and read again by the ordinary loader, so every
  * check of the scenario format applies to every cell.
  */
-import { readFileSync } from 'node:fs';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
-import { ScenarioError, formatPath } from '../scenario/errors.js';
-import { parseScenario, type LoadOptions } from '../scenario/load.js';
+import { isMap, isScalar, isSeq, type Document, type LineCounter } from 'yaml';
+import { cut, formatPath, MAX_QUOTED_CHARS, quote, ScenarioError } from '../scenario/errors.js';
+import { parseScenario, readScenarioSource, type LoadOptions } from '../scenario/load.js';
+import { readYaml } from '../scenario/yaml-document.js';
 import { didYouMean } from '../scenario/suggest.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Parsed } from '../scenario/values.js';
@@ -35,14 +35,17 @@ export interface SweepParam {
 /** A problem with a --param, located in the scenario file where it can be. */
 export class ParamError extends Error {}
 
+/** `--param path=values` as given: the values are read with the path (checkParam), so a bad range is located in the file. */
+export interface ParamOption {
+  path: string;
+  values: string;
+}
+
 /** `path=values` of the command line. */
-export function parseParamOption(text: string): Parsed<{ path: string; spec: ValueSpec }> {
+export function parseParamOption(text: string): Parsed<ParamOption> {
   const eq = text.indexOf('=');
-  if (eq <= 0) return { ok: false, message: `expected <path>=<values>, e.g. variants.lua.lease=2s..30s/8, found "${text}"` };
-  const path = text.slice(0, eq).trim();
-  const spec = parseValueSpec(text.slice(eq + 1));
-  if (!spec.ok) return { ok: false, message: `${path}: ${spec.message}` };
-  return { ok: true, value: { path, spec: spec.value } };
+  if (eq <= 0) return { ok: false, message: `expected <path>=<values>, e.g. variants.lua.lease=2s..30s/8, found ${quote(text)}` };
+  return { ok: true, value: { path: text.slice(0, eq).trim(), values: text.slice(eq + 1) } };
 }
 
 export function splitPath(path: string): Array<string | number> {
@@ -64,20 +67,14 @@ export interface ScenarioText {
 }
 
 export function readScenarioText(file: string, display = file): ScenarioText {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new ScenarioError(display, [{ path: [], message: code === 'ENOENT' ? 'no such file' : `cannot read: ${code ?? String(err)}` }]);
-  }
-  return scenarioText(text, file, display);
+  return scenarioText(readScenarioSource(file, display), file, display);
 }
 
+/** The text's Document; the text is a scenario that loaded (its YAML is within the limits). */
 export function scenarioText(text: string, file: string, display = file): ScenarioText {
-  const lines = new LineCounter();
-  const doc = parseDocument(text.replace(/\r(?!\n)/g, '\n'), { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  return { file, display, text, doc, lines };
+  const yaml = readYaml(text);
+  if (!yaml.ok) throw new ScenarioError(display, yaml.issues);
+  return { file, display, text, doc: yaml.doc, lines: yaml.lines };
 }
 
 function where(source: ScenarioText, segments: ReadonlyArray<string | number>): string {
@@ -104,11 +101,21 @@ function distributionCall(value: unknown): { kind: string; args: string[] } | nu
   return m ? { kind: m[1], args: splitTopLevel(m[2]) } : null;
 }
 
-/** Checks a parameter's path against the scenario file; the message names where it goes wrong. */
-export function checkParam(source: ScenarioText, path: string, spec: ValueSpec): SweepParam {
+/**
+ * Checks a parameter's path against the scenario file, then its values (given as the
+ * command line wrote them, or already read); the message names where it goes wrong: the
+ * place in the file where the path stops, or the field the values are for.
+ */
+export function checkParam(source: ScenarioText, path: string, given: ValueSpec | string): SweepParam {
   const segments = splitPath(path);
   const fail = (at: ReadonlyArray<string | number>, message: string): never => {
     throw new ParamError(`${where(source, at)}: --param ${path}: ${message}`);
+  };
+  const valuesOf = (): ValueSpec => {
+    if (typeof given !== 'string') return given;
+    const spec = parseValueSpec(given);
+    if (spec.ok) return spec.value;
+    throw new ParamError(`${where(source, segments)}: --param ${path}=${cut(given, MAX_QUOTED_CHARS)}: ${spec.message}`);
   };
   if (segments.length === 0) fail([], 'an empty path');
   for (let i = 0; i < segments.length; i++) {
@@ -120,11 +127,11 @@ export function checkParam(source: ScenarioText, path: string, spec: ValueSpec):
       if (parent.has(seg)) continue;
       if (last && typeof seg === 'string') continue; // a field left to its default: the loader checks its name
       const keys = keysOf(parent);
-      fail(parentPath, `${formatPath(parentPath)} has no "${seg}"${didYouMean(String(seg), keys)}; it has ${keys.join(', ')}`);
+      fail(parentPath, `${formatPath(parentPath)} has no ${quote(String(seg))}${didYouMean(String(seg), keys)}; it has ${keys.join(', ')}`);
     }
     if (isSeq(parent)) {
       if (typeof seg === 'number' && seg < parent.items.length) continue;
-      fail(parentPath, `${formatPath(parentPath)} is a list of ${parent.items.length}: give an index from 0 to ${parent.items.length - 1}, found "${seg}"`);
+      fail(parentPath, `${formatPath(parentPath)} is a list of ${parent.items.length}: give an index from 0 to ${parent.items.length - 1}, found ${quote(String(seg))}`);
     }
     const scalar = isScalar(parent) ? parent.value : undefined;
     const call = distributionCall(scalar);
@@ -132,12 +139,29 @@ export function checkParam(source: ScenarioText, path: string, spec: ValueSpec):
       const names = DISTRIBUTION_ARGUMENTS[call.kind];
       if (!names) fail(parentPath, `${call.kind}(...) has no named arguments to sweep; sweep the whole value instead (--param ${segments.slice(0, i).join('.')}=...)`);
       const index = names.indexOf(seg);
-      if (index < 0) fail(parentPath, `${call.kind}(...) has no argument "${seg}"${didYouMean(seg, names)}; its arguments are ${names.join(', ')}`);
-      return { path, segments, argument: { index, name: seg }, spec };
+      if (index < 0) fail(parentPath, `${call.kind}(...) has no argument ${quote(seg)}${didYouMean(seg, names)}; its arguments are ${names.join(', ')}`);
+      return { path, segments, argument: { index, name: seg }, spec: valuesOf() };
     }
-    fail(parentPath, `${formatPath(parentPath)} is a value, not a mapping: nothing under it is called "${seg}"`);
+    fail(parentPath, `${formatPath(parentPath)} is a value, not a mapping: nothing under it is called ${quote(String(seg))}`);
   }
-  return { path, segments, argument: null, spec };
+  return { path, segments, argument: null, spec: valuesOf() };
+}
+
+/**
+ * Parameters that name one field, or a field and a part of it (`dependencies.risk` and
+ * `dependencies.risk.max`: setting the whole value first left no argument to set, exit 3),
+ * by their segments, so `faults.0.at` and `faults[0].at` are one field. Located at the first.
+ */
+export function checkDistinct(source: ScenarioText, params: readonly SweepParam[]): void {
+  const within = (a: SweepParam, b: SweepParam): boolean => a.segments.length <= b.segments.length && a.segments.every((s, i) => s === b.segments[i]);
+  params.forEach((a, i) =>
+    params.slice(i + 1).forEach((b) => {
+      if (!within(a, b) && !within(b, a)) return;
+      const [outer, inner] = within(a, b) ? [a, b] : [b, a];
+      const what = outer.segments.length === inner.segments.length ? 'the same field as' : 'a part of';
+      throw new ParamError(`${where(source, outer.segments)}: --param ${inner.path}: ${what} --param ${outer.path}; sweep one of them`);
+    }),
+  );
 }
 
 /** The file's text with each parameter set to its value. */

@@ -21,7 +21,7 @@ export interface SweepOptions {
 export async function runSeeds(scenario: Scenario, options: SweepOptions): Promise<void> {
   const total = options.seeds.length;
   let done = 0;
-  await runCells([scenario], options.variants, [{ cell: 0, seeds: options.seeds, onOutcome: options.onOutcome }], options.jobs, () => {
+  await runCells(() => scenario, options.variants, [{ cell: 0, seeds: options.seeds, onOutcome: options.onOutcome }], options.jobs, () => {
     done++;
     options.onProgress?.(done, total);
   });

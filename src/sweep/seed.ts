@@ -1,4 +1,5 @@
 /** One seed of a sweep: every selected variant of a scenario run on it, keeping no history. */
+import { CheckerArena } from '../checker/arena.js';
 import type { RunMetrics } from '../checker/check.js';
 import { runVariant } from '../runner/run.js';
 import type { Scenario } from '../scenario/types.js';
@@ -9,11 +10,15 @@ export interface SeedOutcome {
   metrics: RunMetrics[];
 }
 
-export function runSeed(scenario: Scenario, variants: readonly string[], seed: number): SeedOutcome {
+/**
+ * `arena`: the reusable objects of the checkers of the thread that runs the seed (a sweep's
+ * thread keeps one for all its seeds: checker/arena.ts says what that saves).
+ */
+export function runSeed(scenario: Scenario, variants: readonly string[], seed: number, arena: CheckerArena = new CheckerArena()): SeedOutcome {
   const metrics = variants.map((name) => {
     const variant = scenario.variants.find((v) => v.name === name);
     if (!variant) throw new Error(`no variant ${name}`);
-    return runVariant(scenario, variant, seed, { history: 'none' }).metrics;
+    return runVariant(scenario, variant, seed, { history: 'none', arena }).metrics;
   });
   return { seed, metrics };
 }

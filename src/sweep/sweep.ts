@@ -6,7 +6,8 @@
  */
 import type { LoadOptions } from '../scenario/load.js';
 import type { Scenario } from '../scenario/types.js';
-import { compare, fingerprint, mergeCompareResults, replayCommand, seedsLabel, summarise, type CompareResult, type VariantSummary } from './compare.js';
+import { compare, mergeCompareResults, replayCommand, summarise, type CompareResult, type VariantSummary } from './compare.js';
+import { identityProblems, LOCK_SIM_VERSION, scenarioIdentity, seedsIdentity, type ScenarioIdentity, type SeedsIdentity } from './tally-identity.js';
 import { shellQuote } from './shell-quote.js';
 import { addOutcome, emptyTally } from './compare-tally.js';
 import { runCells } from './cell-pool.js';
@@ -34,9 +35,11 @@ export interface SweepCell {
 }
 
 export interface SweepResult {
-  scenario: { name: string; file: string; fingerprint: string };
+  /** The lock-sim version that ran it; with scenario and seeds, what merge checks (tally-identity.ts). */
+  version: string;
+  scenario: ScenarioIdentity;
   axes: SweepAxis[];
-  seeds: { label: string; count: number };
+  seeds: SeedsIdentity;
   shard: { k: number; n: number } | null;
   variants: string[];
   cells: SweepCell[];
@@ -68,10 +71,19 @@ export function gridIndices(sizes: readonly number[]): number[][] {
   return out;
 }
 
-/** A sweep's cells, loaded up front so a value the format refuses stops it before anything runs. */
+/**
+ * Cells' scenarios a sweep keeps loaded at once. Every cell is loaded up front to check it
+ * (a value the format refuses stops the sweep before anything runs) and dropped; its seeds
+ * run in cell order, so a cell is loaded again when they start and a few recent ones are
+ * kept: 2,500 cells of a scenario with 10,000 stock rows are never held together.
+ */
+const CELLS_KEPT = 4;
+
+/** A sweep's cells: checked up front, loaded again as their seeds run. */
 export class SweepGrid {
   readonly axes: SweepAxis[];
-  private readonly scenarios = new Map<string, Scenario>();
+  private readonly recent = new Map<string, Scenario>();
+  private readonly identities = new Map<string, ScenarioIdentity>();
 
   constructor(
     readonly base: Scenario,
@@ -84,19 +96,27 @@ export class SweepGrid {
     if (cells > MAX_SWEEP_CELLS) throw new RangeError(`${cells} cells, over the limit of ${MAX_SWEEP_CELLS}; use fewer values`);
   }
 
-  /** The scenario of one cell (cached). */
+  /** The scenario of one cell (the last CELLS_KEPT are kept). */
   scenarioAt(at: readonly number[]): Scenario {
     const key = at.join(',');
-    let s = this.scenarios.get(key);
-    if (!s) {
-      const values: ParamValue[] = this.params.map((p, i) => p.spec.values[at[i]]);
-      s = loadCell(this.source, this.params, values, this.load);
-      this.scenarios.set(key, s);
-    }
+    let s = this.recent.get(key);
+    if (s) return s;
+    const values: ParamValue[] = this.params.map((p, i) => p.spec.values[at[i]]);
+    s = loadCell(this.source, this.params, values, this.load);
+    this.recent.set(key, s);
+    if (this.recent.size > CELLS_KEPT) this.recent.delete(this.recent.keys().next().value as string);
+    if (!this.identities.has(key)) this.identities.set(key, scenarioIdentity(s));
     return s;
   }
 
-  /** Loads every cell (a bad value is found before the first run). */
+  /** A cell's name, content hash and module code (tally-identity.ts), kept from when it was first loaded. */
+  identityAt(at: readonly number[]): ScenarioIdentity {
+    const key = at.join(',');
+    if (!this.identities.has(key)) this.scenarioAt(at);
+    return this.identities.get(key) as ScenarioIdentity;
+  }
+
+  /** Loads every cell once (a bad value is found before the first run). */
   loadAll(): void {
     for (const at of gridIndices(this.axes.map((a) => a.labels.length))) this.scenarioAt(at);
   }
@@ -107,10 +127,11 @@ export async function runCell(grid: SweepGrid, at: readonly number[], options: S
 }
 
 /** An empty compare result of one cell, to be filled seed by seed (what compare() returns, tallied elsewhere). */
-function cellShell(scenario: Scenario, seeds: readonly number[], variants: string[], shard: SweepOptions['shard']): CompareResult {
+function cellShell(grid: SweepGrid, at: readonly number[], seeds: SeedsIdentity, variants: string[], shard: SweepOptions['shard']): CompareResult {
   return {
-    scenario: { name: scenario.name, file: scenario.file, fingerprint: fingerprint(scenario) },
-    seeds: { label: seedsLabel(seeds), count: seeds.length },
+    version: LOCK_SIM_VERSION,
+    scenario: { ...grid.identityAt(at), file: grid.source.display },
+    seeds,
     shard: shard ?? null,
     variants,
     baseline: null,
@@ -120,15 +141,15 @@ function cellShell(scenario: Scenario, seeds: readonly number[], variants: strin
 
 export async function sweep(grid: SweepGrid, options: SweepOptions): Promise<SweepResult> {
   const all = gridIndices(grid.axes.map((a) => a.labels.length));
-  const scenarios = all.map((at) => grid.scenarioAt(at));
   const variants = options.variants && options.variants.length > 0 ? [...options.variants] : grid.base.variants.map((v) => v.name);
   const seeds = shardSeeds(options.seeds, options.shard ?? null);
-  const cells: SweepCell[] = all.map((at, i) => ({ at, result: cellShell(scenarios[i], options.seeds, variants, options.shard) }));
+  const seedsId = seedsIdentity(options.seeds);
+  const cells: SweepCell[] = all.map((at) => ({ at, result: cellShell(grid, at, seedsId, variants, options.shard) }));
   // One pool of threads for every cell (cell-pool.ts); each cell's tally is compare's.
   const perCell = new Array<number>(cells.length).fill(0);
   let done = 0;
   await runCells(
-    scenarios,
+    (cell) => grid.scenarioAt(all[cell]),
     variants,
     cells.map((c, i) => ({
       cell: i,
@@ -141,26 +162,49 @@ export async function sweep(grid: SweepGrid, options: SweepOptions): Promise<Swe
     options.jobs ?? 1,
   );
   return {
-    scenario: { name: grid.base.name, file: grid.source.display, fingerprint: fingerprint(grid.base) },
+    version: LOCK_SIM_VERSION,
+    scenario: { ...scenarioIdentity(grid.base), file: grid.source.display },
     axes: grid.axes,
-    seeds: { label: seedsLabel(options.seeds), count: options.seeds.length },
+    seeds: seedsId,
     shard: options.shard ?? null,
     variants,
     cells,
   };
 }
 
-/** Combines the shards of one sweep, cell by cell, with compare's own merge. */
-export function mergeSweepResults(parts: readonly SweepResult[]): SweepResult {
+/**
+ * The cells a one-parameter search (`--find`) ran, as a sweep of those values in order: what
+ * its HTML report draws. The axis is a list of the values run, not the range searched.
+ */
+export function sweepOfCells(grid: SweepGrid, ran: ReadonlyMap<number, CompareResult>, seeds: readonly number[], variants: string[]): SweepResult {
+  const axis = grid.axes[0];
+  const indices = [...ran.keys()].sort((a, b) => a - b);
+  const pick = <T>(xs: readonly T[]): T[] => indices.map((i) => xs[i]);
+  return {
+    version: LOCK_SIM_VERSION,
+    scenario: { ...scenarioIdentity(grid.base), file: grid.source.display },
+    axes: [{ path: axis.path, kind: 'list', labels: pick(axis.labels), numeric: pick(axis.numeric), raw: pick(axis.raw) }],
+    seeds: seedsIdentity(seeds),
+    shard: null,
+    variants,
+    cells: indices.map((index, j) => ({ at: [j], result: ran.get(index) as CompareResult })),
+  };
+}
+
+/**
+ * Combines the shards of one sweep, cell by cell, with compare's own merge: the same
+ * identity as compare's (tally-identity.ts) and the same parameters. `files` names them.
+ */
+export function mergeSweepResults(parts: readonly SweepResult[], files: readonly string[] = parts.map((_, i) => `part ${i + 1}`)): SweepResult {
   if (parts.length === 0) throw new Error('nothing to merge');
   const first = parts[0];
+  const problems = identityProblems(files, parts, 'sweep');
   const axesKey = (r: SweepResult): string => JSON.stringify(r.axes);
-  for (const p of parts) {
-    if (p.scenario.fingerprint !== first.scenario.fingerprint || axesKey(p) !== axesKey(first) || p.cells.length !== first.cells.length) {
-      throw new Error('these results are not shards of one sweep (scenario or parameters differ)');
-    }
-  }
-  const cells = first.cells.map((c, i) => ({ at: c.at, result: mergeCompareResults(parts.map((p) => p.cells[i].result)) }));
+  parts.forEach((p, i) => {
+    if (axesKey(p) !== axesKey(first) || p.cells.length !== first.cells.length) problems.push(`${files[i]}: axes: other parameters (${p.axes.map((a) => a.path).join(', ')}: ${p.cells.length} cells) than ${files[0]} (${first.axes.map((a) => a.path).join(', ')}: ${first.cells.length} cells)`);
+  });
+  if (problems.length > 0) throw new Error(problems.join('\n'));
+  const cells = first.cells.map((c, i) => ({ at: c.at, result: mergeCompareResults(parts.map((p) => p.cells[i].result), files.map((f) => `${f} cells[${i}]`)) }));
   return { ...first, shard: null, cells };
 }
 

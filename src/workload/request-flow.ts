@@ -12,7 +12,7 @@
  * the simulated instant it happens, with the transaction it ran in.
  */
 import type { HistoryRecorder } from '../history/recorder.js';
-import { lockRecord, orderRecord, stockReadRecord, stockWriteRecord, type StockWrite } from '../history/records.js';
+import type { StockWrite } from '../history/records.js';
 import type { RequestOutcome } from '../history/operation.js';
 import type { Step } from '../scenario/types.js';
 import type { FenceCheck, Guard, GuardContext } from '../variants/guard.js';
@@ -322,7 +322,7 @@ export class RequestFlow {
     this.readFence = read.kind === 'select-stock' ? read.fence : undefined;
     this.readForUpdate = read.kind === 'select-for-update' ? true : undefined;
     this.readTxn = this.st.txn ?? undefined;
-    this.s.recorder.record(stockReadRecord(this.thread, 'invoke', req.id, req.sku, undefined, undefined, this.readFence, this.readForUpdate, this.readTxn, undefined));
+    this.s.recorder.recordStockRead(this.thread, 'invoke', req.id, req.sku, undefined, undefined, this.readFence, this.readForUpdate, this.readTxn, undefined);
     this.pc = AFTER_READ;
     return this.statement(read);
   }
@@ -334,12 +334,12 @@ export class RequestFlow {
     const fence = this.readFence;
     if (r.kind !== 'row') {
       const detail = r.kind === 'error' ? r.message : 'no row';
-      this.s.recorder.record(stockReadRecord(this.thread, 'fail', req.id, req.sku, undefined, undefined, fence, this.readForUpdate, this.readTxn, detail));
+      this.s.recorder.recordStockRead(this.thread, 'fail', req.id, req.sku, undefined, undefined, fence, this.readForUpdate, this.readTxn, detail);
       st.outcome = fence !== undefined && detail.startsWith('stale') ? 'fenced' : 'db-error';
       return;
     }
     st.read = r.row;
-    this.s.recorder.record(stockReadRecord(this.thread, 'ok', req.id, req.sku, r.row.available, r.row.version, fence, this.readForUpdate, this.readTxn, undefined));
+    this.s.recorder.recordStockRead(this.thread, 'ok', req.id, req.sku, r.row.available, r.row.version, fence, this.readForUpdate, this.readTxn, undefined);
     if (r.row.available < req.qty) st.outcome = 'sold-out';
   }
 
@@ -347,7 +347,7 @@ export class RequestFlow {
     const req = this.req as RequestInfo;
     const deduct = this.s.guard.deductStatement(req.sku, req.qty, this.st.read, this.ctx);
     describeWrite(this.write, req, deduct, this.st.read, this.st.txn ?? undefined);
-    this.s.recorder.record(stockWriteRecord(this.write, 'invoke', undefined, undefined));
+    this.s.recorder.recordStockWrite(this.write, 'invoke', undefined, undefined);
     this.pc = AFTER_DEDUCT;
     return this.statement(deduct);
   }
@@ -357,11 +357,11 @@ export class RequestFlow {
     const { s, st } = this;
     const r = noted(st, result);
     if (r.kind !== 'affected') {
-      s.recorder.record(stockWriteRecord(this.write, 'fail', undefined, r.kind === 'error' ? r.message : 'unexpected reply'));
+      s.recorder.recordStockWrite(this.write, 'fail', undefined, r.kind === 'error' ? r.message : 'unexpected reply');
       st.outcome = 'db-error';
       return null;
     }
-    s.recorder.record(stockWriteRecord(this.write, 'ok', r.rows, undefined));
+    s.recorder.recordStockWrite(this.write, 'ok', r.rows, undefined);
     if (r.rows > 0) return null;
     const policy = s.conflictRetry;
     if (!(s.guard.retriesConflicts && this.attempt < policy.retries)) {
@@ -384,7 +384,7 @@ export class RequestFlow {
     const req = this.req as RequestInfo;
     const txn = this.st.txn ?? undefined;
     this.orderTxn = txn;
-    this.s.recorder.record(orderRecord(this.thread, 'invoke', req.id, req.sku, req.qty, req.orderKey, txn, undefined));
+    this.s.recorder.recordOrder(this.thread, 'invoke', req.id, req.sku, req.qty, req.orderKey, txn, undefined);
     this.pc = AFTER_ORDER;
     return this.statement({ kind: 'insert-order', sku: req.sku, qty: req.qty, requestTag: req.id, orderKey: req.orderKey, uniqueKey: this.s.uniqueOrderKey });
   }
@@ -395,11 +395,11 @@ export class RequestFlow {
     const r = noted(st, result);
     if (r.kind !== 'affected') {
       const detail = r.kind === 'error' ? r.message : 'unexpected reply';
-      this.s.recorder.record(orderRecord(this.thread, 'fail', req.id, req.sku, req.qty, req.orderKey, this.orderTxn, detail));
+      this.s.recorder.recordOrder(this.thread, 'fail', req.id, req.sku, req.qty, req.orderKey, this.orderTxn, detail);
       st.outcome = detail.startsWith('Duplicate') ? 'duplicate' : 'db-error';
       return;
     }
-    this.s.recorder.record(orderRecord(this.thread, 'ok', req.id, req.sku, req.qty, req.orderKey, this.orderTxn, undefined));
+    this.s.recorder.recordOrder(this.thread, 'ok', req.id, req.sku, req.qty, req.orderKey, this.orderTxn, undefined);
     st.ordered = true;
   }
 
@@ -413,7 +413,7 @@ export class RequestFlow {
       return;
     }
     if (r.rows > 0) {
-      this.s.recorder.record(orderRecord(this.thread, 'fail', req.id, req.sku, req.qty, req.orderKey, undefined, 'already ordered'));
+      this.s.recorder.recordOrder(this.thread, 'fail', req.id, req.sku, req.qty, req.orderKey, undefined, 'already ordered');
       st.outcome = 'already-ordered';
     }
   }
@@ -472,7 +472,7 @@ function describeWrite(w: StockWrite, req: RequestInfo, statement: ReturnType<Gu
 
 /** Before the acquire (a lock that is no lock, `noop`, has no critical section to judge). */
 function acquireInvoked(s: FlowSettings, req: RequestInfo, thread: string, lock: LockHandle, st: RequestState): void {
-  s.recorder.record(lockRecord(thread, 'invoke', 'acquire', req.id, lock.key, undefined, undefined, undefined));
+  s.recorder.recordLock(thread, 'invoke', 'acquire', req.id, lock.key, undefined, undefined, undefined);
   st.attempted = true;
 }
 
@@ -481,12 +481,12 @@ function acquireEnded(s: FlowSettings, req: RequestInfo, thread: string, lock: L
   if (r.acquired) {
     st.holding = true;
     const fence = lock.fence ?? undefined;
-    recorder.record(lockRecord(thread, 'ok', 'acquire', req.id, lock.key, lock.leaseMs, fence, undefined));
+    recorder.recordLock(thread, 'ok', 'acquire', req.id, lock.key, lock.leaseMs, fence, undefined);
     return;
   }
   // A timed-out acquire may have taken the lock after all: its outcome is unknown.
   const type = r.reason === 'timeout' || r.reason === 'unknown' ? 'info' : 'fail';
-  recorder.record(lockRecord(thread, type, 'acquire', req.id, lock.key, undefined, undefined, r.detail));
+  recorder.recordLock(thread, type, 'acquire', req.id, lock.key, undefined, undefined, r.detail);
   st.outcome = r.reason === 'busy' ? 'lock-busy' : 'lock-error';
 }
 
@@ -495,12 +495,12 @@ function releaseInvoked(s: FlowSettings, req: RequestInfo, thread: string, lock:
   if (!st.holding && !(s.unlockAlways && st.attempted)) return false;
   st.holding = false;
   st.attempted = false;
-  s.recorder.record(lockRecord(thread, 'invoke', 'release', req.id, lock.key, undefined, undefined, undefined));
+  s.recorder.recordLock(thread, 'invoke', 'release', req.id, lock.key, undefined, undefined, undefined);
   return true;
 }
 
 function releaseEnded(s: FlowSettings, req: RequestInfo, thread: string, lock: LockHandle, r: ReleaseResult): void {
   const { recorder } = s;
-  if (r.released) recorder.record(lockRecord(thread, 'ok', 'release', req.id, lock.key, undefined, undefined, undefined));
-  else recorder.record(lockRecord(thread, r.reason === 'timeout' ? 'info' : 'fail', 'release', req.id, lock.key, undefined, undefined, r.detail));
+  if (r.released) recorder.recordLock(thread, 'ok', 'release', req.id, lock.key, undefined, undefined, undefined);
+  else recorder.recordLock(thread, r.reason === 'timeout' ? 'info' : 'fail', 'release', req.id, lock.key, undefined, undefined, r.detail);
 }

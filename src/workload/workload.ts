@@ -12,7 +12,6 @@ import { Signal } from '../engine/signal.js';
 import type { Simulation } from '../engine/simulation.js';
 import type { Micros } from '../engine/time.js';
 import type { RequestOutcome } from '../history/operation.js';
-import { requestRecord } from '../history/records.js';
 import type { WorkloadSpec } from '../scenario/types.js';
 import type { ClientHost, ThreadContext } from '../world/client-host.js';
 import type { Effect, EffectProgram } from '../world/effects.js';
@@ -126,7 +125,7 @@ export class Workload {
     state.serving = [];
     state.idleWorkers = [];
     for (const req of lost) {
-      this.flow.recorder.record(requestRecord(client.name, 'info', req.id, req.sku, req.qty, undefined));
+      this.flow.recorder.recordRequest(client.name, 'info', req.id, req.sku, req.qty, undefined);
       req.done?.fire(null);
     }
   }
@@ -177,7 +176,7 @@ export class Workload {
       const original = { sku, orderKey: req.orderKey };
       this.sim.schedule(delayUs, () => this.submit(state, original));
     }
-    this.flow.recorder.record(requestRecord(state.client.name, 'invoke', req.id, sku, req.qty, undefined));
+    this.flow.recorder.recordRequest(state.client.name, 'invoke', req.id, sku, req.qty, undefined);
     if (!state.client.up) return this.reject(req, 'unavailable');
     if (state.queue.length >= this.spec.queueLimit) return this.reject(req, 'overloaded');
     state.queue.push(req);
@@ -187,7 +186,7 @@ export class Workload {
 
   /** Turned away on arrival. */
   private reject(req: PendingRequest, outcome: RequestOutcome): PendingRequest {
-    this.flow.recorder.record(requestRecord(req.client.name, 'fail', req.id, req.sku, req.qty, outcome));
+    this.flow.recorder.recordRequest(req.client.name, 'fail', req.id, req.sku, req.qty, outcome);
     req.done?.fire(outcome);
     return req;
   }
@@ -242,7 +241,7 @@ class WorkerProgram implements Generator<Effect, void, unknown> {
         if (this.client.incarnation !== this.incarnation) return this.return();
         removeServed(state.serving, req);
         const outcome = flow.outcome;
-        this.settings.recorder.record(requestRecord(this.client.name, outcome === 'ordered' ? 'ok' : 'fail', req.id, req.sku, req.qty, outcome));
+        this.settings.recorder.recordRequest(this.client.name, outcome === 'ordered' ? 'ok' : 'fail', req.id, req.sku, req.qty, outcome);
         req.done?.fire(outcome);
       }
       const next = state.queue.shift();

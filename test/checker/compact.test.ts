@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NumberList, numberedTag, OrderKeyMap, TagSet, ValueCounts } from '../../src/checker/compact.js';
-import { percentile } from '../../src/checker/requests.js';
+import { percentile } from '../../src/checker/observers/outcomes.js';
 
 describe('numberedTag', () => {
   it('reads the number of a canonical tag', () => {

@@ -58,8 +58,14 @@ describe('lock-sim sweep', () => {
   });
 
   it('finds the boundary and prints the replay of the worst run on the failing side, which run --param replays', () => {
-    const r = cli('sweep', file, '--param', 'variants.lease.lease=1s..6s/11', '--seeds', '1..3', '--variants', 'lease', '--find', 'p(double-holders > 0) <= 0.01', '--jobs', '1');
+    const report = join(dir, 'find.html');
+    const r = cli('sweep', file, '--param', 'variants.lease.lease=1s..6s/11', '--seeds', '1..3', '--variants', 'lease', '--find', 'p(double-holders > 0) <= 0.01', '--jobs', '1', '--report', report);
     expect(r.code).toBe(0);
+    // --report draws the cells the search ran (it wrote nothing, and said nothing, before).
+    expect(r.out).toContain(`report written to ${report}`);
+    const html = readFileSync(report, 'utf8');
+    expect(html).toMatch(/--find &quot;p\(double-holders &gt; 0\) &lt;= 0\.01&quot; along variants\.lease\.lease: the \d of its 11 values the search ran\. lease: flips between 2500ms and 3s\./);
+    expect(html).toContain('variants.lease.lease=2500ms');
     expect(r.out).toMatch(/lease: boundary between variants\.lease\.lease=2500ms \(fails: 100\.0%/);
     const replay = /npx lock-sim run (\S+) --seed (\d+) --variant lease --param (variants\.lease\.lease=2500ms)/.exec(r.out);
     expect(replay).not.toBeNull();
@@ -79,7 +85,9 @@ describe('lock-sim sweep', () => {
     expect(bad.err).toMatch(/section\.yaml:8:\d+: --param variants\.lease\.lease=-2s: variants\.lease\.lease: a duration cannot be negative/);
     const range = cli('sweep', file, '--param', 'variants.lease.lease=5s..1s/3', '--seeds', '1');
     expect(range.code).toBe(2);
-    expect(range.err).toMatch(/a range runs upwards/);
+    // Located at the field like any other --param problem (it was commander's unlocated message).
+    expect(range.err).toMatch(/^\S*section\.yaml:8:\d+: --param variants\.lease\.lease=5s\.\.1s\/3: a range runs upwards, found "5s\.\.1s"\n$/);
+    expect(cli('sweep', file, '--param', 'variants.lease.lease=1s..5s/1', '--seeds', '1').err).toMatch(/section\.yaml:8:\d+: --param variants\.lease\.lease=1s\.\.5s\/1: a range has 2 to 200 values/);
     expect(cli('sweep', file, '--seeds', '1').code).toBe(2);
     expect(cli('run', file, '--param', 'variants.lease.lease=1s,2s').err).toMatch(/run takes one value/);
     expect(cli('sweep', file, '--param', 'variants.lease.lease=1s,2s', '--seeds', '1', '--jobs', '1').code).toBe(0);

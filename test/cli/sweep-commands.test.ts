@@ -1,6 +1,6 @@
 /** compare, merge, check, list, schema and run --check-determinism through the built bin. */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
@@ -62,7 +62,7 @@ describe('lock-sim compare', () => {
     const text = cli('merge', ...shards);
     expect(text.out).toContain('P(oversell) %');
     const markdown = cli('merge', ...shards, '--format', 'markdown');
-    expect(markdown.out).toContain('| variant | P(oversell) % [95% CI] |');
+    expect(markdown.out).toContain('| variant | worst verdict (its runs) | P(oversell) % [95% CI] |');
     const missing = cli('merge', shards[0], shards[1]);
     expect(missing.code).toBe(2);
     expect(missing.err).toContain('missing 3/3');
@@ -72,7 +72,7 @@ describe('lock-sim compare', () => {
     const r = cli('compare', file, '--seeds', '20', '--baseline', 'long', '--jobs', '1');
     expect(r.code).toBe(0);
     expect(r.out).toContain('seeds 1..20 (20 runs per variant)');
-    expect(r.out).toMatch(/short\s+0\.0 \[0\.0, 16\.1\]/);
+    expect(r.out).toMatch(/short\s+(SAFE|DEGRADED|STALLED|UNAVAILABLE|LEAKY|UNSAFE) \(\d+\)\s+0\.0 \[0\.0, 16\.1\]/);
     expect(r.out).toContain('worst runs');
     expect(r.out).toContain('paired differences against long');
     expect(r.err).toBe(''); // no progress bar when stderr is not a terminal
@@ -82,7 +82,7 @@ describe('lock-sim compare', () => {
   it('prints Markdown with --format markdown and the chosen columns with --columns; refuses unknown ones', () => {
     const r = cli('compare', file, '--seeds', '5', '--jobs', '1', '--format', 'markdown', '--columns', 'oversell,p99');
     expect(r.code).toBe(0);
-    expect(r.out).toContain('| variant | P(oversell) % [95% CI] | p99 mean |\n|---|---:|---:|');
+    expect(r.out).toContain('| variant | P(oversell) % [95% CI] | p99 of all answers, mean |\n|---|---:|---:|');
     const typo = cli('compare', file, '--seeds', '5', '--columns', 'oversel');
     expect(typo.code).toBe(2);
     expect(typo.err).toContain('no column "oversel" (did you mean "oversell"?)');
@@ -130,10 +130,12 @@ describe('lock-sim check', () => {
     expect(r.out).toContain('FAIL'); // the text summary still goes to stdout
     const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(readFileSync(out, 'utf8'));
     const suites = xml.testsuites;
-    expect(suites.tests).toBe('4');
+    // Four written, and each variant's implicit live == 1.
+    expect(suites.tests).toBe('6');
     expect(suites.failures).toBe('1');
     const cases = [suites.testsuite.testcase].flat();
-    expect(cases).toHaveLength(4);
+    expect(cases).toHaveLength(6);
+    expect(cases.filter((c: { name: string }) => c.name.endsWith('live == 1 (implicit)'))).toHaveLength(2);
     const failed = cases.filter((c: { failure?: unknown }) => c.failure !== undefined);
     expect(failed).toHaveLength(1);
     expect(failed[0].name).toBe('short: double-holders == 0');
@@ -143,7 +145,7 @@ describe('lock-sim check', () => {
   it('prints a Markdown table of the expectations with --reporter markdown (or --format markdown)', () => {
     const r = cli('check', file, '--format', 'markdown', '--jobs', '1');
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/^### 1 of 4 expectations failed in 1 of 1 scenarios\n/);
+    expect(r.out).toMatch(/^### 1 of 6 expectations failed in 1 of 1 scenarios \(2 of the 6 the implicit live == 1\)\n/);
     expect(r.out).toContain('| scenario | variant | expectation | result | measured |');
     expect(r.out).toMatch(/\| short \| `double-holders == 0` \| \*\*FAIL\*\* \| \d+; failed in \d+ of 30 runs \|/);
     expect(r.out).toContain('**Replay the failures**');
@@ -153,7 +155,7 @@ describe('lock-sim check', () => {
     const r = cli('check', file, '--reporter', 'json', '--jobs', '1');
     const j = JSON.parse(r.out);
     expect(j.passed).toBe(false);
-    expect(j.scenarios[0].expectations.map((e: { passed: boolean }) => e.passed)).toEqual([true, true, false, true]);
+    expect(j.scenarios[0].expectations.map((e: { passed: boolean; implicit: boolean }) => [e.passed, e.implicit])).toEqual([[true, false], [true, false], [false, false], [true, false], [true, true], [true, true]]);
     expect(cli('check', file, '--reporter', 'tap').code).toBe(2);
     const bad = join(dir, 'bad.yaml');
     writeFileSync(bad, 'name: x\nduration: 5s\nstock: { available: 1 }\nworkload: { arrival: 1/s }\nvariants: { v: { lock: nope } }\n');
@@ -161,6 +163,20 @@ describe('lock-sim check', () => {
     expect(b.code).toBe(2);
     expect(b.err).toContain(`${bad}:5:24: variants.v.lock: unknown lock "nope" (did you mean "none"?)`);
     expect(cli('check', join(dir, 'missing-folder')).code).toBe(2);
+  });
+
+  // A file without expectations checks nothing: it fails, as vitest fails a file without tests.
+  const bare = join(dir, 'bare', 'no-expect.yaml');
+  mkdirSync(join(dir, 'bare'));
+  writeFileSync(bare, 'name: bare\nduration: 1s\nstock: { available: 1 }\nworkload: { arrival: 1/s }\nvariants: { v: { lock: lua-unlock } }\n');
+  it('fails a file with no expectations, unless --pass-with-no-expectations', () => {
+    const r = cli('check', bare);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('FAIL  no expectations: nothing was checked (add an expect: block, or pass --pass-with-no-expectations)');
+    expect(r.out).toContain('0 of 0 expectations failed in 1 of 1 scenarios; 1 scenario has no expectations');
+    const passed = cli('check', bare, '--pass-with-no-expectations', '--reporter', 'junit');
+    expect(passed.code).toBe(0);
+    expect(passed.out).toContain('<skipped/>');
   });
 });
 

@@ -1,30 +1,23 @@
 /**
  * Property-based fuzzing of the CLI (fast-check): casebook scenarios mutated one to three
- * times (test/fuzz/mutate.ts), each run by the built CLI in a child process of its own. The
- * contract, whatever the file says:
- *   - exit 0 or 1 with a result (the verdict table or the check report), or exit 2 with a
- *     message that starts `file:line:col: field.path:`;
- *   - never exit 3, a crash or abort, an "internal error" or a stack trace;
- *   - at most CPU_LIMIT_S seconds of CPU and MAX_RSS_MIB of memory (measured by the child
- *     itself: CPU time, not wall time, so a loaded machine does not fail it).
+ * times (test/fuzz/mutate.ts), each run by the built CLI in a child process of its own, under
+ * the contract of contract.ts: exit 0 or 1 with a result (the verdict table or the check
+ * report), or exit 2 with a message that starts `file:line:col: field.path:`; never exit 3,
+ * a trace, a hang or more than the CPU and memory limits. The features the generator of
+ * features-fuzz.test.ts knows are fuzzed there.
  * Fixed seed and a bounded number of cases: the same cases on every machine. `npm run fuzz`
  * runs many more (LOCK_SIM_FUZZ_RUNS) with another seed (LOCK_SIM_FUZZ_SEED).
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CPU_LIMIT_S, runCli, violation as broken, type Outcome } from './contract.js';
 import { mutate } from './mutate.js';
 
 const RUNS = Number(process.env.LOCK_SIM_FUZZ_RUNS ?? 16);
 const SEED = Number(process.env.LOCK_SIM_FUZZ_SEED ?? 20261130);
-/** Generous: the costliest casebook file takes about 3 s of CPU for every variant on an idle machine. */
-const CPU_LIMIT_S = 90;
-const MAX_RSS_MIB = 1536;
-/** The child's heap is capped above MAX_RSS_MIB, so a runaway dies of OOM instead of taking the machine. */
-const HEAP_MIB = 2048;
 /** Keeps each case small; a mutation that asks for more must be refused with exit 2. */
 const MAX_REQUESTS = '20000';
 
@@ -37,44 +30,10 @@ const COMMANDS: Array<(file: string) => string[]> = [
   (file) => ['check', file, '--seeds', '1..2', '--jobs', '1', '--reporter', 'junit', '--max-requests', MAX_REQUESTS],
 ];
 
-interface Outcome {
-  code: number | null;
-  signal: string | null;
-  out: string;
-  err: string;
-  cpuMs: number;
-  rssMib: number;
-}
-
-function runCli(args: string[]): Outcome {
-  const r = spawnSync(process.execPath, [`--max-old-space-size=${HEAP_MIB}`, 'test/fuzz/measure.mjs', ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' },
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  const cost = /\nFUZZ-COST cpu-ms=(\d+) max-rss-mib=(\d+)\n$/.exec(r.stderr);
-  return {
-    code: r.status,
-    signal: r.signal,
-    out: r.stdout,
-    err: cost ? r.stderr.slice(0, cost.index) : r.stderr,
-    cpuMs: cost ? Number(cost[1]) : Number.NaN,
-    rssMib: cost ? Number(cost[2]) : Number.NaN,
-  };
-}
-
-/** What breaks the contract, or null. */
+/** What breaks the contract for a scenario file, or null: exit 2 must start `file:line:col: `. */
 export function violation(file: string, o: Outcome): string | null {
-  if (o.signal !== null || o.code === null) return `killed by ${o.signal}`;
-  if (![0, 1, 2].includes(o.code)) return `exit ${o.code}`;
-  if (/internal error|^\s+at .+:\d+:\d+\)?$/m.test(o.err + o.out)) return 'an internal error or a stack trace';
-  if (!(o.cpuMs <= CPU_LIMIT_S * 1000)) return `${o.cpuMs} ms of CPU`;
-  if (!(o.rssMib <= MAX_RSS_MIB)) return `${o.rssMib} MiB of memory`;
-  if (o.code === 2) {
-    const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    if (!new RegExp(`^${escaped}:\\d+:\\d+: \\S`).test(o.err)) return 'exit 2 without file:line:col';
-  } else if (!/│ verdict +│|<testsuites|"variants"/.test(o.out)) return `exit ${o.code} without a result`;
-  return null;
+  const v = broken(o, (err) => new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: \\S`).test(err), /│ verdict +│|<testsuites|"variants"/);
+  return v === 'exit 2 without a located message' ? 'exit 2 without file:line:col' : v;
 }
 
 const mutation = fc.tuple(fc.nat(), fc.nat(), fc.nat());

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { Operation } from '../../src/history/operation.js';
 import { loadScenario } from '../../src/scenario/load.js';
 import { runVariant } from '../../src/runner/run.js';
-import { faultRecord, keyStateRecord, recycleRecords, requestRecord, txnRecord } from '../../src/history/records.js';
+import { faultRecord, keyStateRecord, RecordBuilder, requestRecord, txnRecord } from '../../src/history/records.js';
+import { HistoryRecorder } from '../../src/history/recorder.js';
 
 function shapesByKind(ops: readonly Operation[]): Map<string, Set<string>> {
   const shapes = new Map<string, Set<string>>();
@@ -51,43 +52,41 @@ describe('history records', () => {
 });
 
 describe('recycled records (a run that keeps no history)', () => {
-  it('refill one record per kind while recycling is on, and are fresh objects otherwise', () => {
-    recycleRecords(true);
-    try {
-      const a = requestRecord('client-1/w1', 'invoke', 'r1', 10, 1, undefined);
-      const b = requestRecord('client-1/w2', 'ok', 'r2', 11, 2, 'ordered');
-      const k = keyStateRecord('redis-0', 'lock:10', 'r2', null, 'set', 'r2', null);
-      expect(b).toBe(a);
-      expect(k).not.toBe(a);
-      expect([b.process, b.type, b.request, b.sku, b.qty, b.outcome]).toEqual(['client-1/w2', 'ok', 'r2', 11, 2, 'ordered']);
-    } finally {
-      recycleRecords(false);
-    }
+  it('refill one record per kind in a recycling builder, and are fresh objects otherwise', () => {
+    const pool = RecordBuilder.recycling();
+    const a = pool.request('client-1/w1', 'invoke', 'r1', 10, 1, undefined);
+    const b = pool.request('client-1/w2', 'ok', 'r2', 11, 2, 'ordered');
+    const k = pool.keyState('redis-0', 'lock:10', 'r2', null, 'set', 'r2', null);
+    expect(b).toBe(a);
+    expect(k).not.toBe(a);
+    expect([b.process, b.type, b.request, b.sku, b.qty, b.outcome]).toEqual(['client-1/w2', 'ok', 'r2', 11, 2, 'ordered']);
     expect(requestRecord('c', 'invoke', 'r1', 1, 1, undefined)).not.toBe(requestRecord('c', 'invoke', 'r1', 1, 1, undefined));
+    // Each builder refills its own records: another one's do not change.
+    const other = RecordBuilder.recycling().request('client-9/w1', 'invoke', 'r9', 1, 1, undefined);
+    expect([other === a, a.request]).toEqual([false, 'r2']);
   });
 
   it('hold, field by field, what a fresh record of their kind holds', () => {
-    const build = () => [requestRecord('p', 'ok', 'r1', 1, 1, 'ordered'), keyStateRecord('n', 'k', null, null, 'del', '', 'r1'), txnRecord('r1', 'p', 3, 'commit', 'commit'), faultRecord('crash', 'start', 'client-1', 'kill -9')];
-    const fresh = build();
-    recycleRecords(true);
-    try {
-      const reused = build();
-      const ownFields = (o: object, kind: object) => Object.fromEntries(Object.keys(kind).map((k) => [k, (o as Record<string, unknown>)[k]]));
-      expect(reused.map((o, i) => ownFields(o, fresh[i]))).toEqual(fresh.map((o) => ({ ...o })));
-    } finally {
-      recycleRecords(false);
-    }
+    const build = (r: RecordBuilder) => [r.request('p', 'ok', 'r1', 1, 1, 'ordered'), r.keyState('n', 'k', null, null, 'del', '', 'r1'), r.txn('r1', 'p', 3, 'commit', 'commit'), r.fault('crash', 'start', 'client-1', 'kill -9')];
+    const fresh = build(RecordBuilder.fresh());
+    const reused = build(RecordBuilder.recycling());
+    const ownFields = (o: object, kind: object) => Object.fromEntries(Object.keys(kind).map((k) => [k, (o as Record<string, unknown>)[k]]));
+    expect(reused.map((o, i) => ownFields(o, fresh[i]))).toEqual(fresh.map((o) => ({ ...o })));
+    expect([requestRecord('p', 'ok', 'r1', 1, 1, 'ordered'), keyStateRecord('n', 'k', null, null, 'del', '', 'r1'), txnRecord('r1', 'p', 3, 'commit', 'commit'), faultRecord('crash', 'start', 'client-1', 'kill -9')]).toEqual(fresh);
   });
 
   it('list the same fields in the same order whatever their kind (one hidden class)', () => {
-    recycleRecords(true);
-    try {
-      const kinds = [requestRecord('p', 'ok', 'r1', 1, 1, 'ordered'), keyStateRecord('n', 'k', null, null, 'del', '', 'r1'), txnRecord('r1', 'p', 3, 'commit', 'commit'), faultRecord('crash', 'start', 'client-1', 'kill -9')];
-      expect(new Set(kinds.map((o) => Object.keys(o).join(','))).size).toBe(1);
-      expect(Object.keys(kinds[0]).slice(0, 5)).toEqual(['index', 'timeUs', 'process', 'type', 'f']);
-    } finally {
-      recycleRecords(false);
-    }
+    const r = RecordBuilder.recycling();
+    const kinds = [r.request('p', 'ok', 'r1', 1, 1, 'ordered'), r.keyState('n', 'k', null, null, 'del', '', 'r1'), r.txn('r1', 'p', 3, 'commit', 'commit'), r.fault('crash', 'start', 'client-1', 'kill -9')];
+    expect(new Set(kinds.map((o) => Object.keys(o).join(','))).size).toBe(1);
+    expect(Object.keys(kinds[0]).slice(0, 5)).toEqual(['index', 'timeUs', 'process', 'type', 'f']);
+  });
+
+  it('are refilled only by a recorder that keeps none of them', () => {
+    expect(() => new HistoryRecorder(() => 0, 'all', RecordBuilder.recycling())).toThrow(/cannot refill/);
+    const recorder = new HistoryRecorder(() => 0, 'none', RecordBuilder.recycling());
+    expect(recorder.recordTxn('r1', 'p', 1, 'commit', 'commit')).toBe(recorder.recordTxn('r2', 'p', 2, 'rollback', 'rollback'));
+    expect(recorder.count).toBe(2);
   });
 
   // Statements inside transactions wait in the stock check until their commit: the checker

@@ -21,6 +21,11 @@ const variant = (name: string, o: Partial<VariantSummary> = {}): VariantSummary 
   // At their widest: every run sold out late, thousands of requests a second, long p99s.
   flashSale: { soldOutRuns: 1000, soldOutMeanUs: 3_599_999_999, arrivalsMean: 12345.67, busyShareMean: 1, p99MeanUs: { ordered: 123_456_789, refused: 123_456_789, error: 123_456_789 } },
   worst: { seed: 9_999_999, oversold: 3, doubleHolders: 1, replay: `npx lock-sim run x.yaml --seed 9999999 --variant ${name}` },
+  // At their widest too: the longest class name, every run of it, thousands of lost units.
+  worstVerdict: 'UNAVAILABLE',
+  verdicts: { SAFE: 0, DEGRADED: 0, STALLED: 0, UNAVAILABLE: 1000, LEAKY: 0, UNSAFE: 0 },
+  lostUpdates: { runs: { estimate: 1, low: 0.9962, high: 1 }, mean: 1234.567, unitsMean: 12345.678 },
+  liveness: { runs: { LIVE: 0, STALLED: 0, UNAVAILABLE: 1000 }, failedShareMean: 1, longestStallMeanUs: 3_599_999_999 },
   ...o,
 });
 
@@ -34,12 +39,17 @@ describe('renderCompare', () => {
     const text = renderCompare(summary([wide, variant('short')]), plain);
     const widths = text.split('\n').map((l) => l.length);
     expect(Math.max(...widths)).toBeLessThanOrEqual(120);
+    // The table, not only the lines below it, stays within 120 columns, and shows the verdict and lost updates.
+    const head = text.split('\n')[2];
+    expect(head).toContain('worst verdict');
+    expect(head).toContain('lost upd/');
+    expect(text).toContain('UNAVAILABLE (1000)');
   });
 
   it('names a worst seed only for a variant whose worst run broke something', () => {
     const ok = variant('safe', { worst: { seed: 7, oversold: 0, doubleHolders: 0, replay: 'npx lock-sim run x.yaml --seed 7 --variant safe' } });
     const broke = variant('holds-twice', { worst: { seed: 9, oversold: 0, doubleHolders: 1, replay: 'npx lock-sim run x.yaml --seed 9 --variant holds-twice' } });
-    const text = renderCompare(summary([ok, broke]), plain);
+    const text = renderCompare(summary([ok, broke]), plain, ['oversell', 'worst-seed']);
     const row = (name: string): string => text.split('\n').find((l) => l.startsWith(`${name} `)) as string;
     expect(row('safe').trimEnd().endsWith(' -')).toBe(true);
     expect(row('holds-twice').trimEnd().endsWith(' 9')).toBe(true);
@@ -50,7 +60,10 @@ describe('renderCompare', () => {
   it('shows only the chosen columns, the variant first', () => {
     const text = renderCompare(summary([variant('a')]), plain, ['p99', 'oversell']);
     const head = text.split('\n')[2];
-    expect(head.split(/\s{2,}/).map((h) => h.trim())).toEqual(['variant', 'p99', 'P(oversell) %']);
+    expect(head.split(/\s{2,}/).map((h) => h.trim())).toEqual(['variant', 'p99 of all', 'P(oversell) %']);
+    // Extra columns at their widest still fit: the liveness figures with the columns before them.
+    const extras = renderCompare(summary([variant('x'.repeat(20))]), plain, ['verdict', 'liveness', 'failed-share', 'longest-stall', 'stuck-orphan', 'p99']);
+    expect(extras).toContain('0/0/1000');
   });
 
   it('leaves extra columns out of the default table and shows them when named', async () => {
@@ -75,14 +88,14 @@ describe('renderCompareMarkdown', () => {
   it('writes a GitHub table, right-aligning numbers, and escapes a pipe in a name', () => {
     const md = renderCompareMarkdown(summary([variant('a|b')]));
     const lines = md.split('\n');
-    expect(lines[2]).toBe('| variant | P(oversell) % [95% CI] | oversold mean/max | P(2 holders) % [95% CI] | stuck/orphan mean | orders/s mean | p99 mean | worst seed |');
-    expect(lines[3]).toBe('|---|---:|---:|---:|---:|---:|---:|---:|');
-    expect(lines[4].startsWith('| a\\|b | 12.3 [10.4, 14.4] |')).toBe(true);
+    expect(lines[2]).toBe('| variant | worst verdict (its runs) | P(oversell) % [95% CI] | oversold mean/max | P(2 holders) % [95% CI] | lost upd/ units mean | orders/s mean |');
+    expect(lines[3]).toBe('|---|---|---:|---:|---:|---:|---:|');
+    expect(lines[4].startsWith('| a\\|b | UNAVAILABLE (1000) | 12.3 [10.4, 14.4] |')).toBe(true);
     expect(md).toContain('**Worst runs**');
   });
 
   it('has no worst-runs list when nothing failed', () => {
-    const md = renderCompareMarkdown(summary([variant('safe', { worst: { seed: 1, oversold: 0, doubleHolders: 0, replay: 'r' } })]));
+    const md = renderCompareMarkdown(summary([variant('safe', { worst: { seed: 1, oversold: 0, doubleHolders: 0, replay: 'r' } })]), ['worst-seed']);
     expect(md).not.toContain('Worst runs');
     expect(md).toContain('| - |');
   });

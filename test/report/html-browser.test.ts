@@ -121,6 +121,10 @@ describe.skipIf(!available)('HTML reports in headless Chromium', () => {
       flashSale: { soldOutRuns: 0, soldOutMeanUs: 0, arrivalsMean: 2, busyShareMean: 0.1, p99MeanUs: { ordered: 5_000_000, refused: 1_000, error: 0 } },
       oversoldHistogram: [80, 10, 5, 5, 0, 0, 0, 0, 0, 0, 0],
       worst: j % 3 === 0 ? { seed: 1, oversold: 0, doubleHolders: 0, replay: 'x' } : { seed: 7, oversold: 3, doubleHolders: 2, replay: `npx lock-sim run x.yaml --seed 7 --variant v${j}` },
+      worstVerdict: j % 3 === 0 ? 'LEAKY' : 'UNSAFE',
+      verdicts: { SAFE: 0, DEGRADED: 0, STALLED: 0, UNAVAILABLE: 0, LEAKY: j % 3 === 0 ? 100 : 80, UNSAFE: j % 3 === 0 ? 0 : 20 },
+      lostUpdates: { runs: { estimate: 0.2, low: 0.13, high: 0.29 }, mean: 0.2, unitsMean: 0.4 },
+      liveness: { runs: { LIVE: 100, STALLED: 0, UNAVAILABLE: 0 }, failedShareMean: 0.01, longestStallMeanUs: 2_000_000 },
     });
     const names = ['lua+guard-only-conditional-update', 'redisson-4.7-watchdog-with-sync', 'redisson-3.12.4-watchdog-nosync', 'lua', 'setnx-expire-30s', 'set-nx-px+for-update', 'token-get-del+version-cas-jittered', 'fenced+fenced-write-reads-too', 'redlock-spec', 'redlock-v4+cond', 'redlock-v5', 'none+decrement'];
     const summary: CompareSummary = { scenario: 'many', file: 'many.yaml', seeds: '1..100', runsPerVariant: 100, variants: names.map(variant), paired: [] };

@@ -12,7 +12,7 @@ describe('renderRunMarkdown', () => {
 
   it('writes one table row per variant, with its verdict', () => {
     const rows = md.split('\n').filter((l) => l.startsWith('| '));
-    expect(rows[0]).toBe('| variant | verdict | oversold | double holders | lock lost | stuck / orphan | orders | orders/s | p99 |');
+    expect(rows[0]).toBe('| variant | verdict | oversold | double holders | lock lost | stuck / orphan (sum of keys) | orders | orders/s | p99 of all answers |');
     expect(rows.slice(1).map((r) => r.split(' | ')[1])).toEqual(['**UNSAFE**', '**SAFE**']);
   });
 

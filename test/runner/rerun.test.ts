@@ -1,7 +1,7 @@
 /**
- * A run the streaming checker cannot judge alone (the history names requests long after it
- * dropped their facts) is run again keeping those requests' facts, and judged exactly as the
- * batch checker judges its whole history. The history: redlock-v4-hangs.yaml, whose v5 SETs
+ * A run the checker cannot judge alone (the history names requests long after it dropped
+ * their facts) is run again keeping those requests' facts, and judged exactly as the replay
+ * of its whole history judges it. The history: redlock-v4-hangs.yaml, whose v5 SETs
  * sit in TCP retransmission through a partition and reach their masters after it heals; with
  * the partitions at 40 s the last arrives 51 s after its request ended (within the checker's
  * one-minute grace), at 90 s well after.
@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkHistory } from '../../src/checker/check.js';
-import { StreamingChecker } from '../../src/checker/stream.js';
+import { Checker } from '../../src/checker/checker.js';
 import { runVariant } from '../../src/runner/run.js';
 import { parseScenario } from '../../src/scenario/load.js';
 
@@ -21,31 +21,31 @@ const hangs = (partitionS: number) => {
   return { scenario, v5: scenario.variants.find((v) => v.name === 'v5')! };
 };
 
-describe('a run the streaming checker declines', () => {
+describe('a run the checker declines', () => {
   for (const seed of [1, 2]) {
-    it(`is re-run keeping the requests named late, and judged as the batch checker judges it (partition 90 s, seed ${seed})`, () => {
+    it(`is re-run keeping the requests named late, and judged as its replay judges it (partition 90 s, seed ${seed})`, () => {
       const { scenario, v5 } = hangs(90);
-      const first = new StreamingChecker();
+      const first = new Checker();
       const run = runVariant(scenario, v5, seed, { history: 'none', listen: (op) => first.observe(op) });
       expect(first.finish()).toBeNull();
       const keep = first.rerunKeeping;
       expect(keep?.size).toBeGreaterThan(0);
       const whole = runVariant(scenario, v5, seed, { history: 'all' });
       const oracle = checkHistory(whole.history);
-      expect({ metrics: run.metrics, violations: run.violations }).toEqual(oracle);
+      expect({ metrics: run.metrics, violations: run.violations, failures: run.failures }).toEqual(oracle);
       expect(run.history).toEqual([]);
       // The re-run's checker judges alone: no whole history is needed.
-      const again = new StreamingChecker({ keep: keep ?? undefined });
+      const again = new Checker({ keep: keep ?? undefined });
       for (const op of whole.history) again.observe(op);
       expect(again.finish()).toEqual(oracle);
     });
   }
   it('is judged at once when the late writes come within the grace (partition 40 s)', () => {
     const { scenario, v5 } = hangs(40);
-    const first = new StreamingChecker();
+    const first = new Checker();
     const run = runVariant(scenario, v5, 1, { history: 'none', listen: (op) => first.observe(op) });
     const verdict = first.finish();
     expect(verdict).not.toBeNull();
-    expect({ metrics: run.metrics, violations: run.violations }).toEqual(verdict);
+    expect({ metrics: run.metrics, violations: run.violations, failures: run.failures }).toEqual(verdict);
   });
 });

@@ -27,7 +27,7 @@ describe('checkScenario', () => {
   it('judges p(...), mean(...), max(...) and min(...) over the sweep', async () => {
     const s = scenario('{ "p(double-holders > 0)": ["> 0.05", "<= 1"], "mean(double-holders)": "> 0", "max(double-holders)": ">= 1", "min(orders)": ">= 1" }');
     const c = await checkScenario(s);
-    expect(c.expectations.map((e) => [e.expectation.statistic, e.passed])).toEqual([
+    expect(c.expectations.filter((e) => !e.implicit).map((e) => [e.expectation.statistic, e.passed])).toEqual([
       ['p', true],
       ['p', true],
       ['mean', true],
@@ -54,7 +54,7 @@ describe('checkScenario', () => {
     const c = await checkScenario(s);
     const perSeed = Array.from({ length: 30 }, (_, i) => runScenario(s, { seed: i + 1 }).runs[0].metrics);
     const units = perSeed.map((m) => m.lostUnits);
-    expect(c.expectations.map((e) => e.measured)).toEqual([
+    expect(c.expectations.filter((e) => !e.implicit).map((e) => e.measured)).toEqual([
       Number((units.reduce((a, b) => a + b, 0) / 30).toFixed(4)),
       Math.max(...units),
       Number((units.filter((u) => u > 0).length / 30).toFixed(6)),
@@ -73,5 +73,48 @@ describe('checkScenario', () => {
     expect(() => scenario('{ "mean(orders > 1)": 3 }')).toThrow('mean(...) takes a metric only');
     expect(() => scenario('{ "p(orders > 1)": 3 }')).toThrow('a probability is between 0 and 1, found 3');
     expect(() => scenario('{ "avg(orders)": 3 }')).toThrow('unknown metric');
+  });
+});
+
+describe('checkScenario: liveness and files without expectations', () => {
+  // Every write refused (NOREPLICAS): the lock variant sells nothing and breaks no safety invariant.
+  const noReplicas = (expect: string) => parseScenario(`name: refused
+seed: 1
+duration: 10s
+stock: { sku: 1, available: 100 }
+workload: { clients: 1, workers: 4, arrival: 10/s, steps: [lock, read, deduct, order, unlock] }
+redis: { min-replicas-to-write: 1 }
+variants:
+  lua: { lock: lua-unlock, lease: 5s }
+  guard: { lock: none, guard: conditional }
+${expect}`, 'refused.yaml');
+
+  it('fails a variant that stopped working on an implicit live == 1, even when its own expectations held', async () => {
+    const c = await checkScenario(noReplicas('expect:\n  lua: { oversold: 0 }\n  guard: { oversold: 0 }'));
+    expect(c.expectations.map((e) => [e.expectation.variant, e.expectation.text, e.implicit, e.passed])).toEqual([
+      ['lua', 'oversold == 0', false, true],
+      ['guard', 'oversold == 0', false, true],
+      ['lua', 'live == 1', true, false],
+      ['guard', 'live == 1', true, true],
+    ]);
+    expect(c.passed).toBe(false);
+    expect(c.expectations[2].replay).toBe('npx lock-sim run refused.yaml --seed 1 --variant lua');
+    expect(c.expectations[2].expectation.location).toBe(c.expectations[0].expectation.location);
+  });
+  it('lets the scenario expect a variant to stop working instead', async () => {
+    const c = await checkScenario(noReplicas('expect:\n  lua: { oversold: 0, unavailable: 1 }\n  guard: { oversold: 0 }'));
+    expect(c.expectations.map((e) => [e.expectation.text, e.implicit, e.passed])).toEqual([
+      ['oversold == 0', false, true],
+      ['unavailable == 1', false, true],
+      ['oversold == 0', false, true],
+      ['live == 1', true, true],
+    ]);
+    expect(c.passed).toBe(true);
+  });
+  it('fails a file with no expectations unless told to pass it', async () => {
+    const none = noReplicas('');
+    const failed = await checkScenario(none);
+    expect([failed.empty, failed.passed, failed.expectations]).toEqual([true, false, []]);
+    expect((await checkScenario(none, { passWithNoExpectations: true })).passed).toBe(true);
   });
 });

@@ -13,6 +13,7 @@ function metrics(m: Partial<RunMetrics>): RunMetrics {
     firstDoubleHolderUs: -1, lastDoubleHolderUs: -1, maxHolders: 0, lockLost: 0, foreignUnlocks: 0, stuckLockUs: 0, orphanLockUs: 0, renewals: 0,
     renewalFailures: 0, throughputPerS: 0, requestsPerS: 0, latencyP50Us: 0, latencyP99Us: 0, lostUnits: 0,
     flashSale: { soldOutUs: -1, arrivalsPerS: 0, busyShare: 0, latency: { ordered: { count: 0, p50Us: 0, p99Us: 0 }, refused: { count: 0, p50Us: 0, p99Us: 0 }, error: { count: 0, p50Us: 0, p99Us: 0 } } },
+    liveness: { verdict: 'LIVE', cause: null, quietFromUs: 0, judgedFromUs: 0, judgedRequests: 0, failedRequests: 0, failedShare: 0, longestStallUs: 0, longestStallFromUs: -1 },
     ...m,
   };
 }
@@ -28,7 +29,7 @@ const outcomes = [
 function result(order: typeof outcomes): CompareResult {
   const tally = emptyTally(['A', 'B'], 'B');
   for (const o of order) addOutcome(tally, o);
-  return { scenario: { name: 's', file: 's.yaml', fingerprint: 'f' }, seeds: { label: '1..4', count: 4 }, shard: null, variants: ['A', 'B'], baseline: 'B', tally };
+  return { version: '0.1.0', scenario: { name: 's', file: 's.yaml', fingerprint: 'f', code: null }, seeds: { label: '1..4', count: 4, sha256: 'h' }, shard: null, variants: ['A', 'B'], baseline: 'B', tally };
 }
 
 describe('stats', () => {
@@ -89,8 +90,8 @@ describe('compare summary', () => {
     const merged = mergeCompareResults([part(2), part(1)]);
     expect(JSON.stringify(summarise(merged))).toBe(JSON.stringify(summarise(whole)));
     expect(() => mergeCompareResults([part(1)])).toThrow('missing 2/2');
-    expect(() => mergeCompareResults([part(1), part(1), part(2)])).toThrow('given twice 1/2');
-    expect(() => mergeCompareResults([part(1), { ...part(2), scenario: { ...whole.scenario, fingerprint: 'other' } }])).toThrow('not shards of one compare');
+    expect(() => mergeCompareResults([part(1), part(1), part(2)])).toThrow('given twice 1/2 (part 1, part 2)');
+    expect(() => mergeCompareResults([part(1), { ...part(2), scenario: { ...whole.scenario, fingerprint: 'other' } }])).toThrow('part 2: scenario.fingerprint: a tally of another scenario');
     const t = emptyTally(['A', 'B'], 'B');
     mergeTally(t, whole.tally);
     expect(t).toEqual(whole.tally);

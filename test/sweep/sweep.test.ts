@@ -4,7 +4,7 @@ import { parseScenario } from '../../src/scenario/load.js';
 import { compare } from '../../src/sweep/compare.js';
 import { bisect, findBoundary, judge, measure, parseCondition } from '../../src/sweep/find.js';
 import { parseValueSpec } from '../../src/sweep/param-values.js';
-import { checkParam, cellText, ParamError, scenarioText } from '../../src/sweep/params.js';
+import { checkDistinct, checkParam, cellText, ParamError, scenarioText } from '../../src/sweep/params.js';
 import { mergeSweepResults, runCell, sweep, SweepGrid } from '../../src/sweep/sweep.js';
 import { wilson } from '../../src/sweep/stats.js';
 
@@ -114,7 +114,8 @@ describe('sweep --find', () => {
 
   it('reads p(oversold > k) from the histogram and mean(...) from the sums', () => {
     const tally = { variant: 'v', runs: 4, oversellRuns: 2, oversoldSum: 5, doubleHolderRuns: 1, doubleHoldersSum: 1, stuckUsSum: 8, orphanUsSum: 0, throughputCentsSum: 400, p99UsSum: 0, oversoldHistogram: [2, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0], worst: null,
-      soldOutRuns: 0, soldOutUsSum: 0, arrivalsCentsSum: 0, busyBasisPointsSum: 6_000, p99OrderedUsSum: 0, p99RefusedUsSum: 0, p99ErrorUsSum: 0 };
+      soldOutRuns: 0, soldOutUsSum: 0, arrivalsCentsSum: 0, busyBasisPointsSum: 6_000, p99OrderedUsSum: 0, p99RefusedUsSum: 0, p99ErrorUsSum: 0,
+      verdictRuns: [2, 0, 0, 0, 0, 2], livenessRuns: [4, 0, 0], lostUpdateRuns: 0, lostUpdatesSum: 0, lostUnitsSum: 0, failedBasisPointsSum: 0, longestStallUsSum: 0 };
     const read = (text: string) => {
       const c = parseCondition(text);
       if (!c.ok) throw new Error(c.message);
@@ -180,5 +181,13 @@ describe('parameter paths', () => {
     expect(() => g.loadAll()).toThrow(ParamError);
     expect(() => g.loadAll()).toThrow(/--param variants.lease.lees=1s: variants.lease.lees: unknown field "lees" \(did you mean "lease"\?\)/);
     expect(() => grid(SECTION, [['variants.lease.lease', '1s,2s']]).loadAll()).not.toThrow();
+  });
+  it('refuse a field with a part of it, or one field twice by two spellings (found by the fuzz test: exit 3), and take two fields', () => {
+    const both = (a: string, b: string) => () => checkDistinct(source, [checkParam(source, a, spec('1s,2s')), checkParam(source, b, spec('10ms,20ms'))]);
+    expect(both('dependencies.pay', 'dependencies.pay.max')).toThrow(/^section\.yaml:6:\d+: --param dependencies\.pay\.max: a part of --param dependencies\.pay; sweep one of them$/);
+    expect(both('dependencies.pay.max', 'dependencies.pay')).toThrow(/--param dependencies\.pay\.max: a part of --param dependencies\.pay/);
+    expect(both('variants.lease.lease', 'variants.cond.lease')).not.toThrow();
+    expect(both('workload.steps.1', 'workload.steps[1]')).toThrow(/the same field as --param workload\.steps\.1/);
+    expect(both('dependencies.pay.min', 'dependencies.pay.max')).not.toThrow();
   });
 });

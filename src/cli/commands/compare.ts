@@ -1,21 +1,20 @@
 /** `lock-sim compare` and `lock-sim merge`: variants side by side over many seeds. */
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { compare, DEFAULT_COMPARE_SEEDS, mergeCompareResults, summarise, type CompareResult } from '../../sweep/compare.js';
+import { compare, DEFAULT_COMPARE_SEEDS, summarise, type CompareResult } from '../../sweep/compare.js';
 import { compareToJson } from '../../report/compare-json.js';
 import { renderCompareHtml } from '../../report/html.js';
 import { COMPARE_COLUMN_IDS, renderCompare, renderCompareMarkdown } from '../../report/compare-text.js';
 import { colorFor } from '../color.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { budgetOf, checkNoDuplicates, checkWritable, collectList, defaultJobs, formatOf, parseFormat, type Format, MAX_REQUESTS_HELP, parseJobs, parseMaxRequests, parseSeeds, parseShardOption, UsageError, writeOutput } from '../options.js';
+import { budgetOf, checkNoDuplicates, checkOutputs, checkWritable, collectList, defaultJobs, formatOf, parseFormat, type Format, MAX_REQUESTS_HELP, parseJobs, parseMaxRequests, parseSeeds, parseShardOption, UsageError, writeOutput } from '../options.js';
 import { progressBar } from '../progress.js';
-import { loadScenarioArg } from '../builtin-scenarios.js';
-import { SHARD_FORMAT, validateTally } from '../../sweep/tally-file.js';
+import { inputsOf, loadScenarioArg } from '../builtin-scenarios.js';
+import { SHARD_FORMAT } from '../../sweep/tally-file.js';
+import { mergeTallyFiles } from '../merge-tallies.js';
 import { closest } from '../../scenario/suggest.js';
 import type { CommandContext } from './context.js';
 import { checkVariantNames } from './run.js';
-import { mergeSweeps, printSweep, readSweepTally, SWEEP_SHARD_FORMAT } from './sweep.js';
-import type { SweepResult } from '../../sweep/sweep.js';
+import { printSweep } from './sweep.js';
 
 /** Shard files carry the raw tally, so merge can add them up exactly. */
 export { SHARD_FORMAT };
@@ -89,6 +88,7 @@ export function registerCompare(program: Command, ctx: CommandContext): void {
       const scenario = loadScenarioArg(file, (note) => ctx.io.err(note), { budget: budgetOf(options.maxRequests) });
       checkVariantNames(scenario, options.variants);
       checkNoDuplicates('--variants', options.variants);
+      checkOutputs([['--output', options.output], ['--report', options.report]], inputsOf(file, scenario));
       if (options.baseline !== undefined) checkVariantNames(scenario, [options.baseline]);
       if (options.baseline !== undefined && options.variants.length > 0 && !options.variants.includes(options.baseline)) {
         throw new UsageError(`the baseline ${options.baseline} is not among --variants ${options.variants.join(',')}`);
@@ -125,49 +125,13 @@ export function registerCompare(program: Command, ctx: CommandContext): void {
       checkWritable('--report', options.report);
       checkColumns(options.columns);
       const format = formatOf(options);
-      // Shards of a sweep merge cell by cell (commands/sweep.ts).
-      const sweeps = files.map((f) => readSweepShard(f));
-      if (sweeps.every((s) => s !== null)) {
+      checkOutputs([['--report', options.report]], files);
+      // Shards of a sweep merge cell by cell; every file is checked first (merge-tallies.ts).
+      const merged = mergeTallyFiles(files);
+      if (merged.kind === 'sweep') {
         if (format === 'markdown') throw new UsageError('--format markdown: a merged sweep prints as text or json');
-        printSweep(mergeSweeps(sweeps as SweepResult[]), { json: format === 'json', report: options.report }, ctx);
-        ctx.setExitCode(EXIT_OK);
-        return;
-      }
-      const parts = files.map((f) => readTally(f));
-      let merged: CompareResult;
-      try {
-        merged = mergeCompareResults(parts);
-      } catch (err) {
-        throw new UsageError(err instanceof Error ? err.message : String(err));
-      }
-      print(merged, options, ctx);
+        printSweep(merged.result, { json: format === 'json', report: options.report }, ctx);
+      } else print(merged.result, options, ctx);
       ctx.setExitCode(EXIT_OK);
     });
-}
-
-/** A sweep's shard file, or null for anything else (compare's own checks then speak). */
-function readSweepShard(file: string): SweepResult | null {
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return null;
-  }
-  if (typeof data !== 'object' || data === null || (data as { format?: unknown }).format !== SWEEP_SHARD_FORMAT) return null;
-  return readSweepTally(file, data as Record<string, unknown>);
-}
-
-function readTally(file: string): CompareResult {
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new UsageError(`${file}: cannot read a tally (${err instanceof Error ? err.message : String(err)})`);
-  }
-  if (typeof data !== 'object' || data === null || (data as { format?: unknown }).format !== SHARD_FORMAT) {
-    throw new UsageError(`${file}: not a compare tally (expected format "${SHARD_FORMAT}")`);
-  }
-  const checked = validateTally(data);
-  if (!checked.ok) throw new UsageError(checked.problems.map((p) => `${file}: ${p}`).join('\n'), true);
-  return checked.result;
 }

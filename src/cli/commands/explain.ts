@@ -1,8 +1,8 @@
 /** `lock-sim explain <scenario>`: every value the scenario runs with, and where each default comes from. */
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { parse } from 'yaml';
 import { explainScenario, renderExplain } from '../../scenario/explain.js';
+import { readScenarioSource } from '../../scenario/load.js';
+import { MAX_ALIAS_EXPANSIONS, readYaml } from '../../scenario/yaml-document.js';
 import { loadScenarioArg, resolveScenarioArg } from '../builtin-scenarios.js';
 import { EXIT_OK } from '../exit-codes.js';
 import type { CommandContext } from './context.js';
@@ -16,7 +16,9 @@ export function registerExplain(program: Command, ctx: CommandContext): void {
     .action((file: string, options: { json?: boolean }) => {
       // Loading first: an invalid file is refused with its located errors, as run refuses it.
       const scenario = loadScenarioArg(file, (note) => ctx.io.err(note));
-      const raw: unknown = parse(readFileSync(resolveScenarioArg(file).file, 'utf8'));
+      // The file's own data, read with the loader's limits (it loaded, so it is within them).
+      const yaml = readYaml(readScenarioSource(resolveScenarioArg(file).file, file));
+      const raw: unknown = yaml.ok ? yaml.doc.toJS({ maxAliasCount: MAX_ALIAS_EXPANSIONS }) : null;
       const fields = explainScenario(scenario, raw);
       ctx.io.out(options.json ? JSON.stringify(fields, null, 2) : renderExplain(scenario, fields));
       ctx.setExitCode(EXIT_OK);

@@ -5,9 +5,9 @@ import { scenarioToYaml } from '../../scenario/to-yaml.js';
 import { FAILURE_KINDS } from '../../shrink/failure.js';
 import { NothingToShrink, shrink, type ScenarioSize } from '../../shrink/shrink.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { budgetOf, checkWritable, MAX_REQUESTS_HELP, parseMaxRequests, parseSeed, UsageError, writeOutput } from '../options.js';
+import { budgetOf, checkOutputs, checkWritable, MAX_REQUESTS_HELP, parseMaxRequests, parseSeed, UsageError, writeOutput } from '../options.js';
 import { shellQuote } from '../../sweep/shell-quote.js';
-import { loadScenarioArg } from '../builtin-scenarios.js';
+import { inputsOf, loadScenarioArg } from '../builtin-scenarios.js';
 import type { CommandContext } from './context.js';
 import { checkVariantNames } from './run.js';
 
@@ -35,6 +35,7 @@ export function registerShrink(program: Command, ctx: CommandContext): void {
       checkWritable('--output', options.output);
       const scenario = loadScenarioArg(file, (note) => ctx.io.err(note), { budget: budgetOf(options.maxRequests) });
       checkVariantNames(scenario, [options.variant]);
+      checkOutputs([['--output', options.output]], inputsOf(file, scenario));
       if (options.failure !== undefined && !FAILURE_KINDS.includes(options.failure)) {
         throw new UsageError(`unknown failure "${options.failure}"; failures are ${FAILURE_KINDS.join(', ')}`);
       }

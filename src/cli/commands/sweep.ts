@@ -2,31 +2,30 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { DEFAULT_COMPARE_SEEDS, replayCommand, seedsLabel } from '../../sweep/compare.js';
+import { DEFAULT_COMPARE_SEEDS, replayCommand, seedsLabel, type CompareResult } from '../../sweep/compare.js';
 import { findBoundary, parseCondition, type Condition } from '../../sweep/find.js';
-import { checkParam, ParamError, readScenarioText, scenarioText, type SweepParam } from '../../sweep/params.js';
-import { validateTally } from '../../sweep/tally-file.js';
-import { mergeSweepResults, runCell, sweep, SweepGrid, type SweepResult } from '../../sweep/sweep.js';
+import { checkDistinct, checkParam, ParamError, readScenarioText, scenarioText, type SweepParam } from '../../sweep/params.js';
+import { SWEEP_SHARD_FORMAT } from '../../sweep/tally-file.js';
+import { runCell, sweep, SweepGrid, sweepOfCells, type SweepResult } from '../../sweep/sweep.js';
 import { shellQuote } from '../../sweep/shell-quote.js';
 import { findToJson, sweepToJson } from '../../report/sweep-json.js';
 import { renderSweepHtml } from '../../report/sweep-html.js';
 import { renderFind, renderSweep } from '../../report/sweep-text.js';
 import { colorFor } from '../color.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { budgetOf, checkNoDuplicates, checkWritable, collectList, defaultJobs, MAX_REQUESTS_HELP, parseJobs, parseMaxRequests, parseSeeds, parseShardOption, UsageError, writeOutput } from '../options.js';
+import { budgetOf, checkNoDuplicates, checkOutputs, checkWritable, collectList, defaultJobs, MAX_REQUESTS_HELP, parseJobs, parseMaxRequests, parseSeeds, parseShardOption, UsageError, writeOutput } from '../options.js';
 import { progressBar } from '../progress.js';
-import { loadScenarioArg, resolveScenarioArg } from '../builtin-scenarios.js';
-import { parseParamOption } from '../../sweep/params.js';
-import type { ValueSpec } from '../../sweep/param-values.js';
+import { inputsOf, loadScenarioArg, resolveScenarioArg } from '../builtin-scenarios.js';
+import { parseParamOption, type ParamOption } from '../../sweep/params.js';
 import type { Budget } from '../../scenario/cost.js';
 import type { Scenario } from '../../scenario/types.js';
 import type { CommandContext } from './context.js';
 import { checkVariantNames } from './run.js';
 
-export const SWEEP_SHARD_FORMAT = 'lock-sim-sweep-tally/1';
+export { SWEEP_SHARD_FORMAT };
 
 interface SweepCliOptions {
-  param: Array<{ path: string; spec: ValueSpec }>;
+  param: ParamOption[];
   variants: string[];
   seeds?: number[];
   jobs?: number;
@@ -38,7 +37,7 @@ interface SweepCliOptions {
   maxRequests?: number;
 }
 
-function collectParam(value: string, previous: Array<{ path: string; spec: ValueSpec }>): Array<{ path: string; spec: ValueSpec }> {
+function collectParam(value: string, previous: ParamOption[]): ParamOption[] {
   const p = parseParamOption(value);
   if (!p.ok) throw new InvalidArgumentError(p.message);
   return [...previous, p.value];
@@ -51,14 +50,17 @@ function parseFind(value: string): Condition {
 }
 
 /** The grid of a scenario argument and its --param options; a bad path or value is exit 2, located. */
-export function buildGrid(arg: string, params: ReadonlyArray<{ path: string; spec: ValueSpec }>, maxRequests: number | undefined, note?: (text: string) => void, budget?: Budget): SweepGrid {
+export function buildGrid(arg: string, params: readonly ParamOption[], maxRequests: number | undefined, note?: (text: string) => void, budget?: Budget, oneValue = false): SweepGrid {
   const load = { budget: budget ?? budgetOf(maxRequests) };
   const base = loadScenarioArg(arg, note, load);
   const where = resolveScenarioArg(arg);
   const source = where.builtin ? scenarioText(readFileSync(where.file, 'utf8'), where.file, where.display) : readScenarioText(where.file);
   try {
-    const checked: SweepParam[] = params.map((p) => checkParam(source, p.path, p.spec));
-    checkNoDuplicates('--param', checked.map((p) => p.path));
+    const checked: SweepParam[] = params.map((p) => checkParam(source, p.path, p.values));
+    checkDistinct(source, checked);
+    for (const p of oneValue ? checked : []) {
+      if (p.spec.values.length !== 1) throw new UsageError(`--param ${p.path}: run takes one value, found ${p.spec.values.length} (sweep takes several)`);
+    }
     const grid = new SweepGrid(base, source, checked, load);
     grid.loadAll();
     return grid;
@@ -95,6 +97,7 @@ export function registerSweep(program: Command, ctx: CommandContext): void {
       const grid = buildGrid(file, options.param, options.maxRequests, (note) => ctx.io.err(note));
       checkVariantNames(grid.base, options.variants);
       checkNoDuplicates('--variants', options.variants);
+      checkOutputs([['--output', options.output], ['--report', options.report]], inputsOf(file, grid.base));
       const seeds = options.seeds ?? DEFAULT_COMPARE_SEEDS;
       const variants = options.variants.length > 0 ? options.variants : grid.base.variants.map((v) => v.name);
       const run = { seeds, variants, jobs: options.jobs ?? defaultJobs(), shard: options.shard ?? null };
@@ -105,15 +108,27 @@ export function registerSweep(program: Command, ctx: CommandContext): void {
         const numbers = axis.numeric;
         const ordered = numbers.every((x, i) => x !== null && (i === 0 || (x as number) > (numbers[i - 1] as number)));
         if (!ordered) throw new UsageError(`--find bisects ${axis.path} in order: give a range, or a list of durations, rates or numbers that rises (found ${axis.labels.join(',')})`);
+        const ran = new Map<number, CompareResult>();
         const find = await findBoundary(
           options.find,
           axis.path,
           axis.labels,
           variants,
-          (i) => runCell(grid, [i], run),
+          async (i) => {
+            const r = await runCell(grid, [i], run);
+            ran.set(i, r);
+            return r;
+          },
           (i, seed, variant) => `${replayCommand(grid.source.display, seed, variant)} --param ${shellQuote(`${axis.path}=${axis.raw[i]}`)}`,
         );
         ctx.io.out(options.json ? JSON.stringify(findToJson(find, { name: grid.base.name, file: grid.source.display }, seedsLabel(seeds)), null, 2) : renderFind(find, seeds.length, color));
+        if (options.report) {
+          // The report draws the cells the search ran (it ran few of the range's values).
+          const flips = find.variants.map((v) => `${v.variant}: ${v.boundary ? `flips between ${v.boundary.before.label} and ${v.boundary.after.label}` : 'no boundary inside the range'}`);
+          const note = `--find "${find.condition}" along ${axis.path}: the ${ran.size} of its ${axis.labels.length} values the search ran. ${flips.join('; ')}.`;
+          writeOutput(options.report, renderSweepHtml(sweepOfCells(grid, ran, seeds, variants), note));
+          if (!options.json) ctx.io.out(`\nreport written to ${options.report}`);
+        }
         ctx.setExitCode(EXIT_OK);
         return;
       }
@@ -137,38 +152,9 @@ export function printSweep(result: SweepResult, options: { json?: boolean; repor
   }
 }
 
-/** A sweep shard file, checked cell by cell with compare's tally checks. */
-export function readSweepTally(file: string, data: Record<string, unknown>): SweepResult {
-  const cells = data.cells;
-  if (!Array.isArray(cells) || !Array.isArray(data.axes) || typeof data.scenario !== 'object') throw new UsageError(`${file}: not a sweep tally (cells, axes or scenario missing)`);
-  const problems: string[] = [];
-  const checked = cells.map((c: { at?: unknown; result?: unknown }, i) => {
-    const r = validateTally({ format: 'lock-sim-compare-tally/1', ...(c?.result as object) });
-    if (!r.ok) {
-      problems.push(...r.problems.map((p) => `${file}: cells[${i}].result.${p}`));
-      return null;
-    }
-    return { at: c.at as number[], result: r.result };
-  });
-  if (problems.length > 0) throw new UsageError(problems.join('\n'), true);
-  return { ...(data as unknown as SweepResult), cells: checked as SweepResult['cells'] };
-}
-
-export function mergeSweeps(parts: SweepResult[]): SweepResult {
-  try {
-    return mergeSweepResults(parts);
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
-}
-
-
 /** `run --param path=value`: the scenario with fields set, as a sweep's cell (how sweep's replay commands run one cell). */
-export function loadWithParams(arg: string, params: ReadonlyArray<{ path: string; spec: ValueSpec }>, budget: Budget, note?: (text: string) => void): Scenario {
-  for (const p of params) {
-    if (p.spec.values.length !== 1) throw new UsageError(`--param ${p.path}: run takes one value, found ${p.spec.values.length} (sweep takes several)`);
-  }
-  return buildGrid(arg, params, undefined, note, budget).scenarioAt(params.map(() => 0));
+export function loadWithParams(arg: string, params: readonly ParamOption[], budget: Budget, note?: (text: string) => void): Scenario {
+  return buildGrid(arg, params, undefined, note, budget, true).scenarioAt(params.map(() => 0));
 }
 
 export { collectParam };

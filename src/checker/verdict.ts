@@ -1,0 +1,75 @@
+/**
+ * The verdict of a run: a safety class from the invariants it broke, a liveness class from
+ * whether it kept working once the faults were over (observers/liveness.ts), and the one
+ * word a report prints. Safety comes first (TigerBeetle's order: a run that broke safety is
+ * told as such, whatever else it did); a safe run that stopped working is told by its
+ * liveness class, so that a variant that refuses every request never prints SAFE.
+ */
+import type { RunMetrics } from './check.js';
+import type { LivenessVerdict } from './observers/liveness.js';
+
+export type SafetyVerdict = 'SAFE' | 'DEGRADED' | 'LEAKY' | 'UNSAFE';
+export type { LivenessVerdict };
+export type Verdict = SafetyVerdict | Exclude<LivenessVerdict, 'LIVE'>;
+
+/** Every verdict, from the best to the worst (compare's "worst over seeds" is the last one met). */
+export const VERDICTS: readonly Verdict[] = ['SAFE', 'DEGRADED', 'STALLED', 'UNAVAILABLE', 'LEAKY', 'UNSAFE'];
+/** The liveness classes, from the best to the worst. */
+export const LIVENESS_CLASSES: readonly LivenessVerdict[] = ['LIVE', 'STALLED', 'UNAVAILABLE'];
+
+/** Safety invariants of the data and of the lock, in the order stories list them. */
+function brokenSafety(m: RunMetrics): string[] {
+  const broken: string[] = [];
+  if (m.oversold > 0) broken.push('oversell');
+  if (m.negativeStock > 0) broken.push('negative stock');
+  if (m.doubleHolders > 0) broken.push('double holders');
+  if (m.lostUpdates > 0) broken.push('lost updates');
+  if (m.lockLost > 0) broken.push('lock lost');
+  if (m.foreignUnlocks > 0) broken.push('foreign unlock');
+  if (m.stuckLockUs > 0) broken.push('stuck lock');
+  if (m.duplicateOrders > 0) broken.push('duplicate orders');
+  if (m.staleTokens > 0) broken.push('stale fencing tokens');
+  return broken;
+}
+
+/** Everything a run broke: the safety invariants, then availability (orphaned locks), then liveness. */
+export function brokenInvariants(m: RunMetrics): string[] {
+  const broken = brokenSafety(m);
+  if (m.orphanLockUs > 0) broken.push('orphaned lock');
+  const live = livenessOf(m);
+  if (live === 'STALLED') broken.push('progress (stalled)');
+  if (live === 'UNAVAILABLE') broken.push('availability (most requests failed)');
+  return broken;
+}
+
+/**
+ * UNSAFE: the data is wrong (oversell, negative stock, lost update, duplicate order).
+ * LEAKY: the lock broke (or its fencing tokens did) but the data held.
+ * DEGRADED: nothing broke, but a lock was orphaned: held on the server while none of its
+ * owner's requests worked under it (an acquire that timed out but executed, a lost unlock, a
+ * reentrant count left above zero), so requests were turned away for nothing.
+ */
+export function safetyOf(m: RunMetrics): SafetyVerdict {
+  if (m.oversold > 0 || m.negativeStock > 0 || m.lostUpdates > 0 || m.duplicateOrders > 0) return 'UNSAFE';
+  if (brokenSafety(m).length > 0) return 'LEAKY';
+  return m.orphanLockUs > 0 ? 'DEGRADED' : 'SAFE';
+}
+
+/** LIVE, STALLED or UNAVAILABLE (observers/liveness.ts). */
+export function livenessOf(m: RunMetrics): LivenessVerdict {
+  return m.liveness.verdict;
+}
+
+/** The one word: the safety class when the lock or the data broke, else the liveness class when the run stopped working, else the safety class. */
+export function verdictOf(m: RunMetrics): Verdict {
+  const safety = safetyOf(m);
+  if (safety === 'LEAKY' || safety === 'UNSAFE') return safety;
+  const live = livenessOf(m);
+  return live === 'LIVE' ? safety : live;
+}
+
+/** The verdicts explained, for the legend under a report's table. */
+export const VERDICT_LEGEND =
+  'SAFE: no invariant broken. DEGRADED: safe, but a lock was orphaned (held with nobody working under it). ' +
+  'STALLED / UNAVAILABLE: safe, but it stopped selling, or most requests failed, once the faults were over. ' +
+  'LEAKY: the lock broke, the data held. UNSAFE: wrong data (oversell, lost update, negative stock, duplicate order).';
