@@ -53,7 +53,7 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export const atScenario = (file: string): RegExp => new RegExp(`^${escape(file)}(:\\d+:\\d+)?: \\S`);
 
 /** Results the commands print: a verdict table, JUnit, JSON, a compare or sweep table, a shard note. */
-export const RESULT = /│ verdict +│|<testsuites|"variants"|^variant +P\(oversell\)|^P\(oversell\)|^shard \d+\/\d+: |: boundary between |: no boundary inside the range|"format"/m;
+export const RESULT = /│ verdict +│|<testsuites|"variants"|^variant +(worst verdict +)?P\(oversell\)|^P\(oversell\)|^shard \d+\/\d+: |: boundary between |: no boundary inside the range|"format"/m;
 
 /** What breaks the contract, or null. `located` judges exit 2's message; `result` exit 0 and 1's output. */
 export function violation(o: Outcome, located: (err: string) => boolean, result: RegExp = RESULT): string | null {
