@@ -69,6 +69,20 @@ describe('lock-sim explore', () => {
     expect(given.out).toMatch(/replay: .* --violation 'stuck-time > 5s' --replay \S+$/m);
   });
 
+  it('prints Markdown, writes the HTML report with the witness and the bound, and draws the witness with --timeline', () => {
+    const report = join(dir, 'explore.html');
+    const md = cli('explore', FILE, '--format', 'markdown', '--report', report);
+    expect(md.code).toBe(0);
+    expect(md.out).toContain('- **lua: violation** at schedule 4: lost-updates > 0');
+    expect(md.out).toMatch(/- \*\*lua\+guard\*\*: no violation with at most 1 fault of kinds primary-crash/);
+    const html = readFileSync(report, 'utf8');
+    expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(html).toContain('1@2001001');
+    expect(html).toContain('no violation with at most 1 fault');
+    const timeline = cli('explore', FILE, '--variant', 'lua', '--timeline');
+    expect(timeline.out).toContain('timeline of lock:stock:1');
+  });
+
   it('refuses bad input with exit 2 and the reason', () => {
     const kinds = cli('explore', FILE, '--kinds', 'gc-pause');
     expect(kinds.code).toBe(2);
