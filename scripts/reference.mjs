@@ -156,7 +156,7 @@ async function scenarioFields() {
 
 async function cliOptions() {
   const { buildProgram } = await dist('cli/program.js');
-  const program = buildProgram({ io: { out() {}, err() {}, progress: null, stdoutIsTTY: false }, setExitCode() {} });
+  const program = await buildProgram({ io: { out() {}, err() {}, progress: null, stdoutIsTTY: false }, setExitCode() {} });
   const lines = [];
   for (const c of program.commands) {
     const args = c.registeredArguments.map((a) => (a.required ? `<${a.name()}${a.variadic ? '...' : ''}>` : `[${a.name()}${a.variadic ? '...' : ''}]`)).join(' ');

@@ -1,11 +1,11 @@
 /** The executable entry: wires the program to the real process. */
-import { setUserCodeWatchdogMs } from '../own-code/user-thread.js';
 import { main } from './program.js';
 
 // How long user lock code may keep control (docs/guides/own-code.md): the default 60 s,
 // or LOCK_SIM_USER_CODE_WATCHDOG_MS (a positive number of milliseconds of real time).
 const watchdog = Number(process.env.LOCK_SIM_USER_CODE_WATCHDOG_MS);
-if (Number.isFinite(watchdog) && watchdog > 0) setUserCodeWatchdogMs(watchdog);
+// Loaded only when set: --version and --help start without the own-code machinery.
+if (Number.isFinite(watchdog) && watchdog > 0) (await import('../own-code/user-thread.js')).setUserCodeWatchdogMs(watchdog);
 
 /**
  * A reader that goes away (`lock-sim run ... | head -1`) closes the pipe: the next write
@@ -26,6 +26,7 @@ process.exitCode = await main(process.argv.slice(2), {
     if (!stdoutClosed) process.stdout.write(`${text}\n`);
   },
   err: (text) => process.stderr.write(`${text}\n`),
-  progress: process.stderr.isTTY ? process.stderr : null,
+  progress: process.stderr,
+  progressIsTTY: process.stderr.isTTY === true,
   stdoutIsTTY: process.stdout.isTTY,
 });

@@ -124,3 +124,10 @@ export function formatOf(options: { format?: Format; json?: boolean }): Format {
   if (options.format !== undefined && options.json && options.format !== 'json') throw new UsageError(`--json and --format ${options.format} disagree; give one`);
   return options.format ?? (options.json ? 'json' : 'text');
 }
+
+/** For a command whose output is text or JSON only (sweep, list): the format, markdown refused with the reason. */
+export function textOrJson(options: { format?: Format; json?: boolean }, command: string): 'text' | 'json' {
+  const format = formatOf(options);
+  if (format === 'markdown') throw new UsageError(`--format markdown: ${command} prints as text or json`);
+  return format;
+}

@@ -6,7 +6,8 @@ import { LIVENESS_METRICS } from '../scenario/metrics.js';
 import type { Expectation, ExploreExpectation, Scenario } from '../scenario/types.js';
 import { judgeExploreExpectation } from '../explore/expectation.js';
 import { exploreReplayCommand } from './explore-replay.js';
-import { addToExpectationTally, emptyExpectationTally, judgeTally, type ExpectationVerdict } from './expectation-tally.js';
+import { addToExpectationTally, emptyExpectationTally, judgeTally, type ExpectationTally, type ExpectationVerdict } from './expectation-tally.js';
+import { shardSeeds } from '../scenario/seeds.js';
 import { runSeeds } from './run-seeds.js';
 import { replayCommand, seedsLabel } from './compare.js';
 
@@ -29,7 +30,7 @@ export interface CheckedExpectation extends ExpectationVerdict {
 }
 
 export interface ScenarioCheck {
-  scenario: Scenario;
+  scenario: CheckedScenario;
   seeds: number;
   /** "6", "1..200", "3 seeds". */
   seedsLabel: string;
@@ -51,16 +52,39 @@ export function implicitLiveness(scenario: Scenario, variant: string): Expectati
   return { variant, metric: 'live', statistic: 'run', condition: null, comparator: '==', value: 1, text: 'live == 1', written: 1, key: 'live', location: own[0].location };
 }
 
-export async function checkScenario(scenario: Scenario, options: CheckOptions = {}): Promise<ScenarioCheck> {
+/** The scenario a check names: replay commands and reports need no more of it. */
+export type CheckedScenario = Pick<Scenario, 'name' | 'file'>;
+
+/**
+ * What a run of `check` keeps of one scenario before judging it: the expectation tallies
+ * (expectation-tally.ts), which add up over shards of the seeds, so the shards of a sharded
+ * check (check-tally-file.ts) are judged once merged, exactly as the whole run would be.
+ */
+export interface ScenarioTally {
+  scenario: CheckedScenario;
+  /** The whole seed list (a shard ran a slice of it). */
+  seeds: readonly number[];
+  /** How many of `tallies` the file wrote; the rest are implicit (implicitLiveness). */
+  written: number;
+  tallies: ExpectationTally[];
+  /**
+   * The file's explore expectations, judged: a search each (src/explore), not a tally over
+   * seeds, so it runs once, in the whole run or in shard 1 (none in the other shards).
+   */
+  explored: CheckedExpectation[];
+  passWithNoExpectations: boolean;
+}
+
+/** Runs a scenario's expectations over its seeds (or a shard's slice of them) and tallies them, unjudged. */
+export async function tallyScenario(scenario: Scenario, options: CheckOptions & { shard?: { k: number; n: number } | null } = {}): Promise<ScenarioTally> {
   const seeds = options.seeds ?? scenario.seeds;
   // Only the variants some expectation is about need to run.
   const variants = scenario.variants.map((v) => v.name).filter((name) => scenario.expectations.some((e) => e.variant === name));
   const implicit = variants.map((v) => implicitLiveness(scenario, v)).filter((e): e is Expectation => e !== null);
-  const written = scenario.expectations.length;
   const tallies = [...scenario.expectations, ...implicit].map((e) => emptyExpectationTally(e, variants.indexOf(e.variant)));
   if (variants.length > 0) {
     await runSeeds(scenario, {
-      seeds,
+      seeds: shardSeeds(seeds, options.shard ?? null),
       variants,
       jobs: options.jobs ?? 1,
       onOutcome: (outcome) => {
@@ -69,23 +93,33 @@ export async function checkScenario(scenario: Scenario, options: CheckOptions = 
       onProgress: options.onProgress,
     });
   }
-  const expectations = tallies.map((t, i): CheckedExpectation => {
-    const verdict = judgeTally(t);
-    const replay = verdict.replaySeed === null ? null : replayCommand(scenario.file, verdict.replaySeed, verdict.expectation.variant);
-    return { ...verdict, replay, implicit: i >= written };
-  });
-  // Explore expectations: a search each (src/explore), not a sweep of seeds.
-  for (const e of scenario.exploreExpectations ?? []) {
+  const explored: CheckedExpectation[] = [];
+  for (const e of options.shard && options.shard.k !== 1 ? [] : (scenario.exploreExpectations ?? [])) {
     const v = await judgeExploreExpectation(scenario, e, options.jobs ?? 1);
     const replay = v.passed || v.replay === null ? null : exploreReplayCommand(scenario.file, scenario.seed, e.variant, [], v.conditions, v.replay, scenario.explore?.violation ?? []);
-    expectations.push({ expectation: asExpectation(e), passed: v.passed, measured: v.measured, runs: v.schedules, failedRuns: 0, replaySeed: null, replay, implicit: false, detail: v.detail });
+    explored.push({ expectation: asExpectation(e), passed: v.passed, measured: v.measured, runs: v.schedules, failedRuns: 0, replaySeed: null, replay, implicit: false, detail: v.detail });
   }
-  const empty = written === 0 && (scenario.exploreExpectations ?? []).length === 0;
-  const passed = empty ? options.passWithNoExpectations === true : expectations.every((e) => e.passed);
-  return { scenario, seeds: seeds.length, seedsLabel: seedsLabel(seeds), expectations, empty, passed };
+  return { scenario: { name: scenario.name, file: scenario.file }, seeds, written: scenario.expectations.length, tallies, explored, passWithNoExpectations: options.passWithNoExpectations === true };
 }
 
 /** An explore expectation as the reports show expectations. */
 function asExpectation(e: ExploreExpectation): Expectation {
   return { variant: e.variant, metric: 'explore-violations', statistic: 'run', condition: null, comparator: e.comparator, value: e.value, text: e.text, written: e.written.violations, key: 'explore', location: e.location };
+}
+
+/** The verdict of a scenario's tallies: every expectation judged, with the command that replays a failure. */
+export function judgeScenario(t: ScenarioTally): ScenarioCheck {
+  const expectations = t.tallies.map((tally, i): CheckedExpectation => {
+    const verdict = judgeTally(tally);
+    const replay = verdict.replaySeed === null ? null : replayCommand(t.scenario.file, verdict.replaySeed, verdict.expectation.variant);
+    return { ...verdict, replay, implicit: i >= t.written };
+  });
+  expectations.push(...t.explored);
+  const empty = t.written === 0 && t.explored.length === 0;
+  const passed = empty ? t.passWithNoExpectations : expectations.every((e) => e.passed);
+  return { scenario: t.scenario, seeds: t.seeds.length, seedsLabel: seedsLabel(t.seeds), expectations, empty, passed };
+}
+
+export async function checkScenario(scenario: Scenario, options: CheckOptions = {}): Promise<ScenarioCheck> {
+  return judgeScenario(await tallyScenario(scenario, options));
 }

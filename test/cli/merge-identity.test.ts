@@ -61,9 +61,10 @@ describe('merge of compare shards', () => {
     expect(twice).toMatchObject({ code: 2, err: `lock-sim: shards must be 1..2 once each; missing 2/2; given twice 1/2 (${at('odd.json')}, ${at('odd.json')})\n` });
   });
 
-  it('refuses a tally that is not a regular file or not JSON, at its name', () => {
+  it('refuses a tally that is not JSON, or a folder with no tally in it, at its name', () => {
+    // A folder is read as a folder of tallies (merge tallies/): one with none in it is named.
     mkdirSync(at('folder.json'));
-    expect(cli('merge', at('folder.json'), at('odd.json')).err).toContain('folder.json: is a folder, not a tally file');
+    expect(cli('merge', at('folder.json'), at('odd.json')).err).toContain('folder.json: a folder with no .json tally files in it');
     writeFileSync(at('junk.json'), '{ not json');
     expect(cli('merge', at('junk.json'), at('odd.json')).err).toContain('junk.json: cannot read a tally');
   });

@@ -100,7 +100,7 @@ describe('lock-sim compare', () => {
     expect(cli('compare', file, '--variants', 'nope').code).toBe(2);
     const noOutput = cli('compare', file, '--shard', '1/2');
     expect(noOutput.code).toBe(2);
-    expect(noOutput.err).toContain('--shard needs --output');
+    expect(noOutput.err).toContain('needs --output <file>: shards are combined with lock-sim merge');
   });
 });
 

@@ -8,7 +8,8 @@ import { loadScenarioArg } from '../builtin-scenarios.js';
 import { colorFor } from '../color.js';
 import { EXIT_EXPECTATION_FAILED, EXIT_OK } from '../exit-codes.js';
 import { budgetOf, checkNoDuplicates, checkWritable, collectList, MAX_REQUESTS_HELP, parseMaxRequests, parseSeeds, writeOutput } from '../options.js';
-import type { CommandContext } from './context.js';
+import { noteTo, type CommandContext } from './context.js';
+import { summaryOf } from './table.js';
 import { checkVariantNames } from './run.js';
 
 interface AgreeOptions {
@@ -42,7 +43,7 @@ function parseRepeat(value: string): number {
 export function registerAgree(program: Command, ctx: CommandContext): void {
   program
     .command('agree')
-    .description('compare the model with real Redis: simulated over seeds vs real runs, with intervals, per variant')
+    .description(summaryOf('agree'))
     .argument('<scenario>', 'scenario file (YAML), or the name of a built-in scenario (lock-sim list)')
     .option('--seeds <spec>', 'seeds of the simulated runs; real run i uses seed i of the list (default: 1..20)', parseSeeds)
     .option('--repeat <n>', `real runs per variant (default: ${DEFAULT_REPEAT})`, parseRepeat, DEFAULT_REPEAT)
@@ -54,7 +55,7 @@ export function registerAgree(program: Command, ctx: CommandContext): void {
     .option('--max-requests <n>', MAX_REQUESTS_HELP, parseMaxRequests)
     .action(async (file: string, options: AgreeOptions) => {
       checkWritable('--report', options.report);
-      const scenario = loadScenarioArg(file, (note) => ctx.io.err(note), { budget: budgetOf(options.maxRequests) });
+      const scenario = loadScenarioArg(file, noteTo(ctx), { budget: budgetOf(options.maxRequests) });
       checkVariantNames(scenario, options.variants);
       checkNoDuplicates('--variants', options.variants);
       const version = checkRedisServer(options.redisServer);
@@ -65,10 +66,10 @@ export function registerAgree(program: Command, ctx: CommandContext): void {
         redisServer: options.redisServer,
         judged: options.metrics.length > 0 ? options.metrics : AGREE_METRICS,
         onRun: (side, variant, done, total) => {
-          if (!options.json) ctx.io.err(`  ${variant}: ${side} ${done}/${total}`);
+          if (!options.json) noteTo(ctx)(`  ${variant}: ${side} ${done}/${total}`);
         },
       });
-      ctx.io.out(options.json ? JSON.stringify(agreeToJson(result, version), null, 2) : renderAgree(result, colorFor(ctx.io.stdoutIsTTY)));
+      ctx.io.out(options.json ? JSON.stringify(agreeToJson(result, version), null, 2) : renderAgree(result, colorFor(ctx.io)));
       if (options.report) {
         writeOutput(options.report, renderAgreeHtml(result, version));
         if (!options.json) ctx.io.out(`\nreport written to ${options.report}`);

@@ -4,16 +4,19 @@ import { catalogue, renderCatalogue } from '../../report/catalogue.js';
 import { scenarioJsonSchema } from '../../scenario/json-schema.js';
 import { describedBuiltinScenarios } from '../builtin-scenarios.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { writeOutput } from '../options.js';
+import { parseFormat, textOrJson, writeOutput, type Format } from '../options.js';
 import { MODELINE_PREFIX, SCHEMA_FILE_NAME } from '../../scenario/schema-line.js';
 import type { CommandContext } from './context.js';
+import { summaryOf } from './table.js';
 
 export function registerCatalogue(program: Command, ctx: CommandContext): void {
   program
     .command('list')
-    .description('list the locks, guards and faults with their options and defaults, the topologies, the metrics and the built-in scenarios')
-    .option('--json', 'print as JSON')
-    .action((options: { json?: boolean }) => {
+    .description(summaryOf('list'))
+    .option('--json', 'print as JSON (same as --format json)')
+    .option('--format <name>', 'text (default) or json', parseFormat)
+    .action((options: { json?: boolean; format?: Format }) => {
+      options.json = textOrJson(options, 'list') === 'json';
       const c = catalogue();
       const scenarios = describedBuiltinScenarios().map(({ name, description }) => ({ name, description }));
       ctx.io.out(options.json ? JSON.stringify({ ...c, scenarios }, null, 2) : `${renderCatalogue(c)}\n\n${renderBuiltins(scenarios)}`);
@@ -22,7 +25,7 @@ export function registerCatalogue(program: Command, ctx: CommandContext): void {
 
   program
     .command('schema')
-    .description('print a JSON Schema for scenario files (for editor completion and validation), or write it with --output')
+    .description(summaryOf('schema'))
     .option('--output <file>', `write it to this file (e.g. ${SCHEMA_FILE_NAME} next to your scenarios) instead of printing it`)
     .action((options: { output?: string }) => {
       const text = `${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`;

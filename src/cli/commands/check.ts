@@ -16,7 +16,8 @@ import type { Budget } from '../../scenario/cost.js';
 import { budgetOf, checkOutputs, checkWritable, collect, defaultJobs, MAX_REQUESTS_HELP, parseJobs, parseMaxRequests, parseSeeds, UsageError, writeOutput } from '../options.js';
 import { progressBar } from '../progress.js';
 import { builtinScenario, inputsOf, isBareName, loadScenarioArg, resolveScenarioArg } from '../builtin-scenarios.js';
-import type { CommandContext } from './context.js';
+import { noteTo, type CommandContext } from './context.js';
+import { summaryOf } from './table.js';
 
 const REPORTERS = ['text', 'junit', 'json', 'markdown'] as const;
 type Reporter = (typeof REPORTERS)[number];
@@ -114,7 +115,7 @@ interface CheckOptions {
 export function registerCheck(program: Command, ctx: CommandContext): void {
   program
     .command('check')
-    .description("run every scenario's expect: block (CI); exit 1 when an expectation fails, with the command that replays it")
+    .description(summaryOf('check'))
     .argument('<paths...>', 'scenario files or folders, or names of built-in scenarios (lock-sim list)')
     .option('--seeds <spec>', "seeds to run each scenario on (default: the scenario's seeds:, or its seed)", parseSeeds)
     .option('--jobs <n>', 'worker threads (default: the number of cores)', parseJobs)
@@ -136,12 +137,12 @@ export function registerCheck(program: Command, ctx: CommandContext): void {
       }
       const reporter = options.reporter as Reporter;
       const files = scenarioFiles(paths, { include: options.include, exclude: options.exclude });
-      const scenarios = loadAll(files, budgetOf(options.maxRequests), (note) => ctx.io.err(note));
+      const scenarios = loadAll(files, budgetOf(options.maxRequests), noteTo(ctx));
       checkOutputs([['--output', options.output]], scenarios.flatMap((s, i) => inputsOf(files[i], s)));
       const checks: ScenarioCheck[] = [];
       for (const scenario of scenarios) {
         const judged = new Set(scenario.expectations.map((e) => e.variant)).size;
-        const progress = progressBar(reporter === 'text' || options.output ? ctx.io.progress ?? null : null, scenario.name, judged);
+        const progress = progressBar(reporter === 'text' || options.output ? ctx.io.progress ?? null : null, scenario.name, judged, ctx.io.progressIsTTY);
         checks.push(
           await checkScenario(scenario, {
             seeds: options.seeds,
@@ -152,7 +153,7 @@ export function registerCheck(program: Command, ctx: CommandContext): void {
         );
         progress.stop();
       }
-      const text = renderCheck(checks, colorFor(ctx.io.stdoutIsTTY));
+      const text = renderCheck(checks, colorFor(ctx.io));
       const report =
         reporter === 'junit' ? renderJunit(checks) : reporter === 'json' ? JSON.stringify(checkToJson(checks), null, 2) : reporter === 'markdown' ? renderCheckMarkdown(checks) : text;
       if (options.output) {

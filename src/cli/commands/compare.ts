@@ -6,20 +6,25 @@ import { renderCompareHtml } from '../../report/html.js';
 import { COMPARE_COLUMN_IDS, renderCompare, renderCompareMarkdown } from '../../report/compare-text.js';
 import { colorFor } from '../color.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { budgetOf, checkNoDuplicates, checkOutputs, checkWritable, collectList, defaultJobs, formatOf, parseFormat, type Format, MAX_REQUESTS_HELP, parseJobs, parseMaxRequests, parseSeeds, parseShardOption, UsageError, writeOutput } from '../options.js';
+import { budgetOf, checkNoDuplicates, checkOutputs, checkWritable, collectList, defaultJobs, formatOf, parseFormat, type Format, MAX_REQUESTS_HELP, parseJobs, parseMaxRequests, parseSeeds, UsageError, writeOutput } from '../options.js';
 import { progressBar } from '../progress.js';
 import { inputsOf, loadScenarioArg } from '../builtin-scenarios.js';
 import { SHARD_FORMAT } from '../../sweep/tally-file.js';
 import { mergeTallyFiles } from '../merge-tallies.js';
+import { tallyPaths } from '../tally-paths.js';
 import { closest } from '../../scenario/suggest.js';
-import type { CommandContext } from './context.js';
+import { noteTo, type CommandContext } from './context.js';
+import { summaryOf } from './table.js';
+import { shardOf, shardOptions, type ShardOptions } from '../shard-options.js';
+
+const SHARD_OPTIONS = shardOptions('the seeds');
 import { checkVariantNames } from './run.js';
 import { printSweep } from './sweep.js';
 
 /** Shard files carry the raw tally, so merge can add them up exactly. */
 export { SHARD_FORMAT };
 
-interface CompareOptions {
+interface CompareOptions extends ShardOptions {
   variants: string[];
   seeds?: number[];
   baseline?: string;
@@ -27,7 +32,6 @@ interface CompareOptions {
   json?: boolean;
   format?: Format;
   columns: string[];
-  shard?: { k: number; n: number };
   output?: string;
   report?: string;
   maxRequests?: number;
@@ -45,7 +49,7 @@ function print(result: CompareResult, options: PrintOptions, ctx: CommandContext
   const format = formatOf(options);
   if (format === 'json') ctx.io.out(JSON.stringify(compareToJson(summary), null, 2));
   else if (format === 'markdown') ctx.io.out(renderCompareMarkdown(summary, options.columns));
-  else ctx.io.out(renderCompare(summary, colorFor(ctx.io.stdoutIsTTY), options.columns));
+  else ctx.io.out(renderCompare(summary, colorFor(ctx.io), options.columns));
   if (options.report) {
     writeOutput(options.report, renderCompareHtml(summary));
     if (format === 'text') ctx.io.out(`\nreport written to ${options.report}`);
@@ -67,7 +71,7 @@ const FORMAT_HELP = 'text (default), markdown (pull-request comments, CI job sum
 export function registerCompare(program: Command, ctx: CommandContext): void {
   program
     .command('compare')
-    .description('run variants over the same seeds; probabilities with 95% intervals, means, worst runs, paired differences')
+    .description(summaryOf('compare'))
     .argument('<scenario>', 'scenario file (YAML), or the name of a built-in scenario (lock-sim list)')
     .option('--variants <names>', 'comma-separated variants to compare (default: all; repeatable)', collectList, [])
     .option('--seeds <spec>', 'seeds: 1..1000, 500 (= 1..500) or 3,7,42 (default: 1..100)', parseSeeds)
@@ -76,16 +80,19 @@ export function registerCompare(program: Command, ctx: CommandContext): void {
     .option('--json', 'print the result as JSON (same as --format json)')
     .option('--format <name>', FORMAT_HELP, parseFormat)
     .option('--columns <names>', COLUMNS_HELP, collectList, [])
-    .option('--shard <k/n>', 'run only the k-th of n slices of the seeds (with --output; combine with merge)', parseShardOption)
+    .addOption(SHARD_OPTIONS[0])
+    .addOption(SHARD_OPTIONS[1])
+    .addOption(SHARD_OPTIONS[2])
     .option('--output <file>', 'also write the raw tally to this file, for lock-sim merge')
     .option('--report <file>', 'also write a self-contained HTML report (table and oversold chart)')
     .option('--max-requests <n>', MAX_REQUESTS_HELP, parseMaxRequests)
     .action(async (file: string, options: CompareOptions) => {
+      const shard = shardOf(options);
       checkWritable('--report', options.report);
       checkWritable('--output', options.output);
       checkColumns(options.columns);
       formatOf(options);
-      const scenario = loadScenarioArg(file, (note) => ctx.io.err(note), { budget: budgetOf(options.maxRequests) });
+      const scenario = loadScenarioArg(file, noteTo(ctx), { budget: budgetOf(options.maxRequests) });
       checkVariantNames(scenario, options.variants);
       checkNoDuplicates('--variants', options.variants);
       checkOutputs([['--output', options.output], ['--report', options.report]], inputsOf(file, scenario));
@@ -93,35 +100,36 @@ export function registerCompare(program: Command, ctx: CommandContext): void {
       if (options.baseline !== undefined && options.variants.length > 0 && !options.variants.includes(options.baseline)) {
         throw new UsageError(`the baseline ${options.baseline} is not among --variants ${options.variants.join(',')}`);
       }
-      if (options.shard && !options.output) throw new UsageError('--shard needs --output <file>: shards are combined with lock-sim merge');
+      if (shard && !options.output) throw new UsageError('a shard (--shard or --shard-index) needs --output <file>: shards are combined with lock-sim merge');
       const variantCount = options.variants.length > 0 ? options.variants.length : scenario.variants.length;
-      const progress = progressBar(formatOf(options) !== 'text' ? null : ctx.io.progress ?? null, 'compare', variantCount);
+      const progress = progressBar(formatOf(options) !== 'text' ? null : ctx.io.progress ?? null, 'compare', variantCount, ctx.io.progressIsTTY);
       const result = await compare(scenario, {
         seeds: options.seeds ?? DEFAULT_COMPARE_SEEDS,
         variants: options.variants,
         baseline: options.baseline ?? null,
         jobs: options.jobs ?? defaultJobs(),
-        shard: options.shard ?? null,
+        shard,
         onProgress: (done, total) => progress.update(done, total),
       });
       progress.stop();
       if (options.output) writeOutput(options.output, `${JSON.stringify({ format: SHARD_FORMAT, ...result })}\n`);
-      if (options.shard) {
+      if (shard) {
         const runs = result.tally.variants[0]?.runs ?? 0;
-        ctx.io.out(`shard ${options.shard.k}/${options.shard.n}: ${runs} seeds run, tally written to ${options.output}; combine the shards with lock-sim merge`);
+        ctx.io.out(`shard ${shard.k}/${shard.n}: ${runs} seeds run, tally written to ${options.output}; combine the shards with lock-sim merge`);
       } else print(result, options, ctx);
       ctx.setExitCode(EXIT_OK);
     });
 
   program
     .command('merge')
-    .description('combine the tallies of compare --shard (or sweep --shard) runs into the table of the whole sweep')
-    .argument('<files...>', 'tally files written by compare --shard k/n --output <file> (or by sweep)')
+    .description(summaryOf('merge'))
+    .argument('<tallies...>', 'tally files written by compare or sweep with --shard and --output: files, folders (every .json under them) or quoted globs')
     .option('--json', 'print the result as JSON (same as --format json)')
     .option('--format <name>', FORMAT_HELP, parseFormat)
     .option('--columns <names>', COLUMNS_HELP, collectList, [])
     .option('--report <file>', 'also write a self-contained HTML report')
-    .action((files: string[], options: PrintOptions) => {
+    .action((args: string[], options: PrintOptions) => {
+      const files = tallyPaths(args);
       checkWritable('--report', options.report);
       checkColumns(options.columns);
       const format = formatOf(options);

@@ -28,7 +28,8 @@ import { loadScenarioArg } from '../builtin-scenarios.js';
 import { colorFor } from '../color.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { budgetOf, checkNoDuplicates, checkWritable, collect, collectList, defaultJobs, formatOf, parseFormat, parseJobs, parseMaxRequests, parseSeed, MAX_REQUESTS_HELP, UsageError, writeOutput, type Format } from '../options.js';
-import type { CommandContext } from './context.js';
+import { noteTo, type CommandContext } from './context.js';
+import { summaryOf } from './table.js';
 import { checkVariantNames } from './run.js';
 
 
@@ -69,7 +70,7 @@ function parseTime(value: string): number {
 export function registerExplore(program: Command, ctx: CommandContext): void {
   program
     .command('explore')
-    .description('search the fault timings systematically: faults at every critical instant, same-instant orders by PCT; a witness, or a bounded statement')
+    .description(summaryOf('explore'))
     .argument('<scenario>', 'scenario file (YAML), or the name of a built-in scenario (lock-sim list)')
     .option('--seed <n>', "the run's seed, whose instants are searched (default: the scenario's)", parseSeed)
     .option('--variant <name>', 'explore only this variant (repeatable; default: every variant)', collect, [])
@@ -95,7 +96,7 @@ export function registerExplore(program: Command, ctx: CommandContext): void {
       checkWritable('--report', flags.report);
       checkWritable('--output', flags.output);
       const format = formatOf(flags);
-      const loaded = loadScenarioArg(file, (note) => ctx.io.err(note), { budget: budgetOf(flags.maxRequests) });
+      const loaded = loadScenarioArg(file, noteTo(ctx), { budget: budgetOf(flags.maxRequests) });
       const scenario = flags.seed === undefined ? loaded : { ...loaded, seed: flags.seed };
       checkVariantNames(scenario, flags.variant);
       checkNoDuplicates('--variant', flags.variant);
@@ -152,7 +153,7 @@ function violationOf(scenario: Scenario, written: readonly string[]): ViolationC
 }
 
 function print(result: ScenarioExplore, flags: ExploreFlags, format: Format, ctx: CommandContext): void {
-  const color = colorFor(ctx.io.stdoutIsTTY);
+  const color = colorFor(ctx.io);
   if (format === 'json') ctx.io.out(JSON.stringify(exploreToJson(result), null, 2));
   else if (format === 'markdown') ctx.io.out(renderExploreMarkdown(result));
   else {
@@ -220,7 +221,7 @@ function replay(scenario: Scenario, flags: ExploreFlags, conditions: readonly Vi
 
 ${verdict}`);
   else {
-    const color = colorFor(ctx.io.stdoutIsTTY);
+    const color = colorFor(ctx.io);
     ctx.io.out(renderRun(result, color));
     ctx.io.out('');
     ctx.io.out(broken.length > 0 ? color.red(verdict) : color.green(verdict));

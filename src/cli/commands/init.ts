@@ -18,6 +18,7 @@ import { schemaModeline, withModeline } from '../../scenario/schema-line.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { UsageError, writeOutput } from '../options.js';
 import type { CommandContext } from './context.js';
+import { summaryOf } from './table.js';
 
 export interface InitOptions {
   from?: string;
@@ -86,7 +87,7 @@ function initSource(options: InitOptions): InitSource {
 export function registerInit(program: Command, ctx: CommandContext): void {
   program
     .command('init')
-    .description('write a scenario file to edit: a copy of a built-in scenario, or a commented starter for a topology and a lock')
+    .description(summaryOf('init'))
     .option('--from <name>', 'the built-in scenario to copy')
     .option('--topology <name>', `a starter on this Redis: ${STARTER_TOPOLOGIES.join(', ')} (default standalone; independent with --lock redlock)`)
     .option('--lock <name>', `the starter's lock: ${LOCK_NAMES.join(', ')} (default redisson; redlock on independent)`)

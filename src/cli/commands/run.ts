@@ -17,7 +17,8 @@ import { EXIT_EXPECTATION_FAILED, EXIT_INTERNAL_ERROR, EXIT_OK } from '../exit-c
 import { budgetOf, checkNoDuplicates, checkOutputs, checkWritable, collect, formatOf, parseFormat, type Format, MAX_REQUESTS_HELP, parseMaxRequests, parseSeed, UsageError, writeOutput } from '../options.js';
 import { lockKeyOf } from '../../workload/request-flow.js';
 import { inputsOf, loadScenarioArg } from '../builtin-scenarios.js';
-import type { CommandContext } from './context.js';
+import { noteTo, type CommandContext } from './context.js';
+import { summaryOf } from './table.js';
 import type { ParamOption } from '../../sweep/params.js';
 import { collectParam, loadWithParams } from './sweep.js';
 import { runScenarioReal } from '../../real/run-real.js';
@@ -60,7 +61,7 @@ function parseTime(value: string): number {
 export function registerRun(program: Command, ctx: CommandContext): void {
   program
     .command('run')
-    .description('run every variant of a scenario on one seed; print verdicts, stories and expectations')
+    .description(summaryOf('run'))
     .argument('<scenario>', 'scenario file (YAML), or the name of a built-in scenario (lock-sim list)')
     .option('--seed <n>', "seed (default: the scenario's)", parseSeed)
     .option('--variant <name>', 'run only this variant (repeatable)', collect, [])
@@ -85,7 +86,7 @@ export function registerRun(program: Command, ctx: CommandContext): void {
       // requests count together. Otherwise runs hold what their stories tell, one at a time.
       const held = !options.report && !options.checkDeterminism ? 1 : options.variant.length > 0 ? new Set(options.variant).size : 'all';
       const budget = budgetOf(options.maxRequests, held, options.checkDeterminism ? 2 : 1);
-      const scenario = options.param.length > 0 ? loadWithParams(file, options.param, budget, (note) => ctx.io.err(note)) : loadScenarioArg(file, (note) => ctx.io.err(note), { budget });
+      const scenario = options.param.length > 0 ? loadWithParams(file, options.param, budget, noteTo(ctx)) : loadScenarioArg(file, noteTo(ctx), { budget });
       checkVariantNames(scenario, options.variant);
       checkNoDuplicates('--variant', options.variant);
       checkOutputs([['--report', options.report]], inputsOf(file, scenario));
@@ -106,7 +107,7 @@ export function registerRun(program: Command, ctx: CommandContext): void {
       if (format === 'json') ctx.io.out(JSON.stringify(resultToJson(result), null, 2));
       else if (format === 'markdown') ctx.io.out(renderRunMarkdown(result));
       else {
-        const color = colorFor(ctx.io.stdoutIsTTY);
+        const color = colorFor(ctx.io);
         ctx.io.out(renderRun(result, color));
         if (options.timeline) {
           for (const run of result.runs) {
@@ -138,7 +139,7 @@ async function runReal(scenario: Scenario, options: RunOptions, ctx: CommandCont
     passed &&= result.passed;
     results.push(result);
     if (!options.json) {
-      const color = colorFor(ctx.io.stdoutIsTTY);
+      const color = colorFor(ctx.io);
       if (i > 0) ctx.io.out('');
       ctx.io.out(color.bold(`REAL RUN ${i + 1}/${options.repeat}`) + ` against redis-server ${version} (real time, not deterministic; the seed drives arrivals and faults)`);
       ctx.io.out(renderRun(result, color));

@@ -8,7 +8,8 @@ import { EXIT_OK } from '../exit-codes.js';
 import { budgetOf, checkOutputs, checkWritable, MAX_REQUESTS_HELP, parseMaxRequests, parseSeed, UsageError, writeOutput } from '../options.js';
 import { shellQuote } from '../../sweep/shell-quote.js';
 import { inputsOf, loadScenarioArg } from '../builtin-scenarios.js';
-import type { CommandContext } from './context.js';
+import { noteTo, type CommandContext } from './context.js';
+import { summaryOf } from './table.js';
 import { checkVariantNames } from './run.js';
 
 const SIZE_ROWS: Array<[string, (s: ScenarioSize) => string]> = [
@@ -24,7 +25,7 @@ const SIZE_ROWS: Array<[string, (s: ScenarioSize) => string]> = [
 export function registerShrink(program: Command, ctx: CommandContext): void {
   program
     .command('shrink')
-    .description('shrink a failing run to a small scenario that fails the same way (fixed fault schedule, one variant)')
+    .description(summaryOf('shrink'))
     .argument('<scenario>', 'scenario file (YAML), or the name of a built-in scenario (lock-sim list)')
     .requiredOption('--seed <n>', 'the seed of the failing run', parseSeed)
     .requiredOption('--variant <name>', 'the variant that fails')
@@ -33,7 +34,7 @@ export function registerShrink(program: Command, ctx: CommandContext): void {
     .option('--max-requests <n>', MAX_REQUESTS_HELP, parseMaxRequests)
     .action((file: string, options: { seed: number; variant: string; failure?: string; output?: string; maxRequests?: number }) => {
       checkWritable('--output', options.output);
-      const scenario = loadScenarioArg(file, (note) => ctx.io.err(note), { budget: budgetOf(options.maxRequests) });
+      const scenario = loadScenarioArg(file, noteTo(ctx), { budget: budgetOf(options.maxRequests) });
       checkVariantNames(scenario, [options.variant]);
       checkOutputs([['--output', options.output]], inputsOf(file, scenario));
       if (options.failure !== undefined && !FAILURE_KINDS.includes(options.failure)) {
@@ -62,7 +63,7 @@ export function registerShrink(program: Command, ctx: CommandContext): void {
         writeOutput(options.output, yaml);
         ctx.io.out([...report, `written to ${options.output}; replay: npx lock-sim run ${shellQuote(options.output)}`].join('\n'));
       } else {
-        ctx.io.err(report.join('\n'));
+        noteTo(ctx)(report.join('\n'));
         ctx.io.out(yaml.trimEnd());
       }
       ctx.setExitCode(EXIT_OK);

@@ -13,26 +13,30 @@ import { renderSweepHtml } from '../../report/sweep-html.js';
 import { renderFind, renderSweep } from '../../report/sweep-text.js';
 import { colorFor } from '../color.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { budgetOf, checkNoDuplicates, checkOutputs, checkWritable, collectList, defaultJobs, MAX_REQUESTS_HELP, parseJobs, parseMaxRequests, parseSeeds, parseShardOption, UsageError, writeOutput } from '../options.js';
+import { budgetOf, checkNoDuplicates, checkOutputs, checkWritable, collectList, defaultJobs, MAX_REQUESTS_HELP, parseJobs, parseMaxRequests, parseFormat, parseSeeds, textOrJson, UsageError, writeOutput, type Format } from '../options.js';
 import { progressBar } from '../progress.js';
 import { inputsOf, loadScenarioArg, resolveScenarioArg } from '../builtin-scenarios.js';
 import { parseParamOption, type ParamOption } from '../../sweep/params.js';
 import type { Budget } from '../../scenario/cost.js';
 import type { Scenario } from '../../scenario/types.js';
-import type { CommandContext } from './context.js';
+import { noteTo, type CommandContext } from './context.js';
+import { summaryOf } from './table.js';
+import { shardOf, shardOptions, type ShardOptions } from '../shard-options.js';
+
+const SHARD_OPTIONS = shardOptions('the seeds in every cell');
 import { checkVariantNames } from './run.js';
 
 export { SWEEP_SHARD_FORMAT };
 
-interface SweepCliOptions {
+interface SweepCliOptions extends ShardOptions {
   param: ParamOption[];
   variants: string[];
   seeds?: number[];
   jobs?: number;
   json?: boolean;
+  format?: Format;
   report?: string;
   find?: Condition;
-  shard?: { k: number; n: number };
   output?: string;
   maxRequests?: number;
 }
@@ -74,34 +78,39 @@ export function buildGrid(arg: string, params: readonly ParamOption[], maxReques
 export function registerSweep(program: Command, ctx: CommandContext): void {
   program
     .command('sweep')
-    .description('compare the variants at each value of one or two scenario fields (a grid); --find bisects for the boundary of a condition')
+    .description(summaryOf('sweep'))
     .argument('<scenario>', 'scenario file (YAML), or the name of a built-in scenario (lock-sim list)')
     .option('--param <path=values>', 'a field and its values: variants.lua.lease=2s..30s/8 (range), log:100ms..10s/5 (log range) or 2s,5s,10s (list); once or twice', collectParam, [])
     .option('--variants <names>', 'comma-separated variants to compare (default: all; repeatable)', collectList, [])
     .option('--seeds <spec>', 'seeds of every cell: 1..1000, 500 (= 1..500) or 3,7,42 (default: 1..100)', parseSeeds)
     .option('--jobs <n>', 'worker threads (default: the number of cores)', parseJobs)
-    .option('--json', 'print the result as JSON')
+    .option('--json', 'print the result as JSON (same as --format json)')
+    .option('--format <name>', 'text (default) or json', parseFormat)
     .option('--report <file>', 'also write a self-contained HTML report (lines with 95% bands, or heatmaps)')
     .option('--find <condition>', 'bisect one --param for where the condition flips, e.g. "p(oversold > 0) <= 0.01"', parseFind)
-    .option('--shard <k/n>', 'run only the k-th of n slices of the seeds in every cell (with --output; combine with merge)', parseShardOption)
+    .addOption(SHARD_OPTIONS[0])
+    .addOption(SHARD_OPTIONS[1])
+    .addOption(SHARD_OPTIONS[2])
     .option('--output <file>', 'also write the raw tallies to this file, for lock-sim merge')
     .option('--max-requests <n>', MAX_REQUESTS_HELP, parseMaxRequests)
     .action(async (file: string, options: SweepCliOptions) => {
+      options.json = textOrJson(options, 'sweep') === 'json';
+      const shard = shardOf(options);
       checkWritable('--report', options.report);
       checkWritable('--output', options.output);
       if (options.param.length === 0) throw new UsageError('sweep needs --param <path>=<values>, e.g. --param variants.lease-5s.lease=2s..30s/8');
       if (options.param.length > 2) throw new UsageError(`sweep takes one or two --param, found ${options.param.length}`);
-      if (options.shard && !options.output) throw new UsageError('--shard needs --output <file>: shards are combined with lock-sim merge');
+      if (shard && !options.output) throw new UsageError('a shard (--shard or --shard-index) needs --output <file>: shards are combined with lock-sim merge');
       if (options.find && options.param.length !== 1) throw new UsageError('--find bisects one --param; give exactly one');
-      if (options.find && (options.shard || options.output)) throw new UsageError('--find cannot be sharded: each step depends on the one before; run it whole');
-      const grid = buildGrid(file, options.param, options.maxRequests, (note) => ctx.io.err(note));
+      if (options.find && (shard || options.output)) throw new UsageError('--find cannot be sharded: each step depends on the one before; run it whole');
+      const grid = buildGrid(file, options.param, options.maxRequests, noteTo(ctx));
       checkVariantNames(grid.base, options.variants);
       checkNoDuplicates('--variants', options.variants);
       checkOutputs([['--output', options.output], ['--report', options.report]], inputsOf(file, grid.base));
       const seeds = options.seeds ?? DEFAULT_COMPARE_SEEDS;
       const variants = options.variants.length > 0 ? options.variants : grid.base.variants.map((v) => v.name);
-      const run = { seeds, variants, jobs: options.jobs ?? defaultJobs(), shard: options.shard ?? null };
-      const color = colorFor(ctx.io.stdoutIsTTY);
+      const run = { seeds, variants, jobs: options.jobs ?? defaultJobs(), shard };
+      const color = colorFor(ctx.io);
 
       if (options.find) {
         const axis = grid.axes[0];
@@ -133,19 +142,19 @@ export function registerSweep(program: Command, ctx: CommandContext): void {
         return;
       }
 
-      const progress = progressBar(options.json ? null : ctx.io.progress ?? null, 'sweep', 1);
+      const progress = progressBar(options.json ? null : ctx.io.progress ?? null, 'sweep', 1, ctx.io.progressIsTTY);
       const result = await sweep(grid, { ...run, onProgress: (done, total) => progress.update(done, total) });
       progress.stop();
       if (options.output) writeOutput(options.output, `${JSON.stringify({ format: SWEEP_SHARD_FORMAT, ...result })}\n`);
-      if (options.shard) {
-        ctx.io.out(`shard ${options.shard.k}/${options.shard.n}: ${result.cells.length} cells, tallies written to ${options.output}; combine the shards with lock-sim merge`);
+      if (shard) {
+        ctx.io.out(`shard ${shard.k}/${shard.n}: ${result.cells.length} cells, tallies written to ${options.output}; combine the shards with lock-sim merge`);
       } else printSweep(result, options, ctx);
       ctx.setExitCode(EXIT_OK);
     });
 }
 
 export function printSweep(result: SweepResult, options: { json?: boolean; report?: string }, ctx: CommandContext): void {
-  ctx.io.out(options.json ? JSON.stringify(sweepToJson(result), null, 2) : renderSweep(result, colorFor(ctx.io.stdoutIsTTY)));
+  ctx.io.out(options.json ? JSON.stringify(sweepToJson(result), null, 2) : renderSweep(result, colorFor(ctx.io)));
   if (options.report) {
     writeOutput(options.report, renderSweepHtml(result));
     if (!options.json) ctx.io.out(`\nreport written to ${options.report}`);

@@ -1,0 +1,63 @@
+/**
+ * What `merge` is given, as files: a file as it is; a folder, every *.json under it (its
+ * subfolders too: actions/download-artifact puts each artifact in a folder of its own), in
+ * name order; a glob (with * ? [ or {, for a shell that did not expand it, e.g. quoted in a
+ * workflow file), the files it matches under its fixed leading folders. A folder or glob that
+ * yields nothing is an error; a path that does not exist is merge's to name.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import picomatch from 'picomatch';
+import { UsageError } from './options.js';
+
+/** Enough for any real run (10,000 shards is the most --shard allows), not an accidental walk of a home folder. */
+export const MAX_TALLY_PATHS = 10_000;
+
+const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+export function tallyPaths(args: readonly string[]): string[] {
+  const files: string[] = [];
+  for (const arg of args) {
+    if (isFolder(arg)) {
+      const found = walk(arg, (path) => path.endsWith('.json'));
+      if (found.length === 0) throw new UsageError(`${arg}: a folder with no .json tally files in it`);
+      files.push(...found);
+    }
+    else if (picomatch.scan(arg).isGlob) {
+      const { base } = picomatch.scan(arg);
+      const matches = picomatch(arg, { dot: false });
+      const root = base === '' ? '.' : base;
+      const found = isFolder(root) ? walk(root, (path) => matches(base === '' ? relative('.', path) : path)) : [];
+      if (found.length === 0) throw new UsageError(`${arg}: the glob matches no file`);
+      files.push(...found);
+    } else files.push(arg);
+    if (files.length > MAX_TALLY_PATHS) throw new UsageError(`${arg}: over ${MAX_TALLY_PATHS} tally files; merge the shards of one run`);
+  }
+  // Not deduplicated: a file given twice (or by a folder and a glob) is a shard given twice, which merge names.
+  return files;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Files under `dir` that `keep`, in name order, not following links to folders, never into dot-folders. */
+function walk(dir: string, keep: (path: string) => boolean): string[] {
+  const out: string[] = [];
+  const visit = (d: string): void => {
+    const entries = readdirSync(d, { withFileTypes: true }).sort((a, b) => byName(a.name, b.name));
+    for (const e of entries) {
+      const path = join(d, e.name);
+      if (e.isDirectory()) {
+        if (!e.name.startsWith('.') && e.name !== 'node_modules') visit(path);
+      } else if (keep(path)) out.push(path);
+      if (out.length > MAX_TALLY_PATHS) return;
+    }
+  };
+  visit(dir);
+  return out;
+}
