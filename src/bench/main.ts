@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { loadScenario } from '../scenario/load.js';
 import { runVariant } from '../runner/run.js';
 import { CheckerArena } from '../checker/arena.js';
+import { describeExploreBench, exploreBench } from './explore-bench.js';
 import { describeLibraryBench, describeTwinBench, ownCodeLibraryBench, ownCodeTwinBench } from './own-code-twin.js';
 import { pingPong } from './ping-pong.js';
 
@@ -186,3 +187,5 @@ console.log(
 // 6. Own code: the hand-written Lua lock of docs/guides/own-code.md as a user module against the built-in lua-unlock.
 console.log(describeTwinBench(ownCodeTwinBench(Number(process.env.LOCK_SIM_BENCH_OWN_CODE_SEEDS ?? 20), now)));
 console.log(describeLibraryBench(ownCodeLibraryBench(Number(process.env.LOCK_SIM_BENCH_OWN_CODE_SEEDS ?? 20), now)));
+// 7. Explore: runs to the first violation of each scenarios/explore/ file, explore against random seeds.
+for (const line of await exploreBench(Number(process.env.LOCK_SIM_BENCH_EXPLORE_SEEDS ?? 20_000))) console.log(describeExploreBench(line));

@@ -5,3 +5,5 @@ export * from './distribution.js';
 export * from './signal.js';
 export * from './process.js';
 export * from './simulation.js';
+export * from './same-instant.js';
+export * from './pct.js';

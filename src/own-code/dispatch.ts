@@ -169,7 +169,7 @@ export function runOwnCodeVariant(scenario: Scenario, variant: VariantSpec, seed
   let answer: { result: RunResult; listened: Operation[] | null };
   try {
     const worker = runWorker();
-    answer = worker.request({ op: 'run', ...worker.scenarioField(scenario), variant, seed, history: keep === 'none' ? 'none' : 'all', listen: options.listen !== undefined }) as typeof answer;
+    answer = worker.request({ op: 'run', ...worker.scenarioField(scenario), variant, seed, history: keep === 'none' ? 'none' : 'all', listen: options.listen !== undefined, order: options.order ?? null }) as typeof answer;
   } catch (err) {
     if (!(err instanceof UserThreadStuck) && !(err instanceof UserThreadEnded)) throw err;
     const error = new ScenarioError(file, [{ path: [], message: err.detail }]);

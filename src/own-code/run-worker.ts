@@ -5,6 +5,7 @@
  * run (dispatch.ts), not once per call into user code.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import type { PctSchedule } from '../engine/pct.js';
 import type { Operation } from '../history/operation.js';
 import { runVariant, type RunOptions } from '../runner/run.js';
 import type { Scenario, VariantSpec } from '../scenario/types.js';
@@ -40,6 +41,8 @@ export interface RunRequest {
   seed: number;
   history: 'all' | 'none';
   listen: boolean;
+  /** RunOptions.order: explore's same-instant schedule (null: the scheduling order). */
+  order: PctSchedule | null;
 }
 
 export interface ProbeRequest {
@@ -79,6 +82,7 @@ async function run(req: RunRequest): Promise<unknown> {
   if (!scenario) throw new Error('lock-sim: an own-code run request without a scenario, and none held');
   const listened: Operation[] = [];
   const options: RunOptions = { history: req.history };
+  if (req.order !== null) options.order = req.order;
   if (req.listen) options.listen = (op) => listened.push(op);
   // Each simulated client process gets a realm of its own when it starts (user-code.ts).
   beginRun();

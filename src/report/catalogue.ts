@@ -71,7 +71,7 @@ export function renderCatalogue(c: Catalogue): string {
   }
   out.push('', 'options of every variant');
   out.push(...c.variantOptions.map((o) => `  ${o.option} (${o.takenBy ? `locks ${o.takenBy.join(', ')}; ` : ''}default ${o.default}): ${o.meaning}`));
-  out.push('', 'faults (every fault: at: <time>; windowed ones also rate: <n/m> with a duration distribution)');
+  out.push('', 'faults (every fault: at: <time>, or rate: <n/m> drawn from the seed; with rate, a windowed one\'s duration may be a distribution)');
   for (const f of c.faults) out.push(`  ${f.kind.padEnd(14)} ${f.summary}`, `      fields: ${f.fields.join(', ')}`);
   out.push('', 'distributions (wherever a duration may vary): 5ms, uniform(a, b), exp(mean), normal(mean, sd), lognormal(median, p99),');
   out.push('  "mixture(95%: 200ms, 5%: uniform(5s, 8s))", empirical(file.csv[, unit]), "histogram(le: count, ..., +Inf: count)", histogram(file.prom)');

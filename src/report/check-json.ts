@@ -27,6 +27,7 @@ export function checkToJson(checks: readonly ScenarioCheck[]): unknown {
         location: e.expectation.location,
         replay: e.replay,
         implicit: e.implicit,
+        ...(e.detail === undefined ? {} : { detail: e.detail }),
       })),
     })),
   };

@@ -9,6 +9,7 @@ export function formatMeasured(e: CheckedExpectation): string {
 }
 
 function describe(e: CheckedExpectation): string {
+  if (e.detail !== undefined) return e.detail;
   const x = e.expectation;
   if (x.statistic === 'run') {
     if (e.runs === 1) return `measured ${formatMeasured(e)}`;

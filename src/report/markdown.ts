@@ -81,7 +81,7 @@ export function renderCheckMarkdown(checks: readonly ScenarioCheck[]): string {
     if (c.empty) rows.push(`| ${markdownCell(c.scenario.file)} | - | - | ${c.passed ? 'pass' : '**FAIL**'} | ${markdownCell(noExpectations(c))} |`);
     for (const e of c.expectations) {
       const x = e.expectation;
-      const measured = x.statistic === 'run' && e.runs > 1 && !e.passed ? `${formatMeasured(e)}; failed in ${e.failedRuns} of ${e.runs} runs` : `${formatMeasured(e)}${e.runs > 1 ? ` over ${e.runs} runs` : ''}`;
+      const measured = e.detail !== undefined ? e.detail : x.statistic === 'run' && e.runs > 1 && !e.passed ? `${formatMeasured(e)}; failed in ${e.failedRuns} of ${e.runs} runs` : `${formatMeasured(e)}${e.runs > 1 ? ` over ${e.runs} runs` : ''}`;
       const note = e.implicit ? (e.passed ? ' (implicit)' : ` (${IMPLICIT_NOTE}; ${IMPLICIT_HINT})`) : '';
       rows.push(`| ${markdownCell(c.scenario.file)} | ${markdownCell(x.variant)} | \`${markdownCell(x.text)}\`${markdownCell(note)} | ${e.passed ? 'pass' : '**FAIL**'} | ${markdownCell(measured)} |`);
       if (e.replay) replays.push(`- \`${x.location}\`: \`${e.replay}\``);

@@ -6,6 +6,7 @@
  */
 import { dirname } from 'node:path';
 import { Simulation } from '../engine/simulation.js';
+import { PctPolicy, type PctSchedule } from '../engine/pct.js';
 import { faultsOfRun, injectFault } from '../faults/index.js';
 import { HistoryRecorder, type Retention } from '../history/recorder.js';
 import { diagnosticRecord, FRESH_RECORDS, RecordBuilder } from '../history/records.js';
@@ -46,6 +47,8 @@ export interface RunResult {
   historyLength: number;
   /** Engine events processed: the figure `npm run bench` divides by wall time. */
   events: number;
+  /** With RunOptions.order: the threads the schedule saw and the events it ran (PCT's n and steps). */
+  ordering?: { threads: number; steps: number };
 }
 
 /** How often the drain loop checks whether every request has finished. */
@@ -62,6 +65,11 @@ export interface RunOptions {
   listen?: (op: Operation) => void;
   /** The reusable objects of this thread's checkers (checker/arena.ts); none: a fresh arena. */
   arena?: CheckerArena;
+  /**
+   * The order of events due at one instant: a PCT schedule (engine/pct.ts; explore's). Absent:
+   * the order they were scheduled in, as every other command runs.
+   */
+  order?: PctSchedule;
 }
 
 export function runVariant(scenario: Scenario, variant: VariantSpec, seed: number = scenario.seed, options: RunOptions = {}): RunResult {
@@ -74,7 +82,7 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
     // once: those of the first run.
     let first = true;
     for (const checker of checkerAttempts(options.arena)) {
-      const run = simulate(scenario, variant, seed, first ? options : { history: options.history }, checker);
+      const run = simulate(scenario, variant, seed, first ? options : { history: options.history, order: options.order }, checker);
       first = false;
       if (run !== null) return run;
     }
@@ -86,7 +94,7 @@ export function runVariant(scenario: Scenario, variant: VariantSpec, seed: numbe
 
 /** One run judged by `checker`, or null when it withheld its verdict (and the history was not kept to replay). */
 function simulate(scenario: Scenario, variant: VariantSpec, seed: number, options: RunOptions, checker: Checker): RunResult | null {
-  const sim = new Simulation(seed);
+  const sim = new Simulation(seed, options.order ? new PctPolicy(options.order) : null);
   const keep = options.history ?? 'all';
   // A run that keeps no history and has no listener but the checker (which copies what it
   // keeps) refills one record per kind instead of allocating one per operation (records.ts).
@@ -134,7 +142,10 @@ function simulate(scenario: Scenario, variant: VariantSpec, seed: number, option
   const verdict: CheckResult | null = checker.finish() ?? (keep === 'all' ? checkHistory(recorder.ops) : null);
   if (verdict === null) return null;
   const { metrics, violations, failures } = verdict;
-  return { scenario: scenario.name, variant, seed, metrics, violations, failures, history: recorder.ops, historyLength: recorder.count, events: sim.eventCount };
+  const result: RunResult = { scenario: scenario.name, variant, seed, metrics, violations, failures, history: recorder.ops, historyLength: recorder.count, events: sim.eventCount };
+  const ordering = sim.orderStats();
+  if (ordering !== null) result.ordering = ordering;
+  return result;
 }
 
 /** A user lock module's protocol for this run (src/own-code); what its code did outside any request (DiagnosticOp) goes into the history. */

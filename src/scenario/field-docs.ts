@@ -112,13 +112,22 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
   'variants.*.cas-backoff': 'version-cas: the first pause before a retry (doubling after each).',
   'variants.*.cas-jitter': 'version-cas: the random part added to each pause (plus or minus).',
   'variants.*.fence-check': 'fenced-write: writes (only writes carry the token) or reads-and-writes (reads are checked too).',
-  expect: 'What must hold, per variant: metric: number, "<op> value", or a list of them; p(...), mean(...), max(...), min(...) over the seeds of check.',
+  explore: 'How lock-sim explore searches this scenario\'s fault timings (its flags override each field).',
+  'explore.faults': 'At most this many faults at once (default 1).',
+  'explore.budget': 'At most this many schedules (runs) per variant (default 1000).',
+  'explore.violation': 'What counts as a violation: "metric <op> value", or a list of them (any one); default: a broken safety invariant.',
+  expect: 'What must hold, per variant: metric: number, "<op> value", or a list of them; p(...), mean(...), max(...), min(...) over the seeds of check; explore: a bound.',
+  'expect.*.explore': 'check runs lock-sim explore on the variant and judges how many violations it found (it stops at the first: 0 or 1).',
+  'expect.*.explore.faults': 'At most this many faults at once (default: the explore: block\'s, else 1).',
+  'expect.*.explore.budget': 'At most this many schedules (default: the explore: block\'s, else 1000).',
+  'expect.*.explore.violation': 'What counts as a violation (default: the explore: block\'s, else a broken safety invariant).',
+  'expect.*.explore.violations': 'How many violations explore must find: 0 (the bound holds) or ">= 1" (it finds the failure within the budget).',
 };
 
 /** The entry for a field's path: exact, else with the variant name or fault kind as `*`. */
 export function fieldDoc(path: string): string | undefined {
   const exact = FIELD_DOCS[path];
   if (exact !== undefined) return exact;
-  const wild = path.replace(/^(variants|faults)\.[^.]+\./, '$1.*.');
+  const wild = path.replace(/^(variants|faults|expect)\.[^.]+\./, '$1.*.').replace(/^expect\.[^.]+$/, 'expect.*');
   return FIELD_DOCS[wild];
 }

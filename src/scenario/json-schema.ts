@@ -45,5 +45,5 @@ function describeFields(node: Node, path: string): void {
     branches?.forEach((branch) => describeFields(branch, path));
   }
   if (node.items !== undefined && typeof node.items === 'object') describeFields(node.items as Node, path.endsWith('requests') ? `${path}[]` : path);
-  if (node.additionalProperties !== undefined && typeof node.additionalProperties === 'object' && path === 'variants') describeFields(node.additionalProperties as Node, 'variants.*');
+  if (node.additionalProperties !== undefined && typeof node.additionalProperties === 'object' && (path === 'variants' || path === 'expect')) describeFields(node.additionalProperties as Node, `${path}.*`);
 }

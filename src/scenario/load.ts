@@ -53,6 +53,10 @@ export function parseScenario(text: string, file: string, options: LoadOptions =
     const at = locate({ path: ['expect', e.variant, e.key], message: '' }, doc, lines);
     e.location = `${file}:${at.line ?? 1}:${at.column ?? 1}`;
   }
+  for (const e of scenario.exploreExpectations ?? []) {
+    const at = locate({ path: ['expect', e.variant, 'explore'], message: '' }, doc, lines);
+    e.location = `${file}:${at.line ?? 1}:${at.column ?? 1}`;
+  }
   return scenario;
 }
 

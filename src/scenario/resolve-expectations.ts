@@ -8,8 +8,8 @@ import { quote, type ScenarioIssue } from './errors.js';
 import { metricByName, METRIC_NAMES, type MetricDefinition } from './metrics.js';
 import type { RawScenario } from './schema.js';
 import { didYouMean } from './suggest.js';
-import type { Expectation, Statistic } from './types.js';
-import { parseComparison } from './values.js';
+import type { Expectation, ExploreDefaults, ExploreExpectation, MetricCondition, Statistic } from './types.js';
+import { parseComparison, type Parsed } from './values.js';
 
 const SWEEP_KEY = /^\s*(p|mean|max|min)\s*\(\s*([a-z0-9-]+)\s*(?:(==|!=|<=|>=|<|>)\s*(.+?))?\s*\)\s*$/;
 
@@ -47,6 +47,11 @@ export function resolveExpectations(
       continue;
     }
     for (const [key, written] of Object.entries(checks)) {
+      if (key === 'explore') continue; // resolveExploreExpectations
+      if (typeof written === 'object' && !Array.isArray(written)) {
+        issue(['expect', variant, key], `a mapping is only for explore: { violations: ... }; ${key} takes a number, a comparison or a list of them`);
+        continue;
+      }
       const parsed = parseKey(key);
       if ('error' in parsed) {
         issue(['expect', variant, key], parsed.error);
@@ -80,4 +85,55 @@ export function resolveExpectations(
     }
   }
   return expectations;
+}
+
+/** "metric <op> value", the value in the metric's unit: "stuck-time > 10s". */
+export function parseMetricCondition(text: string): Parsed<MetricCondition> {
+  const m = /^\s*([a-z0-9-]+)\s*(==|!=|<=|>=|<|>)\s*(.+?)\s*$/.exec(text);
+  if (!m) return { ok: false, message: `expected "metric <op> value", e.g. "stuck-time > 10s", found "${text}"` };
+  const def = metricByName.get(m[1]);
+  if (!def) return { ok: false, message: `unknown metric "${m[1]}"${didYouMean(m[1], METRIC_NAMES)}; metrics are ${METRIC_NAMES.join(', ')}` };
+  const c = parseComparison(`${m[2]} ${m[3]}`, def.isTime);
+  if (!c.ok) return { ok: false, message: `in "${text}": ${c.message}` };
+  return { ok: true, value: { metric: def.name, ...c.value, text: `${def.name} ${m[2]} ${m[3]}` } };
+}
+
+function conditionsOf(written: string | string[], path: Array<string | number>, issue: (path: ScenarioIssue['path'], message: string) => void): MetricCondition[] {
+  const list = Array.isArray(written) ? written : [written];
+  const out: MetricCondition[] = [];
+  list.forEach((text, i) => {
+    const c = parseMetricCondition(text);
+    if (c.ok) out.push(c.value);
+    else issue(Array.isArray(written) ? [...path, i] : path, c.message);
+  });
+  return out;
+}
+
+/** The top-level `explore:` block. */
+export function resolveExploreDefaults(raw: RawScenario['explore'], issue: (path: ScenarioIssue['path'], message: string) => void): ExploreDefaults | undefined {
+  if (raw === undefined) return undefined;
+  return { faults: raw.faults ?? null, budget: raw.budget ?? null, violation: raw.violation === undefined ? [] : conditionsOf(raw.violation, ['explore', 'violation'], issue) };
+}
+
+/** The `explore:` entries of `expect:`. */
+export function resolveExploreExpectations(
+  raw: RawScenario['expect'],
+  variantNames: readonly string[],
+  issue: (path: ScenarioIssue['path'], message: string) => void,
+): ExploreExpectation[] {
+  const out: ExploreExpectation[] = [];
+  for (const [variant, checks] of Object.entries(raw ?? {})) {
+    const e = checks.explore;
+    if (e === undefined || !variantNames.includes(variant)) continue;
+    const c = parseComparison(e.violations, false);
+    if (!c.ok) {
+      issue(['expect', variant, 'explore', 'violations'], c.message);
+      continue;
+    }
+    const violation = e.violation === undefined ? null : conditionsOf(e.violation, ['expect', variant, 'explore', 'violation'], issue);
+    const written = { ...(e.faults === undefined ? {} : { faults: e.faults }), ...(e.budget === undefined ? {} : { budget: e.budget }), ...(e.violation === undefined ? {} : { violation: e.violation }), violations: e.violations };
+    const text = `explore violations ${typeof e.violations === 'number' ? `== ${e.violations}` : e.violations.trim()}`;
+    out.push({ variant, faults: e.faults ?? null, budget: e.budget ?? null, violation, ...c.value, text, written, location: '' });
+  }
+  return out;
 }

@@ -12,7 +12,7 @@ import { factoryOptions } from '../own-code/options.js';
 import { probeModule, resolveModulePath } from '../own-code/probe.js';
 import { resolveVariants } from './resolve-variants.js';
 import { redisFieldRefusal } from './redis-fields.js';
-import { resolveExpectations } from './resolve-expectations.js';
+import { resolveExpectations, resolveExploreDefaults, resolveExploreExpectations } from './resolve-expectations.js';
 import { BUILTIN_STEPS, type Arrival, type Scenario, type Step } from './types.js';
 import type { Topology } from '../world/redis/deployment.js';
 
@@ -161,6 +161,8 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
 
   const variantNames = variants.map((v) => v.name);
   const expectations = resolveExpectations(raw.expect, variantNames, issue);
+  const explore = resolveExploreDefaults(raw.explore, issue);
+  const exploreExpectations = resolveExploreExpectations(raw.expect, variantNames, issue);
 
   const stockRows = Array.isArray(raw.stock) ? raw.stock : [raw.stock];
   const stock: Array<{ sku: number; available: number }> = [];
@@ -250,6 +252,8 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
     randomFaults,
     variants,
     expectations,
+    ...(explore === undefined ? {} : { explore }),
+    ...(exploreExpectations.length === 0 ? {} : { exploreExpectations }),
   };
   return { scenario, issues };
 }

@@ -109,8 +109,9 @@ const faultClients = () =>
 const host = z.string().regex(/^(client-\d+|redis-\d+|primary)$/, 'expected a host: client-N, redis-N or primary');
 
 /**
- * When a fault happens: at a fixed time, or drawn from the seed at a rate. With `rate`, the
- * duration may be a distribution (each occurrence draws its own).
+ * When a fault happens: at a fixed time, or drawn from the seed at a rate (every kind: a crash
+ * at a random instant is how `compare` samples the timing `explore` searches). With `rate`,
+ * a windowed fault's duration may be a distribution (each occurrence draws its own).
  */
 const timing = {
   at: duration().optional(),
@@ -128,14 +129,14 @@ export const faultSchemas = {
   }),
   'primary-crash': z.strictObject({
     kind: z.literal('primary-crash'),
-    at: duration(),
+    ...timing,
     'replication-stalled-for': duration().optional(),
     'restart-after': duration().optional(),
   }),
   crash: z.strictObject({
     kind: z.literal('crash'),
     client: faultClients(),
-    at: duration(),
+    ...timing,
     point: z.enum(['between-setnx-and-expire']).optional(),
     'restart-after': duration().optional(),
   }),
@@ -146,11 +147,11 @@ export const faultSchemas = {
     from: z.array(host).min(1).max(100).optional(),
     mode: z.enum(PARTITION_MODES).optional(),
   }),
-  'clock-jump': z.strictObject({ kind: z.literal('clock-jump'), target: host, at: duration(), by: parsedBy(parseSignedDuration, { type: 'string', pattern: '^\\s*[+-]?\\s*\\d+(\\.\\d+)?\\s*(us|ms|s|m|h)\\s*$', description: 'a clock step: +20s forward, -5s backward' }) }),
+  'clock-jump': z.strictObject({ kind: z.literal('clock-jump'), target: host, ...timing, by: parsedBy(parseSignedDuration, { type: 'string', pattern: '^\\s*[+-]?\\s*\\d+(\\.\\d+)?\\s*(us|ms|s|m|h)\\s*$', description: 'a clock step: +20s forward, -5s backward' }) }),
   'clock-drift': z.strictObject({
     kind: z.literal('clock-drift'),
     target: host,
-    at: duration(),
+    ...timing,
     duration: duration(),
     ppm: z.number().int().min(-500_000).max(500_000),
   }),
@@ -158,7 +159,7 @@ export const faultSchemas = {
   'redis-restart': z.strictObject({
     kind: z.literal('redis-restart'),
     node: host,
-    at: duration(),
+    ...timing,
     'down-for': duration().optional(),
     persistence: z.enum(['none', 'always']).optional(),
   }),
@@ -308,6 +309,20 @@ const removedRedisFields = {
   promotion: removed("no longer an option: the promotion follows Sentinel's own phases (down-after, sentinels, quorum) or the Cluster's election; to delay clients after the switch, use rediscover"),
 };
 
+/** Explore's limits: more faults multiply the placements beyond any budget; a budget is schedules (runs). */
+export const MAX_EXPLORE_FAULTS = 4;
+export const MAX_EXPLORE_BUDGET = 1_000_000;
+const violationConditions = z.union([z.string().min(1).max(200), z.array(z.string().min(1).max(200)).min(1).max(20)]);
+/** How `lock-sim explore` searches this scenario (flags override it). */
+const exploreFields = {
+  faults: int(0, MAX_EXPLORE_FAULTS).optional(),
+  budget: int(1, MAX_EXPLORE_BUDGET).optional(),
+  violation: violationConditions.optional(),
+};
+const metricValue = z.union([z.number(), z.string(), z.array(z.union([z.number(), z.string()])).min(1).max(4)]);
+/** `expect: { v: { explore: { violations: 0 } } }`: what explore must find within its budget. */
+const exploreExpectation = z.strictObject({ ...exploreFields, violations: z.union([z.number(), z.string()]) });
+
 export const scenarioSchema = z.strictObject({
   name: name(),
   description: z.string().max(1_000).optional(),
@@ -344,10 +359,9 @@ export const scenarioSchema = z.strictObject({
   database: z.strictObject({ 'statement-time': distribution().optional() }).optional(),
   faults: z.array(faultSchema).max(10_000).optional(),
   variants: z.record(name(), variantSchema),
-  // One comparison, or a list of them for a range: `stuck-time: ["> 0", "<= 5s"]`.
-  expect: z
-    .record(z.string(), z.record(z.string(), z.union([z.number(), z.string(), z.array(z.union([z.number(), z.string()])).min(1).max(4)])))
-    .optional(),
+  explore: z.strictObject(exploreFields).optional(),
+  // One comparison, or a list of them for a range: `stuck-time: ["> 0", "<= 5s"]`; `explore:` a bound.
+  expect: z.record(z.string(), z.object({ explore: exploreExpectation.optional() }).catchall(metricValue)).optional(),
 });
 
 export type RawScenario = z.output<typeof scenarioSchema>;

@@ -8,7 +8,7 @@ import { describeDistribution, type Distribution } from '../engine/distribution.
 import { redisFieldApplies } from './redis-fields.js';
 import { optionApplies } from './resolve-variants.js';
 import { behaviourOf } from '../variants/locks/redisson/versions.js';
-import type { Arrival, Expectation, FaultSpec, RandomFaultSpec, Scenario, VariantSpec } from './types.js';
+import type { Arrival, Expectation, ExploreDefaults, ExploreExpectation, FaultSpec, RandomFaultSpec, Scenario, VariantSpec } from './types.js';
 
 const UNITS: Array<[string, number]> = [['h', 3_600_000_000], ['m', 60_000_000], ['s', 1_000_000], ['ms', 1_000], ['us', 1]];
 
@@ -146,15 +146,24 @@ function arrivalEntry(a: Arrival): Record<string, unknown> {
 
 type Written = string | number;
 
-function expectBlock(expectations: readonly Expectation[]): Record<string, Record<string, Written | Written[]>> {
-  const block: Record<string, Record<string, Written | Written[]>> = {};
+function expectBlock(expectations: readonly Expectation[], explore: readonly ExploreExpectation[]): Record<string, Record<string, Written | Written[] | ExploreExpectation['written']>> {
+  const block: Record<string, Record<string, Written | Written[] | ExploreExpectation['written']>> = {};
   for (const e of expectations) {
     const perVariant = (block[e.variant] ??= {});
     const value = e.written;
-    const before = perVariant[e.key];
+    const before = perVariant[e.key] as Written | Written[] | undefined;
     perVariant[e.key] = before === undefined ? value : [...(Array.isArray(before) ? before : [before]), value];
   }
+  for (const e of explore) (block[e.variant] ??= {}).explore = e.written;
   return block;
+}
+
+function exploreBlock(e: ExploreDefaults): Record<string, unknown> {
+  return {
+    ...(e.faults === null ? {} : { faults: e.faults }),
+    ...(e.budget === null ? {} : { budget: e.budget }),
+    ...(e.violation.length === 0 ? {} : { violation: e.violation.map((c) => c.text) }),
+  };
 }
 
 export function scenarioToObject(s: Scenario): Record<string, unknown> {
@@ -202,7 +211,8 @@ export function scenarioToObject(s: Scenario): Record<string, unknown> {
     database: { 'statement-time': distributionText(s.database.statementTime) },
     faults: [...s.faults.map(fixedFault), ...s.randomFaults.map(randomFault)],
     variants: Object.fromEntries(s.variants.map((v) => [v.name, variantEntry(v)])),
-    ...(s.expectations.length > 0 ? { expect: expectBlock(s.expectations) } : {}),
+    ...(s.explore === undefined ? {} : { explore: exploreBlock(s.explore) }),
+    ...(s.expectations.length > 0 || (s.exploreExpectations ?? []).length > 0 ? { expect: expectBlock(s.expectations, s.exploreExpectations ?? []) } : {}),
   };
 }
 

@@ -183,6 +183,43 @@ export interface Expectation {
   location: string;
 }
 
+/** A condition on a run's metrics: "stuck-time > 10s" (explore's violations). */
+export interface MetricCondition {
+  metric: string;
+  comparator: Comparator;
+  value: number;
+  /** As written, normalised: "stuck-time > 10s". */
+  text: string;
+}
+
+/** The scenario's `explore:` block: how `lock-sim explore` searches it unless flags say otherwise. */
+export interface ExploreDefaults {
+  faults: number | null;
+  budget: number | null;
+  /** What counts as a violation (empty: any broken safety invariant). */
+  violation: MetricCondition[];
+}
+
+/**
+ * `expect: { v: { explore: { violations: 0 } } }`: `check` runs explore on the variant (with
+ * the expectation's faults, budget and violation, else the scenario's `explore:` block's) and
+ * judges how many violations it found (it stops at the first, so 0 or 1).
+ */
+export interface ExploreExpectation {
+  variant: string;
+  faults: number | null;
+  budget: number | null;
+  /** null: the scenario's `explore: violation`. */
+  violation: MetricCondition[] | null;
+  comparator: Comparator;
+  value: number;
+  /** "explore violations == 0". */
+  text: string;
+  /** The entry as written, to write the file back. */
+  written: { faults?: number; budget?: number; violation?: string | string[]; violations: string | number };
+  location: string;
+}
+
 export interface Scenario {
   name: string;
   description: string;
@@ -224,6 +261,10 @@ export interface Scenario {
   randomFaults: RandomFaultSpec[];
   variants: VariantSpec[];
   expectations: Expectation[];
+  /** The `explore:` block (absent: none). */
+  explore?: ExploreDefaults;
+  /** The `explore:` entries of `expect:` (absent: none). */
+  exploreExpectations?: ExploreExpectation[];
   /** Where the workload: block is written (`file:line:col`), for errors found while running. */
   workloadLocation?: string;
 }

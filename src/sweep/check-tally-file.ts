@@ -12,7 +12,7 @@ import type { Scenario } from '../scenario/types.js';
 import { metricByName } from '../scenario/metrics.js';
 import { MAX_NAME_LENGTH } from '../scenario/schema.js';
 import { mergeExpectationTally, type ExpectationTally } from './expectation-tally.js';
-import type { ScenarioTally } from './check.js';
+import type { CheckedExpectation, ScenarioTally } from './check.js';
 import { coverageProblem, identityProblems, LOCK_SIM_VERSION, scenarioIdentity, type ScenarioIdentity, type SeedsIdentity, type TallyHeader } from './tally-identity.js';
 import { shardRuns } from './tally-file.js';
 
@@ -26,6 +26,8 @@ interface ScenarioEntry {
   written: number;
   passWithNoExpectations: boolean;
   tallies: ExpectationTally[];
+  /** explore: expectations, judged whole by the shard that ran them (shard 1; the others carry none). */
+  explored: CheckedExpectation[];
 }
 
 export interface CheckTally {
@@ -43,6 +45,7 @@ export function checkTallyJson(tallies: readonly ScenarioTally[], scenarios: rea
     written: t.written,
     passWithNoExpectations: t.passWithNoExpectations,
     tallies: t.tallies,
+    explored: t.explored,
   }));
   return `${JSON.stringify({ format: CHECK_TALLY_FORMAT, version: LOCK_SIM_VERSION, shard, scenarios: entries })}\n`;
 }
@@ -77,6 +80,17 @@ const tally = z.strictObject({
   max: seedValue,
   min: seedValue,
 });
+const explored = z.strictObject({
+  expectation,
+  passed: z.boolean(),
+  measured: finite,
+  runs: count,
+  failedRuns: count,
+  replaySeed: count.nullable(),
+  replay: text.nullable(),
+  implicit: z.boolean(),
+  detail: text.optional(),
+});
 const hash = z.string().regex(/^[0-9a-f]{1,128}$/);
 const entry = z.strictObject({
   scenario: z.strictObject({ name, file: text, fingerprint: hash, code: hash.nullable() }),
@@ -85,6 +99,7 @@ const entry = z.strictObject({
   written: count,
   passWithNoExpectations: z.boolean(),
   tallies: z.array(tally).max(100_000),
+  explored: z.array(explored).max(10_000),
 });
 const fileSchema = z.strictObject({
   format: z.literal(CHECK_TALLY_FORMAT),
@@ -109,6 +124,7 @@ export function validateCheckTally(data: unknown): { ok: true; result: CheckTall
   result.scenarios.forEach((s, i) => {
     const runs = shardRuns(s.seeds.count, k, n);
     if (s.written > s.tallies.length) problems.push(`scenarios[${i}].written: ${s.written} written expectations, but ${s.tallies.length} tallies`);
+    if (k !== 1 && s.explored.length > 0) problems.push(`scenarios[${i}].explored: shard ${k}/${n} carries explore results; only shard 1/${n} runs them`);
     s.tallies.forEach((t, j) => {
       const p = `scenarios[${i}].tallies[${j}]`;
       if (t.runs !== runs) problems.push(`${p}.runs: ${t.runs} runs, but shard ${k}/${n} of ${s.seeds.count} seeds runs ${runs}`);
@@ -144,9 +160,11 @@ export function mergeCheckTallies(parts: readonly CheckTally[], files: readonly 
   });
   const coverage = problems.length === 0 ? coverageProblem(files, parts.map((p) => headerOf(p, p.scenarios[0]))) : null;
   if (problems.length > 0 || coverage !== null) throw new Error([...problems, ...(coverage === null ? [] : [coverage])].join('\n'));
+  // explore: expectations ran whole in shard 1 (check.ts tallyScenario): its results are the run's.
+  const shardOne = parts.find((p) => p.shard.k === 1)!;
   return first.scenarios.map((s, j) => {
     const tallies = s.tallies.map((t) => ({ ...t }));
     for (const p of parts.slice(1)) p.scenarios[j].tallies.forEach((t, x) => mergeExpectationTally(tallies[x], t));
-    return { scenario: { name: s.scenario.name, file: s.scenario.file }, seeds: s.seeds, written: s.written, tallies, passWithNoExpectations: s.passWithNoExpectations };
+    return { scenario: { name: s.scenario.name, file: s.scenario.file }, seeds: s.seeds, written: s.written, tallies, explored: shardOne.scenarios[j].explored, passWithNoExpectations: s.passWithNoExpectations };
   });
 }

@@ -3,7 +3,9 @@
  * failure comes with the seed and variant whose run shows it, so it can be replayed.
  */
 import { LIVENESS_METRICS } from '../scenario/metrics.js';
-import type { Expectation, Scenario } from '../scenario/types.js';
+import type { Expectation, ExploreExpectation, Scenario } from '../scenario/types.js';
+import { judgeExploreExpectation } from '../explore/expectation.js';
+import { exploreReplayCommand } from './explore-replay.js';
 import { addToExpectationTally, emptyExpectationTally, judgeTally, type ExpectationTally, type ExpectationVerdict } from './expectation-tally.js';
 import { shardSeeds } from '../scenario/seeds.js';
 import { runSeeds } from './run-seeds.js';
@@ -24,6 +26,8 @@ export interface CheckedExpectation extends ExpectationVerdict {
   replay: string | null;
   /** Not written in the file: the liveness every variant checked must keep (implicitLiveness). */
   implicit: boolean;
+  /** What the report says instead of the measured value (an explore expectation's finding). */
+  detail?: string;
 }
 
 export interface ScenarioCheck {
@@ -64,6 +68,11 @@ export interface ScenarioTally {
   /** How many of `tallies` the file wrote; the rest are implicit (implicitLiveness). */
   written: number;
   tallies: ExpectationTally[];
+  /**
+   * The file's explore expectations, judged: a search each (src/explore), not a tally over
+   * seeds, so it runs once, in the whole run or in shard 1 (none in the other shards).
+   */
+  explored: CheckedExpectation[];
   passWithNoExpectations: boolean;
 }
 
@@ -85,7 +94,18 @@ export async function tallyScenario(scenario: Scenario, options: CheckOptions & 
       onProgress: options.onProgress,
     });
   }
-  return { scenario: { name: scenario.name, file: scenario.file }, seeds: seedsIdentity(seeds), written: scenario.expectations.length, tallies, passWithNoExpectations: options.passWithNoExpectations === true };
+  const explored: CheckedExpectation[] = [];
+  for (const e of options.shard && options.shard.k !== 1 ? [] : (scenario.exploreExpectations ?? [])) {
+    const v = await judgeExploreExpectation(scenario, e, options.jobs ?? 1);
+    const replay = v.passed || v.replay === null ? null : exploreReplayCommand(scenario.file, scenario.seed, e.variant, [], v.conditions, v.replay, scenario.explore?.violation ?? []);
+    explored.push({ expectation: asExpectation(e), passed: v.passed, measured: v.measured, runs: v.schedules, failedRuns: 0, replaySeed: null, replay, implicit: false, detail: v.detail });
+  }
+  return { scenario: { name: scenario.name, file: scenario.file }, seeds: seedsIdentity(seeds), written: scenario.expectations.length, tallies, explored, passWithNoExpectations: options.passWithNoExpectations === true };
+}
+
+/** An explore expectation as the reports show expectations. */
+function asExpectation(e: ExploreExpectation): Expectation {
+  return { variant: e.variant, metric: 'explore-violations', statistic: 'run', condition: null, comparator: e.comparator, value: e.value, text: e.text, written: e.written.violations, key: 'explore', location: e.location };
 }
 
 /** The verdict of a scenario's tallies: every expectation judged, with the command that replays a failure. */
@@ -95,7 +115,8 @@ export function judgeScenario(t: ScenarioTally): ScenarioCheck {
     const replay = verdict.replaySeed === null ? null : replayCommand(t.scenario.file, verdict.replaySeed, verdict.expectation.variant);
     return { ...verdict, replay, implicit: i >= t.written };
   });
-  const empty = t.written === 0;
+  expectations.push(...t.explored);
+  const empty = t.written === 0 && t.explored.length === 0;
   const passed = empty ? t.passWithNoExpectations : expectations.every((e) => e.passed);
   return { scenario: t.scenario, seeds: t.seeds.count, seedsLabel: t.seeds.label, expectations, empty, passed };
 }

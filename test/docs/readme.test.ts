@@ -23,6 +23,12 @@ describe('the documentation', () => {
     expect(files.filter((f) => !listed(f, casebook))).toEqual([]);
   });
 
+  it('lists every explore scenario (scenarios/explore/) in the casebook', () => {
+    const files = readdirSync('scenarios/explore').filter((f) => f.endsWith('.yaml'));
+    expect(files.length).toBeGreaterThan(0);
+    expect(files.filter((f) => !listed(`explore/${f}`, casebook))).toEqual([]);
+  });
+
   it('lists every real-time scenario (scenarios/real/)', () => {
     const files = readdirSync('scenarios/real').filter((f) => f.endsWith('.yaml'));
     expect(files.length).toBeGreaterThan(0);

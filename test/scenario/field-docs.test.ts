@@ -20,7 +20,7 @@ function properties(): Array<{ path: string; node: Node }> {
     }
     for (const k of ['anyOf', 'oneOf', 'allOf']) ((node[k] as Node[] | undefined) ?? []).forEach((b) => walk(b, path));
     if (node.items && typeof node.items === 'object') walk(node.items as Node, path.endsWith('requests') ? `${path}[]` : path);
-    if (path === 'variants' && node.additionalProperties && typeof node.additionalProperties === 'object') walk(node.additionalProperties as Node, 'variants.*');
+    if ((path === 'variants' || path === 'expect') && node.additionalProperties && typeof node.additionalProperties === 'object') walk(node.additionalProperties as Node, `${path}.*`);
   };
   walk(scenarioJsonSchema(), '');
   return out;

@@ -5,7 +5,13 @@ import { loadScenario, parseScenario } from '../../src/scenario/load.js';
 import type { Scenario } from '../../src/scenario/types.js';
 import { durationText, rateText, scenarioToYaml } from '../../src/scenario/to-yaml.js';
 
-const placeless = (s: Scenario) => ({ ...s, file: '', workloadLocation: '', expectations: s.expectations.map((e) => ({ ...e, location: '' })) });
+const placeless = (s: Scenario) => ({
+  ...s,
+  file: '',
+  workloadLocation: '',
+  expectations: s.expectations.map((e) => ({ ...e, location: '' })),
+  ...(s.exploreExpectations ? { exploreExpectations: s.exploreExpectations.map((e) => ({ ...e, location: '' })) } : {}),
+});
 
 describe('scenarioToYaml', () => {
   it.each(readdirSync('scenarios').filter((f) => f.endsWith('.yaml')))('round-trips scenarios/%s', (file) => {
@@ -14,8 +20,8 @@ describe('scenarioToYaml', () => {
     expect(placeless(again)).toEqual(placeless(original));
   });
 
-  it.each(readdirSync('scenarios/real').filter((f) => f.endsWith('.yaml')))('round-trips scenarios/real/%s', (file) => {
-    const original = loadScenario(`scenarios/real/${file}`);
+  it.each([...readdirSync('scenarios/real').map((f) => `real/${f}`), ...readdirSync('scenarios/explore').map((f) => `explore/${f}`)].filter((f) => f.endsWith('.yaml')))('round-trips scenarios/%s', (file) => {
+    const original = loadScenario(`scenarios/${file}`);
     const again = parseScenario(scenarioToYaml(original, ['a header']), 'again.yaml');
     expect(placeless(again)).toEqual(placeless(original));
   });

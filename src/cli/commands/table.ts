@@ -30,6 +30,7 @@ const init = async (): Promise<Register> => (await import('./init.js')).register
 const sweep = async (): Promise<Register> => (await import('./sweep.js')).registerSweep;
 const explain = async (): Promise<Register> => (await import('./explain.js')).registerExplain;
 const agree = async (): Promise<Register> => (await import('./agree.js')).registerAgree;
+const explore = async (): Promise<Register> => (await import('./explore.js')).registerExplore;
 
 /** In the order `lock-sim --help` lists them. */
 export const COMMANDS: readonly CommandEntry[] = [
@@ -44,6 +45,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'sweep', args: '<scenario>', summary: 'compare the variants at each value of one or two scenario fields (a grid); --find bisects for the boundary of a condition', examples: ['lock-sim sweep lease-vs-slow-risk-check --param variants.lease-5s.lease=1s..12s/12 --seeds 1..40', 'lock-sim sweep lease-vs-slow-risk-check --param variants.lease-5s.lease=1s..12s/12 --variants lease-5s --seeds 1..40 --find "p(oversold > 0) <= 0.05"'], load: sweep },
   { name: 'explain', args: '<scenario>', summary: 'print every value a scenario runs with: from the file, or a default and where that default comes from', examples: ['lock-sim explain scenarios/failover.yaml'], load: explain },
   { name: 'agree', args: '[scenario]', summary: 'compare the model with real Redis: simulated over seeds vs real runs, per variant and metric a two-sample test (Fisher, Mann-Whitney) with Holm\'s correction', examples: ['lock-sim agree scenarios/real/pause-longer-than-lease.yaml', 'lock-sim agree scenarios/real/pause-longer-than-lease.yaml --seeds 1..10 --repeat 10', 'lock-sim agree --generate 5 --seed 1'], load: agree },
+  { name: 'explore', args: '<scenario>', summary: 'search the fault timings systematically: faults at every critical instant, same-instant orders by PCT; a witness, or a bounded statement', examples: ['lock-sim explore scenarios/explore/setnx-crash-window.yaml', 'lock-sim explore scenarios/explore/failover-backlog-window.yaml --variant lua --timeline', 'lock-sim explore scenarios/failover.yaml --faults 2 --budget 5000 --jobs 2 --format json'], load: explore },
 ];
 
 /** A command's summary, for its module's .description(). */
