@@ -58,7 +58,8 @@ const comparator = z.enum(['==', '!=', '<', '<=', '>', '>=']);
 const seedValue = z.strictObject({ seed: count, value: finite }).nullable();
 const expectation = z.strictObject({
   variant: name,
-  metric: z.string().refine((m) => metricByName.has(m), 'no such metric'),
+  // explore-violations: how check.ts shows an explore: expectation.
+  metric: z.string().refine((m) => metricByName.has(m) || m === 'explore-violations', 'no such metric'),
   statistic: z.enum(['run', 'p', 'mean', 'max', 'min']),
   condition: z.strictObject({ comparator, value: finite }).nullable(),
   comparator,

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sweepWorld } from '../helpers.js';
 
@@ -57,6 +57,18 @@ describe('check shards judged by merge', () => {
     const merged = cli({}, 'merge', join(at('fail'), '*', 'tally.json'));
     expect(merged.code).toBe(1);
     expect(merged.out).toBe(whole.out);
+  });
+
+  it('explore: expectations run once, in shard 1, and merge carries their verdict', () => {
+    const files = [resolve('scenarios/explore/setnx-crash-window.yaml'), at('holds.yaml')];
+    const whole = cli({}, 'check', ...files, '--jobs', '1');
+    expect(whole.out).toContain('explore violations');
+    shards(files, 'explore');
+    const merged = cli({}, 'merge', at('explore'));
+    expect(merged.code, merged.err).toBe(whole.code);
+    expect(merged.out).toBe(whole.out);
+    const second = JSON.parse(readFileSync(at('explore/pod-1/tally.json'), 'utf8'));
+    expect(second.scenarios[0].explored).toEqual([]);
   });
 
   it('refuses a shard missing, a tally of another scenario, a mix with a compare tally, and a hand-edited count', () => {
