@@ -22,6 +22,13 @@ import { atScenario, RESULT, runCli, violation, type Outcome } from './contract.
 import { BASE, encode, featureCase, HOSTILE_JSON, type CollisionCase, type FeatureCase, type FileType, type MergeCase, type SamplesCase, type SweepCase, type TallyBase, type TallyFile } from './features.js';
 
 const RUNS = Number(process.env.LOCK_SIM_FUZZ_RUNS ?? 14);
+/**
+ * The test's time limit grows with its cases: each may take up to the contract's 600 s of wall
+ * time before it counts as a hang (contract.ts), and `npm run fuzz` with 1,000 cases took
+ * 2,374 s under load, over vitest's 20 minutes (the cases all kept the contract; vitest
+ * reports a test that returns late as timed out).
+ */
+const caseTimeLimitMs = (runs: number): number => Math.max(20 * 60_000, runs * 600_000);
 const SEED = Number(process.env.LOCK_SIM_FUZZ_SEED ?? 20261201);
 const MAX_REQUESTS = ['--max-requests', '20000'];
 const root = mkdtempSync(join(tmpdir(), 'lock-sim-fuzz-features-'));
@@ -289,7 +296,7 @@ describe('fuzzing the newer features', () => {
     expect(exits.some(([k]) => k.endsWith(' exit 2'))).toBe(true);
     expect(exits.some(([k]) => k.endsWith(' exit 0') || k.endsWith(' exit 1'))).toBe(true);
     if (process.env.LOCK_SIM_FUZZ_REPORT) writeFileSync(process.env.LOCK_SIM_FUZZ_REPORT, `${JSON.stringify({ runs: RUNS, seed: SEED, seen }, null, 2)}\n`);
-  });
+  }, caseTimeLimitMs(RUNS));
 });
 
 describe('the checks of the fuzz test', () => {
