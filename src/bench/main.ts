@@ -12,6 +12,7 @@ import { CheckerArena } from '../checker/arena.js';
 import { describeExploreBench, exploreBench } from './explore-bench.js';
 import { describeLibraryBench, describeTwinBench, ownCodeLibraryBench, ownCodeTwinBench } from './own-code-twin.js';
 import { pingPong } from './ping-pong.js';
+import { cliStart, describeCliStart } from './cli-start.js';
 
 const now = (): number => performance.now(); // lock-sim: wall-clock ok
 let peakRssBytes = 0;
@@ -189,3 +190,5 @@ console.log(describeTwinBench(ownCodeTwinBench(Number(process.env.LOCK_SIM_BENCH
 console.log(describeLibraryBench(ownCodeLibraryBench(Number(process.env.LOCK_SIM_BENCH_OWN_CODE_SEEDS ?? 20), now)));
 // 7. Explore: runs to the first violation of each scenarios/explore/ file, explore against random seeds.
 for (const line of await exploreBench(Number(process.env.LOCK_SIM_BENCH_EXPLORE_SEEDS ?? 20_000))) console.log(describeExploreBench(line));
+// 8. The CLI's start: --version and --help load no command module.
+for (const args of [['--version'], ['--help'], ['run', '--help']]) console.log(describeCliStart(cliStart(args)));

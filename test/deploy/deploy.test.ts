@@ -15,8 +15,8 @@ import { sweepWorld } from '../helpers.js';
 
 const BIN = resolve('bin/lock-sim.js');
 const VARIANTS = ['  short: { lock: lua-unlock, lease: 1s, wait: 3s, retry-interval: 10ms }', '  long:  { lock: lua-unlock, lease: 5s, wait: 3s, retry-interval: 10ms }'].join('\n');
-const HOLDS = sweepWorld(VARIANTS, '  long: { double-holders: 0, "p(orders > 0)": 1 }', '1..8');
-const FAILS = sweepWorld(VARIANTS, '  short: { double-holders: 0 }', '1..8');
+const HOLDS = sweepWorld(VARIANTS, '  long: { double-holders: 0, "p(orders > 0)": 1 }', '1..4');
+const FAILS = sweepWorld(VARIANTS, '  short: { double-holders: 0 }', '1..4');
 
 const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['JOB_COMPLETION_INDEX', 'AWS_BATCH_JOB_ARRAY_INDEX', 'FORCE_COLOR'].includes(k)));
 
@@ -185,7 +185,7 @@ describe('the Dockerfile', () => {
     const major = Number(/^FROM node:(\d+)/m.exec(text)![1]);
     expect(major).toBeGreaterThanOrEqual(Number(/\d+/.exec(pkg.engines.node)![0]));
     expect(text).toContain('RUN npm ci && mkdir /pkg && npm pack --pack-destination /pkg');
-    expect(text).toContain(`npm install --global /tmp/pkg/${pkg.name}-*.tgz`);
+    expect(text).toContain(`npm install --global /pkg/${pkg.name}-*.tgz`);
     expect(text).toContain(`ENTRYPOINT ["${Object.keys(pkg.bin)[0]}"]`);
     const ignored = readFileSync('.dockerignore', 'utf8').split('\n');
     expect(ignored).toEqual(expect.arrayContaining(['node_modules', 'dist']));
