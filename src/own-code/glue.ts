@@ -591,14 +591,17 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   ];
   // Every command as a method of the prototypes, lowercase and uppercase, as ioredis'
   // Commander does (one definition per class, not one closure per connection or pipeline); a
-  // method of the class itself (multi, subscribe, quit, exec, ...) stays its own.
+  // method of the class itself (multi, subscribe, quit, exec, ...) stays its own. Methods, as
+  // the classes' own are: no `prototype` object each (the context watch, context-watch.ts,
+  // would walk about 500 such functions and their prototypes at the end of every run), and
+  // frozen, so that no process leaves a mark on one for the next process of its context.
   for (const name of COMMANDS) {
     const upper = name.toUpperCase();
     const client: any = SimRedis.prototype;
-    if (!(name in client)) client[name] = function (this: any, ...args: any[]) { return this.callWithCallback(name, args); };
+    if (!(name in client)) client[name] = Object.freeze({ [name](this: any, ...args: any[]) { return this.callWithCallback(name, args); } }[name]);
     if (!(upper in client)) client[upper] = client[name];
     const pipeline: any = Pipeline.prototype;
-    if (!(name in pipeline)) pipeline[name] = function (this: Pipeline, ...args: any[]) { return this.queue(name, args); };
+    if (!(name in pipeline)) pipeline[name] = Object.freeze({ [name](this: Pipeline, ...args: any[]) { return this.queue(name, args); } }[name]);
     if (!(upper in pipeline)) pipeline[upper] = pipeline[name];
   }
 

@@ -11,7 +11,7 @@ import { ContextWatch } from '../../src/own-code/context-watch.js';
 
 function watched(): { run: (code: string) => unknown; watch: ContextWatch; extra: Record<string, unknown> } {
   const context = vm.createContext({ console });
-  const extra = vm.runInContext('({ nextTick() {} })', context) as Record<string, unknown>;
+  const extra = vm.runInContext('({ nextTick() {}, Sloppy: function Sloppy() { return Sloppy.caller; } })', context) as Record<string, unknown>;
   const [global, objectPrototype] = vm.runInContext('[globalThis, Object.prototype]', context) as [object, object];
   const watch = new ContextWatch(global, objectPrototype, [extra]);
   return { run: (code) => vm.runInContext(code, context), watch, extra };
@@ -61,5 +61,19 @@ describe('ContextWatch', () => {
     const b = watched();
     b.extra.patched = true;
     expect(b.watch.unchanged()).toBe(false);
+  });
+
+  // A sloppy-mode function's `arguments` and `caller` are fixed properties the check does not read again (context-watch.ts).
+  it('reads a sloppy-mode constructor of the glue unchanged after calls of it, changed after a change to it or to its prototype', () => {
+    const a = watched();
+    const Sloppy = a.extra.Sloppy as () => unknown;
+    Sloppy();
+    a.run('[1, 2].map(function (x) { return x; })');
+    expect(a.watch.unchanged()).toBe(true);
+    for (const change of [(f: any) => { f.extra = 1; }, (f: any) => { f.prototype.method = () => 0; }, (f: any) => { delete f.prototype.constructor; }]) {
+      const b = watched();
+      change(b.extra.Sloppy);
+      expect(b.watch.unchanged()).toBe(false);
+    }
   });
 });
