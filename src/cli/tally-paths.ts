@@ -5,21 +5,20 @@
  * workflow file), the files it matches under its fixed leading folders. A folder or glob that
  * yields nothing is an error; a path that does not exist is merge's to name.
  */
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { statSync } from 'node:fs';
+import { relative } from 'node:path';
+import { filesUnder } from './folder-files.js';
 import picomatch from 'picomatch';
 import { UsageError } from './options.js';
 
 /** Enough for any real run (10,000 shards is the most --shard allows), not an accidental walk of a home folder. */
 export const MAX_TALLY_PATHS = 10_000;
 
-const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
 export function tallyPaths(args: readonly string[]): string[] {
   const files: string[] = [];
   for (const arg of args) {
     if (isFolder(arg)) {
-      const found = walk(arg, (path) => path.endsWith('.json'));
+      const found = filesUnder(arg, (path) => path.endsWith('.json'), MAX_TALLY_PATHS);
       if (found.length === 0) throw new UsageError(`${arg}: a folder with no .json tally files in it`);
       files.push(...found);
     }
@@ -27,7 +26,7 @@ export function tallyPaths(args: readonly string[]): string[] {
       const { base } = picomatch.scan(arg);
       const matches = picomatch(arg, { dot: false });
       const root = base === '' ? '.' : base;
-      const found = isFolder(root) ? walk(root, (path) => matches(base === '' ? relative('.', path) : path)) : [];
+      const found = isFolder(root) ? filesUnder(root, (path) => matches(base === '' ? relative('.', path) : path), MAX_TALLY_PATHS) : [];
       if (found.length === 0) throw new UsageError(`${arg}: the glob matches no file`);
       files.push(...found);
     } else files.push(arg);
@@ -43,21 +42,4 @@ function isFolder(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Files under `dir` that `keep`, in name order, not following links to folders, never into dot-folders. */
-function walk(dir: string, keep: (path: string) => boolean): string[] {
-  const out: string[] = [];
-  const visit = (d: string): void => {
-    const entries = readdirSync(d, { withFileTypes: true }).sort((a, b) => byName(a.name, b.name));
-    for (const e of entries) {
-      const path = join(d, e.name);
-      if (e.isDirectory()) {
-        if (!e.name.startsWith('.') && e.name !== 'node_modules') visit(path);
-      } else if (keep(path)) out.push(path);
-      if (out.length > MAX_TALLY_PATHS) return;
-    }
-  };
-  visit(dir);
-  return out;
 }

@@ -115,8 +115,8 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   /**
    * A timer chain: a timer, and every timer armed by its callback or the continuations it set
    * off (an interval is one chain). A chain of a request that holds its lock and that talks to
-   * Redis is a refresh loop (redis-semaphore's setInterval, redlock-universal's setTimeout
-   * chain, a hand-written watchdog); one that no longer has a timer armed when its request
+   * Redis is a refresh loop (redis-semaphore's interval timer, redlock-universal's chain of
+   * one-shot timers, a hand-written watchdog); one that no longer has a timer armed when its request
    * releases stopped while the lock was held: a `watchdog-stop` diagnostic.
    */
   interface Chain {

@@ -185,7 +185,7 @@ export function nodeRedisMain(deps: NodeRedisDeps): (conn: number, version: 4 | 
     ['time', 'TIME', M('time', flat, (r, v) => {
       if (v === 5) return r;
       // v4 TIME: a Date with its microseconds.
-      const d: any = new Date(Number(r[0]) * 1000 + Number(r[1]) / 1000);
+      const d: any = new Date(Number(r[0]) * 1000 + Number(r[1]) / 1000); // lock-sim: wall-clock ok (built from the simulated TIME reply; no clock is read)
       d.microseconds = Number(r[1]);
       return d;
     })],

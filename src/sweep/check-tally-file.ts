@@ -14,7 +14,7 @@ import { MAX_NAME_LENGTH } from '../scenario/schema.js';
 import { mergeExpectationTally, type ExpectationTally } from './expectation-tally.js';
 import type { CheckedExpectation, ScenarioTally } from './check.js';
 import { coverageProblem, identityProblems, LOCK_SIM_VERSION, scenarioIdentity, type ScenarioIdentity, type SeedsIdentity, type TallyHeader } from './tally-identity.js';
-import { shardRuns } from './tally-file.js';
+import { at, shardRuns } from './tally-file.js';
 
 export const CHECK_TALLY_FORMAT = 'lock-sim-check-tally/1';
 
@@ -108,8 +108,6 @@ const fileSchema = z.strictObject({
   shard: z.strictObject({ k: z.number().int().min(1).max(10_000), n: z.number().int().min(1).max(10_000) }),
   scenarios: z.array(entry).min(1).max(100_000),
 });
-
-const at = (path: ReadonlyArray<PropertyKey>): string => path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('') || '(the file)';
 
 export const isCheckTally = (data: unknown): boolean =>
   typeof data === 'object' && data !== null && typeof (data as { format?: unknown }).format === 'string' && (data as { format: string }).format.startsWith('lock-sim-check-tally/');

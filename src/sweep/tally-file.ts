@@ -92,7 +92,8 @@ export function shardRuns(count: number, k: number, n: number): number {
   return k > count ? 0 : Math.floor((count - k) / n) + 1;
 }
 
-const at = (path: ReadonlyArray<PropertyKey>): string =>
+/** A field's path in a tally file, as a problem line names it ("tally.variants[0].runs"). */
+export const at = (path: ReadonlyArray<PropertyKey>): string =>
   path.length === 0 ? '(top level)' : path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
 
 /** The tally in `data`, or the list of what is wrong with it (each "field: problem"). */

@@ -1,6 +1,7 @@
 /** `lock-sim check`: every scenario's expectations, for CI; exit 1 when one fails. */
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { statSync } from 'node:fs';
+import { relative } from 'node:path';
+import { filesUnder } from '../folder-files.js';
 import type { Command } from 'commander';
 import picomatch from 'picomatch';
 import { ScenarioError } from '../../scenario/errors.js';
@@ -25,10 +26,6 @@ import { summaryOf } from './table.js';
 export const REPORTERS = ['text', 'junit', 'json', 'markdown'] as const;
 const SHARD_OPTIONS = shardOptions("every scenario's seeds");
 export type Reporter = (typeof REPORTERS)[number];
-
-/** Folders a search never enters: dependencies, version control, and every dot-folder (.github, .cache, ...). */
-export const SKIPPED_FOLDERS = ['node_modules'];
-const skipped = (name: string): boolean => name.startsWith('.') || SKIPPED_FOLDERS.includes(name);
 
 export interface FileFilter {
   /** Globs a file must match one of (none: every .yaml / .yml). */
@@ -55,13 +52,7 @@ export function scenarioFiles(paths: readonly string[], filter: FileFilter = {})
   };
   const files: string[] = [];
   const walk = (dir: string, root: string): void => {
-    const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (!skipped(entry.name)) walk(path, root);
-      } else if (/\.ya?ml$/.test(entry.name) && (entry.isFile() || isFile(path)) && keeps(path, root)) files.push(path);
-    }
+    files.push(...filesUnder(dir, (path, name) => /\.ya?ml$/.test(name) && keeps(path, root)));
   };
   for (const p of paths) {
     let isDir: boolean;
@@ -95,14 +86,6 @@ function globs(patterns: readonly string[] | undefined): ((names: readonly strin
   return (names) => names.some((n) => path(n) || name(n.slice(n.lastIndexOf('/') + 1)));
 }
 
-/** A symbolic link's target is a file (not a folder: those are not followed). */
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false; // a dangling link
-  }
-}
 
 interface CheckOptions extends ShardOptions {
   seeds?: number[];
