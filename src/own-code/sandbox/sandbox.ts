@@ -119,6 +119,22 @@ export class Sandbox {
     for (const f of loadedFiles) this.roots.push(packageRoot(f) + sep);
   }
 
+  /**
+   * Whether `path` is in the module's package or in a package of a file its graph has loaded so
+   * far. The packages are those of the files as the loader resolved them (Node's real paths), so
+   * a dependency reached through a symbolic link (a linked `node_modules`, `npm link`, a
+   * workspace package outside the project) may read its own files while it loads.
+   */
+  private readable(path: string): boolean {
+    const within = (root: string): boolean => path.startsWith(root) || path + sep === root;
+    if (this.roots.some(within)) return true;
+    for (const f of this.loader?.files() ?? []) {
+      const root = packageRoot(f) + sep;
+      if (!this.roots.includes(root)) this.roots.push(root);
+    }
+    return this.roots.some(within);
+  }
+
   /** The factory runs from now on: no file reads. */
   running(): void {
     this.isLoading = false;
@@ -164,7 +180,7 @@ export class Sandbox {
         if (!this.loader) throw new this.intrinsics.Error('lock-sim: module.createRequire outside a module load');
         return this.loader.requireFunction(file);
       },
-      readable: (path) => this.roots.some((root) => path.startsWith(root) || path + sep === root),
+      readable: (path) => this.readable(path),
       view: (name) => this.builtinByName(name),
     };
   }
