@@ -9,7 +9,7 @@ import { colorFor } from '../color.js';
 import { EXIT_EXPECTATION_FAILED, EXIT_OK } from '../exit-codes.js';
 import { budgetOf, checkNoDuplicates, checkWritable, collectList, MAX_REQUESTS_HELP, parseMaxRequests, parseSeeds, writeOutput } from '../options.js';
 import { noteTo, type CommandContext } from './context.js';
-import { summaryOf } from './table.js';
+import { summaryOf } from './summaries.js';
 import { generateScenarios } from '../../real/generate.js';
 import { parseScenario } from '../../scenario/load.js';
 import { UsageError } from '../options.js';

@@ -7,7 +7,7 @@ import { EXIT_OK } from '../exit-codes.js';
 import { parseFormat, textOrJson, writeOutput, type Format } from '../options.js';
 import { MODELINE_PREFIX, SCHEMA_FILE_NAME } from '../../scenario/schema-line.js';
 import type { CommandContext } from './context.js';
-import { summaryOf } from './table.js';
+import { summaryOf } from './summaries.js';
 
 export function registerCatalogue(program: Command, ctx: CommandContext): void {
   program

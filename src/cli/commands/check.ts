@@ -21,7 +21,7 @@ import { budgetOf, checkOutputs, checkWritable, collect, defaultJobs, MAX_REQUES
 import { progressBar } from '../progress.js';
 import { builtinScenario, inputsOf, isBareName, loadScenarioArg, resolveScenarioArg } from '../builtin-scenarios.js';
 import { noteTo, type CommandContext } from './context.js';
-import { summaryOf } from './table.js';
+import { summaryOf } from './summaries.js';
 
 export const REPORTERS = ['text', 'junit', 'json', 'markdown'] as const;
 const SHARD_OPTIONS = shardOptions("every scenario's seeds");

@@ -16,7 +16,7 @@ import { printCheck, reporterOf } from './check.js';
 import { judgeScenario } from '../../sweep/check.js';
 import { closest } from '../../scenario/suggest.js';
 import { noteTo, type CommandContext } from './context.js';
-import { summaryOf } from './table.js';
+import { summaryOf } from './summaries.js';
 import { shardOf, shardOptions, type ShardOptions } from '../shard-options.js';
 
 const SHARD_OPTIONS = shardOptions('the seeds');

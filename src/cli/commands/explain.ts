@@ -6,7 +6,7 @@ import { MAX_ALIAS_EXPANSIONS, readYaml } from '../../scenario/yaml-document.js'
 import { loadScenarioArg, resolveScenarioArg } from '../builtin-scenarios.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { noteTo, type CommandContext } from './context.js';
-import { summaryOf } from './table.js';
+import { summaryOf } from './summaries.js';
 
 export function registerExplain(program: Command, ctx: CommandContext): void {
   program

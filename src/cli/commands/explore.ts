@@ -29,7 +29,7 @@ import { colorFor } from '../color.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { budgetOf, checkNoDuplicates, checkWritable, collect, collectList, defaultJobs, formatOf, parseFormat, parseJobs, parseMaxRequests, parseSeed, MAX_REQUESTS_HELP, UsageError, writeOutput, type Format } from '../options.js';
 import { noteTo, type CommandContext } from './context.js';
-import { summaryOf } from './table.js';
+import { summaryOf } from './summaries.js';
 import { checkVariantNames } from '../variant-names.js';
 
 

@@ -18,7 +18,7 @@ import { schemaModeline, withModeline } from '../../scenario/schema-line.js';
 import { EXIT_OK } from '../exit-codes.js';
 import { UsageError, writeOutput } from '../options.js';
 import type { CommandContext } from './context.js';
-import { summaryOf } from './table.js';
+import { summaryOf } from './summaries.js';
 
 export interface InitOptions {
   from?: string;

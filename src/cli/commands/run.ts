@@ -17,7 +17,7 @@ import { budgetOf, checkNoDuplicates, checkOutputs, checkWritable, collect, form
 import { lockKeyOf } from '../../workload/request-flow.js';
 import { inputsOf, loadScenarioArg } from '../builtin-scenarios.js';
 import { noteTo, type CommandContext } from './context.js';
-import { summaryOf } from './table.js';
+import { summaryOf } from './summaries.js';
 import { checkVariantNames } from '../variant-names.js';
 import type { ParamOption } from '../../sweep/params.js';
 import { collectParam, loadWithParams } from './sweep.js';

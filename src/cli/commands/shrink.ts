@@ -9,7 +9,7 @@ import { budgetOf, checkOutputs, checkWritable, MAX_REQUESTS_HELP, parseMaxReque
 import { shellQuote } from '../../sweep/shell-quote.js';
 import { inputsOf, loadScenarioArg } from '../builtin-scenarios.js';
 import { noteTo, type CommandContext } from './context.js';
-import { summaryOf } from './table.js';
+import { summaryOf } from './summaries.js';
 import { checkVariantNames } from '../variant-names.js';
 
 const SIZE_ROWS: Array<[string, (s: ScenarioSize) => string]> = [

@@ -20,7 +20,7 @@ import { parseParamOption, type ParamOption } from '../../sweep/params.js';
 import type { Budget } from '../../scenario/cost.js';
 import type { Scenario } from '../../scenario/types.js';
 import { noteTo, type CommandContext } from './context.js';
-import { summaryOf } from './table.js';
+import { summaryOf } from './summaries.js';
 import { shardOf, shardOptions, type ShardOptions } from '../shard-options.js';
 
 const SHARD_OPTIONS = shardOptions('the seeds in every cell');
