@@ -175,7 +175,7 @@ async function cliOptions() {
 }
 
 async function metrics() {
-  const { METRICS } = await dist('scenario/metrics.js');
+  const { METRICS } = await dist('checker/metric-names.js');
   return ['| metric | meaning |', '|---|---|', ...METRICS.map((m) => `| \`${m.name}\` | ${cell(m.description)}${m.isTime ? ' (a time)' : ''} |`)].join('\n');
 }
 

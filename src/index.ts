@@ -3,8 +3,11 @@
  * expectations, read metrics and verdicts. Everything here is what the CLI uses.
  */
 export { loadScenario, parseScenario } from './scenario/load.js';
-export { ScenarioError } from './scenario/errors.js';
-export type { Scenario, VariantSpec, FaultSpec, RandomFaultSpec, Expectation, Statistic } from './scenario/types.js';
+export { ScenarioError } from './spec/errors.js';
+export type { Scenario } from './spec/scenario.js';
+export type { VariantSpec } from './spec/variant.js';
+export type { FaultSpec, RandomFaultSpec } from './spec/faults.js';
+export type { Expectation, Statistic } from './spec/expectations.js';
 export { parseSeedSpec } from './scenario/seeds.js';
 export { runScenario, type ScenarioResult } from './runner/run-scenario.js';
 export { runVariant, type RunResult, type RunOptions } from './runner/run.js';

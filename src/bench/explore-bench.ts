@@ -17,7 +17,7 @@ import { exploreScenario } from '../explore/explore-scenario.js';
 import { brokenBy, SAFETY_VIOLATION } from '../explore/violation.js';
 import { runVariant } from '../runner/run.js';
 import { loadScenario } from '../scenario/load.js';
-import type { Scenario } from '../scenario/types.js';
+import type { Scenario } from '../spec/scenario.js';
 
 export interface ExploreBenchLine {
   file: string;

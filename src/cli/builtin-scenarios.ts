@@ -10,12 +10,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ScenarioError } from '../scenario/errors.js';
+import { ScenarioError } from '../spec/errors.js';
 import { loadScenario, parseScenario, type LoadOptions } from '../scenario/load.js';
 import { readYaml } from '../scenario/yaml-document.js';
 import { closest } from '../scenario/suggest.js';
 import { SCHEMA_FILE_NAME } from '../scenario/schema-line.js';
-import type { Scenario } from '../scenario/types.js';
+import type { Scenario } from '../spec/scenario.js';
 import { scenarioInputs } from '../scenario/inputs.js';
 import { UsageError } from './options.js';
 

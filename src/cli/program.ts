@@ -4,7 +4,7 @@
  * only the module of the command being run is loaded (commands/table.ts).
  */
 import { Command, CommanderError, Option } from 'commander';
-import { boundedReport, ScenarioError } from '../scenario/errors.js';
+import { boundedReport, ScenarioError } from '../spec/errors.js';
 import { VERSION } from '../version.js';
 import type { CommandContext, Io } from './commands/context.js';
 import { COMMANDS, type CommandEntry } from './commands/table.js';
@@ -102,7 +102,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       return EXIT_INVALID_INPUT;
     }
     if (err instanceof ScenarioError || err instanceof UsageError || err instanceof RealBackendError) {
-      // Bounded: a value echoed in a message, or a file with a million bad lines, is cut (errors.ts).
+      // Bounded: a value echoed in a message, or a file with a million bad lines, is cut (spec/errors.ts).
       io.err(boundedReport((err instanceof UsageError && !err.raw) || err instanceof RealBackendError ? `lock-sim: ${err.message}` : err.message));
       return EXIT_INVALID_INPUT;
     }

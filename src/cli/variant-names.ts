@@ -1,6 +1,6 @@
 /** Variant names given on the command line, against the scenario's: an unknown one is located at its variants. */
-import { ScenarioError } from '../scenario/errors.js';
-import type { Scenario } from '../scenario/types.js';
+import { ScenarioError } from '../spec/errors.js';
+import type { Scenario } from '../spec/scenario.js';
 
 export function checkVariantNames(scenario: Scenario, names: readonly string[]): void {
   const unknown = names.filter((v) => !scenario.variants.some((s) => s.name === v));

@@ -4,7 +4,8 @@
  * the first violation, and the count it found (0 or 1) is compared with `violations`.
  */
 import { compare } from '../runner/expectations.js';
-import type { ExploreExpectation, MetricCondition, Scenario } from '../scenario/types.js';
+import type { ExploreExpectation, MetricCondition } from '../spec/expectations.js';
+import type { Scenario } from '../spec/scenario.js';
 import { DEFAULT_EXPLORE_BUDGET, DEFAULT_EXPLORE_FAULTS, exploreScenario } from './explore-scenario.js';
 import { boundStatement } from './statement.js';
 

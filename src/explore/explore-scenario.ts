@@ -3,7 +3,7 @@
  * pool, and each violation found turned into a witness (witness.ts). What the CLI prints and
  * what `check` judges an `explore:` expectation with.
  */
-import type { Scenario } from '../scenario/types.js';
+import type { Scenario } from '../spec/scenario.js';
 import { ExplorePool } from './pool.js';
 import { explore, type ExploreResult, type ExploreSettings } from './search.js';
 import { templatesOf } from './templates.js';

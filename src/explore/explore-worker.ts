@@ -1,7 +1,7 @@
 /** An explore pool's worker thread: holds the scenario, runs the schedules it is sent, posts their outcomes back. */
 import { parentPort, workerData } from 'node:worker_threads';
-import { ScenarioError } from '../scenario/errors.js';
-import type { Scenario } from '../scenario/types.js';
+import { ScenarioError } from '../spec/errors.js';
+import type { Scenario } from '../spec/scenario.js';
 import { runJob, type Job } from './job.js';
 
 const { scenario } = workerData as { scenario: Scenario };

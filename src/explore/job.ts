@@ -7,7 +7,8 @@
 import { CheckerArena } from '../checker/arena.js';
 import type { PctSchedule } from '../engine/pct.js';
 import { runVariant } from '../runner/run.js';
-import type { FaultSpec, Scenario } from '../scenario/types.js';
+import type { FaultSpec } from '../spec/faults.js';
+import type { Scenario } from '../spec/scenario.js';
 import { StateTracker } from './abstract-state.js';
 import { InstantRecorder, type CriticalInstant } from './instants.js';
 import { brokenBy, type ViolationCondition } from './violation.js';

@@ -9,8 +9,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { ScenarioError, type ScenarioIssue } from '../scenario/errors.js';
-import type { Scenario } from '../scenario/types.js';
+import { ScenarioError, type ScenarioIssue } from '../spec/errors.js';
+import type { Scenario } from '../spec/scenario.js';
 import { runJob, type Job, type Outcome } from './job.js';
 
 const WORKER_URL = new URL('./explore-worker.js', import.meta.url);

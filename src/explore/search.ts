@@ -15,7 +15,7 @@
  * the result does not depend on the pool's threads.
  */
 import type { PctSchedule } from '../engine/pct.js';
-import type { Scenario } from '../scenario/types.js';
+import type { Scenario } from '../spec/scenario.js';
 import { fingerprint } from './abstract-state.js';
 import { INSTANT_KINDS, type CriticalInstant, type InstantKind } from './instants.js';
 import type { Job, Outcome } from './job.js';

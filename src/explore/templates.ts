@@ -7,7 +7,8 @@
  */
 import { meanOf } from '../engine/distribution.js';
 import { formatMicros } from '../engine/time.js';
-import type { FaultSpec, Scenario } from '../scenario/types.js';
+import type { FaultSpec } from '../spec/faults.js';
+import type { Scenario } from '../spec/scenario.js';
 
 export interface FaultTemplate {
   /** 1-based, as printed: a replay names templates by number. */

@@ -7,9 +7,9 @@
  */
 import type { RunMetrics } from '../checker/check.js';
 import { compare } from '../runner/expectations.js';
-import { metricByName } from '../scenario/metrics.js';
+import { metricByName } from '../checker/metric-names.js';
 import { parseMetricCondition } from '../scenario/resolve-expectations.js';
-import type { MetricCondition } from '../scenario/types.js';
+import type { MetricCondition } from '../spec/expectations.js';
 
 export type ViolationCondition = MetricCondition;
 export const parseViolation = parseMetricCondition;

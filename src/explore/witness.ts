@@ -8,7 +8,9 @@
  */
 import type { PctSchedule } from '../engine/pct.js';
 import { runVariant, type RunResult } from '../runner/run.js';
-import type { FaultSpec, Scenario, VariantSpec } from '../scenario/types.js';
+import type { FaultSpec } from '../spec/faults.js';
+import type { Scenario } from '../spec/scenario.js';
+import type { VariantSpec } from '../spec/variant.js';
 import { storyRetention } from '../runner/story-retention.js';
 import { runJob, withFaults } from './job.js';
 import type { Found, PlacedFault } from './search.js';

@@ -4,7 +4,7 @@
  * process may restart later with fresh threads.
  */
 import { formatMicros } from '../engine/time.js';
-import type { FaultSpec } from '../scenario/types.js';
+import type { FaultSpec } from '../spec/faults.js';
 import type { FaultContext } from './fault-context.js';
 import type { ClientWorld } from '../world/world.js';
 

@@ -6,7 +6,7 @@
  * and wait budgets by its own clock.
  */
 import { formatMicros } from '../engine/time.js';
-import type { FaultSpec } from '../scenario/types.js';
+import type { FaultSpec } from '../spec/faults.js';
 import type { FaultContext } from './fault-context.js';
 import type { ClientWorld } from '../world/world.js';
 import { findHost, hostName, type Host } from './hosts.js';

@@ -4,7 +4,7 @@
  * safety" 3.1: a 15 s full GC against a 10 s lease; see docs/sources.md).
  */
 import { formatMicros } from '../engine/time.js';
-import type { FaultSpec } from '../scenario/types.js';
+import type { FaultSpec } from '../spec/faults.js';
 import type { FaultContext } from './fault-context.js';
 import type { ClientWorld } from '../world/world.js';
 

@@ -1,5 +1,5 @@
 /** Fault kinds by name; each is plain data in the scenario and a module here. */
-import type { FaultSpec } from '../scenario/types.js';
+import type { FaultSpec } from '../spec/faults.js';
 import { injectClientCrash } from './client-crash.js';
 import { injectClockDrift, injectClockJump } from './clock.js';
 import type { FaultContext } from './fault-context.js';

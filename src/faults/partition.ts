@@ -11,7 +11,7 @@
  * partition heals, a deposed primary follows the new one and loses what it accepted.
  */
 import { formatMicros } from '../engine/time.js';
-import type { FaultSpec } from '../scenario/types.js';
+import type { FaultSpec } from '../spec/faults.js';
 import type { FaultContext } from './fault-context.js';
 import { allHostNames, findHost, hostName } from './hosts.js';
 

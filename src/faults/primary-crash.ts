@@ -9,7 +9,7 @@
  * replica of the new one.
  */
 import { formatMicros } from '../engine/time.js';
-import type { FaultSpec } from '../scenario/types.js';
+import type { FaultSpec } from '../spec/faults.js';
 import type { FaultContext } from './fault-context.js';
 
 export function injectPrimaryCrash(spec: Extract<FaultSpec, { kind: 'primary-crash' }>, ctx: FaultContext): void {

@@ -10,7 +10,7 @@
  *   fsync").
  */
 import { formatMicros } from '../engine/time.js';
-import type { FaultSpec } from '../scenario/types.js';
+import type { FaultSpec } from '../spec/faults.js';
 import type { FaultContext } from './fault-context.js';
 import { findNode } from './hosts.js';
 

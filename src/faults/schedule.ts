@@ -7,7 +7,8 @@
 import { sample } from '../engine/distribution.js';
 import type { RandomStream, RandomStreams } from '../engine/random.js';
 import type { Micros } from '../engine/time.js';
-import type { FaultSpec, RandomFaultSpec, Scenario } from '../scenario/types.js';
+import type { FaultSpec, RandomFaultSpec } from '../spec/faults.js';
+import type { Scenario } from '../spec/scenario.js';
 
 /**
  * Every fault of a run as fixed data: the scenario's fixed faults, then each random schedule

@@ -1,6 +1,6 @@
 /** A dependency's latency changes for a window ("From setnx to Redisson": the risk check at 3-8 s for ~90 s). */
 import { describeDistribution } from '../engine/distribution.js';
-import type { FaultSpec } from '../scenario/types.js';
+import type { FaultSpec } from '../spec/faults.js';
 import type { FaultContext } from './fault-context.js';
 import type { ClientWorld } from '../world/world.js';
 

@@ -4,7 +4,7 @@
  * serves every statement `factor` times slower (a long-running query, a checkpoint).
  */
 import { formatMicros } from '../engine/time.js';
-import type { FaultSpec } from '../scenario/types.js';
+import type { FaultSpec } from '../spec/faults.js';
 import type { FaultContext } from './fault-context.js';
 import type { ClientWorld } from '../world/world.js';
 import { findHost, hostName } from './hosts.js';

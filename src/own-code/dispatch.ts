@@ -9,8 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { Operation } from '../history/operation.js';
 import type { RunOptions, RunResult } from '../runner/run.js';
-import { ScenarioError, type ScenarioIssue } from '../scenario/errors.js';
-import type { Scenario, VariantSpec } from '../scenario/types.js';
+import { ScenarioError, type ScenarioIssue } from '../spec/errors.js';
+import type { Scenario } from '../spec/scenario.js';
+import type { VariantSpec } from '../spec/variant.js';
 import { UserThreadEnded, UserThreadStuck, watchdogMs } from './user-thread.js';
 import { endedDetail, endedWith, stuckDetail, userCodeHeapMb, WATCH_BYTES, watchMemory, type WatchMemory } from './watchdog.js';
 

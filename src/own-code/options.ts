@@ -1,5 +1,5 @@
 /** What the factory of a user lock module receives as `options` (contract.ts OwnLockOptions). */
-import type { VariantSpec } from '../scenario/types.js';
+import type { VariantSpec } from '../spec/variant.js';
 import type { OwnLockOptions } from './contract.js';
 
 export function factoryOptions(variant: VariantSpec, commandTimeoutUs: number): OwnLockOptions {

@@ -6,7 +6,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve, dirname } from 'node:path';
-import type { LockModuleSpec } from '../scenario/types.js';
+import type { LockModuleSpec } from '../spec/variant.js';
 import { probeInWorker } from './dispatch.js';
 import { UserThreadEnded, UserThreadStuck } from './user-thread.js';
 

@@ -22,7 +22,7 @@ import type { EachOutcome } from '../world/effects.js';
 import { IoredisConnection, type IoredisBehaviour } from '../world/ioredis-connection.js';
 import { isErrorReply, type RedisReply } from '../world/redis/reply.js';
 import type { RedisNode } from '../world/redis/node.js';
-import type { Topology } from '../world/redis/deployment.js';
+import type { Topology } from '../spec/redis.js';
 import type { OwnLockOptions } from './contract.js';
 import { installLua } from './install-lua.js';
 import { RequestIdentity } from './request-identity.js';

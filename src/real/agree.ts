@@ -12,7 +12,8 @@
  * before the test, so a difference below it is no difference.
  */
 import { runVariant, type RunResult } from '../runner/run.js';
-import type { Scenario, VariantSpec } from '../scenario/types.js';
+import type { Scenario } from '../spec/scenario.js';
+import type { VariantSpec } from '../spec/variant.js';
 import { meanInterval, wilson, type Interval } from '../sweep/stats.js';
 import { detectableProportionChange, detectableShift, fisherExact, holm, mannWhitney, pooledSd } from '../sweep/two-sample.js';
 import { RealBackendError } from './errors.js';

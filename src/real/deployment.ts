@@ -21,7 +21,7 @@
  */
 import { sample, type Distribution } from '../engine/distribution.js';
 import type { RandomStreams } from '../engine/random.js';
-import type { Scenario } from '../scenario/types.js';
+import type { Scenario } from '../spec/scenario.js';
 import { Redis } from 'ioredis';
 import { addressInUse, freePort, onFreePort, PORT_ATTEMPTS } from './ports.js';
 import { MASTER_NAME, portTaken, RedisProcess, SentinelProcess } from './processes.js';

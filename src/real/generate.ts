@@ -6,7 +6,7 @@
  * (N, seed S) is drawn from generator seed S + i alone: `--generate 1 --seed S+i` replays it.
  */
 import seedrandom from 'seedrandom';
-import { CLIENT_MODEL_NAMES } from '../world/client-model.js';
+import { CLIENT_MODEL_NAMES } from '../spec/variant.js';
 
 /** One generated scenario: its generator seed and its YAML text. */
 export interface GeneratedScenario {

@@ -12,7 +12,7 @@
  * still in the primary's output buffer) is lost with it.
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
-import type { PartitionMode } from '../world/network.js';
+import type { PartitionMode } from '../spec/faults.js';
 
 export type Direction = 'up' | 'down';
 

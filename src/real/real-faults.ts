@@ -17,11 +17,11 @@
 import { formatMicros } from '../engine/time.js';
 import { injectClientFault, type FaultContext } from '../faults/index.js';
 import type { ClientWorld } from '../world/world.js';
-import type { FaultSpec, Scenario } from '../scenario/types.js';
+import type { FaultSpec, PartitionMode } from '../spec/faults.js';
+import type { Scenario } from '../spec/scenario.js';
 import type { RealDeployment, RealNode } from './deployment.js';
 import { RealBackendError } from './errors.js';
 import type { TcpProxy } from './proxy.js';
-import type { PartitionMode } from '../world/network.js';
 
 const CLIENT = /^client-[0-9]+$/;
 

@@ -21,7 +21,7 @@ import { Redis, type RedisOptions } from 'ioredis';
 import { sample } from '../engine/distribution.js';
 import type { RandomStreams } from '../engine/random.js';
 import { Signal } from '../engine/signal.js';
-import type { Scenario } from '../scenario/types.js';
+import type { Scenario } from '../spec/scenario.js';
 import type { ClientModel } from '../world/client-model.js';
 import type { EachOutcome, EachWait, RedisTarget } from '../world/effects.js';
 import { RedisErrorReply, type RedisReply } from '../world/redis/reply.js';

@@ -1,7 +1,7 @@
 /** Runs the selected variants of a scenario against real Redis, `repeat` times each. */
 import { judgeExpectations } from '../runner/expectations.js';
 import type { ScenarioResult } from '../runner/run-scenario.js';
-import type { Scenario } from '../scenario/types.js';
+import type { Scenario } from '../spec/scenario.js';
 import { runVariantReal } from './real-run.js';
 
 export interface RealScenarioOptions {

@@ -5,10 +5,10 @@
 import { FAULT_KINDS, FAULT_SUMMARIES } from '../faults/index.js';
 import { VARIANT_OPTIONS, type VariantOption } from '../scenario/resolve-variants.js';
 import { faultSchemas, redisFields } from '../scenario/schema.js';
-import { METRICS } from '../scenario/metrics.js';
+import { METRICS } from '../checker/metric-names.js';
 import { GUARDS, LOCKS } from '../variants/registry.js';
 import { BASELINE_SOURCE, BASELINE_VERSION, BASELINE_WHAT, DEFAULT_REDISSON_VERSION, REDISSON_CHANGES, REDISSON_VERSIONS } from '../variants/locks/redisson/versions.js';
-import { TOPOLOGIES } from '../world/redis/deployment.js';
+import { TOPOLOGIES } from '../spec/redis.js';
 
 export interface Catalogue {
   locks: Array<{ name: string; summary: string; options: VariantOption[] }>;

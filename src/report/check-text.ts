@@ -1,6 +1,6 @@
 /** The human report of `check`: one line per expectation, and how to replay each failure. */
 import type { ChalkInstance } from 'chalk';
-import { formatMetric } from '../scenario/metrics.js';
+import { formatMetric } from '../checker/metric-names.js';
 import type { CheckedExpectation, ScenarioCheck } from '../sweep/check.js';
 
 export function formatMeasured(e: CheckedExpectation): string {

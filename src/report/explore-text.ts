@@ -3,7 +3,7 @@ import type { ChalkInstance } from 'chalk';
 import { tellStory } from '../checker/story.js';
 import { focusViolation } from '../checker/violations.js';
 import { formatMicros } from '../engine/time.js';
-import { formatMetric, metricByName } from '../scenario/metrics.js';
+import { formatMetric, metricByName } from '../checker/metric-names.js';
 import type { ScenarioExplore, VariantExplore } from '../explore/explore-scenario.js';
 import { boundStatement, exactTime, instantsText, levelsText, notClaimed, pctGuarantee } from '../explore/statement.js';
 import { describeViolation } from '../explore/violation.js';

@@ -8,7 +8,7 @@ import { focusViolation } from '../checker/violations.js';
 import { formatMicros } from '../engine/time.js';
 import type { RunResult } from '../runner/run.js';
 import type { ScenarioResult } from '../runner/run-scenario.js';
-import { formatMetric } from '../scenario/metrics.js';
+import { formatMetric } from '../checker/metric-names.js';
 import type { ScenarioCheck } from '../sweep/check.js';
 import { checkSummary, formatMeasured, IMPLICIT_HINT, IMPLICIT_NOTE, noExpectations } from './check-text.js';
 import { markdownCell, renderMarkdownTable, type Column } from './columns.js';

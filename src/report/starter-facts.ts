@@ -6,7 +6,7 @@
 import type { FaultOp } from '../history/operation.js';
 import { runVariant } from '../runner/run.js';
 import { wrapComment } from '../scenario/starter.js';
-import type { Scenario } from '../scenario/types.js';
+import type { Scenario } from '../spec/scenario.js';
 import { formatMicros } from '../engine/time.js';
 import { verdictOf } from './verdict.js';
 

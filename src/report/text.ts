@@ -4,7 +4,7 @@ import Table from 'cli-table3';
 import { tellStory } from '../checker/story.js';
 import { formatMicros } from '../engine/time.js';
 import type { ScenarioResult } from '../runner/run-scenario.js';
-import { formatMetric } from '../scenario/metrics.js';
+import { formatMetric } from '../checker/metric-names.js';
 import { focusViolation } from '../checker/violations.js';
 import { failureLines } from './failures-text.js';
 import { flashSaleRunLine } from './flash-sale-text.js';

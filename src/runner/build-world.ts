@@ -1,6 +1,7 @@
 /** Builds the simulated world of one run from a resolved scenario. */
 import type { Simulation } from '../engine/simulation.js';
-import type { Scenario, VariantSpec } from '../scenario/types.js';
+import type { Scenario } from '../spec/scenario.js';
+import type { VariantSpec } from '../spec/variant.js';
 import { ClientHost, type ClientHooks } from '../world/client-host.js';
 import { CLIENT_MODELS, poolSizeOf } from '../world/client-model.js';
 import { SimTransport } from '../world/sim-transport.js';

@@ -1,6 +1,6 @@
 /** Judges a scenario's `expect:` entries against the metrics of its variants' runs. */
-import type { Comparator, Expectation } from '../scenario/types.js';
-import { metricByName } from '../scenario/metrics.js';
+import type { Comparator, Expectation } from '../spec/expectations.js';
+import { metricByName } from '../checker/metric-names.js';
 import type { RunResult } from './run.js';
 
 export interface ExpectationResult {

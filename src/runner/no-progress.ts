@@ -4,8 +4,9 @@
  * causes, so the CLI exits 2 with a position instead of running out of memory.
  */
 import { NoProgressError } from '../engine/no-progress.js';
-import { ScenarioError } from '../scenario/errors.js';
-import type { Scenario, VariantSpec } from '../scenario/types.js';
+import { ScenarioError } from '../spec/errors.js';
+import type { Scenario } from '../spec/scenario.js';
+import type { VariantSpec } from '../spec/variant.js';
 
 export function explainNoProgress(err: unknown, scenario: Scenario, variant: VariantSpec, seed: number): unknown {
   if (!(err instanceof NoProgressError)) return err;

@@ -5,7 +5,7 @@
  */
 import { sample } from '../engine/distribution.js';
 import type { FaultContext } from '../faults/fault-context.js';
-import type { Scenario } from '../scenario/types.js';
+import type { Scenario } from '../spec/scenario.js';
 import type { ClientHost } from '../world/client-host.js';
 import type { SimTransport } from '../world/sim-transport.js';
 import { DECIDERS } from '../world/redis/deployment.js';

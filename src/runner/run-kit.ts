@@ -9,7 +9,8 @@
 import type { Simulation } from '../engine/simulation.js';
 import type { FaultContext } from '../faults/index.js';
 import type { HistoryRecorder } from '../history/recorder.js';
-import type { Scenario, VariantSpec } from '../scenario/types.js';
+import type { Scenario } from '../spec/scenario.js';
+import type { VariantSpec } from '../spec/variant.js';
 import type { Guard } from '../variants/guard.js';
 import type { LockProtocol } from '../variants/lock-protocol.js';
 import { Workload } from '../workload/workload.js';

@@ -1,5 +1,5 @@
 /** Runs every (selected) variant of a scenario on one seed and judges its expectations. */
-import type { Scenario } from '../scenario/types.js';
+import type { Scenario } from '../spec/scenario.js';
 import { judgeExpectations, type ExpectationResult } from './expectations.js';
 import { runVariant, type RunResult } from './run.js';
 import { storyRetention } from './story-retention.js';

@@ -16,7 +16,8 @@ import { checkHistory, type CheckResult, type RunMetrics } from '../checker/chec
 import { checkerAttempts, type Checker } from '../checker/checker.js';
 import type { Failures } from '../checker/observers/diagnostics.js';
 import type { Violation } from '../checker/violations.js';
-import type { LockModuleSpec, Scenario, VariantSpec } from '../scenario/types.js';
+import type { LockModuleSpec, VariantSpec } from '../spec/variant.js';
+import type { Scenario } from '../spec/scenario.js';
 import { factoryOptions } from '../own-code/options.js';
 import { ownCodeLock } from '../own-code/protocol.js';
 import { OwnCodeRuntime } from '../own-code/runtime.js';

@@ -10,7 +10,7 @@
  * run is refused before it starts (exit 2) unless --max-requests raises the budget.
  */
 import { meanOf } from '../engine/distribution.js';
-import type { Scenario } from './types.js';
+import type { Scenario } from '../spec/scenario.js';
 
 export const DEFAULT_MAX_REQUESTS = 250_000;
 

@@ -8,7 +8,7 @@
 import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import type { Distribution } from '../engine/distribution.js';
-import { cut, quote, type ScenarioIssue } from './errors.js';
+import { cut, quote, type ScenarioIssue } from '../spec/errors.js';
 import { readInputFile } from './input-file.js';
 import { histogramOf, parseDuration } from './values.js';
 

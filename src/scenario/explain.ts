@@ -9,8 +9,9 @@ import { DEFAULT_ENTRIES, type Default } from './resolve.js';
 import { FAULT_DEFAULT_ENTRIES } from './resolve-faults.js';
 import { VARIANT_DEFAULT_ENTRIES, VARIANT_DERIVED_SOURCES } from './resolve-variants.js';
 import { scenarioToObject } from './to-yaml.js';
-import type { Scenario } from './types.js';
-import { CLIENT_MODELS, describeClientModel, type ClientModelName } from '../world/client-model.js';
+import type { Scenario } from '../spec/scenario.js';
+import { CLIENT_MODELS, describeClientModel } from '../world/client-model.js';
+import type { ClientModelName } from '../spec/variant.js';
 
 export interface ExplainedField {
   /** The field as a path in the file: `redis.down-after`, `variants.lua.retry-interval`, `faults.0.at`. */

@@ -6,7 +6,7 @@
 import type { Distribution } from '../engine/distribution.js';
 import { fullPath } from './distribution-files.js';
 import { localModuleFiles } from './module-files.js';
-import type { Scenario } from './types.js';
+import type { Scenario } from '../spec/scenario.js';
 
 function distributionFiles(value: unknown, scenarioFile: string, out: Set<string>): void {
   const stack: unknown[] = [value];

@@ -6,11 +6,11 @@ import { isMap, isNode, isScalar, visit, type Document, type LineCounter } from 
 import type { z } from 'zod';
 import { DEFAULT_BUDGET, overBudget, type Budget } from './cost.js';
 import { readDistributionFiles } from './distribution-files.js';
-import { ScenarioError, type ScenarioIssue, quote } from './errors.js';
+import { ScenarioError, type ScenarioIssue, quote } from '../spec/errors.js';
 import { resolveScenario } from './resolve.js';
 import { MAX_NAME_LENGTH, scenarioSchema } from './schema.js';
 import { didYouMean } from './suggest.js';
-import type { Scenario } from './types.js';
+import type { Scenario } from '../spec/scenario.js';
 import { describeValue } from './values.js';
 import { readInputFile } from './input-file.js';
 import { MAX_ALIAS_EXPANSIONS, MAX_SCENARIO_BYTES, readYaml } from './yaml-document.js';

@@ -4,7 +4,7 @@
  * topology or a copied block never goes silently unused; scenario/to-yaml.ts writes only the
  * fields that apply.
  */
-import type { Topology } from '../world/redis/deployment.js';
+import type { Topology } from '../spec/redis.js';
 
 interface FieldRule {
   topologies: readonly Topology[];

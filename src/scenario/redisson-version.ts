@@ -1,5 +1,5 @@
 /** `redisson-version`: a released version or a minor line, checked against the behaviour table. */
-import { quote } from './errors.js';
+import { quote } from '../spec/errors.js';
 import { REDISSON_VERSIONS } from '../variants/locks/redisson/versions.js';
 import { closest } from './suggest.js';
 import type { Parsed } from './values.js';

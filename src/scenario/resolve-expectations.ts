@@ -4,11 +4,11 @@
  * `p(oversold > 0): "<= 0.01"`, `mean(oversold)`, `max(stuck-time)`, `min(sold)`.
  * The value is a number or a comparison, or a list of them for a range.
  */
-import { quote, type ScenarioIssue } from './errors.js';
-import { metricByName, METRIC_NAMES, type MetricDefinition } from './metrics.js';
+import { quote, type ScenarioIssue } from '../spec/errors.js';
+import { metricByName, METRIC_NAMES, type MetricDefinition } from '../checker/metric-names.js';
 import type { RawScenario } from './schema.js';
 import { didYouMean } from './suggest.js';
-import type { Expectation, ExploreDefaults, ExploreExpectation, MetricCondition, Statistic } from './types.js';
+import type { Expectation, ExploreDefaults, ExploreExpectation, MetricCondition, Statistic } from '../spec/expectations.js';
 import { parseComparison, type Parsed } from './values.js';
 
 const SWEEP_KEY = /^\s*(p|mean|max|min)\s*\(\s*([a-z0-9-]+)\s*(?:(==|!=|<=|>=|<|>)\s*(.+?))?\s*\)\s*$/;

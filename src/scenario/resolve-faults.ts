@@ -4,10 +4,10 @@
  * durations for fixed faults, and no fault starting after the run.
  */
 import type { Distribution } from '../engine/distribution.js';
-import { quote, type ScenarioIssue } from './errors.js';
+import { quote, type ScenarioIssue } from '../spec/errors.js';
 import type { RawScenario } from './schema.js';
 import { didYouMean } from './suggest.js';
-import type { FaultSpec, RandomFaultSpec } from './types.js';
+import type { FaultSpec, RandomFaultSpec } from '../spec/faults.js';
 
 type RawFault = NonNullable<RawScenario['faults']>[number];
 

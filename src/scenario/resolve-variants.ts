@@ -4,11 +4,10 @@
  * Redisson variant is an error rather than silently ignored.
  */
 import { behaviourOf, DEFAULT_REDISSON_VERSION } from '../variants/locks/redisson/versions.js';
-import { CLIENT_MODEL_NAMES, type ClientModelName } from '../world/client-model.js';
-import type { Topology } from '../world/redis/deployment.js';
-import type { ScenarioIssue } from './errors.js';
+import { CLIENT_MODEL_NAMES, type ClientModelName, type RedlockVersion, type VariantSpec } from '../spec/variant.js';
+import type { Topology } from '../spec/redis.js';
+import type { ScenarioIssue } from '../spec/errors.js';
 import type { RawScenario } from './schema.js';
-import type { RedlockVersion, VariantSpec } from './types.js';
 
 /**
  * The variant options' defaults: the option they fill, the value, and where it comes from

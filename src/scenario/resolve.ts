@@ -4,7 +4,7 @@
  * variants and metrics). Each default cites its source (docs/sources.md lists them).
  */
 import { alwaysZero, constant, type Distribution } from '../engine/distribution.js';
-import { quote, type ScenarioIssue } from './errors.js';
+import { quote, type ScenarioIssue } from '../spec/errors.js';
 import type { RawScenario } from './schema.js';
 import { didYouMean } from './suggest.js';
 import { resolveFaults } from './resolve-faults.js';
@@ -13,8 +13,9 @@ import { probeModule, resolveModulePath } from '../own-code/probe.js';
 import { resolveVariants } from './resolve-variants.js';
 import { redisFieldRefusal } from './redis-fields.js';
 import { resolveExpectations, resolveExploreDefaults, resolveExploreExpectations } from './resolve-expectations.js';
-import { BUILTIN_STEPS, type Arrival, type Scenario, type Step } from './types.js';
-import type { Topology } from '../world/redis/deployment.js';
+import { BUILTIN_STEPS, type Arrival, type Step } from '../spec/workload.js';
+import type { Scenario } from '../spec/scenario.js';
+import type { Topology } from '../spec/redis.js';
 
 /**
  * A default: the field it fills (as written in a scenario file), its value, and where the

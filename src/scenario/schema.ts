@@ -3,19 +3,17 @@
  * did-you-mean. Value syntaxes (durations, distributions, rates) are parsed here so a bad
  * value is reported at its own line and column. Defaults are filled later, in resolve.ts.
  */
-import { PARTITION_MODES } from '../world/network.js';
-import { CLIENT_MODEL_NAMES } from '../world/client-model.js';
-import { quote } from './errors.js';
+import { PARTITION_MODES } from '../spec/faults.js';
+import { CLIENT_MODEL_NAMES, FENCE_CHECKS, REDLOCK_VERSIONS } from '../spec/variant.js';
+import { quote } from '../spec/errors.js';
 import { z } from 'zod';
 import { FAULT_KINDS } from '../faults/index.js';
-import { FENCE_CHECKS } from '../variants/guard.js';
 import { GUARD_NAMES, LOCK_NAMES } from '../variants/registry.js';
 import { didYouMean } from './suggest.js';
 import { keyPatternProblem } from '../own-code/key-attribution.js';
-import { TOPOLOGIES } from '../world/redis/deployment.js';
+import { TOPOLOGIES } from '../spec/redis.js';
 import { parseRedissonVersion } from './redisson-version.js';
 import { parseSeedSpec } from './seeds.js';
-import { REDLOCK_VERSIONS } from './types.js';
 import { parseDistribution, parseDuration, parseFaultClients, parseRate, parseSignedDuration, type Parsed } from './values.js';
 
 /**

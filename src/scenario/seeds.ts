@@ -2,7 +2,7 @@
  * Seed lists for sweeps: "1..1000" (a range, inclusive), "500" or 500 (that many seeds,
  * 1..500), "3,7,42" (a list). Used by the scenario's `seeds:` field and by --seeds.
  */
-import { quote } from './errors.js';
+import { quote } from '../spec/errors.js';
 import type { Parsed } from './values.js';
 
 export const MAX_SEED = 2 ** 32 - 1;

@@ -8,8 +8,8 @@ import { DEFAULT_ENTRIES, DEFAULTS, type Default } from './resolve.js';
 import { redisFieldApplies } from './redis-fields.js';
 import { parseScenario } from './load.js';
 import { scenarioToObject } from './to-yaml.js';
-import type { Scenario } from './types.js';
-import type { Topology } from '../world/redis/deployment.js';
+import type { Scenario } from '../spec/scenario.js';
+import type { Topology } from '../spec/redis.js';
 
 export const STARTER_TOPOLOGIES: readonly Topology[] = ['standalone', 'sentinel', 'cluster', 'independent'];
 

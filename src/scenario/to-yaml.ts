@@ -8,7 +8,11 @@ import { describeDistribution, type Distribution } from '../engine/distribution.
 import { redisFieldApplies } from './redis-fields.js';
 import { optionApplies } from './resolve-variants.js';
 import { behaviourOf } from '../variants/locks/redisson/versions.js';
-import type { Arrival, Expectation, ExploreDefaults, ExploreExpectation, FaultSpec, RandomFaultSpec, Scenario, VariantSpec } from './types.js';
+import type { Arrival } from '../spec/workload.js';
+import type { Expectation, ExploreDefaults, ExploreExpectation } from '../spec/expectations.js';
+import type { FaultSpec, RandomFaultSpec } from '../spec/faults.js';
+import type { Scenario } from '../spec/scenario.js';
+import type { VariantSpec } from '../spec/variant.js';
 
 const UNITS: Array<[string, number]> = [['h', 3_600_000_000], ['m', 60_000_000], ['s', 1_000_000], ['ms', 1_000], ['us', 1]];
 

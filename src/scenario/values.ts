@@ -2,10 +2,10 @@
  * Parsers for the value syntaxes of scenario files: durations with units, distributions,
  * rates and comparisons. Each returns the value or a message saying what was expected.
  */
-import { quote } from './errors.js';
+import { quote } from '../spec/errors.js';
 import type { Distribution } from '../engine/distribution.js';
 import { formatMicros, type Micros } from '../engine/time.js';
-import type { Comparator } from './types.js';
+import type { Comparator } from '../spec/expectations.js';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 

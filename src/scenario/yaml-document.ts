@@ -8,7 +8,7 @@
  * compose/util-map-includes.js).
  */
 import { Composer, CST, isMap, isNode, isScalar, isSeq, Lexer, LineCounter, Parser, YAMLParseError, type Document, type Node as YamlNode } from 'yaml';
-import { quote, type ScenarioIssue } from './errors.js';
+import { quote, type ScenarioIssue } from '../spec/errors.js';
 import { formatBytes } from './input-file.js';
 
 /**

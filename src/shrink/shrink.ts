@@ -10,7 +10,9 @@ import { CheckerArena } from '../checker/arena.js';
 import { Simulation } from '../engine/simulation.js';
 import { faultsOfRun } from '../faults/schedule.js';
 import { runVariant } from '../runner/run.js';
-import type { Expectation, FaultSpec, Scenario } from '../scenario/types.js';
+import type { Expectation } from '../spec/expectations.js';
+import type { FaultSpec } from '../spec/faults.js';
+import type { Scenario } from '../spec/scenario.js';
 import { failureByKind, worstFailure, type Failure } from './failure.js';
 
 export interface ScenarioSize {

@@ -18,8 +18,8 @@
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { ScenarioError, type ScenarioIssue } from '../scenario/errors.js';
-import type { Scenario } from '../scenario/types.js';
+import { ScenarioError, type ScenarioIssue } from '../spec/errors.js';
+import type { Scenario } from '../spec/scenario.js';
 import { CheckerArena } from '../checker/arena.js';
 import { runSeed, type SeedOutcome } from './seed.js';
 

@@ -4,8 +4,8 @@
  * one at a time, so only the latest cell's scenario is kept.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { ScenarioError } from '../scenario/errors.js';
-import type { Scenario } from '../scenario/types.js';
+import { ScenarioError } from '../spec/errors.js';
+import type { Scenario } from '../spec/scenario.js';
 import { CheckerArena } from '../checker/arena.js';
 import { runSeed } from './seed.js';
 

@@ -8,8 +8,8 @@
  * content, module code, seed list, shard count), and the set must hold shards 1..n once each.
  */
 import { z } from 'zod';
-import type { Scenario } from '../scenario/types.js';
-import { metricByName } from '../scenario/metrics.js';
+import type { Scenario } from '../spec/scenario.js';
+import { metricByName } from '../checker/metric-names.js';
 import { MAX_NAME_LENGTH } from '../scenario/schema.js';
 import { mergeExpectationTally, type ExpectationTally } from './expectation-tally.js';
 import type { CheckedExpectation, ScenarioTally } from './check.js';

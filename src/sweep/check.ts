@@ -2,8 +2,9 @@
  * `check`: a scenario's expectations over its seeds (or given ones), in one sweep. Every
  * failure comes with the seed and variant whose run shows it, so it can be replayed.
  */
-import { LIVENESS_METRICS } from '../scenario/metrics.js';
-import type { Expectation, ExploreExpectation, Scenario } from '../scenario/types.js';
+import { LIVENESS_METRICS } from '../checker/metric-names.js';
+import type { Expectation, ExploreExpectation } from '../spec/expectations.js';
+import type { Scenario } from '../spec/scenario.js';
 import { judgeExploreExpectation } from '../explore/expectation.js';
 import { exploreReplayCommand } from './explore-replay.js';
 import { addToExpectationTally, emptyExpectationTally, judgeTally, type ExpectationTally, type ExpectationVerdict } from './expectation-tally.js';
@@ -43,7 +44,7 @@ export interface ScenarioCheck {
 
 /**
  * `live == 1` on every seed, for a variant none of whose expectations speaks of liveness
- * (scenario/metrics.ts LIVENESS_METRICS): a variant that stops working once the faults are
+ * (checker/metric-names.ts LIVENESS_METRICS): a variant that stops working once the faults are
  * over (refuses every request, times out on every command) fails check even when the file
  * only asked that it oversell nothing. Located at the variant's first expectation.
  */

@@ -2,7 +2,7 @@
  * `compare`: every variant over the same seeds (common random numbers), tallied as it goes
  * so memory does not grow with the number of seeds, and summarised with intervals.
  */
-import type { Scenario } from '../scenario/types.js';
+import type { Scenario } from '../spec/scenario.js';
 import { shardSeeds } from '../scenario/seeds.js';
 import { shellQuote } from './shell-quote.js';
 import { addOutcome, emptyTally, mergeTally, type CompareTally } from './compare-tally.js';

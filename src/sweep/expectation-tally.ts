@@ -5,8 +5,8 @@
  * max, min) is judged on the whole sweep.
  */
 import { compare } from '../runner/expectations.js';
-import { metricByName } from '../scenario/metrics.js';
-import type { Expectation } from '../scenario/types.js';
+import { metricByName } from '../checker/metric-names.js';
+import type { Expectation } from '../spec/expectations.js';
 import type { SeedOutcome } from './seed.js';
 
 interface SeedValue {

@@ -1,5 +1,5 @@
 /** The command that replays one schedule of `lock-sim explore` (its `--replay` spec, src/explore/witness.ts). */
-import type { MetricCondition } from '../scenario/types.js';
+import type { MetricCondition } from '../spec/expectations.js';
 import { shellQuote } from './shell-quote.js';
 
 /**

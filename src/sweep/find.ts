@@ -8,7 +8,7 @@
  * "possibly" where part of it does; between the two boundaries lies what the seeds cannot
  * tell apart.
  */
-import { quote } from '../scenario/errors.js';
+import { quote } from '../spec/errors.js';
 import type { Parsed } from '../scenario/values.js';
 import { parseDuration } from '../scenario/values.js';
 import type { CompareResult } from './compare.js';

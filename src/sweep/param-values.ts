@@ -7,7 +7,7 @@
  * of one range have the same kind. Each value is written back as the scenario file would
  * write it, so a cell is the file with one field changed.
  */
-import { quote } from '../scenario/errors.js';
+import { quote } from '../spec/errors.js';
 import { parseDuration, parseRate, type Parsed } from '../scenario/values.js';
 
 /** One point of a parameter: what the file receives, and how tables name it. */

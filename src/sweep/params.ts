@@ -7,11 +7,11 @@
  * check of the scenario format applies to every cell.
  */
 import { isMap, isScalar, isSeq, type Document, type LineCounter } from 'yaml';
-import { cut, formatPath, MAX_QUOTED_CHARS, quote, ScenarioError } from '../scenario/errors.js';
+import { cut, formatPath, MAX_QUOTED_CHARS, quote, ScenarioError } from '../spec/errors.js';
 import { parseScenario, readScenarioSource, type LoadOptions } from '../scenario/load.js';
 import { readYaml } from '../scenario/yaml-document.js';
 import { didYouMean } from '../scenario/suggest.js';
-import type { Scenario } from '../scenario/types.js';
+import type { Scenario } from '../spec/scenario.js';
 import type { Parsed } from '../scenario/values.js';
 import { parseValueSpec, splitTopLevel, type ParamValue, type ValueSpec } from './param-values.js';
 

@@ -5,7 +5,7 @@
  * depends on the threads; everything built from them (tallies) is order-independent, so
  * results are identical whatever `jobs` is.
  */
-import type { Scenario } from '../scenario/types.js';
+import type { Scenario } from '../spec/scenario.js';
 import { runCells } from './cell-pool.js';
 import type { SeedOutcome } from './seed.js';
 

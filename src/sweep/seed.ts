@@ -2,7 +2,7 @@
 import { CheckerArena } from '../checker/arena.js';
 import type { RunMetrics } from '../checker/check.js';
 import { runVariant } from '../runner/run.js';
-import type { Scenario } from '../scenario/types.js';
+import type { Scenario } from '../spec/scenario.js';
 
 /** One seed's result: the metrics of each selected variant, in the order asked for. */
 export interface SeedOutcome {

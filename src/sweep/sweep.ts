@@ -5,7 +5,7 @@
  * cell equals `compare` of that file, any --jobs gives the same bytes and shards add up.
  */
 import type { LoadOptions } from '../scenario/load.js';
-import type { Scenario } from '../scenario/types.js';
+import type { Scenario } from '../spec/scenario.js';
 import { compare, mergeCompareResults, replayCommand, summarise, type CompareResult, type VariantSummary } from './compare.js';
 import { identityProblems, LOCK_SIM_VERSION, scenarioIdentity, seedsIdentity, type ScenarioIdentity, type SeedsIdentity } from './tally-identity.js';
 import { shellQuote } from './shell-quote.js';

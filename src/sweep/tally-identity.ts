@@ -7,7 +7,7 @@
  * Merge compares each with the first file's and names the file and the field that differ.
  */
 import { createHash } from 'node:crypto';
-import type { Scenario } from '../scenario/types.js';
+import type { Scenario } from '../spec/scenario.js';
 import { moduleCodeHash } from '../scenario/module-files.js';
 import { VERSION } from '../version.js';
 

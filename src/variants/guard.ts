@@ -18,11 +18,8 @@
  *   number"); with `fence-check: reads-and-writes` reads carry it too, and are checked and
  *   raise the row's highest token like writes.
  */
+import type { FenceCheck } from '../spec/variant.js';
 import type { DbStatement, StockRow } from '../world/database.js';
-
-/** Which statements of `fenced-write` carry the fencing token to the storage. */
-export const FENCE_CHECKS = ['writes', 'reads-and-writes'] as const;
-export type FenceCheck = (typeof FENCE_CHECKS)[number];
 
 export interface GuardContext {
   /** The fencing token of the lock held, if the lock hands them out. */

@@ -2,7 +2,7 @@
  * What every lock protocol provides: acquire and release as effect programs. A protocol
  * never sees the world; the client host interprets its effects.
  */
-import type { VariantSpec } from '../scenario/types.js';
+import type { VariantSpec } from '../spec/variant.js';
 import type { EffectProgram } from '../world/effects.js';
 
 /**

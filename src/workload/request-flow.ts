@@ -14,8 +14,9 @@
 import type { HistoryRecorder } from '../history/recorder.js';
 import type { StockWrite } from '../history/records.js';
 import type { RequestOutcome } from '../history/operation.js';
-import type { Step } from '../scenario/types.js';
-import type { FenceCheck, Guard, GuardContext } from '../variants/guard.js';
+import type { Step } from '../spec/workload.js';
+import type { FenceCheck } from '../spec/variant.js';
+import type { Guard, GuardContext } from '../variants/guard.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../variants/lock-protocol.js';
 import type { DbResult, DbStatement, StockRow } from '../world/database.js';
 import type { Effect, EffectProgram } from '../world/effects.js';

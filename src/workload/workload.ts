@@ -12,7 +12,7 @@ import { Signal } from '../engine/signal.js';
 import type { Simulation } from '../engine/simulation.js';
 import type { Micros } from '../engine/time.js';
 import type { RequestOutcome } from '../history/operation.js';
-import type { WorkloadSpec } from '../scenario/types.js';
+import type { WorkloadSpec } from '../spec/workload.js';
 import type { ClientHost, ThreadContext } from '../world/client-host.js';
 import type { Effect, EffectProgram } from '../world/effects.js';
 import { lockKeyOf, RequestFlow, type FlowSettings, type RequestInfo } from './request-flow.js';

@@ -12,9 +12,7 @@
  * commands (redis-each without a deadline) have none, as ioredis by default.
  */
 import type { Distribution } from '../engine/distribution.js';
-
-export type ClientModelName = 'jedis' | 'redisson' | 'ioredis';
-export const CLIENT_MODEL_NAMES: readonly ClientModelName[] = ['jedis', 'redisson', 'ioredis'];
+import type { ClientModelName } from '../spec/variant.js';
 
 export interface ClientModel {
   name: ClientModelName;

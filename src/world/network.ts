@@ -9,16 +9,8 @@
 import { sample, type Distribution } from '../engine/distribution.js';
 import type { RandomStream } from '../engine/random.js';
 import type { Simulation } from '../engine/simulation.js';
+import type { PartitionMode } from '../spec/faults.js';
 import { Fifo } from './fifo.js';
-
-/**
- * How a partition cuts: 'silent' drops what crosses it and tells no one (a switch or link that
- * drops, iptables DROP: connections hang until their endpoints' own timeouts and keepalives
- * notice); 'reject' resets every connection across it and refuses new ones (iptables REJECT
- * --reject-with tcp-reset): both ends hear of it at once. The real backend has the same two.
- */
-export const PARTITION_MODES = ['silent', 'reject'] as const;
-export type PartitionMode = (typeof PARTITION_MODES)[number];
 
 /** A message that can hear of a reset: a client's command whose connection a reject cut resets. */
 export interface Resettable {

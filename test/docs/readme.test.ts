@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FAULT_KINDS } from '../../src/faults/index.js';
 import { parseScenario } from '../../src/scenario/load.js';
-import { METRIC_NAMES } from '../../src/scenario/metrics.js';
+import { METRIC_NAMES } from '../../src/checker/metric-names.js';
 import { GUARD_NAMES, LOCK_NAMES } from '../../src/variants/registry.js';
 import { readPage } from './pages.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeDistribution, histogramQuantile, meanOf, sample, type Distribution } from '../../src/engine/distribution.js';
 import { RandomStream } from '../../src/engine/random.js';
-import { ScenarioError } from '../../src/scenario/errors.js';
+import { ScenarioError } from '../../src/spec/errors.js';
 import { loadScenario, parseScenario } from '../../src/scenario/load.js';
 import { parseDistribution } from '../../src/scenario/values.js';
 import { scenarioToYaml } from '../../src/scenario/to-yaml.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Simulation } from '../../src/engine/simulation.js';
 import { expandRandomFaults } from '../../src/faults/schedule.js';
-import type { RandomFaultSpec } from '../../src/scenario/types.js';
+import type { RandomFaultSpec } from '../../src/spec/faults.js';
 import { runYaml } from '../helpers.js';
 
 const gc: RandomFaultSpec = {

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUserCodeWatchdogMs, USER_CODE_WATCHDOG_MS } from '../../src/own-code/user-thread.js';
 import { runVariant } from '../../src/runner/run.js';
-import { ScenarioError } from '../../src/scenario/errors.js';
+import { ScenarioError } from '../../src/spec/errors.js';
 import { oneRequestScenario } from './module-scenario.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));

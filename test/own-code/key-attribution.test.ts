@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { lockKeyAttribution } from '../../src/own-code/key-attribution.js';
 import { runVariant } from '../../src/runner/run.js';
-import { ScenarioError } from '../../src/scenario/errors.js';
+import { ScenarioError } from '../../src/spec/errors.js';
 import { parseScenario } from '../../src/scenario/load.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));

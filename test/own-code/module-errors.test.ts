@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadScenario, parseScenario } from '../../src/scenario/load.js';
-import type { Scenario } from '../../src/scenario/types.js';
+import type { Scenario } from '../../src/spec/scenario.js';
 import { scenarioToYaml } from '../../src/scenario/to-yaml.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));

@@ -5,7 +5,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseScenario } from '../../src/scenario/load.js';
-import type { Scenario } from '../../src/scenario/types.js';
+import type { Scenario } from '../../src/spec/scenario.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runVariant } from '../../src/runner/run.js';
 import { parseScenario } from '../../src/scenario/load.js';
-import { ScenarioError } from '../../src/scenario/errors.js';
+import { ScenarioError } from '../../src/spec/errors.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 

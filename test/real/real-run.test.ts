@@ -10,7 +10,7 @@ import { runVariantReal } from '../../src/real/real-run.js';
 import { RealBackendError } from '../../src/real/errors.js';
 import { livePids } from '../../src/real/processes.js';
 import { loadScenario, parseScenario } from '../../src/scenario/load.js';
-import type { Scenario } from '../../src/scenario/types.js';
+import type { Scenario } from '../../src/spec/scenario.js';
 import { hasRedis, REDIS_SERVER } from './redis-available.js';
 
 const options = { redisServer: REDIS_SERVER };

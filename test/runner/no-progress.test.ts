@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { NoProgressError } from '../../src/engine/no-progress.js';
 import { explainNoProgress } from '../../src/runner/no-progress.js';
-import { ScenarioError } from '../../src/scenario/errors.js';
+import { ScenarioError } from '../../src/spec/errors.js';
 import { parseScenario } from '../../src/scenario/load.js';
 
 const scenario = parseScenario(`name: t

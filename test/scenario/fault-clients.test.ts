@@ -1,6 +1,6 @@
 /** client: all and client lists on client faults: one fault per client, located errors. */
 import { describe, expect, it } from 'vitest';
-import { ScenarioError } from '../../src/scenario/errors.js';
+import { ScenarioError } from '../../src/spec/errors.js';
 import { parseScenario } from '../../src/scenario/load.js';
 import { scenarioToYaml } from '../../src/scenario/to-yaml.js';
 import { runYaml } from '../helpers.js';

@@ -13,7 +13,7 @@ import { decodeText, firstInvalidUtf8 } from '../../src/scenario/input-file.js';
 import { MAX_SAMPLE_FILE_BYTES, MAX_SAMPLE_FILE_LINES } from '../../src/scenario/distribution-files.js';
 import { MAX_SCENARIO_BYTES, MAX_YAML_DEPTH, MAX_YAML_NODES } from '../../src/scenario/yaml-document.js';
 import { MAX_DISTRIBUTION_DEPTH, parseDistribution } from '../../src/scenario/values.js';
-import { boundedReport } from '../../src/scenario/errors.js';
+import { boundedReport } from '../../src/spec/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lock-sim-limits-'));
 const text = (think = '1ms', extra = '') => `name: t

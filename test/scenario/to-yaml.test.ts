@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadScenario, parseScenario } from '../../src/scenario/load.js';
-import type { Scenario } from '../../src/scenario/types.js';
+import type { Scenario } from '../../src/spec/scenario.js';
 import { durationText, rateText, scenarioToYaml } from '../../src/scenario/to-yaml.js';
 
 const placeless = (s: Scenario) => ({

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { runVariant } from '../../src/runner/run.js';
 import { loadScenario } from '../../src/scenario/load.js';
-import type { Scenario } from '../../src/scenario/types.js';
+import type { Scenario } from '../../src/spec/scenario.js';
 
 const WRITE_AT_US = 10_000_000;
 

@@ -11,7 +11,7 @@ import type { ScenarioResult } from '../../runner/run-scenario.js';
 import type { RunResult } from '../../runner/run.js';
 import { MAX_EXPLORE_BUDGET, MAX_EXPLORE_FAULTS } from '../../scenario/schema.js';
 import { scenarioToYaml } from '../../scenario/to-yaml.js';
-import type { Scenario } from '../../scenario/types.js';
+import type { Scenario } from '../../spec/scenario.js';
 import { parseDuration } from '../../scenario/values.js';
 import { closest } from '../../scenario/suggest.js';
 import { DEFAULT_EXPLORE_BUDGET, DEFAULT_EXPLORE_FAULTS, exploreScenario, unknownKinds, type ScenarioExplore } from '../../explore/explore-scenario.js';

@@ -7,12 +7,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { ScenarioError } from '../../scenario/errors.js';
+import { ScenarioError } from '../../spec/errors.js';
 import { STARTER_TOPOLOGIES, starterScenario, withRunFacts } from '../../scenario/starter.js';
 import { starterFactLines, starterFacts } from '../../report/starter-facts.js';
 import { closest } from '../../scenario/suggest.js';
 import { GUARD_NAMES, LOCK_NAMES } from '../../variants/registry.js';
-import type { Topology } from '../../world/redis/deployment.js';
+import type { Topology } from '../../spec/redis.js';
 import { builtinScenario, builtinScenarios, PACKAGE_SCHEMA_FILE } from '../builtin-scenarios.js';
 import { schemaModeline, withModeline } from '../../scenario/schema-line.js';
 import { EXIT_OK } from '../exit-codes.js';

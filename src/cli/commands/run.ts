@@ -4,7 +4,7 @@ import { parseDuration } from '../../scenario/values.js';
 import { renderRunHtml } from '../../report/html.js';
 import { CLI_GAP_TEXT, timelineOf } from '../../report/timeline-select.js';
 import { renderTimeline } from '../../report/timeline-text.js';
-import type { Scenario } from '../../scenario/types.js';
+import type { Scenario } from '../../spec/scenario.js';
 import { runScenario } from '../../runner/run-scenario.js';
 import type { RunResult } from '../../runner/run.js';
 import { firstDivergence } from '../../runner/determinism.js';

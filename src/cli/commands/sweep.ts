@@ -18,7 +18,7 @@ import { progressBar } from '../progress.js';
 import { inputsOf, loadScenarioArg, resolveScenarioArg } from '../builtin-scenarios.js';
 import { parseParamOption, type ParamOption } from '../../sweep/params.js';
 import type { Budget } from '../../scenario/cost.js';
-import type { Scenario } from '../../scenario/types.js';
+import type { Scenario } from '../../spec/scenario.js';
 import { noteTo, type CommandContext } from './context.js';
 import { summaryOf } from './summaries.js';
 import { shardOf, shardOptions, type ShardOptions } from '../shard-options.js';

@@ -20,7 +20,7 @@
  */
 import type { Distribution } from '../../engine/distribution.js';
 import type { Simulation } from '../../engine/simulation.js';
-import type { Micros } from '../../engine/time.js';
+import type { DeploymentSpec } from '../../spec/redis.js';
 import { LocalClock } from '../clock.js';
 import type { Fabric } from '../network.js';
 import { ClusterFailover } from './cluster-failover.js';
@@ -29,34 +29,13 @@ import { RedisNode } from './node.js';
 import { ReplicationLink, type ReplicationTiming } from './replication.js';
 import { Sentinels } from './sentinel.js';
 
-export type Topology = 'standalone' | 'sentinel' | 'cluster' | 'independent';
-export const TOPOLOGIES: readonly Topology[] = ['standalone', 'sentinel', 'cluster', 'independent'];
-
 /** The network name of whoever decides failovers (sentinels, or the majority of masters). */
 export const DECIDERS = 'sentinel';
 
-export interface DeploymentParams {
-  topology: Topology;
-  replicas: number;
-  /** Number of independent masters (topology `independent`), or of masters in the cluster. */
-  masters: number;
-  /** Time a change waits in the primary's output buffer (lost if the primary dies). */
-  replicationBacklog: Distribution;
-  /** Network propagation of a change once written to the socket (delivered regardless). */
-  replicationLag: Distribution;
-  /** repl-timeout: a silent replica stays in the primary's list this long. */
-  replTimeoutUs: Micros;
-  downAfterUs: Micros;
-  nodeTimeoutUs: Micros;
-  /** Sentinels watching the primary, and how many must agree it is down (topology `sentinel`). */
-  sentinels: number;
-  quorum: number;
-  failoverTimeoutUs: Micros;
+/** The scenario's deployment (spec/redis.ts), and what the runner adds to it. */
+export interface DeploymentParams extends DeploymentSpec {
   /** One-way latency between the deciders and the nodes. */
   deciderLatency: Distribution;
-  /** min-replicas-to-write (0: off, the Redis default). */
-  minReplicasToWrite: number;
-  minReplicasMaxLagUs: Micros;
   /** Run the deciders' timers at every tick, even idle ones (tests: the outcome is the same). */
   everyDeciderTick?: boolean;
 }

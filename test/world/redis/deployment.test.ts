@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { constant } from '../../../src/engine/distribution.js';
 import { Simulation } from '../../../src/engine/simulation.js';
 import { Fabric } from '../../../src/world/network.js';
-import { RedisDeployment, TOPOLOGIES, type DeploymentParams, type Topology } from '../../../src/world/redis/deployment.js';
+import { RedisDeployment, type DeploymentParams } from '../../../src/world/redis/deployment.js';
+import { TOPOLOGIES, type Topology } from '../../../src/spec/redis.js';
 import type { RedisNode } from '../../../src/world/redis/node.js';
 import { ask, has } from './ask.js';
 

@@ -1,6 +1,6 @@
 /** The metric names an `expect:` block may use, and how each is read off a run's metrics. */
-import type { RunMetrics } from '../checker/check.js';
-import { STALL_LIMIT_US } from '../checker/observers/liveness.js';
+import type { RunMetrics } from './check.js';
+import { STALL_LIMIT_US } from './observers/liveness.js';
 import { formatMicros } from '../engine/time.js';
 
 export interface MetricDefinition {

@@ -1,0 +1,38 @@
+/** A scenario's `workload:` block, resolved: who sends requests, how often, and what each does. */
+import type { Distribution } from '../engine/distribution.js';
+import type { Micros } from '../engine/time.js';
+
+export const BUILTIN_STEPS = ['lock', 'check-order', 'read', 'deduct', 'order', 'unlock'] as const;
+export type BuiltinStep = (typeof BUILTIN_STEPS)[number];
+/** A built-in step, or the name of a dependency to call. */
+export type Step = BuiltinStep | { call: string };
+
+export type Arrival =
+  | { kind: 'open'; ratePerS: number }
+  | { kind: 'closed'; users: number; think: Distribution }
+  /** Requests at fixed instants, in time order (a scenario about one lock at one instant). */
+  | { kind: 'script'; requests: ScriptedRequest[] };
+
+export interface ScriptedRequest {
+  atUs: Micros;
+  sku: number;
+  /** 1-based client number. */
+  client: number;
+}
+
+export interface WorkloadSpec {
+  clients: number;
+  workersPerClient: number;
+  poolPerClient: number;
+  arrival: Arrival;
+  qty: number;
+  steps: Step[];
+  /** Requests waiting for a worker beyond this are turned away ('overloaded'). */
+  queueLimit: number;
+  /**
+   * The chance that a shopper's order is submitted a second time (a double click, a
+   * gateway retry): the copy carries the same order key and arrives `resubmitAfter` later.
+   */
+  resubmitProbability: number;
+  resubmitAfter: Distribution;
+}
