@@ -8,7 +8,7 @@ import type { ExploreExpectation, MetricCondition, Scenario } from '../scenario/
 import { DEFAULT_EXPLORE_BUDGET, DEFAULT_EXPLORE_FAULTS, exploreScenario } from './explore-scenario.js';
 import { boundStatement } from './statement.js';
 
-export interface ExploreVerdict {
+interface ExploreVerdict {
   expectation: ExploreExpectation;
   /** Violations found: 0 or 1 (the search stops at the first). */
   measured: number;

@@ -256,10 +256,6 @@ export class RecordBuilder {
 export const FRESH_RECORDS = RecordBuilder.fresh();
 
 export const requestRecord: RecordBuilder['request'] = (...a) => FRESH_RECORDS.request(...a);
-export const lockRecord: RecordBuilder['lock'] = (...a) => FRESH_RECORDS.lock(...a);
-export const stockReadRecord: RecordBuilder['stockRead'] = (...a) => FRESH_RECORDS.stockRead(...a);
-export const stockWriteRecord: RecordBuilder['stockWrite'] = (...a) => FRESH_RECORDS.stockWrite(...a);
-export const orderRecord: RecordBuilder['order'] = (...a) => FRESH_RECORDS.order(...a);
 export const renewRecord: RecordBuilder['renew'] = (...a) => FRESH_RECORDS.renew(...a);
 export const faultRecord: RecordBuilder['fault'] = (...a) => FRESH_RECORDS.fault(...a);
 export const keyStateRecord: RecordBuilder['keyState'] = (...a) => FRESH_RECORDS.keyState(...a);

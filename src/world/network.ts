@@ -21,7 +21,7 @@ export const PARTITION_MODES = ['silent', 'reject'] as const;
 export type PartitionMode = (typeof PARTITION_MODES)[number];
 
 /** A message that can hear of a reset: a client's command whose connection a reject cut resets. */
-export interface Resettable {
+interface Resettable {
   reset(): void;
 }
 

@@ -13,7 +13,7 @@ import type { Violation } from '../violations.js';
 
 type LiveSection = CriticalSection;
 
-export interface HolderFigures {
+interface HolderFigures {
   doubleHolders: number;
   doubleHolderUs: number;
   /** When the first and last double-holder episodes began (-1: none). */

@@ -10,7 +10,7 @@ import type { Observer, Outcome, RequestFacts } from '../observer.js';
 
 export type OutcomeCounts = Record<RequestOutcome | 'unknown', number>;
 
-export interface OutcomeFigures {
+interface OutcomeFigures {
   requests: number;
   orders: number;
   outcomes: OutcomeCounts;
@@ -26,7 +26,7 @@ export interface OutcomeFigures {
   latencyP99Us: number;
 }
 
-export const emptyOutcomes = (): OutcomeCounts => ({
+const emptyOutcomes = (): OutcomeCounts => ({
   ordered: 0, 'sold-out': 0, 'lock-busy': 0, 'lock-error': 0, conflict: 0, fenced: 0, duplicate: 0, 'already-ordered': 0, 'db-error': 0,
   overloaded: 0, unavailable: 0, unknown: 0,
 });

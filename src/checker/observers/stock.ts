@@ -19,7 +19,7 @@ import type { Observer } from '../observer.js';
 import type { Violation } from '../violations.js';
 
 /** The stock figures of RunMetrics, in their order there. */
-export interface StockFigures {
+interface StockFigures {
   oversold: number;
   negativeStock: number;
   lostUpdates: number;

@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import type { CommandContext } from './context.js';
 
-export type Register = (program: Command, ctx: CommandContext) => void;
+type Register = (program: Command, ctx: CommandContext) => void;
 
 export interface CommandEntry {
   name: string;
