@@ -13,7 +13,8 @@ import type { Violation } from '../violations.js';
 
 type LiveSection = CriticalSection;
 
-interface HolderFigures {
+/** The double-holder figures of RunMetrics (check.ts). */
+export interface HolderFigures {
   doubleHolders: number;
   doubleHolderUs: number;
   /** When the first and last double-holder episodes began (-1: none). */

@@ -10,7 +10,8 @@ import type { Observer, Outcome, RequestFacts } from '../observer.js';
 
 export type OutcomeCounts = Record<RequestOutcome | 'unknown', number>;
 
-interface OutcomeFigures {
+/** The request figures of RunMetrics (check.ts). */
+export interface OutcomeFigures {
   requests: number;
   orders: number;
   outcomes: OutcomeCounts;

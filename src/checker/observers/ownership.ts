@@ -33,7 +33,8 @@ import { orphanViolationOf } from './orphan-story.js';
 
 type LiveSection = CriticalSection;
 
-interface OwnershipFigures {
+/** The lock-ownership figures of RunMetrics (check.ts). */
+export interface OwnershipFigures {
   lockLost: number;
   foreignUnlocks: number;
   /** Summed over keys, up to the run's end (the drain included). */
