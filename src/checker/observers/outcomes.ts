@@ -8,7 +8,7 @@ import type { Operation, RequestOutcome, SetupOp } from '../../history/operation
 import { ValueCounts } from '../compact.js';
 import type { Observer, Outcome, RequestFacts } from '../observer.js';
 
-export type OutcomeCounts = Record<RequestOutcome | 'unknown', number>;
+type OutcomeCounts = Record<RequestOutcome | 'unknown', number>;
 
 /** The request figures of RunMetrics (check.ts). */
 export interface OutcomeFigures {
