@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const BIN = fileURLToPath(new URL('../../bin/lock-sim.js', import.meta.url));
 const HOOK = `data:text/javascript,${encodeURIComponent("process.on('exit', () => { const u = process.cpuUsage(); process.stderr.write(`\\nlock-sim-bench-cpu-us ${u.user + u.system}\\n`); });")}`;
 
-export interface CliStart {
+interface CliStart {
   args: string[];
   medianCpuMs: number;
   runs: number;

@@ -19,7 +19,7 @@ import { runVariant } from '../runner/run.js';
 import { loadScenario } from '../scenario/load.js';
 import type { Scenario } from '../spec/scenario.js';
 
-export interface ExploreBenchLine {
+interface ExploreBenchLine {
   file: string;
   failing: string;
   holding: string;

@@ -5,7 +5,7 @@
  */
 import { Simulation } from '../engine/simulation.js';
 
-export interface PingPongResult {
+interface PingPongResult {
   timeouts: number;
   wallMs: number;
   eventsPerSecond: number;

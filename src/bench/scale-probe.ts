@@ -9,7 +9,7 @@ import { parseScenario } from '../scenario/load.js';
 import { runVariant } from '../runner/run.js';
 
 /** Four application processes of 16 threads, 100 SKUs with ample stock, a Lua-unlock lease. */
-export function scaleScenario(seconds: number): string {
+function scaleScenario(seconds: number): string {
   return `
 name: bench-scale
 duration: ${seconds}s

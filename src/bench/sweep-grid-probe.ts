@@ -10,7 +10,7 @@ import { checkParam, readScenarioText } from '../sweep/params.js';
 import { sweep, SweepGrid } from '../sweep/sweep.js';
 
 const FILE = 'scenarios/lease-vs-slow-risk-check.yaml';
-export const GRID: ReadonlyArray<[string, string]> = [
+const GRID: ReadonlyArray<[string, string]> = [
   ['variants.lease-5s.lease', '2s..10s/3'],
   ['faults.0.latency.max', '4s..10s/3'],
 ];

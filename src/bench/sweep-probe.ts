@@ -8,7 +8,7 @@ import { loadScenario, parseScenario } from '../scenario/load.js';
 import { compare } from '../sweep/compare.js';
 
 /** A small world for the memory sweep: 10,000 seeds of it take a minute, not an hour. */
-export const MEMORY_SCENARIO = `
+const MEMORY_SCENARIO = `
 name: bench-memory
 duration: 2s
 drain: 5s

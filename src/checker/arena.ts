@@ -26,7 +26,7 @@ const MAX_TABLES = 2;
  * A store that grew past this (a long run's, 768 KB and more) is left to the GC rather than
  * kept for runs that may never need it.
  */
-export const MAX_STORE_SLOTS = 16_384;
+const MAX_STORE_SLOTS = 16_384;
 
 export class CheckerArena {
   private readonly spare: LedgerEntry[] = [];

@@ -10,44 +10,23 @@ import type { CriticalSection, Observer } from './observer.js';
 import type { Failures } from './observers/diagnostics.js';
 import type { FlashSaleMetrics } from './observers/flash-sale.js';
 import type { LivenessFigures } from './observers/liveness.js';
-import type { OutcomeCounts } from './observers/outcomes.js';
+import type { HolderFigures } from './observers/holders.js';
+import type { OutcomeFigures } from './observers/outcomes.js';
+import type { OwnershipFigures } from './observers/ownership.js';
+import type { StockFigures } from './observers/stock.js';
 import { RequestLedger } from './ledger.js';
 import { CheckerArena } from './arena.js';
 import type { Violation } from './violations.js';
 
-export interface RunMetrics {
-  requests: number;
-  orders: number;
+/**
+ * Every observer's figures, from the interfaces of the observers that count them (checker.ts
+ * merge writes them in the order the JSON lists them).
+ */
+export interface RunMetrics extends OutcomeFigures, StockFigures, HolderFigures, OwnershipFigures {
+  /** Units of every committed order (observers/stock.ts). */
   unitsSold: number;
-  outcomes: OutcomeCounts;
-  timeouts: number;
-  oversold: number;
-  negativeStock: number;
-  lostUpdates: number;
-  refusedWrites: number;
-  casConflicts: number;
-  fenceRejections: number;
-  duplicateOrders: number;
+  /** Fencing tokens that went backwards (observers/fencing.ts). */
   staleTokens: number;
-  doubleHolders: number;
-  doubleHolderUs: number;
-  /** When the first and last double-holder episodes began (-1: none). */
-  firstDoubleHolderUs: number;
-  lastDoubleHolderUs: number;
-  maxHolders: number;
-  lockLost: number;
-  foreignUnlocks: number;
-  /** Summed over lock keys, up to the run's end (the drain included). */
-  stuckLockUs: number;
-  /** Time lock keys were held by an owner none of whose requests worked under them; summed over keys, drain included. */
-  orphanLockUs: number;
-  renewals: number;
-  renewalFailures: number;
-  throughputPerS: number;
-  requestsPerS: number;
-  /** Over every answered request, whatever its outcome. */
-  latencyP50Us: number;
-  latencyP99Us: number;
   /** Units deducted by other requests that lost updates wrote over. */
   lostUnits: number;
   /** Sell-out time, arrivals, busy share, latency by outcome (observers/flash-sale.ts). */

@@ -12,7 +12,7 @@
 import { numberedTag } from './compact.js';
 
 /** What the table holds: anything that knows its own name, and its number (requestNumber). */
-export interface Named {
+interface Named {
   id: string;
   /** requestNumber(id), taken once when the object is filled: add and drop read no string. */
   num: number;

@@ -31,7 +31,7 @@ export interface KeySegments {
   lastJudged: boolean;
 }
 
-export interface SegmentHooks {
+interface SegmentHooks {
   /** A segment is final (its end will not move). */
   judge(k: KeySegments, seg: Segment): void;
   /** A key's list came into being. */

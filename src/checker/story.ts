@@ -12,12 +12,12 @@ import { formatMicros } from '../engine/time.js';
 import type { FaultOp, KeyStateOp, Operation } from '../history/operation.js';
 import type { Violation } from './violations.js';
 
-export interface Story {
+interface Story {
   headline: string;
   lines: StoryLine[];
 }
 
-export interface StoryLine {
+interface StoryLine {
   timeUs: number;
   who: string;
   what: string;

@@ -1,5 +1,5 @@
 /** A broken invariant found in a history, with what the story needs to tell it. */
-export type ViolationKind =
+type ViolationKind =
   | 'double-holder'
   | 'oversell'
   | 'negative-stock'

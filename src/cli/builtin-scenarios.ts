@@ -20,12 +20,12 @@ import { scenarioInputs } from '../scenario/inputs.js';
 import { UsageError } from './options.js';
 
 /** The package's scenarios folder: src/cli/ and dist/cli/ both sit two levels below the package root. */
-export const BUILTIN_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
+const BUILTIN_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
 
 /** The JSON Schema of scenario files the package ships (`npm run generate` writes it). */
 export const PACKAGE_SCHEMA_FILE = fileURLToPath(new URL(`../../schema/${SCHEMA_FILE_NAME}`, import.meta.url));
 
-export interface BuiltinScenario {
+interface BuiltinScenario {
   name: string;
   file: string;
 }
@@ -59,7 +59,7 @@ export function builtinScenario(name: string): BuiltinScenario | undefined {
 /** A bare name (no folder, no extension) can only mean a built-in scenario. */
 export const isBareName = (arg: string): boolean => !/[\\/]/.test(arg) && !/\.ya?ml$/i.test(arg);
 
-export interface ScenarioSource {
+interface ScenarioSource {
   /** Where to read it. */
   file: string;
   /** What reports and replay commands call it: the path as given, or the built-in's name. */

@@ -8,8 +8,8 @@ export const EXIT_EXPECTATION_FAILED = 1;
 export const EXIT_INVALID_INPUT = 2;
 export const EXIT_INTERNAL_ERROR = 3;
 /** A real run stopped by Ctrl-C (SIGINT) or SIGTERM, after it stopped every server it started. */
-export const EXIT_INTERRUPTED = 130;
-export const EXIT_TERMINATED = 143;
+const EXIT_INTERRUPTED = 130;
+const EXIT_TERMINATED = 143;
 
 export const EXIT_CODES: ReadonlyArray<{ code: number; meaning: string }> = [
   { code: EXIT_OK, meaning: 'every expectation held (or nothing to judge; for `check`, a file without expectations passes only with `--pass-with-no-expectations`)' },

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Folders a search never enters besides dot-folders. */
-export const SKIPPED_FOLDERS = ['node_modules'];
+const SKIPPED_FOLDERS = ['node_modules'];
 
 export function filesUnder(dir: string, keep: (path: string, name: string) => boolean, limit = Number.POSITIVE_INFINITY): string[] {
   const out: string[] = [];

@@ -16,9 +16,9 @@ import { isCheckTally, mergeCheckTallies, validateCheckTally, type CheckTally } 
  * A tally file's size: a sweep of 2,500 cells and 10 variants writes about 13 MB (about 500
  * bytes a variant a cell); this leaves room for 200 variants at the most cells.
  */
-export const MAX_TALLY_FILE_BYTES = 256 * 1024 * 1024;
+const MAX_TALLY_FILE_BYTES = 256 * 1024 * 1024;
 
-export type MergedTallies = { kind: 'compare'; result: CompareResult } | { kind: 'sweep'; result: SweepResult } | { kind: 'check'; result: ScenarioTally[] };
+type MergedTallies = { kind: 'compare'; result: CompareResult } | { kind: 'sweep'; result: SweepResult } | { kind: 'check'; result: ScenarioTally[] };
 
 const isSweepFormat = (data: unknown): boolean =>
   typeof data === 'object' && data !== null && typeof (data as { format?: unknown }).format === 'string' && (data as { format: string }).format.startsWith('lock-sim-sweep-tally/');

@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError } from 'commander';
 import { DEFAULT_MAX_REQUESTS, type Budget } from '../scenario/cost.js';
-import { parseSeedSpec, parseShard } from '../scenario/seeds.js';
+import { parseSeedSpec } from '../scenario/seeds.js';
 import { closest } from '../scenario/suggest.js';
 import { outputCollision, writeAtomically } from './output-files.js';
 
@@ -29,7 +29,7 @@ export function parseSeeds(value: string): number[] {
   return r.value;
 }
 
-export const MAX_JOBS = 256;
+const MAX_JOBS = 256;
 
 export function parseJobs(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_JOBS) {
@@ -39,12 +39,6 @@ export function parseJobs(value: string): number {
 }
 
 export const defaultJobs = (): number => Math.max(1, availableParallelism());
-
-export function parseShardOption(value: string): { k: number; n: number } {
-  const r = parseShard(value);
-  if (!r.ok) throw new InvalidArgumentError(r.message);
-  return r.value;
-}
 
 export const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
@@ -110,7 +104,7 @@ export function checkNoDuplicates(flag: string, names: readonly string[]): void 
 }
 
 /** What `run` and `compare` print: the text report, Markdown (PR comments, CI summaries) or JSON. */
-export const FORMATS = ['text', 'markdown', 'json'] as const;
+const FORMATS = ['text', 'markdown', 'json'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export function parseFormat(value: string): Format {

@@ -12,7 +12,6 @@ import { EXIT_INTERNAL_ERROR, EXIT_INVALID_INPUT, EXIT_OK } from './exit-codes.j
 import { UsageError } from './options.js';
 import { RealBackendError } from '../real/errors.js';
 
-export type { Io } from './commands/context.js';
 
 /** Options of every command, given before or after its name. */
 interface GlobalOptions {

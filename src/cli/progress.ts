@@ -7,19 +7,19 @@
  */
 import cliProgress from 'cli-progress';
 
-export interface Progress {
+interface Progress {
   /** Seeds done of seeds in all; shown as runs (seeds x variants per seed). */
   update(doneSeeds: number, totalSeeds: number): void;
   stop(): void;
 }
 
-export const NO_PROGRESS: Progress = { update() {}, stop() {} };
+const NO_PROGRESS: Progress = { update() {}, stop() {} };
 
 /**
  * Seconds between two progress lines off a terminal: 10, or LOCK_SIM_PROGRESS_SECONDS (0:
  * none). Ten seconds keeps an hour-long CI job's log to a few hundred lines.
  */
-export function progressLineSeconds(env: NodeJS.ProcessEnv = process.env): number {
+function progressLineSeconds(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.LOCK_SIM_PROGRESS_SECONDS;
   if (raw === undefined || raw.trim() === '') return 10;
   const seconds = Number(raw);

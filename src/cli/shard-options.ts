@@ -15,10 +15,10 @@ import { InvalidArgumentError, Option } from 'commander';
 import { parseShard } from '../scenario/seeds.js';
 import { UsageError } from './options.js';
 
-export type Shard = { k: number; n: number };
+type Shard = { k: number; n: number };
 
 /** The environment variables `--shard-index env` reads, in this order. */
-export const SHARD_INDEX_VARIABLES = ['JOB_COMPLETION_INDEX', 'AWS_BATCH_JOB_ARRAY_INDEX'] as const;
+const SHARD_INDEX_VARIABLES = ['JOB_COMPLETION_INDEX', 'AWS_BATCH_JOB_ARRAY_INDEX'] as const;
 
 const MAX_SHARDS = 10_000;
 

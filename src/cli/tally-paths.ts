@@ -12,7 +12,7 @@ import picomatch from 'picomatch';
 import { UsageError } from './options.js';
 
 /** Enough for any real run (10,000 shards is the most --shard allows), not an accidental walk of a home folder. */
-export const MAX_TALLY_PATHS = 10_000;
+const MAX_TALLY_PATHS = 10_000;
 
 export function tallyPaths(args: readonly string[]): string[] {
   const files: string[] = [];

@@ -72,7 +72,6 @@ export class SignalWait<T = unknown> {
 }
 
 export const TIMED_OUT: unique symbol = Symbol('timed out');
-export type TimedOut = typeof TIMED_OUT;
 
 /** What a process generator may yield: a sleep in microseconds, a signal, or a bounded wait. */
 export type Yieldable = number | Signal<any> | SignalWait<any>;

@@ -6,12 +6,8 @@
  */
 export type Micros = number;
 
-export const US_PER_MS = 1_000;
-export const US_PER_S = 1_000_000;
-
-export const msToUs = (ms: number): Micros => Math.round(ms * US_PER_MS);
-export const sToUs = (s: number): Micros => Math.round(s * US_PER_S);
-export const usToMs = (us: Micros): number => us / US_PER_MS;
+const US_PER_MS = 1_000;
+const US_PER_S = 1_000_000;
 
 /** Human form used in stories and tables: 20.431s, 812ms, 35us. */
 export function formatMicros(us: Micros): string {

@@ -9,7 +9,7 @@ import type { Scenario } from '../spec/scenario.js';
 import { DEFAULT_EXPLORE_BUDGET, DEFAULT_EXPLORE_FAULTS, exploreScenario } from './explore-scenario.js';
 import { boundStatement } from './statement.js';
 
-export interface ExploreVerdict {
+interface ExploreVerdict {
   expectation: ExploreExpectation;
   /** Violations found: 0 or 1 (the search stops at the first). */
   measured: number;

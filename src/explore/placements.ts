@@ -18,14 +18,14 @@ export interface Placement {
 }
 
 /** The clock's resolution: the engine counts integer microseconds. */
-export const NUDGE_US = 1;
+const NUDGE_US = 1;
 
 interface Candidate extends Placement {
   relevant: boolean;
   rank: number;
 }
 
-export interface PlacementWindow {
+interface PlacementWindow {
   /** Faults may start at this time or later (the previous fault's time; 0 for the first). */
   fromUs: number;
   /** ... and up to this time (the scenario's duration: a fault may not start after the run). */

@@ -38,13 +38,13 @@ export interface ExploreSettings {
   all: boolean;
 }
 
-export interface Runner {
+interface Runner {
   run(batch: readonly Job[]): Promise<Outcome[]>;
 }
 
 export type PlacedFault = Placement;
 
-export interface ScheduleRecord {
+interface ScheduleRecord {
   /** 1-based, in the order the search ran them. */
   id: number;
   level: number;
@@ -124,7 +124,7 @@ interface Node {
  * Clients are interchangeable unless a script sends each its own requests: then which client
  * holds what decides what comes next.
  */
-export function clientsInterchangeable(scenario: Scenario): boolean {
+function clientsInterchangeable(scenario: Scenario): boolean {
   return scenario.workload.arrival.kind !== 'script' && scenario.workload.clients > 1;
 }
 

@@ -20,17 +20,17 @@ export function exactTime(us: number): string {
 }
 
 /** 8.3%, 0.048%, 4.8e-7%. */
-export function formatPercent(p: number): string {
+function formatPercent(p: number): string {
   const percent = p * 100;
   return `${percent >= 1 ? percent.toFixed(1) : percent >= 0.001 ? percent.toPrecision(2) : percent.toExponential(1)}%`;
 }
 
 /** 1/12 (8.3%), 1/2076 (0.048%). */
-export function formatProbability(p: number): string {
+function formatProbability(p: number): string {
   return `1/${Math.round(1 / p)} (${formatPercent(p)})`;
 }
 
-export const levelComplete = (l: LevelStats): boolean => l.tried >= l.placements && l.pctTried >= l.pctPlanned;
+const levelComplete = (l: LevelStats): boolean => l.tried >= l.placements && l.pctTried >= l.pctPlanned;
 
 /** The most faults every placement of which was tried (-1: not even the run without faults). */
 export function boundedFaults(r: ExploreResult, maxFaults: number): number {
@@ -43,7 +43,7 @@ export function boundedFaults(r: ExploreResult, maxFaults: number): number {
   return k;
 }
 
-export function pctText(pct: PctStats): string {
+function pctText(pct: PctStats): string {
   if (pct.schedules === 0 || pct.minProbability === null) return 'orderings: as scheduled only';
   const over = pct.overSteps > 0 ? `; ${pct.overSteps} schedule(s) ran more than k events, whose later events the bound does not cover` : '';
   return `orderings: PCT depth ${pct.depth}, probability >= ${formatProbability(pct.minProbability)} per schedule${over}`;
@@ -60,7 +60,7 @@ export function pctGuarantee(pct: PctStats): string | null {
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
-export function kindsText(r: ExploreResult): string {
+function kindsText(r: ExploreResult): string {
   return r.templates.map((t) => t.label).join(', ');
 }
 

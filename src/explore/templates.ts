@@ -47,7 +47,7 @@ function spanOf(spec: FaultSpec): number {
   return 0;
 }
 
-export function describeTemplate(spec: FaultSpec): string {
+function describeTemplate(spec: FaultSpec): string {
   const host = hostOf(spec);
   const parts: string[] = [];
   if ('durationUs' in spec && spec.durationUs > 0) parts.push(`for ${formatMicros(spec.durationUs)}`);
@@ -65,7 +65,7 @@ export function describeTemplate(spec: FaultSpec): string {
 }
 
 /** The scenario's faults as templates, one per distinct fault (times dropped), in file order. */
-export function scenarioTemplates(scenario: Scenario): FaultSpec[] {
+function scenarioTemplates(scenario: Scenario): FaultSpec[] {
   const specs = [
     ...scenario.faults,
     ...scenario.randomFaults.map((r) => {
@@ -77,7 +77,7 @@ export function scenarioTemplates(scenario: Scenario): FaultSpec[] {
 }
 
 /** When the scenario lists no faults: what can happen to its topology. */
-export function defaultTemplates(scenario: Scenario): FaultSpec[] {
+function defaultTemplates(scenario: Scenario): FaultSpec[] {
   const out: FaultSpec[] = [];
   const leases = scenario.variants.map((v) => (v.leaseMs === null ? WATCHDOG_LEASE_US : v.leaseMs * 1000));
   const pauseUs = Math.max(...leases) + PAUSE_BEYOND_LEASE_US;

@@ -44,7 +44,7 @@ export function replaySpec(faults: readonly PlacedFault[], order: PctSchedule | 
   return order === null ? head : `${head}/pct:${order.seed}:${order.depth}:${order.steps}`;
 }
 
-export type ParsedReplay = { ok: true; faults: PlacedFault[]; order: PctSchedule | null } | { ok: false; message: string };
+type ParsedReplay = { ok: true; faults: PlacedFault[]; order: PctSchedule | null } | { ok: false; message: string };
 
 export function parseReplaySpec(text: string, templates: readonly FaultTemplate[], durationUs: number): ParsedReplay {
   const m = /^\s*(none|\d+@\d+(?:,\d+@\d+)*)(?:\/pct:([0-9.]+):(\d+):(\d+))?\s*$/.exec(text);

@@ -12,7 +12,7 @@ import { injectSlowCall } from './slow-call.js';
 import { injectDbSlow, injectNetworkDelay } from './slowness.js';
 
 export type { FaultContext } from './fault-context.js';
-export { expandRandomFaults, faultsOfRun } from './schedule.js';
+export { faultsOfRun } from './schedule.js';
 
 export const FAULT_KINDS = [
   'gc-pause',

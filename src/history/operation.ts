@@ -186,7 +186,7 @@ export interface DiagnosticOp extends Base {
 }
 
 /** The end of the run (after healing and draining): where open intervals close. */
-export interface EndOp extends Base {
+interface EndOp extends Base {
   f: 'end';
 }
 

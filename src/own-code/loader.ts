@@ -30,9 +30,6 @@ import vm from 'node:vm';
 type VmModule = any;
 const vmModules = vm as unknown as { SourceTextModule?: any; SyntheticModule?: any };
 
-export function vmModulesAvailable(): boolean {
-  return typeof vmModules.SourceTextModule === 'function';
-}
 
 interface Source {
   text: string;
@@ -104,7 +101,7 @@ function resolveImportOnly(specifier: string, fromFile: string): string | null {
 }
 
 /** Where `specifier` imported from `fromFile` is: a file, or `node:<name>` for a builtin. */
-export function resolveSpecifier(specifier: string, fromFile: string): string {
+function resolveSpecifier(specifier: string, fromFile: string): string {
   if (specifier.startsWith('node:')) return specifier;
   if (isBuiltin(specifier)) return `node:${specifier}`;
   if (specifier.startsWith('file:')) return fileURLToPath(specifier);
@@ -126,7 +123,7 @@ export function resolveSpecifier(specifier: string, fromFile: string): string {
   }
 }
 
-export interface LoaderHost {
+interface LoaderHost {
   context: vm.Context;
   /** A builtin module's object as user code sees it (sandbox/builtins.ts), imported from `fromFile`. */
   builtin(name: string, fromFile: string, loader: ModuleLoader): any;
@@ -135,7 +132,7 @@ export interface LoaderHost {
 }
 
 /** A top-level await that has not settled once the module's load instant is over. */
-export class UnsettledTopLevelAwait extends Error {
+class UnsettledTopLevelAwait extends Error {
   constructor(file: string) {
     super(`${file} has a top-level await that does not settle when the module loads (lock-sim loads a process's module at one simulated instant, with no time passing): move the wait into the factory, which may return a promise`);
     this.name = 'UnsettledTopLevelAwait';

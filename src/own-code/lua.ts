@@ -17,10 +17,10 @@ import { lauxlib, lua, lualib, to_luastring } from 'fengari';
 import { isStatusReply } from '../world/redis/commands.js';
 import { RedisErrorReply, type RedisReply } from '../world/redis/reply.js';
 
-export type ScriptCall = (args: string[]) => RedisReply;
+type ScriptCall = (args: string[]) => RedisReply;
 
 /** A status reply ("+OK") as the Lua side sees it: { ok = "OK" }. Kept apart from bulk strings. */
-export class StatusReply {
+class StatusReply {
   constructor(readonly status: string) {}
 }
 

@@ -31,7 +31,7 @@ interface InFlight {
 }
 
 /** A write attributed by guess: the Redis key, the request it went to, who else was waiting. */
-export interface GuessedWrite {
+interface GuessedWrite {
   redisKey: string;
   guessedTag: string;
   candidates: ReadonlySet<string>;

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 
 /** `.ts` follows the package's "type" as `.js` does; `.mts` is ESM, `.cts` CommonJS. */
-export const TYPESCRIPT_EXTENSIONS = ['.ts', '.mts', '.cts'] as const;
+const TYPESCRIPT_EXTENSIONS = ['.ts', '.mts', '.cts'] as const;
 
 export function isTypeScript(file: string): boolean {
   return TYPESCRIPT_EXTENSIONS.some((ext) => file.endsWith(ext)) && !file.endsWith('.d.ts');

@@ -12,7 +12,7 @@ import { formatMicros } from '../engine/time.js';
 
 /** The ops a call into user code can be, by index in shared memory. */
 const OPS = ['start-run', 'client', 'acquire', 'release', 'fire', 'reply', 'message', 'status', 'retry', 'kill', 'probe', 'probe-result', 'load'] as const;
-export type WatchedOp = (typeof OPS)[number];
+type WatchedOp = (typeof OPS)[number];
 
 /**
  * Shared memory layout: Int32 [0] answer, [1] entries, [2] inside (0/1), [3] op, [4] client

@@ -34,7 +34,7 @@ export const REAL_RESOLUTION: Readonly<Partial<Record<AgreeMetric, number>>> = {
 /** The corrected p below which a metric differs. */
 export const ALPHA = 0.05;
 
-export type AgreeTest = 'fisher-exact' | 'mann-whitney';
+type AgreeTest = 'fisher-exact' | 'mann-whitney';
 
 export interface AgreeRow {
   metric: AgreeMetric;
@@ -52,7 +52,7 @@ export interface AgreeRow {
 }
 
 /** Real run `run` (from 1) and the model's run of the same seed, metric by metric. */
-export interface AgreePair {
+interface AgreePair {
   run: number;
   seed: number;
   simulated: Record<AgreeMetric, number>;
@@ -89,7 +89,7 @@ export interface AgreeOptions {
 }
 
 /** A run's value of a metric. */
-export function metricValue(run: RunResult, metric: AgreeMetric): number {
+function metricValue(run: RunResult, metric: AgreeMetric): number {
   const m = run.metrics;
   switch (metric) {
     case 'p(oversold)':

@@ -8,7 +8,7 @@
 import { lockKeyAttribution } from '../own-code/key-attribution.js';
 
 /** One command a client sent that names a lock key. */
-export interface LedgerEntry {
+interface LedgerEntry {
   tag: string;
   /** The node it went to (null: the primary Sentinel names, whichever that is). */
   node: string | null;

@@ -9,21 +9,18 @@ import seedrandom from 'seedrandom';
 import { CLIENT_MODEL_NAMES } from '../spec/variant.js';
 
 /** One generated scenario: its generator seed and its YAML text. */
-export interface GeneratedScenario {
+interface GeneratedScenario {
   seed: number;
   name: string;
   yaml: string;
 }
-
-/** The wall-time budget of one real run of a generated scenario. */
-export const MAX_GENERATED_WALL_S = 20;
 
 export function generateScenarios(count: number, seed: number): GeneratedScenario[] {
   return Array.from({ length: count }, (_, i) => generateScenario(seed + i));
 }
 
 /** One scenario from the grammar, drawn from `seed` alone. */
-export function generateScenario(seed: number): GeneratedScenario {
+function generateScenario(seed: number): GeneratedScenario {
   const rng = seedrandom(`lock-sim-generate/${seed}`);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rng() * items.length)];
   const between = (lo: number, hi: number): number => lo + Math.floor(rng() * (hi - lo + 1));

@@ -72,8 +72,6 @@ export function lockKeyGlobs(patterns: readonly string[] | null): string[] {
   });
 }
 
-export { CommandLedger, lockKeysOf, type LedgerEntry } from './command-ledger.js';
-
 type Cause = 'write' | 'ttl' | 'delete' | 'expire' | 'evict' | 'sync';
 
 /** Keyspace event names (redis 7.0.15 t_string.c, t_hash.c, db.c, expire.c, evict.c) -> the model's causes. */

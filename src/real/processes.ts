@@ -60,11 +60,6 @@ function hasPdeathsig(): boolean {
   return pdeathsig;
 }
 
-/** The temporary directories not yet removed (tests). */
-export function liveDirs(): string[] {
-  return [...dirs];
-}
-
 /** Installs the exit, signal and crash hooks once per Node process. */
 function hookExit(): void {
   if (hooked) return;
@@ -86,7 +81,7 @@ export function livePids(): number[] {
 
 export { checkRedisServer } from './redis-binary.js';
 
-export interface ServerOptions {
+interface ServerOptions {
   port: number;
   /** Port this node announces to its primary (its proxy), so Sentinel reaches it through the proxy. */
   announcePort: number;
@@ -163,7 +158,7 @@ export class RedisProcess {
   }
 }
 
-export interface SentinelOptions {
+interface SentinelOptions {
   port: number;
   primaryPort: number;
   quorum: number;

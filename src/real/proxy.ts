@@ -14,7 +14,7 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { PartitionMode } from '../spec/faults.js';
 
-export type Direction = 'up' | 'down';
+type Direction = 'up' | 'down';
 
 export interface ProxyDelays {
   /** Extra delay of a chunk from client to server (`up`) or back (`down`), in microseconds. */
@@ -63,9 +63,6 @@ export function classify(head: string): string | null {
 
 /** The bytes of a connection's start that `classify` reads (its handshake is short). */
 const CLASSIFY_BYTES = 512;
-
-/** A proxy that adds nothing of its own (real runs: the loopback's latency is the real one). */
-export const NO_DELAY: ProxyDelays = { up: () => 0, down: () => 0 };
 
 export class TcpProxy {
   private server: Server | null = null;

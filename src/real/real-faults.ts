@@ -86,7 +86,7 @@ function proxiesOf(deployment: RealDeployment, host: string): TcpProxy[] {
   return [];
 }
 
-export interface RealFaultHooks {
+interface RealFaultHooks {
   /** Runs an asynchronous step of a fault; an error stops the run. */
   background(step: Promise<void>): void;
   allHosts(): string[];

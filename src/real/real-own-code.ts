@@ -35,7 +35,7 @@ import type { RealTimeDriver } from './realtime.js';
 const requestOf = new AsyncLocalStorage<string>();
 
 /** The client family the factory receives (lock.client). */
-export type ClientFamily = 'ioredis' | 'node-redis' | 'node-redis@4' | 'node-redis@5';
+type ClientFamily = 'ioredis' | 'node-redis' | 'node-redis@4' | 'node-redis@5';
 
 interface UserClient {
   incarnation: number;

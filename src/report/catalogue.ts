@@ -10,7 +10,7 @@ import { GUARDS, LOCKS } from '../variants/registry.js';
 import { BASELINE_SOURCE, BASELINE_VERSION, BASELINE_WHAT, DEFAULT_REDISSON_VERSION, REDISSON_CHANGES, REDISSON_VERSIONS } from '../variants/locks/redisson/versions.js';
 import { TOPOLOGIES } from '../spec/redis.js';
 
-export interface Catalogue {
+interface Catalogue {
   locks: Array<{ name: string; summary: string; options: VariantOption[] }>;
   guards: Array<{ name: string; summary: string; options: VariantOption[] }>;
   /** Options every variant takes. */

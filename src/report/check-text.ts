@@ -26,7 +26,7 @@ export const noExpectations = (c: ScenarioCheck): string =>
   c.passed ? 'no expectations (passed: --pass-with-no-expectations)' : 'no expectations: nothing was checked (add an expect: block, or pass --pass-with-no-expectations)';
 
 /** Expectations judged, failed, and implicit, and the scenarios that failed. */
-export function checkCounts(checks: readonly ScenarioCheck[]): { total: number; failed: number; implicit: number; failedScenarios: number; empty: number } {
+function checkCounts(checks: readonly ScenarioCheck[]): { total: number; failed: number; implicit: number; failedScenarios: number; empty: number } {
   const all = checks.flatMap((c) => c.expectations);
   return {
     total: all.length,

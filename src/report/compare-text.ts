@@ -57,7 +57,7 @@ const LEGEND =
   'answered request), liveness, failed-share and longest-stall.';
 
 /** How many runs had each verdict (the ones that had any, the worst first), and the liveness figures. */
-export function verdictParts(v: VariantSummary): [string, string] {
+function verdictParts(v: VariantSummary): [string, string] {
   const classes = (counts: Record<string, number>): string =>
     Object.entries(counts)
       .filter(([, n]) => n > 0)

@@ -3,7 +3,7 @@ import type { Failures } from '../checker/observers/diagnostics.js';
 import { formatMicros } from '../engine/time.js';
 
 /** Groups shown per list in a terminal; JSON and HTML show every group kept. */
-export const SHOWN_GROUPS = 3;
+const SHOWN_GROUPS = 3;
 
 /** A variant's lines (none when nothing failed and nothing was reported). */
 export function failureLines(variant: string, f: Failures): string[] {

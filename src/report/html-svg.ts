@@ -8,7 +8,7 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 }
 
-export const HUES = [200, 30, 130, 280, 350, 60, 170, 240, 0, 100];
+const HUES = [200, 30, 130, 280, 350, 60, 170, 240, 0, 100];
 /** A holder's colour from its label (A, B, ..., AA, AB, ...): neighbours in the legend differ. */
 const holderColour = (label: string): string => {
   const n = [...label].reduce((acc, c) => acc * 26 + (c.charCodeAt(0) - 64), 0) - 1;
@@ -177,7 +177,7 @@ const LEGEND_FONT = 12;
 const LEGEND_LINE = 18;
 
 /** The variants' colour key, wrapped onto as many lines as the width needs (never cut). */
-export function legendSvg(names: readonly string[], left: number, top: number, widthPx: number): string {
+function legendSvg(names: readonly string[], left: number, top: number, widthPx: number): string {
   return flowLegend(names, widthPx, LEGEND_FONT)
     .map((p, j) => {
       const x0 = left + p.x;
@@ -187,7 +187,7 @@ export function legendSvg(names: readonly string[], left: number, top: number, w
     .join('');
 }
 
-export function legendHeight(names: readonly string[], widthPx: number): number {
+function legendHeight(names: readonly string[], widthPx: number): number {
   const lines = names.length === 0 ? 0 : Math.max(...flowLegend(names, widthPx, LEGEND_FONT).map((p) => p.line)) + 1;
   return lines * LEGEND_LINE;
 }

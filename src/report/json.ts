@@ -6,7 +6,7 @@ import { tellStory } from '../checker/story.js';
 import type { ScenarioResult } from '../runner/run-scenario.js';
 import { brokenInvariants, livenessOf, safetyOf, verdictOf } from './verdict.js';
 
-export const JSON_FORMAT_VERSION = 1;
+const JSON_FORMAT_VERSION = 1;
 
 export function resultToJson(result: ScenarioResult): unknown {
   const s = result.scenario;

@@ -11,14 +11,14 @@ import { formatMicros } from '../engine/time.js';
 import { verdictOf } from './verdict.js';
 
 /** One variant's outcome on the starter's seed, as the header states it. */
-export interface StarterOutcome {
+interface StarterOutcome {
   variant: string;
   verdict: string;
   orders: number;
 }
 
 /** The run's facts: the first promotion (a failover's `failover` event), if any, and each variant's outcome. */
-export interface StarterFacts {
+interface StarterFacts {
   failoverAtUs: number | null;
   outcomes: StarterOutcome[];
 }

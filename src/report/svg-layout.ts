@@ -11,12 +11,6 @@ export function textWidth(text: string, fontPx: number): number {
   return em * fontPx;
 }
 
-export interface Placed {
-  x: number;
-  /** The row (0 first): y = top + row * rowHeight. */
-  row: number;
-}
-
 /**
  * Rows for labels that start at `x` (sorted or not): each goes to the first row where it does
  * not touch the label before it, so labels never overlap however close their anchors are.

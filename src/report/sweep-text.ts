@@ -12,7 +12,7 @@ import { summariseCells, type SweepResult } from '../sweep/sweep.js';
 const percent = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
 /** The metrics a sweep tabulates: a name, and how one variant of one cell prints it. */
-export const SWEEP_METRICS: ReadonlyArray<{ key: string; title: string; cell(v: VariantSummary, wide: boolean): string }> = [
+const SWEEP_METRICS: ReadonlyArray<{ key: string; title: string; cell(v: VariantSummary, wide: boolean): string }> = [
   { key: 'oversell', title: 'P(oversell)', cell: (v, wide) => (wide ? `${percent(v.oversell.estimate)} [${percent(v.oversell.low)}, ${percent(v.oversell.high)}]` : percent(v.oversell.estimate)) },
   { key: 'double-holders', title: 'P(double holders)', cell: (v, wide) => (wide ? `${percent(v.doubleHolders.estimate)} [${percent(v.doubleHolders.low)}, ${percent(v.doubleHolders.high)}]` : percent(v.doubleHolders.estimate)) },
   { key: 'stuck-orphan', title: 'stuck / orphan mean', cell: (v) => `${formatMicros(v.stuckMeanUs)} / ${formatMicros(v.orphanMeanUs)}` },

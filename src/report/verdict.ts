@@ -2,7 +2,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { Verdict } from '../checker/verdict.js';
 
-export { brokenInvariants, livenessOf, safetyOf, VERDICT_LEGEND, VERDICTS, verdictOf, type Verdict } from '../checker/verdict.js';
+export { brokenInvariants, livenessOf, safetyOf, VERDICT_LEGEND, verdictOf } from '../checker/verdict.js';
 
 export const PAINT: Record<Verdict, (c: ChalkInstance) => ChalkInstance> = {
   SAFE: (c) => c.green,

@@ -1,7 +1,7 @@
 /** Compares two runs of the same scenario and seed operation by operation. */
 import type { RunResult } from './run.js';
 
-export interface Divergence {
+interface Divergence {
   index: number;
   first: string;
   second: string;

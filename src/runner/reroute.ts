@@ -23,8 +23,10 @@ export function followAnnouncements(world: World, scenario: Scenario, nemesis: F
     const groups = new Map<number, ClientHost<SimTransport>[]>();
     for (const client of world.clients) {
       if (pending.has(client) || client.transport.primary === world.redis.announced || world.fabric.isCut(client.name, DECIDERS)) continue;
-      // A client that polls the Sentinels (Redisson) learns of the switch within its poll
-      // period: `redis.rediscover` is where that goes (client-model.ts pollDelay).
+      // A client that polls the Sentinels (Redisson) learns of the switch anywhere within its
+      // poll period: `redis.rediscover` is where that goes. Its default stays 0 (the
+      // announcement at once, as Jedis's MasterListener and ioredis's failover detector act);
+      // a Redisson scenario writes `rediscover: uniform(0ms, 1s)` for scanInterval.
       const delayUs = sample(scenario.redis.rediscover, sim.random.fork(`rediscover/${client.name}`));
       pending.add(client);
       const group = groups.get(delayUs);

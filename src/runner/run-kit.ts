@@ -18,9 +18,9 @@ import type { ClientHooks, ClientHost } from '../world/client-host.js';
 import type { Database } from '../world/database.js';
 import type { ClientWorld } from '../world/world.js';
 
-export type Nemesis = (fault: string, phase: 'start' | 'end' | 'event', target: string, detail: string) => void;
+type Nemesis = (fault: string, phase: 'start' | 'end' | 'event', target: string, detail: string) => void;
 
-export interface RunKit {
+interface RunKit {
   readonly hooks: ClientHooks;
   readonly nemesis: Nemesis;
   /** kill -9 of a client process: recorded, its requests lost. */

@@ -12,7 +12,7 @@ export interface ScenarioResult {
   passed: boolean;
 }
 
-export interface RunScenarioOptions {
+interface RunScenarioOptions {
   seed?: number;
   variants?: readonly string[];
   /**

@@ -8,7 +8,7 @@ import type { Operation } from '../history/operation.js';
 import { focusViolation, type Violation } from '../checker/violations.js';
 
 /** The violations a report tells: the first (JSON) and the focus (text, HTML). */
-export function toldViolations(violations: readonly Violation[]): Violation[] {
+function toldViolations(violations: readonly Violation[]): Violation[] {
   const told = new Set<Violation>();
   if (violations[0]) told.add(violations[0]);
   const focus = focusViolation(violations);

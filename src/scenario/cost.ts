@@ -29,7 +29,7 @@ export interface Budget {
 
 export const DEFAULT_BUDGET: Budget = { maxRequests: DEFAULT_MAX_REQUESTS };
 
-export interface CostEstimate {
+interface CostEstimate {
   /** Requests one run is expected to make, resubmitted copies included. */
   requests: number;
   /** The field that sets the load, to point at when it is too much. */

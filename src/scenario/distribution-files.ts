@@ -13,7 +13,7 @@ import { readInputFile } from './input-file.js';
 import { histogramOf, parseDuration } from './values.js';
 
 /** Samples in one file: a million lines is a week of requests at 2/s, more than any run draws from. */
-export const MAX_EMPIRICAL_SAMPLES = 1_000_000;
+const MAX_EMPIRICAL_SAMPLES = 1_000_000;
 /**
  * A sample or bucket file's size: a million samples of "1234.567ms" take 11 MB, a service's
  * whole /metrics page a few MB. A 200 MB file was read and split into lines (1.8 GiB) before
@@ -57,7 +57,7 @@ function* linesOf(text: string, file: string): Generator<{ line: string; number:
 }
 
 /** One sample per line: a duration with a unit, or a bare number in `unitUs`; blank lines and # comments skipped. */
-export function parseSamples(text: string, file: string, unitUs: number | null): { samplesUs: number[] } | { message: string } {
+function parseSamples(text: string, file: string, unitUs: number | null): { samplesUs: number[] } | { message: string } {
   const samplesUs: number[] = [];
   for (const entry of linesOf(text, file)) {
     if ('message' in entry) return entry;
@@ -83,7 +83,7 @@ export function parseSamples(text: string, file: string, unitUs: number | null):
  * (https://prometheus.io/docs/instrumenting/exposition_formats/): `le` in seconds (the base
  * unit Prometheus names use), cumulative counts. Other lines (# HELP, _sum, _count) are skipped.
  */
-export function parseBucketLines(text: string, file: string): { buckets: Array<{ le: number; count: number }> } | { message: string } {
+function parseBucketLines(text: string, file: string): { buckets: Array<{ le: number; count: number }> } | { message: string } {
   const buckets: Array<{ le: number; count: number }> = [];
   const names = new Set<string>();
   for (const entry of linesOf(text, file)) {

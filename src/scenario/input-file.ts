@@ -10,7 +10,7 @@
 import { isUtf8 } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 
-export type InputText = { ok: true; text: string } | { ok: false; message: string };
+type InputText = { ok: true; text: string } | { ok: false; message: string };
 
 /** Every file read through readInputFile in this process, by device and inode, with the path it was read as. */
 const inputsRead = new Map<string, string>();

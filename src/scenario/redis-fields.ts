@@ -15,7 +15,7 @@ interface FieldRule {
 const replicated: readonly Topology[] = ['sentinel', 'cluster'];
 const all: readonly Topology[] = ['standalone', 'sentinel', 'cluster', 'independent'];
 
-export const REDIS_FIELD_RULES: Readonly<Record<string, FieldRule>> = {
+const REDIS_FIELD_RULES: Readonly<Record<string, FieldRule>> = {
   topology: { topologies: all },
   replicas: { topologies: replicated, refusal: 'a standalone Redis has no replicas; use topology: sentinel or cluster' },
   masters: { topologies: ['independent', 'cluster'], refusal: 'masters applies to topology: independent (Redlock) or cluster (masters in the cluster)' },

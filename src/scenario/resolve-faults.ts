@@ -16,7 +16,7 @@ type RawFault = NonNullable<RawScenario['faults']>[number];
  * recorded and injected; a million a second over a day would be 86 billion. The casebook's
  * busiest random fault expects 20 (2/m over 600 s).
  */
-export const MAX_FAULT_OCCURRENCES = 100_000;
+const MAX_FAULT_OCCURRENCES = 100_000;
 
 /**
  * Defaults of fault fields (the field as written, its value, where it comes from): the
@@ -29,7 +29,7 @@ export const FAULT_DEFAULT_ENTRIES = {
   persistence: { field: 'persistence', value: 'none' as 'none' | 'always', source: 'redis.conf appendonly no: the Redis default, no AOF (redis 7.0.15 redis.conf)' },
 };
 
-export interface FaultWorld {
+interface FaultWorld {
   durationUs: number;
   clients: number;
   redisNodes: number;

@@ -45,7 +45,7 @@ export const VARIANT_DEFAULT_ENTRIES = {
 type VariantValues<T> = { [K in keyof T]: T[K] extends VariantDefault<infer V> ? V : never };
 
 /** The default values the resolver reads (sources: VARIANT_DEFAULT_ENTRIES). */
-export const VARIANT_DEFAULTS = Object.fromEntries(
+const VARIANT_DEFAULTS = Object.fromEntries(
   Object.entries(VARIANT_DEFAULT_ENTRIES).map(([k, e]) => [k, e.value]),
 ) as VariantValues<typeof VARIANT_DEFAULT_ENTRIES>;
 
@@ -63,7 +63,7 @@ export const VARIANT_DERIVED_SOURCES: Readonly<Record<string, string>> = {
 
 type RawVariant = RawScenario['variants'][string];
 
-export interface VariantDefault<T> {
+interface VariantDefault<T> {
   /** The variant option it fills, as written in a scenario file. */
   option: string;
   value: T;
@@ -81,7 +81,7 @@ function vdef<T>(option: string, value: T, source: string): VariantDefault<T> {
  */
 const POLLING_LOCKS = ['setnx-expire', 'set-nx-px', 'token-get-del', 'lua-unlock', 'fenced'];
 /** A user lock module (`lock: { module: ... }`) gets the polling locks' options, to use as it likes. */
-export const MODULE_LOCK = 'module';
+const MODULE_LOCK = 'module';
 /** Every lock that takes something: lease and unlock-always mean nothing to `none`. */
 const LOCKING = [...POLLING_LOCKS, 'redisson', 'redlock', MODULE_LOCK];
 
@@ -246,7 +246,7 @@ export function resolveVariants(
  * hand-written locks, whose code in "From setnx to Redisson" calls `jedis.setnx`, `jedis.set`
  * and `jedis.eval`, and for the spec's Redlock.
  */
-export function defaultClient(lock: string, redlockVersion: RedlockVersion): ClientModelName {
+function defaultClient(lock: string, redlockVersion: RedlockVersion): ClientModelName {
   if (lock === 'redisson') return 'redisson';
   if (lock === 'redlock' && redlockVersion !== 'spec') return 'ioredis';
   return 'jedis';

@@ -93,9 +93,9 @@ export const DEFAULTS = valuesOf(DEFAULT_ENTRIES);
  * Worker threads in all (clients x workers): each is a simulated process that exists for the
  * whole run. The casebook uses at most 256; 100,000 keeps a run's start within memory.
  */
-export const MAX_THREADS = 100_000;
+const MAX_THREADS = 100_000;
 /** SKUs in all: each has a stock row, a lock key and its own history. */
-export const MAX_SKUS = 10_000;
+const MAX_SKUS = 10_000;
 
 export function resolveScenario(raw: RawScenario, file: string): { scenario: Scenario | null; issues: ScenarioIssue[] } {
   const issues: ScenarioIssue[] = [];

@@ -165,7 +165,7 @@ export const faultSchemas = {
   'db-slow': z.strictObject({ kind: z.literal('db-slow'), ...windowed, factor: z.number().min(1).max(10_000) }),
 } satisfies Record<(typeof FAULT_KINDS)[number], z.ZodType>;
 
-export const faultSchema = z.discriminatedUnion('kind', [
+const faultSchema = z.discriminatedUnion('kind', [
   faultSchemas['gc-pause'],
   faultSchemas['slow-call'],
   faultSchemas['primary-crash'],
@@ -193,7 +193,7 @@ const waitValue = z
   });
 
 /** `lock: { module: ./locks/x.mjs }`: a user lock module (src/own-code), resolved from the scenario file. */
-export const moduleLockSchema = z.strictObject({
+const moduleLockSchema = z.strictObject({
   module: z.string().min(1).max(4096).meta({ description: 'path of an ES or CommonJS module, relative to the scenario file' }),
   export: z.string().min(1).max(MAX_NAME_LENGTH).optional().meta({ description: 'the factory export (default: the default export)' }),
   options: z.record(z.string(), z.unknown()).optional().meta({ description: 'passed to the factory with the variant options' }),
@@ -259,7 +259,7 @@ function lockField() {
     });
 }
 
-export const variantSchema = z.strictObject({
+const variantSchema = z.strictObject({
   lock: lockField(),
   guard: oneOf(GUARD_NAMES, 'guard').optional(),
   lease: duration().optional(),

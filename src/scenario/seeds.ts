@@ -5,9 +5,9 @@
 import { quote } from '../spec/errors.js';
 import type { Parsed } from './values.js';
 
-export const MAX_SEED = 2 ** 32 - 1;
+const MAX_SEED = 2 ** 32 - 1;
 /** More runs than this is almost surely a typo, and would take days. */
-export const MAX_SWEEP_SEEDS = 1_000_000;
+const MAX_SWEEP_SEEDS = 1_000_000;
 
 export function parseSeedSpec(input: unknown): Parsed<number[]> {
   const text = typeof input === 'number' ? String(input) : typeof input === 'string' ? input.trim() : null;

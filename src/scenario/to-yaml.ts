@@ -25,7 +25,7 @@ export function durationText(us: number): string {
   return `${sign}${a}us`;
 }
 
-export const distributionText = (d: Distribution): string => describeDistribution(d, durationText);
+const distributionText = (d: Distribution): string => describeDistribution(d, durationText);
 
 export function rateText(perS: number): string {
   for (const [unit, factor] of [['s', 1], ['m', 60], ['h', 3600]] as const) {

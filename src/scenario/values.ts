@@ -11,7 +11,7 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
 const UNIT_US: Record<string, number> = { us: 1, ms: 1_000, s: 1_000_000, m: 60_000_000, h: 3_600_000_000 };
 /** No run is longer than a simulated day; larger numbers are typos. */
-export const MAX_DURATION_US = 24 * 3_600_000_000;
+const MAX_DURATION_US = 24 * 3_600_000_000;
 
 export function parseDuration(input: unknown): Parsed<Micros> {
   if (typeof input === 'number') {
@@ -147,7 +147,7 @@ function pairOf(text: string): [string, string] | null {
 }
 
 /** No more parts or buckets than this in one distribution (a histogram has tens). */
-export const MAX_DISTRIBUTION_PARTS = 1_000;
+const MAX_DISTRIBUTION_PARTS = 1_000;
 
 /** mixture(...), empirical(file) and histogram(...): the distributions that describe measured shapes. */
 function parseShape(kind: 'mixture' | 'empirical' | 'histogram', body: string, input: string): Parsed<Distribution> {
@@ -223,7 +223,7 @@ export function histogramOf(raw: ReadonlyArray<{ le: number; count: number }>, f
 
 const show = (us: number): string => (us === Infinity ? '+Inf' : formatMicros(us));
 
-export const MAX_RATE_PER_S = 1_000_000;
+const MAX_RATE_PER_S = 1_000_000;
 
 export function parseRate(input: unknown): Parsed<number> {
   const m = typeof input === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*\/\s*(s|m|h)\s*$/.exec(input) : null;

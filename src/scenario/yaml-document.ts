@@ -32,7 +32,7 @@ export const MAX_YAML_DEPTH = 64;
  */
 export const MAX_ALIAS_EXPANSIONS = 1_000;
 
-export type YamlRead = { ok: true; doc: Document; lines: LineCounter } | { ok: false; issues: ScenarioIssue[] };
+type YamlRead = { ok: true; doc: Document; lines: LineCounter } | { ok: false; issues: ScenarioIssue[] };
 
 class TooManyNodes extends Error {
   constructor(readonly offset: number) {

@@ -16,7 +16,6 @@ export const FAILURES = [
 ] as const;
 
 export type Failure = (typeof FAILURES)[number];
-export type FailureKind = Failure['kind'];
 export const FAILURE_KINDS: readonly string[] = FAILURES.map((f) => f.kind);
 
 export function failureByKind(kind: string): Failure | undefined {

@@ -41,7 +41,6 @@ export type FaultSpec =
   /** The database serves every statement `factor` times slower. */
   | { kind: 'db-slow'; atUs: Micros; durationUs: Micros; factor: number };
 
-export type FaultKind = FaultSpec['kind'];
 
 /**
  * A fault drawn from the seed: occurrences start as a Poisson process of `ratePerS`

@@ -16,7 +16,7 @@ import type { CheckedExpectation, ScenarioTally } from './check.js';
 import { coverageProblem, identityProblems, LOCK_SIM_VERSION, scenarioIdentity, type ScenarioIdentity, type SeedsIdentity, type TallyHeader } from './tally-identity.js';
 import { at, shardRuns } from './tally-file.js';
 
-export const CHECK_TALLY_FORMAT = 'lock-sim-check-tally/1';
+const CHECK_TALLY_FORMAT = 'lock-sim-check-tally/1';
 
 interface ScenarioEntry {
   scenario: ScenarioIdentity;

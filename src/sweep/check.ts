@@ -48,14 +48,14 @@ export interface ScenarioCheck {
  * over (refuses every request, times out on every command) fails check even when the file
  * only asked that it oversell nothing. Located at the variant's first expectation.
  */
-export function implicitLiveness(scenario: Scenario, variant: string): Expectation | null {
+function implicitLiveness(scenario: Scenario, variant: string): Expectation | null {
   const own = scenario.expectations.filter((e) => e.variant === variant);
   if (own.length === 0 || own.some((e) => LIVENESS_METRICS.has(e.metric))) return null;
   return { variant, metric: 'live', statistic: 'run', condition: null, comparator: '==', value: 1, text: 'live == 1', written: 1, key: 'live', location: own[0].location };
 }
 
 /** The scenario a check names: replay commands and reports need no more of it. */
-export type CheckedScenario = Pick<Scenario, 'name' | 'file'>;
+type CheckedScenario = Pick<Scenario, 'name' | 'file'>;
 
 /**
  * What a run of `check` keeps of one scenario before judging it: the expectation tallies

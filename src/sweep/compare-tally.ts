@@ -8,7 +8,7 @@ import type { RunMetrics } from '../checker/check.js';
 import { LIVENESS_CLASSES, VERDICTS, verdictOf } from '../checker/verdict.js';
 import type { SeedOutcome } from './seed.js';
 
-export interface WorstRun {
+interface WorstRun {
   seed: number;
   oversold: number;
   doubleHolders: number;
@@ -52,15 +52,15 @@ export interface VariantTally {
 }
 
 /** The flash-sale sums of a tally, in the order merge adds them. */
-export const FLASH_SALE_SUMS = ['soldOutRuns', 'soldOutUsSum', 'arrivalsCentsSum', 'busyBasisPointsSum', 'p99OrderedUsSum', 'p99RefusedUsSum', 'p99ErrorUsSum'] as const;
+const FLASH_SALE_SUMS = ['soldOutRuns', 'soldOutUsSum', 'arrivalsCentsSum', 'busyBasisPointsSum', 'p99OrderedUsSum', 'p99RefusedUsSum', 'p99ErrorUsSum'] as const;
 /** The sums of verdicts, lost updates and liveness, in the order merge adds them. */
-export const VERDICT_SUMS = ['lostUpdateRuns', 'lostUpdatesSum', 'lostUnitsSum', 'failedBasisPointsSum', 'longestStallUsSum'] as const;
+const VERDICT_SUMS = ['lostUpdateRuns', 'lostUpdatesSum', 'lostUnitsSum', 'failedBasisPointsSum', 'longestStallUsSum'] as const;
 
 /** Buckets of the oversold histogram: 0, 1, ..., 9, and 10 or more. */
 export const HISTOGRAM_BUCKETS = 11;
 
 /** Sums of per-seed differences (variant - baseline), and of their squares. */
-export interface PairedTally {
+interface PairedTally {
   variant: string;
   baseline: string;
   runs: number;

@@ -10,7 +10,7 @@ import { runSeeds } from './run-seeds.js';
 import { meanInterval, wilson, type Interval } from './stats.js';
 import { coverageProblem, identityProblems, LOCK_SIM_VERSION, scenarioIdentity, seedsIdentity, type ScenarioIdentity, type SeedsIdentity } from './tally-identity.js';
 
-export { fingerprint, seedsLabel } from './tally-identity.js';
+export { seedsLabel } from './tally-identity.js';
 import { LIVENESS_CLASSES, VERDICTS, type LivenessVerdict, type Verdict } from '../checker/verdict.js';
 
 export interface CompareOptions {

@@ -94,7 +94,7 @@ export function judge(condition: Condition, i: Interval): { estimate: boolean; s
   return { estimate: at(i.estimate), surely: at(i.low) && at(i.high), possibly: at(i.low) || at(i.high) };
 }
 
-export type Reading = 'estimate' | 'surely' | 'possibly';
+type Reading = 'estimate' | 'surely' | 'possibly';
 
 /**
  * The first index where `holds` differs from its value at index 0, by bisection, given that
@@ -113,14 +113,14 @@ export async function bisect(count: number, holds: (i: number) => Promise<boolea
   return hi;
 }
 
-export interface BoundaryPoint {
+interface BoundaryPoint {
   index: number;
   label: string;
   value: Interval;
   holds: boolean;
 }
 
-export interface VariantBoundary {
+interface VariantBoundary {
   variant: string;
   /** The condition at the first and last value of the range. */
   ends: [BoundaryPoint, BoundaryPoint];

@@ -26,7 +26,7 @@ export interface ValueSpec {
 }
 
 /** More values per parameter than this is a typo (two of them make 40,000 cells). */
-export const MAX_PARAM_VALUES = 200;
+const MAX_PARAM_VALUES = 200;
 
 type Quantity = { kind: 'duration' | 'rate' | 'number'; value: number };
 
@@ -42,7 +42,7 @@ function parseQuantity(text: string): Parsed<Quantity> {
 }
 
 /** A duration in the largest unit that writes it exactly. */
-export function durationText(us: number): string {
+function durationText(us: number): string {
   if (us === 0) return '0s';
   if (us % 60_000_000 === 0 && us >= 600_000_000) return `${us / 60_000_000}m`;
   if (us % 1_000_000 === 0) return `${us / 1_000_000}s`;

@@ -48,7 +48,7 @@ export function parseParamOption(text: string): Parsed<ParamOption> {
   return { ok: true, value: { path: text.slice(0, eq).trim(), values: text.slice(eq + 1) } };
 }
 
-export function splitPath(path: string): Array<string | number> {
+function splitPath(path: string): Array<string | number> {
   return path
     .replace(/\[(\d+)\]/g, '.$1')
     .split('.')

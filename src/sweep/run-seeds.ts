@@ -9,7 +9,7 @@ import type { Scenario } from '../spec/scenario.js';
 import { runCells } from './cell-pool.js';
 import type { SeedOutcome } from './seed.js';
 
-export interface SweepOptions {
+interface SweepOptions {
   seeds: readonly number[];
   variants: readonly string[];
   /** Threads (1: run in this thread; N: this thread and N-1 workers). */

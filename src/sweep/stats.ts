@@ -1,7 +1,7 @@
 /** Interval estimates for sweeps: Wilson for proportions, Student's t for means. */
 
 /** z for a two-sided 95% interval. */
-export const Z95 = 1.959963984540054;
+const Z95 = 1.959963984540054;
 
 export interface Interval {
   estimate: number;
@@ -30,7 +30,7 @@ const T95 = [
 ];
 
 /** The 95% critical value for a mean of n runs: t with n-1 degrees of freedom, z beyond 30. */
-export function critical95(n: number): number {
+function critical95(n: number): number {
   return n - 1 <= T95.length ? T95[Math.max(1, n - 1) - 1] : Z95;
 }
 

@@ -28,7 +28,7 @@ export interface SweepAxis {
   raw: Array<string | number>;
 }
 
-export interface SweepCell {
+interface SweepCell {
   /** Index into each axis. */
   at: number[];
   result: CompareResult;
@@ -45,7 +45,7 @@ export interface SweepResult {
   cells: SweepCell[];
 }
 
-export interface SweepOptions {
+interface SweepOptions {
   seeds: readonly number[];
   variants?: readonly string[];
   jobs?: number;
@@ -54,7 +54,7 @@ export interface SweepOptions {
   onProgress?(doneCells: number, totalCells: number): void;
 }
 
-export function axisOf(param: SweepParam): SweepAxis {
+function axisOf(param: SweepParam): SweepAxis {
   return {
     path: param.path,
     kind: param.spec.kind,
@@ -224,6 +224,6 @@ export const summariseCells = (result: SweepResult): CellSummary[] =>
   }));
 
 /** The command that replays one run of one cell: run with each parameter set to the cell's value. */
-export function sweepReplay(file: string, axes: readonly SweepAxis[], at: readonly number[], seed: number, variant: string): string {
+function sweepReplay(file: string, axes: readonly SweepAxis[], at: readonly number[], seed: number, variant: string): string {
   return `${replayCommand(file, seed, variant)}${axes.map((a, i) => ` --param ${shellQuote(`${a.path}=${a.raw[at[i]]}`)}`).join('')}`;
 }

@@ -69,7 +69,7 @@ const header = {
   shard: z.strictObject({ k: z.number().int().min(1), n: z.number().int().min(1) }).nullable(),
 };
 
-export const tallyFileSchema = z.strictObject({
+const tallyFileSchema = z.strictObject({
   format: z.literal(SHARD_FORMAT),
   ...header,
   variants: z.array(name).min(1),
@@ -145,7 +145,7 @@ const axisSchema = z.strictObject({
   raw: z.array(z.union([z.string().max(1_000), z.number()])).max(MAX_SWEEP_CELLS),
 });
 
-export const sweepFileSchema = z.strictObject({
+const sweepFileSchema = z.strictObject({
   format: z.literal(SWEEP_SHARD_FORMAT),
   ...header,
   axes: z.array(axisSchema).min(1).max(2),

@@ -43,14 +43,14 @@ export interface TallyHeader {
  * the file lies (its path, the positions of its expectations and workload, a module's
  * absolute path) does not count: the module's code counts through `code`.
  */
-export function fingerprint(scenario: Scenario): string {
+function fingerprint(scenario: Scenario): string {
   const { file: _file, workloadLocation: _workload, expectations, variants, ...content } = scenario;
   const placeless = expectations.map(({ location: _location, ...e }) => e);
   const modulesByName = variants.map((v) => (v.lockModule ? { ...v, lockModule: { ...v.lockModule, file: v.lockModule.module } } : v));
   return createHash('sha256').update(JSON.stringify({ ...content, variants: modulesByName, expectations: placeless })).digest('hex').slice(0, 16);
 }
 
-export function codeIdentity(scenario: Scenario): string | null {
+function codeIdentity(scenario: Scenario): string | null {
   const files = scenario.variants.flatMap((v) => (v.lockModule ? [v.lockModule.file] : []));
   return moduleCodeHash([...new Set(files)], scenario.file);
 }

@@ -29,7 +29,7 @@ export interface GuardContext {
 }
 
 /** What zero affected rows means for this guard. */
-export type ZeroRowsMeaning = 'sold-out' | 'conflict' | 'fenced';
+type ZeroRowsMeaning = 'sold-out' | 'conflict' | 'fenced';
 
 export interface Guard {
   readonly name: string;

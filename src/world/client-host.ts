@@ -18,7 +18,7 @@ import type { RedisReply } from './redis/reply.js';
 import { replyOutcome, ThreadRun, TIMEOUT_OUTCOME, WAITS } from './thread-run.js';
 import type { RedisTransport } from './transport.js';
 
-export interface ClientParams {
+interface ClientParams {
   /** The database connection pool (HikariCP-like). */
   poolSize: number;
   commandTimeoutUs: Micros;
@@ -48,7 +48,7 @@ export interface ClientHooks {
 }
 
 /** A pub/sub latch per channel: permits released by messages, taken by waiting threads. */
-export class Latch {
+class Latch {
   permits = 0;
   waiters: Signal<true>[] = [];
 }

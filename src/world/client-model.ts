@@ -92,17 +92,6 @@ export const CLIENT_MODELS: Readonly<Record<ClientModelName, ClientModel>> = {
   },
 };
 
-/**
- * A client that polls the Sentinels (Redisson) learns of a switch anywhere within its poll
- * period after the announcement. Both backends take that delay from `redis.rediscover`, whose
- * default stays 0 (the announcement at once, as Jedis's MasterListener and ioredis's failover
- * detector act); a Redisson scenario writes `rediscover: uniform(0ms, 1s)` for scanInterval:
- * this is that distribution, or null for a client told at once.
- */
-export function pollDelay(model: ClientModel): Distribution | null {
-  return model.failover.detection === 'poll' ? { kind: 'uniform', minUs: 0, maxUs: model.failover.pollMs * 1000 } : null;
-}
-
 /** The pool size a variant runs with: its own `client-pool`, else the model's (null: one multiplexed connection). */
 export function poolSizeOf(model: ClientModel, clientPool: number | null): number | null {
   if (model.pool === 'multiplexed') return null;

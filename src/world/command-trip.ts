@@ -13,7 +13,7 @@ import type { RedisReply } from './redis/reply.js';
 import { CONNECTION_CLOSED_REPLY } from './transport.js';
 
 /** The process the command belongs to: a reply to an earlier incarnation (before a crash) is dropped. */
-export interface TripOwner {
+interface TripOwner {
   readonly incarnation: number;
 }
 

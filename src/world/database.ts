@@ -72,7 +72,7 @@ export type DbResult =
   | { kind: 'begun'; txn: number }
   | { kind: 'error'; message: string };
 
-export interface DatabaseParams {
+interface DatabaseParams {
   statementTime: Distribution;
 }
 

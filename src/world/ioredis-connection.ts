@@ -50,18 +50,18 @@ interface Command {
 }
 
 /** ioredis lib/errors/MaxRetriesPerRequestError.ts (4.28.5 and 5.11.1 alike). */
-export const maxRetriesPerRequestError = (limit: number): string =>
+const maxRetriesPerRequestError = (limit: number): string =>
   `Reached the max retries per request limit (which is ${limit}). Refer to "maxRetriesPerRequest" option for details.`;
 /** The message with the default limit. */
 export const MAX_RETRIES_PER_REQUEST_ERROR = maxRetriesPerRequestError(20);
 /** ioredis 5.11.1 lib/utils/index.ts CONNECTION_CLOSED_ERROR_MSG: a command to a client that gave up reconnecting. */
-export const CONNECTION_CLOSED_ERROR = 'Connection is closed.';
+const CONNECTION_CLOSED_ERROR = 'Connection is closed.';
 /** ioredis 5.11.1 lib/Redis.ts sendCommand, with `enableOfflineQueue: false` and no connection ready. */
-export const OFFLINE_QUEUE_DISABLED_ERROR = "Stream isn't writeable and enableOfflineQueue options is false";
+const OFFLINE_QUEUE_DISABLED_ERROR = "Stream isn't writeable and enableOfflineQueue options is false";
 const CONNECT_TIMEOUT_US: Micros = 10_000_000;
 
 /** The connection's life as ioredis reports it (lib/Redis.ts setStatus: an event per status). */
-export type IoredisStatus = 'connect' | 'ready' | 'close' | 'reconnecting' | 'end';
+type IoredisStatus = 'connect' | 'ready' | 'close' | 'reconnecting' | 'end';
 
 /**
  * The client options this model reads, and what the owner of the connection hears. The

@@ -13,7 +13,7 @@ import type { PartitionMode } from '../spec/faults.js';
 import { Fifo } from './fifo.js';
 
 /** A message that can hear of a reset: a client's command whose connection a reject cut resets. */
-export interface Resettable {
+interface Resettable {
   reset(): void;
 }
 

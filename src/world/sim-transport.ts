@@ -31,7 +31,7 @@ import { CONNECTION_CLOSED_REPLY, eachDecision, type RedisTransport, type Transp
 const SPARE_TRIPS = 64;
 
 /** The client process a simulated transport serves: its name, incarnation and process group. */
-export interface SimOwner extends TransportOwner {
+interface SimOwner extends TransportOwner {
   readonly group: ProcessGroup;
 }
 

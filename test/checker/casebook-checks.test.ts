@@ -4,11 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkHistory } from '../../src/checker/check.js';
-import type { NewOperation, Operation } from '../../src/history/operation.js';
+import type { NewOperation } from '../../src/history/operation.js';
+import { history } from './histories.js';
 
-function history(entries: Array<[number, NewOperation]>): Operation[] {
-  return entries.map(([timeUs, op], index) => ({ ...op, index, timeUs }) as Operation);
-}
 const K = 'lock:stock:1';
 const setup = (available: number, lockNodes: string[] = [], quorum = 1): NewOperation => ({
   process: 'setup', type: 'info', f: 'setup', stock: [{ sku: 1, available }], primary: 'redis-0', lockNodes, quorum, durationUs: 10_000_000,

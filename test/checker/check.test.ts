@@ -1,11 +1,9 @@
 /** The checker on hand-written histories: what it must find, and a clean one where it must find nothing. */
 import { describe, expect, it } from 'vitest';
 import { checkHistory } from '../../src/checker/check.js';
-import type { NewOperation, Operation } from '../../src/history/operation.js';
+import type { NewOperation } from '../../src/history/operation.js';
+import { history } from './histories.js';
 
-function history(entries: Array<[number, NewOperation]>): Operation[] {
-  return entries.map(([timeUs, op], index) => ({ ...op, index, timeUs }) as Operation);
-}
 
 const setup = (available: number): NewOperation => ({
   process: 'setup', type: 'info', f: 'setup', stock: [{ sku: 1, available }], primary: 'redis-0', lockNodes: [], quorum: 1, durationUs: 10_000_000,

@@ -1,5 +1,5 @@
 /**
- * Builders for hand-written histories in the checker tests: each entry is a time in us and an
+ * Builders for hand-written histories in the tests (the checker's, the timeline's, explore's): each entry is a time in us and an
  * operation; `history` orders them by time (stable, so entries at one instant keep the order
  * written) and numbers them as the recorder does.
  */
@@ -12,6 +12,11 @@ export function history(entries: Entry[]): Operation[] {
     .map(([timeUs, op], i) => ({ timeUs, op, i }))
     .sort((a, b) => a.timeUs - b.timeUs || a.i - b.i)
     .map(({ timeUs, op }, index) => ({ ...op, index, timeUs }) as Operation);
+}
+
+/** A history of `ops` in the order written, `stepUs` apart (1 ms unless told), from time 0. */
+export function spaced(ops: NewOperation[], stepUs = 1000): Operation[] {
+  return history(ops.map((op, i): Entry => [i * stepUs, op]));
 }
 
 export const K = 'lock:stock:1';

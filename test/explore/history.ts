@@ -1,11 +1,9 @@
 /** Hand-written histories for the explore tests: [time in us, operation] entries, numbered as the recorder does. */
 import type { NewOperation, Operation } from '../../src/history/operation.js';
 
-export const K = 'lock:stock:1';
+export { history } from '../checker/histories.js';
 
-export function history(entries: Array<[number, NewOperation]>): Operation[] {
-  return entries.map(([timeUs, op], index) => ({ ...op, index, timeUs }) as Operation);
-}
+export const K = 'lock:stock:1';
 
 export const setup = (primary = 'redis-0'): NewOperation => ({ process: 'setup', type: 'info', f: 'setup', stock: [{ sku: 1, available: 10 }], primary, lockNodes: [], quorum: 1, durationUs: 10_000_000 });
 export const request = (type: Operation['type'], id: string, client: string): NewOperation => ({ process: client, type, f: 'request', request: id, sku: 1, qty: 1 }) as NewOperation;

@@ -6,33 +6,18 @@
  * longer than its lease and next to one shorter.
  */
 import { describe, expect, it } from 'vitest';
-import { runVariantReal } from '../../src/real/real-run.js';
 import { livePids } from '../../src/real/processes.js';
-import { parseScenario } from '../../src/scenario/load.js';
-import { hasRedis, REDIS_SERVER } from '../real/redis-available.js';
+import { hasRedis } from '../real/redis-available.js';
+import { gcPauseScenario, runReal } from '../real/real-runs.js';
 
 function pause(leaseS: number, client = 'node-redis') {
-  const s = parseScenario(`name: real-node-redis-pause
-duration: 8s
-drain: 5s
-stock: { sku: 1, available: 10 }
-workload:
-  clients: 2
-  workers: 1
-  requests:
-    - { at: 1s, sku: 1, client: 1 }
-    - { at: 2s, sku: 1, client: 2 }
-  steps: [lock, read, work, deduct, order, unlock]
-dependencies:
-  work: 1s
-network:
-  redis-latency: 1ms
-faults:
-  - { kind: gc-pause, client: 1, at: 1500ms, duration: 4s }
-variants:
-  mutex: { lock: { module: ./scenarios/own-code/locks/simple-redis-mutex.mjs, client: ${client}, keys: "@simple-redis-mutex:lock-{key}", options: { pollingInterval: 200 } }, lease: ${leaseS}s, wait: forever }
-`, 'node-redis-pause.yaml');
-  return runVariantReal(s, s.variants[0], s.seed, { redisServer: REDIS_SERVER });
+  return runReal(
+    gcPauseScenario(
+      'real-node-redis-pause',
+      'node-redis-pause.yaml',
+      `mutex: { lock: { module: ./scenarios/own-code/locks/simple-redis-mutex.mjs, client: ${client}, keys: "@simple-redis-mutex:lock-{key}", options: { pollingInterval: 200 } }, lease: ${leaseS}s, wait: forever }`,
+    ),
+  );
 }
 
 describe.skipIf(!hasRedis)('node-redis clients on the real backend', () => {

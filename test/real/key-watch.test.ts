@@ -8,10 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { CommandLedger, lockKeysOf } from '../../src/real/command-ledger.js';
 import { afterInOrder, causeOfEvent, lockKeyGlobs } from '../../src/real/key-watch.js';
 import { lockKeyAttribution } from '../../src/own-code/key-attribution.js';
-import { runVariantReal } from '../../src/real/real-run.js';
 import { runVariant } from '../../src/runner/run.js';
 import { parseScenario } from '../../src/scenario/load.js';
-import { hasRedis, REDIS_SERVER } from './redis-available.js';
+import { hasRedis } from './redis-available.js';
+import { runReal } from './real-runs.js';
 
 describe('key watch reads in order', () => {
   it('a reply rejected while an earlier read still waits its turn (a killed server: "Connection is closed.") is no unhandled rejection, and its turn sees it', async () => {
@@ -190,7 +190,7 @@ describe.skipIf(!hasRedis)('key watch on real Redis', () => {
   it('a holder killed inside its critical section leaves its key stuck until the lease ends, as in the model', async () => {
     const s = parseScenario(crashScenario(true), 'crash.yaml');
     const v = s.variants[0];
-    const real = await runVariantReal(s, v, s.seed, { redisServer: REDIS_SERVER });
+    const real = await runReal(s, v.name);
     const sim = runVariant(s, v, s.seed);
     // By construction: acquired between its arrival (1 s) and the kill (2 s), so the 3 s lease
     // ends between 4 s and 5 s, and the key is stuck from the kill until then: 2 s to 3 s.
@@ -204,7 +204,7 @@ describe.skipIf(!hasRedis)('key watch on real Redis', () => {
 
   it('... and a holder that lives releases it: no stuck time, no orphan time, no lock lost', async () => {
     const s = parseScenario(crashScenario(false), 'no-crash.yaml');
-    const real = await runVariantReal(s, s.variants[0], s.seed, { redisServer: REDIS_SERVER });
+    const real = await runReal(s);
     expect(real.metrics.stuckLockUs).toBe(0);
     expect(real.metrics.orphanLockUs).toBe(0);
     expect(real.metrics.lockLost).toBe(0);
@@ -234,7 +234,7 @@ network:
 variants:
   watchdog: { lock: redisson }
 `, 'renewal.yaml');
-    const real = await runVariantReal(s, s.variants[0], s.seed, { redisServer: REDIS_SERVER });
+    const real = await runReal(s);
     const states = real.history.flatMap((op) => (op.f === 'key-state' ? [op] : []));
     expect(states.some((op) => op.cause === 'ttl')).toBe(true);
     expect(new Set(states.flatMap((op) => (op.holder !== null ? [op.holder] : [])))).toEqual(new Set(['r1']));
@@ -249,7 +249,7 @@ variants:
 
   it('a user module\'s prefixed lock key (mutex:{key}): its holder killed, the key is stuck until its lease ends', async () => {
     const s = parseScenario(crashScenario(true, mutex), 'crash.yaml');
-    const real = await runVariantReal(s, s.variants[0], s.seed, { redisServer: REDIS_SERVER });
+    const real = await runReal(s);
     expect(real.metrics.stuckLockUs).toBeGreaterThanOrEqual(2_000_000);
     expect(real.metrics.stuckLockUs).toBeLessThanOrEqual(3_000_000);
     expect(real.history.some((op) => op.f === 'key-state' && op.key === 'lock:stock:1' && op.holder === 'r1')).toBe(true);
@@ -258,7 +258,7 @@ variants:
 
   it('... and with its holder alive, both holders are seen under the request\'s key, nothing stuck', async () => {
     const s = parseScenario(crashScenario(false, mutex), 'no-crash.yaml');
-    const real = await runVariantReal(s, s.variants[0], s.seed, { redisServer: REDIS_SERVER });
+    const real = await runReal(s);
     expect(real.metrics.stuckLockUs).toBe(0);
     expect(real.metrics.lockLost).toBe(0);
     expect(real.metrics.orders).toBe(2);

@@ -5,10 +5,10 @@
  * connection reset) makes it drop its replicas at once and refuse writes: no split brain.
  */
 import { describe, expect, it } from 'vitest';
-import { runVariantReal } from '../../src/real/real-run.js';
 import { runVariant } from '../../src/runner/run.js';
 import { parseScenario } from '../../src/scenario/load.js';
-import { hasRedis, REDIS_SERVER } from './redis-available.js';
+import { hasRedis } from './redis-available.js';
+import { runReal } from './real-runs.js';
 
 const scenario = (mode: 'silent' | 'reject'): string => `name: partition-${mode}
 duration: 14s
@@ -52,12 +52,12 @@ describe('partition modes on the model', () => {
 describe.skipIf(!hasRedis)('partition modes on real Redis', () => {
   it('silent (bytes held in the proxies, no reset): double holders, as in the model', async () => {
     const s = parseScenario(scenario('silent'), 'silent.yaml');
-    expect((await runVariantReal(s, s.variants[0], s.seed, { redisServer: REDIS_SERVER })).metrics.doubleHolders).toBeGreaterThan(0);
+    expect((await runReal(s)).metrics.doubleHolders).toBeGreaterThan(0);
   });
 
   it('... reject (connections reset, new ones refused): none, as in the model', async () => {
     const s = parseScenario(scenario('reject'), 'reject.yaml');
-    const r = await runVariantReal(s, s.variants[0], s.seed, { redisServer: REDIS_SERVER });
+    const r = await runReal(s);
     expect(r.metrics.doubleHolders).toBe(0);
     expect(r.history.some((op) => op.f === 'acquire' && op.type === 'fail' && /NOREPLICAS/.test(String(op.detail)))).toBe(true);
   });

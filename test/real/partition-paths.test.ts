@@ -6,10 +6,10 @@
  * wall-clock durations.
  */
 import { describe, expect, it } from 'vitest';
-import { runVariantReal } from '../../src/real/real-run.js';
 import { parseScenario } from '../../src/scenario/load.js';
 import type { History } from '../../src/history/operation.js';
-import { hasRedis, REDIS_SERVER } from './redis-available.js';
+import { hasRedis } from './redis-available.js';
+import { runReal } from './real-runs.js';
 
 /** One lock taken at 1.5 s on a primary with `replicas` replicas; `isolate` cut off `from` 1 s to 4 s. */
 function scenario(replicas: number, isolate: string, from: string): string {
@@ -46,7 +46,7 @@ function positions(history: History, replica = 'redis-1'): { replicaSaw: number;
 describe.skipIf(!hasRedis)('partition paths on real Redis', () => {
   it('one replica cut off from the primary: the other replica, whose link is not named, still gets the lock before the partition ends', async () => {
     const s = parseScenario(scenario(2, 'redis-1', 'redis-0'), 'partition-one-replica.yaml');
-    const r = await runVariantReal(s, s.variants[0], s.seed, { redisServer: REDIS_SERVER });
+    const r = await runReal(s);
     const other = positions(r.history, 'redis-2');
     expect(other.replicaSaw).toBeGreaterThan(0);
     expect(other.replicaSaw).toBeLessThan(other.healed);
@@ -59,7 +59,7 @@ describe.skipIf(!hasRedis)('partition paths on real Redis', () => {
 
   it('... and a primary cut off from its only replica: the replica gets the lock only after the partition ends', async () => {
     const s = parseScenario(scenario(1, 'redis-0', 'redis-1'), 'partition-replica.yaml');
-    const r = await runVariantReal(s, s.variants[0], s.seed, { redisServer: REDIS_SERVER });
+    const r = await runReal(s);
     const { replicaSaw, healed } = positions(r.history);
     expect(healed).toBeGreaterThan(0);
     // Never seen, or seen after the heal (the replica resynchronises then).

@@ -6,19 +6,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runVariantReal } from '../../src/real/real-run.js';
 import { RealBackendError } from '../../src/real/errors.js';
 import { livePids } from '../../src/real/processes.js';
 import { loadScenario, parseScenario } from '../../src/scenario/load.js';
 import type { Scenario } from '../../src/spec/scenario.js';
-import { hasRedis, REDIS_SERVER } from './redis-available.js';
+import { hasRedis } from './redis-available.js';
+import { gcPauseScenario, runReal } from './real-runs.js';
 
-const options = { redisServer: REDIS_SERVER };
-
-async function runReal(scenario: Scenario, variant: string) {
-  const spec = scenario.variants.find((v) => v.name === variant);
-  if (!spec) throw new Error(`no variant ${variant}`);
-  return runVariantReal(scenario, spec, scenario.seed, options);
+/** The own-code constant-value-del scenario cut to 4 s (and a 5 s drain). */
+function shortConstantValueDel(): Scenario {
+  const text = readFileSync('scenarios/own-code/constant-value-del.yaml', 'utf8').replace('duration: 30s', 'duration: 4s\ndrain: 5s');
+  return parseScenario(text, 'scenarios/own-code/constant-value-del.yaml');
 }
 
 describe.skipIf(!hasRedis)('real backend', () => {
@@ -163,9 +161,7 @@ variants:
   });
 
   it('a user lock module runs on real Redis with real ioredis clients: the constant value + DEL mis-deletes', async () => {
-    const { readFileSync } = await import('node:fs');
-    const text = readFileSync('scenarios/own-code/constant-value-del.yaml', 'utf8').replace('duration: 30s', 'duration: 4s\ndrain: 5s');
-    const s = parseScenario(text, 'scenarios/own-code/constant-value-del.yaml');
+    const s = shortConstantValueDel();
     const r = await runReal(s, 'constant+del');
     expect(r.metrics.orders).toBeGreaterThan(0);
     expect(r.metrics.foreignUnlocks).toBeGreaterThan(0);
@@ -175,9 +171,7 @@ variants:
   });
 
   it('... while the token + Lua module deletes nothing that is not its own', async () => {
-    const { readFileSync } = await import('node:fs');
-    const text = readFileSync('scenarios/own-code/constant-value-del.yaml', 'utf8').replace('duration: 30s', 'duration: 4s\ndrain: 5s');
-    const s = parseScenario(text, 'scenarios/own-code/constant-value-del.yaml');
+    const s = shortConstantValueDel();
     const r = await runReal(s, 'token+lua');
     expect(r.metrics.orders).toBeGreaterThan(0);
     expect(r.metrics.foreignUnlocks).toBe(0);
@@ -189,27 +183,12 @@ variants:
    * redis-semaphore's Mutex (scenarios/own-code/locks/semaphore-mutex.mjs) on real Redis:
    * client 1 takes the lock at 1 s and is paused for 4 s at 1.5 s; client 2 asks at 2 s.
    */
-  function semaphorePause(leaseS: number) {
-    return parseScenario(`name: real-semaphore-pause
-duration: 8s
-drain: 5s
-stock: { sku: 1, available: 10 }
-workload:
-  clients: 2
-  workers: 1
-  requests:
-    - { at: 1s, sku: 1, client: 1 }
-    - { at: 2s, sku: 1, client: 2 }
-  steps: [lock, read, work, deduct, order, unlock]
-dependencies:
-  work: 1s
-network:
-  redis-latency: 1ms
-faults:
-  - { kind: gc-pause, client: 1, at: 1500ms, duration: 4s }
-variants:
-  mutex: { lock: { module: ./scenarios/own-code/locks/semaphore-mutex.mjs, keys: 'mutex:{key}' }, lease: ${leaseS}s, wait: 20s, retry-interval: 100ms }
-`, 'semaphore-pause.yaml');
+  function semaphorePause(leaseS: number): Scenario {
+    return gcPauseScenario(
+      'real-semaphore-pause',
+      'semaphore-pause.yaml',
+      `mutex: { lock: { module: ./scenarios/own-code/locks/semaphore-mutex.mjs, keys: 'mutex:{key}' }, lease: ${leaseS}s, wait: 20s, retry-interval: 100ms }`,
+    );
   }
 
   it('a GC pause longer than its lease holds redis-semaphore\'s refresh timer on real Redis: the key expires, two holders', async () => {

@@ -1,14 +1,12 @@
 /** The timeline on a hand-built history: lanes, overlap, faults; 80 columns; no colour needed. */
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import type { NewOperation, Operation } from '../../src/history/operation.js';
+import type { NewOperation } from '../../src/history/operation.js';
+import { history } from '../checker/histories.js';
 import { buildTimeline } from '../../src/report/timeline-model.js';
 import { renderTimeline, TIMELINE_WIDTH } from '../../src/report/timeline-text.js';
 import { timelineSvg } from '../../src/report/html-svg.js';
 
-function history(entries: Array<[number, NewOperation]>): Operation[] {
-  return entries.map(([timeUs, op], index) => ({ ...op, index, timeUs }) as Operation);
-}
 const K = 'lock:stock:1';
 const S = 1_000_000;
 const req = (id: string, client: string): NewOperation => ({ process: client, type: 'invoke', f: 'request', request: id, sku: 1, qty: 1 });

@@ -14,7 +14,7 @@ import type { DiagnosticOp, Operation, SetupOp } from '../../history/operation.j
 import type { LedgerView, Observer, Outcome, RequestFacts } from '../observer.js';
 import { failed } from './flash-sale.js';
 
-export interface FailureGroup {
+interface FailureGroup {
   /** How the requests ended: an error outcome, or unknown. */
   outcome: Outcome;
   /** Their first error text (or how they ended, when none said anything). */
@@ -25,7 +25,7 @@ export interface FailureGroup {
   firstUs: number;
 }
 
-export interface DiagnosticGroup {
+interface DiagnosticGroup {
   kind: DiagnosticOp['kind'];
   text: string;
   /** The first frame of user code, when known (`locks/x.mjs:12:5`). */

@@ -9,7 +9,7 @@ import type { Operation, SetupOp } from '../../history/operation.js';
 import type { Observer } from '../observer.js';
 import type { Violation } from '../violations.js';
 
-export interface FencingStats {
+interface FencingStats {
   staleTokens: number;
   violations: Violation[];
 }

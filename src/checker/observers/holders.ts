@@ -13,6 +13,7 @@ import type { Violation } from '../violations.js';
 
 type LiveSection = CriticalSection;
 
+/** The double-holder figures of RunMetrics (check.ts). */
 export interface HolderFigures {
   doubleHolders: number;
   doubleHolderUs: number;

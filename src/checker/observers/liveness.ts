@@ -37,7 +37,7 @@ export type LivenessVerdict = 'LIVE' | 'STALLED' | 'UNAVAILABLE';
  * The casebook's live variants stay far below it (docs/reference/metrics.md gives the
  * figures); a variant that fails every request is far above it.
  */
-export const FAILED_SHARE_LIMIT = 0.5;
+const FAILED_SHARE_LIMIT = 0.5;
 /** Requests a share of failures or the absence of orders is judged on, at least. */
 export const MIN_JUDGED_REQUESTS = 20;
 /** An order at least every 30 s of simulated time once the faults are over (docs/reference/metrics.md gives the casebook's longest gaps). */

@@ -8,8 +8,9 @@ import type { Operation, RequestOutcome, SetupOp } from '../../history/operation
 import { ValueCounts } from '../compact.js';
 import type { Observer, Outcome, RequestFacts } from '../observer.js';
 
-export type OutcomeCounts = Record<RequestOutcome | 'unknown', number>;
+type OutcomeCounts = Record<RequestOutcome | 'unknown', number>;
 
+/** The request figures of RunMetrics (check.ts). */
 export interface OutcomeFigures {
   requests: number;
   orders: number;
@@ -26,7 +27,7 @@ export interface OutcomeFigures {
   latencyP99Us: number;
 }
 
-export const emptyOutcomes = (): OutcomeCounts => ({
+const emptyOutcomes = (): OutcomeCounts => ({
   ordered: 0, 'sold-out': 0, 'lock-busy': 0, 'lock-error': 0, conflict: 0, fenced: 0, duplicate: 0, 'already-ordered': 0, 'db-error': 0,
   overloaded: 0, unavailable: 0, unknown: 0,
 });

@@ -33,6 +33,7 @@ import { orphanViolationOf } from './orphan-story.js';
 
 type LiveSection = CriticalSection;
 
+/** The lock-ownership figures of RunMetrics (check.ts). */
 export interface OwnershipFigures {
   lockLost: number;
   foreignUnlocks: number;
@@ -323,7 +324,7 @@ function lostBefore(a: LostCandidate, b: LostCandidate): boolean {
   return a.request < b.request;
 }
 
-export function lockLostViolation(cs: Pick<CriticalSection, 'thread' | 'request' | 'key'>, lostAt: number): Violation {
+function lockLostViolation(cs: Pick<CriticalSection, 'thread' | 'request' | 'key'>, lostAt: number): Violation {
   return {
     kind: 'lock-lost',
     timeUs: lostAt,
@@ -333,7 +334,7 @@ export function lockLostViolation(cs: Pick<CriticalSection, 'thread' | 'request'
   };
 }
 
-export function foreignUnlockViolation(op: KeyStateOp): Violation {
+function foreignUnlockViolation(op: KeyStateOp): Violation {
   return {
     kind: 'foreign-unlock',
     timeUs: op.timeUs,
@@ -343,7 +344,7 @@ export function foreignUnlockViolation(op: KeyStateOp): Violation {
   };
 }
 
-export function stuckViolation(key: string, seg: Segment, start: number): Violation {
+function stuckViolation(key: string, seg: Segment, start: number): Violation {
   return {
     kind: 'stuck-lock',
     timeUs: start,
@@ -353,12 +354,12 @@ export function stuckViolation(key: string, seg: Segment, start: number): Violat
   };
 }
 
-export function isForeignDelete(op: KeyStateOp): boolean {
+function isForeignDelete(op: KeyStateOp): boolean {
   return op.previousHolder !== null && op.by !== '' && op.by !== op.previousHolder;
 }
 
 /** Segments are in time order and do not overlap; those before `from` are not looked at. */
-export function firstMomentNotHeld(cs: Pick<CriticalSection, 'startUs' | 'endUs' | 'request'>, list: readonly Segment[], from = 0): number | null {
+function firstMomentNotHeld(cs: Pick<CriticalSection, 'startUs' | 'endUs' | 'request'>, list: readonly Segment[], from = 0): number | null {
   let t = cs.startUs; // the request held the key from the section's start until t
   for (let i = from; i < list.length; i++) {
     const seg = list[i];
@@ -371,7 +372,7 @@ export function firstMomentNotHeld(cs: Pick<CriticalSection, 'startUs' | 'endUs'
 }
 
 /** The stretches of [fromUs, toUs) outside `down` (ascending; a stretch still open ends at Infinity). */
-export function outsideDown(fromUs: number, toUs: number, down: readonly { fromUs: number; toUs: number }[] | undefined): Array<[number, number]> {
+function outsideDown(fromUs: number, toUs: number, down: readonly { fromUs: number; toUs: number }[] | undefined): Array<[number, number]> {
   if (down === undefined || down.length === 0) return [[fromUs, toUs]];
   const pieces: Array<[number, number]> = [];
   let t = fromUs;

@@ -18,7 +18,7 @@ import { OrderKeyMap } from '../compact.js';
 import type { Observer } from '../observer.js';
 import type { Violation } from '../violations.js';
 
-/** The stock figures of RunMetrics, in their order there. */
+/** The stock figures of RunMetrics (check.ts). */
 export interface StockFigures {
   oversold: number;
   negativeStock: number;
@@ -47,6 +47,15 @@ interface StockStats {
 }
 
 type Effect = StockWriteOp | OrderOp;
+
+/** A violation of one SKU's stock by the request of `op`. */
+const skuViolation = (kind: Violation['kind'], timeUs: number, op: Effect, summary: string): Violation => ({
+  kind,
+  timeUs,
+  subject: `sku ${op.sku}`,
+  requests: [op.request],
+  summary,
+});
 
 class StockReplay {
   readonly ordered = new Map<number, number>();
@@ -88,13 +97,7 @@ class StockReplay {
     stats.unitsOrdered += op.qty;
     const initial = this.initial.get(op.sku) ?? 0;
     if (total > initial) {
-      this.firstOversell ??= {
-        kind: 'oversell',
-        timeUs,
-        subject: `sku ${op.sku}`,
-        requests: [op.request],
-        summary: `order ${total} of sku ${op.sku} committed by ${op.process} (${op.request}) with only ${initial} in stock`,
-      };
+      this.firstOversell ??= skuViolation('oversell', timeUs, op, `order ${total} of sku ${op.sku} committed by ${op.process} (${op.request}) with only ${initial} in stock`);
     }
   }
 
@@ -107,13 +110,12 @@ class StockReplay {
         stats.lostUpdates++;
         const erased = Math.max(0, (op.basedOn ?? before) - before);
         stats.lostUnits += erased;
-        this.firstLost ??= {
-          kind: 'lost-update',
+        this.firstLost ??= skuViolation(
+          'lost-update',
           timeUs,
-          subject: `sku ${op.sku}`,
-          requests: [op.request],
-          summary: `${op.process} (${op.request}) wrote available = ${op.value} computed from ${op.basedOn}, but the row held ${before}: an update was lost${erased > 0 ? ` (${erased} unit${erased === 1 ? '' : 's'} erased)` : ''}`,
-        };
+          op,
+          `${op.process} (${op.request}) wrote available = ${op.value} computed from ${op.basedOn}, but the row held ${before}: an update was lost${erased > 0 ? ` (${erased} unit${erased === 1 ? '' : 's'} erased)` : ''}`,
+        );
       }
       after = op.value ?? before;
     } else {
@@ -122,13 +124,7 @@ class StockReplay {
     this.current.set(op.sku, after);
     if (after < 0) {
       stats.negativeStock = Math.max(stats.negativeStock, -after);
-      this.firstNegative ??= {
-        kind: 'negative-stock',
-        timeUs,
-        subject: `sku ${op.sku}`,
-        requests: [op.request],
-        summary: `${op.process} (${op.request}) left sku ${op.sku} at ${after}`,
-      };
+      this.firstNegative ??= skuViolation('negative-stock', timeUs, op, `${op.process} (${op.request}) left sku ${op.sku} at ${after}`);
     }
   }
 }

@@ -23,11 +23,11 @@ import { builtinScenario, inputsOf, isBareName, loadScenarioArg, resolveScenario
 import { noteTo, type CommandContext } from './context.js';
 import { summaryOf } from './summaries.js';
 
-export const REPORTERS = ['text', 'junit', 'json', 'markdown'] as const;
+const REPORTERS = ['text', 'junit', 'json', 'markdown'] as const;
 const SHARD_OPTIONS = shardOptions("every scenario's seeds");
-export type Reporter = (typeof REPORTERS)[number];
+type Reporter = (typeof REPORTERS)[number];
 
-export interface FileFilter {
+interface FileFilter {
   /** Globs a file must match one of (none: every .yaml / .yml). */
   include?: readonly string[];
   /** Globs a file must match none of. */

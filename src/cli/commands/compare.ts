@@ -23,9 +23,6 @@ const SHARD_OPTIONS = shardOptions('the seeds');
 import { checkVariantNames } from '../variant-names.js';
 import { printSweep } from './sweep.js';
 
-/** Shard files carry the raw tally, so merge can add them up exactly. */
-export { SHARD_FORMAT };
-
 interface CompareOptions extends ShardOptions {
   variants: string[];
   seeds?: number[];

@@ -20,7 +20,7 @@ import { UsageError, writeOutput } from '../options.js';
 import type { CommandContext } from './context.js';
 import { summaryOf } from './summaries.js';
 
-export interface InitOptions {
+interface InitOptions {
   from?: string;
   topology?: string;
   lock?: string;

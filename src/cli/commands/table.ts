@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import type { CommandContext } from './context.js';
 import { COMMAND_LINES, type CommandLine } from './summaries.js';
 
-export type Register = (program: Command, ctx: CommandContext) => void;
+type Register = (program: Command, ctx: CommandContext) => void;
 
 export interface CommandEntry extends CommandLine {
   /** The module registering it (with any other command of the same module). */

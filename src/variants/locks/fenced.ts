@@ -11,7 +11,7 @@ import { pollCommand } from './polling.js';
 import { DEFAULT_LEASE_MS } from './setnx-expire.js';
 import { luaUnlock } from './token-lock.js';
 
-export const fenceKeyOf = (lockKey: string): string => `fence:${lockKey}`;
+const fenceKeyOf = (lockKey: string): string => `fence:${lockKey}`;
 
 export const fenced: LockProtocol = {
   name: 'fenced',

@@ -39,7 +39,7 @@ import { ACQUIRED, RELEASED } from './outcomes.js';
 import { quorumOf, REDLOCK_DEFAULT_TTL_MS, refused, retryPause, tally, type Tally } from './redlock-common.js';
 import { acquireV5, releaseV5 } from './redlock-v5.js';
 
-export { quorumOf, REDLOCK_DEFAULT_TTL_MS } from './redlock-common.js';
+export { quorumOf } from './redlock-common.js';
 
 /** spec: each reply at most the per-instance timeout; v4: every reply, however late. */
 function waitOf(params: LockParams): EachWait {

@@ -8,7 +8,7 @@ import { pollCommand, replyIsOk } from './polling.js';
 import { RELEASED, releaseFailure } from './outcomes.js';
 import { DEFAULT_LEASE_MS } from './setnx-expire.js';
 
-export const CONSTANT_LOCK_VALUE = 'locked';
+const CONSTANT_LOCK_VALUE = 'locked';
 
 export const setNxPx: LockProtocol = {
   name: 'set-nx-px',

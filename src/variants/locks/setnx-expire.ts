@@ -9,7 +9,7 @@ import type { LockProtocol } from '../lock-protocol.js';
 import { pollUntilAcquired } from './polling.js';
 import { ACQUIRED, acquireFailure, BUSY, RELEASED, releaseFailure } from './outcomes.js';
 
-export const CRASH_BETWEEN_SETNX_AND_EXPIRE = 'between-setnx-and-expire';
+const CRASH_BETWEEN_SETNX_AND_EXPIRE = 'between-setnx-and-expire';
 export const DEFAULT_LEASE_MS = 5_000;
 
 export const setnxExpire: LockProtocol = {

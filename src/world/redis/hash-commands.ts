@@ -24,7 +24,7 @@ import { HASHTABLE_HASHES, HASH_MAX_LISTPACK_ENTRIES, HASH_MAX_LISTPACK_VALUE, l
 /** A canonical integer of at most 12 digits (string2ll's syntax), exact as a double with room to spare. */
 const SMALL_INT = /^(0|-?[1-9][0-9]{0,11})$/;
 
-export function hashOf(ks: Keyspace, key: string): Map<string, string> | undefined | RedisErrorReply {
+function hashOf(ks: Keyspace, key: string): Map<string, string> | undefined | RedisErrorReply {
   const e = ks.lookup(key);
   if (e === undefined) return undefined;
   return e.value instanceof Map ? e.value : ERR_WRONGTYPE;
@@ -55,7 +55,7 @@ function convertForSize(hash: Map<string, string>): void {
  * hash-max-listpack-entries 512 / -value 64 bytes becomes a hashtable in Redis, whose order
  * the model does not follow).
  */
-export function hset(ks: Keyspace, args: readonly string[], tag: string, command = 'hset'): RedisReply {
+function hset(ks: Keyspace, args: readonly string[], tag: string, command = 'hset'): RedisReply {
   if (args.length % 2 === 1) return wrongArgs(command);
   const h = hashOf(ks, args[1]);
   if (h instanceof RedisErrorReply) return h;

@@ -16,7 +16,7 @@ import type { CommandDef, Handler } from './command-def.js';
 import { HASHTABLE_HASHES, isInt64Text, longerThanBytes, RedisList, RedisSet } from './values.js';
 
 /** object.c strEncoding of a value as the model keeps it (values.ts). */
-export function encodingOf(v: StoredValue): string {
+function encodingOf(v: StoredValue): string {
   if (typeof v === 'string') return v.length <= 20 && isInt64Text(v) ? 'int' : longerThanBytes(v, 44) ? 'raw' : 'embstr';
   if (v instanceof Map) return HASHTABLE_HASHES.has(v) ? 'hashtable' : 'listpack';
   if (v instanceof RedisList) return 'quicklist';

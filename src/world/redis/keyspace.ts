@@ -23,7 +23,7 @@ export interface Entry {
 }
 
 /** 'attributed': no change of Redis's state, lock-sim learning whose the key is (RedisNode.reattribute). */
-export type ChangeCause = 'write' | 'delete' | 'expire' | 'ttl' | 'sync' | 'clock' | 'attributed';
+type ChangeCause = 'write' | 'delete' | 'expire' | 'ttl' | 'sync' | 'clock' | 'attributed';
 
 export interface KeyChange {
   key: string;

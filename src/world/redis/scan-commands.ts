@@ -22,7 +22,7 @@ import { d2string, replyDouble } from './float.js';
 import { setMembers } from './set-commands.js';
 
 /** FNV-1a over the UTF-16 code units: the model's bucket of an element (any fixed hash would do). */
-export function bucketOf(s: string): number {
+function bucketOf(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);

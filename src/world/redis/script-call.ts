@@ -44,7 +44,7 @@ export class ScriptCallError extends Error {
 }
 
 /** The error the client sees for `message` raised at `line` of the script. */
-export function scriptError(ctx: ScriptContext, line: number, message: string): ScriptCallError {
+function scriptError(ctx: ScriptContext, line: number, message: string): ScriptCallError {
   return new ScriptCallError(new RedisErrorReply(`${message} script: ${ctx.sha}, on @user_script:${line}.`));
 }
 

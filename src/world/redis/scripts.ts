@@ -11,8 +11,6 @@ import { createHash } from 'node:crypto';
 import { INT64_MIN, integerReply, type RedisReply } from './reply.js';
 import { ScriptCallError, scriptCall, type ScriptContext } from './script-call.js';
 
-export type { ScriptContext } from './script-call.js';
-
 export interface BuiltinScript {
   name: string;
   lua: string;

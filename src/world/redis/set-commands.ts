@@ -12,7 +12,7 @@ import { isInt64Text, RedisSet, SET_MAX_INTSET_ENTRIES } from './values.js';
 import type { CommandDef, Handler } from './command-def.js';
 
 /** The set at `key`: undefined when missing, WRONGTYPE when another type. */
-export function setAt(ks: Keyspace, key: string): RedisSet | undefined | RedisErrorReply {
+function setAt(ks: Keyspace, key: string): RedisSet | undefined | RedisErrorReply {
   const e = ks.lookup(key);
   if (e === undefined) return undefined;
   return e.value instanceof RedisSet ? e.value : ERR_WRONGTYPE;

@@ -26,7 +26,7 @@ export interface TransactionReplies {
   exec: RedisReply;
 }
 
-export const ERR_EXECABORT = new RedisErrorReply('EXECABORT Transaction discarded because of previous errors.');
+const ERR_EXECABORT = new RedisErrorReply('EXECABORT Transaction discarded because of previous errors.');
 const ERR_NESTED_MULTI = new RedisErrorReply('ERR MULTI calls can not be nested');
 
 /**

@@ -7,15 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { checkHistory } from '../../../src/checker/check.js';
 import type { NewOperation, Operation } from '../../../src/history/operation.js';
 import { verdictOf } from '../../../src/report/verdict.js';
+import { history, type Entry } from '../histories.js';
 
-type Entry = [number, NewOperation];
-
-function history(entries: Entry[]): Operation[] {
-  return entries
-    .map(([timeUs, op], i) => ({ timeUs, op, i }))
-    .sort((a, b) => a.timeUs - b.timeUs || a.i - b.i)
-    .map(({ timeUs, op }, index) => ({ ...op, index, timeUs }) as Operation);
-}
 
 const K = 'lock:stock:1';
 const END = 100_000;
