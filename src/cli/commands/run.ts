@@ -20,7 +20,7 @@ import { noteTo, type CommandContext } from './context.js';
 import { summaryOf } from './table.js';
 import { checkVariantNames } from '../variant-names.js';
 import type { ParamOption } from '../../sweep/params.js';
-import { collectParam, loadWithParams } from './sweep.js';
+import { collectParam, loadWithParams } from '../param-options.js';
 import { runScenarioReal } from '../../real/run-real.js';
 import { checkRedisServer } from '../../real/processes.js';
 
