@@ -27,6 +27,7 @@ import { GUARDS, LOCKS } from '../variants/registry.js';
 import type { KeyChange } from '../world/redis/keyspace.js';
 import type { RedisNode } from '../world/redis/node.js';
 import { lockKeyAttribution } from '../own-code/key-attribution.js';
+import { luaScriptRunner } from '../own-code/lua-runner.js';
 import { lockKeyOf as requestLockKey } from '../workload/request-flow.js';
 import { buildWorld } from './build-world.js';
 import { runKit } from './run-kit.js';
@@ -108,7 +109,8 @@ function simulate(scenario: Scenario, variant: VariantSpec, seed: number, option
   const kit = runKit(sim, scenario, variant, recorder, lock, guard);
   const { nemesis } = kit;
 
-  const world = buildWorld(sim, scenario, kit.hooks, variant);
+  // User code may send scripts of its own: they run in the Lua VM; the built-in protocols' never need it.
+  const world = buildWorld(sim, scenario, kit.hooks, variant, variant.lockModule ? luaScriptRunner : null);
   // The Redis keys lock metrics read, as the request's key (a user module may declare `lock.keys`).
   const lockKeyOf = lockKeyAttribution(variant.lockModule?.keys ?? null, requestKeysOf(scenario));
   for (const node of world.redis.nodes) node.observer = (n, change) => recordKeyState(recorder, n, change, lockKeyOf);
