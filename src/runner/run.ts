@@ -20,7 +20,6 @@ import type { LockModuleSpec, Scenario, VariantSpec } from '../scenario/types.js
 import { factoryOptions } from '../own-code/options.js';
 import { ownCodeLock } from '../own-code/protocol.js';
 import { OwnCodeRuntime } from '../own-code/runtime.js';
-import { ownCodeRunsElsewhere, runOwnCodeVariant } from '../own-code/dispatch.js';
 import type { LockProtocol } from '../variants/lock-protocol.js';
 import { quorumOf } from '../variants/locks/redlock.js';
 import { GUARDS, LOCKS } from '../variants/registry.js';
@@ -73,9 +72,12 @@ export interface RunOptions {
   order?: PctSchedule;
 }
 
+/**
+ * One run in this thread. A variant of user code needs a thread that can run it (started with
+ * --experimental-vm-modules): its callers go through src/backends (default-backend.ts), whose
+ * user-code worker calls this in such a thread.
+ */
 export function runVariant(scenario: Scenario, variant: VariantSpec, seed: number = scenario.seed, options: RunOptions = {}): RunResult {
-  // A user lock module runs in the own-code run worker (src/own-code/dispatch.ts), which calls this again in its thread.
-  if (variant.lockModule && ownCodeRunsElsewhere()) return runOwnCodeVariant(scenario, variant, seed, options);
   try {
     // The checker of the first attempt judges nearly every run; one that cannot (the history
     // named requests whose facts it had dropped) is followed by the next (checkerAttempts),

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { tellStory } from '../../src/checker/story.js';
 import { focusViolation } from '../../src/checker/violations.js';
-import { runScenario } from '../../src/runner/run-scenario.js';
+import { runScenario } from '../../src/backends/run-scenario.js';
 import { runVariant } from '../../src/runner/run.js';
 import { loadScenario } from '../../src/scenario/load.js';
 
