@@ -9,8 +9,11 @@ export type { VariantSpec } from './spec/variant.js';
 export type { FaultSpec, RandomFaultSpec } from './spec/faults.js';
 export type { Expectation, Statistic } from './spec/expectations.js';
 export { parseSeedSpec } from './scenario/seeds.js';
-export { runScenario, type ScenarioResult } from './runner/run-scenario.js';
-export { runVariant, type RunResult, type RunOptions } from './runner/run.js';
+export { runScenario } from './backends/run-scenario.js';
+export type { ScenarioResult } from './runner/scenario-result.js';
+// A variant's run on its default backend (a user lock module's in the user-code worker), as runVariant.
+export { runSimulated as runVariant } from './backends/default-backend.js';
+export type { RunResult, RunOptions } from './runner/run.js';
 export type { ExpectationResult } from './runner/expectations.js';
 export {
   compare,
@@ -35,10 +38,10 @@ export { LOCKS, GUARDS } from './variants/registry.js';
 export { scenarioJsonSchema } from './scenario/json-schema.js';
 export { VERSION } from './version.js';
 export type { OwnLockFactory, OwnLock, OwnLockOptions, SimRedisClient, SimPipeline } from './own-code/contract.js';
-export { runScenarioReal, type RealScenarioOptions } from './real/run-real.js';
-export { runVariantReal, type RealRunOptions } from './real/real-run.js';
+export { runScenarioReal, runVariantReal, agreeWithModel as agree } from './backends/real.js';
+export type { RealScenarioOptions } from './real/run-real.js';
+export type { RealRunOptions } from './real/real-run.js';
 export {
-  agree,
   compareRuns,
   estimate,
   judge,

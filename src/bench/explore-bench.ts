@@ -15,7 +15,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { exploreScenario } from '../explore/explore-scenario.js';
 import { brokenBy, SAFETY_VIOLATION } from '../explore/violation.js';
-import { runVariant } from '../runner/run.js';
+import { runSimulated } from '../backends/default-backend.js';
 import { loadScenario } from '../scenario/load.js';
 import type { Scenario } from '../spec/scenario.js';
 
@@ -53,7 +53,7 @@ function randomSeeds(s: Scenario, variant: string, seeds: number, budget: number
   let hits = 0;
   let withinBudget = 0;
   for (let seed = 1; seed <= seeds; seed++) {
-    if (brokenBy(conditions, runVariant(s, v, seed, { history: 'none' }).metrics).length === 0) continue;
+    if (brokenBy(conditions, runSimulated(s, v, seed, { history: 'none' }).metrics).length === 0) continue;
     hits++;
     first ??= seed;
     if (seed <= budget) withinBudget++;

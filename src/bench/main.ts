@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { loadScenario } from '../scenario/load.js';
-import { runVariant } from '../runner/run.js';
+import { runSimulated } from '../backends/default-backend.js';
 import { CheckerArena } from '../checker/arena.js';
 import { describeExploreBench, exploreBench } from './explore-bench.js';
 import { describeLibraryBench, describeTwinBench, ownCodeLibraryBench, ownCodeTwinBench } from './own-code-twin.js';
@@ -36,13 +36,13 @@ console.log(`engine ping-pong: 1000 processes, 1M timeouts: ${fmt(best.eventsPer
 // 2. scenarios/failover.yaml, every variant, its own seed.
 const scenario = loadScenario('scenarios/failover.yaml');
 const arena = new CheckerArena(); // as a sweep's thread keeps one for its runs
-for (const v of scenario.variants) runVariant(scenario, v, scenario.seed, { history: 'none', arena }); // warm-up
+for (const v of scenario.variants) runSimulated(scenario, v, scenario.seed, { history: 'none', arena }); // warm-up
 let events = 0;
 const t0 = now();
 const repeats = 5;
 for (let i = 0; i < repeats; i++) {
   for (const v of scenario.variants) {
-    events += runVariant(scenario, v, scenario.seed, { history: 'none', arena }).events;
+    events += runSimulated(scenario, v, scenario.seed, { history: 'none', arena }).events;
     sampleMemory();
   }
 }

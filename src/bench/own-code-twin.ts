@@ -10,7 +10,7 @@
  * cross back from the run worker (about 10 ms per run of this scenario, structured clone).
  */
 import { fileURLToPath } from 'node:url';
-import { runVariant } from '../runner/run.js';
+import { runSimulated } from '../backends/default-backend.js';
 import { loadScenario } from '../scenario/load.js';
 
 export interface TwinBench {
@@ -27,12 +27,12 @@ export interface TwinBench {
 export function ownCodeTwinBench(seeds: number, now: () => number): TwinBench {
   const scenario = loadScenario('scenarios/own-code/twin-lua-unlock.yaml');
   const [builtin, module] = scenario.variants;
-  runVariant(scenario, builtin, 1); // warm-up, and the own-code run worker started
-  runVariant(scenario, module, 1);
+  runSimulated(scenario, builtin, 1); // warm-up, and the own-code run worker started
+  runSimulated(scenario, module, 1);
   const time = (v: typeof builtin): { wallS: number; cpuS: number } => {
     const t0 = now();
     const c0 = process.cpuUsage(); // lock-sim: wall-clock ok (a CPU clock, read by the bench)
-    for (let seed = 1; seed <= seeds; seed++) runVariant(scenario, v, seed, { history: 'none' });
+    for (let seed = 1; seed <= seeds; seed++) runSimulated(scenario, v, seed, { history: 'none' });
     const c = process.cpuUsage(c0); // lock-sim: wall-clock ok (the same)
     return { wallS: (now() - t0) / 1000, cpuS: (c.user + c.system) / 1e6 };
   };
@@ -62,11 +62,11 @@ export interface LibraryBench {
 export function ownCodeLibraryBench(seeds: number, now: () => number): LibraryBench {
   const scenario = loadScenario('scenarios/own-code/semaphore-gc-pause.yaml');
   const variant = scenario.variants.find((v) => v.name === 'mutex-10s')!;
-  runVariant(scenario, variant, 1); // warm-up
+  runSimulated(scenario, variant, 1); // warm-up
   let events = 0;
   const t0 = now();
   const c0 = process.cpuUsage(); // lock-sim: wall-clock ok (a CPU clock, read by the bench)
-  for (let seed = 1; seed <= seeds; seed++) events += runVariant(scenario, variant, seed, { history: 'none' }).events;
+  for (let seed = 1; seed <= seeds; seed++) events += runSimulated(scenario, variant, seed, { history: 'none' }).events;
   const c = process.cpuUsage(c0); // lock-sim: wall-clock ok (the same)
   const wallS = (now() - t0) / 1000;
   return { seeds, runsPerS: seeds / wallS, cpuMsPerRun: (c.user + c.system) / 1000 / seeds, events: events / seeds };

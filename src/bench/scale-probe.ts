@@ -6,7 +6,7 @@
  * simulation.
  */
 import { parseScenario } from '../scenario/load.js';
-import { runVariant } from '../runner/run.js';
+import { runSimulated } from '../backends/default-backend.js';
 
 /** Four application processes of 16 threads, 100 SKUs with ample stock, a Lua-unlock lease. */
 function scaleScenario(seconds: number): string {
@@ -26,7 +26,7 @@ const seconds = Number(process.argv[2] ?? 60);
 // A long run is over the default request budget, which guards against histories kept whole.
 const scenario = parseScenario(scaleScenario(seconds), 'bench-scale.yaml', { budget: { maxRequests: 1000 * seconds * 2 } });
 const before = process.cpuUsage();
-const result = runVariant(scenario, scenario.variants[0], scenario.seed, { history: 'none' });
+const result = runSimulated(scenario, scenario.variants[0], scenario.seed, { history: 'none' });
 const cpu = process.cpuUsage(before);
 const usage = process.resourceUsage();
 process.stdout.write(

@@ -1,12 +1,12 @@
 /**
  * One schedule of explore: the scenario with its faults placed at exact instants and, for a
- * PCT schedule, the order of same-instant events; run with runVariant, keeping no history, its
- * operations read as they are recorded for the critical instants (when the schedule will be
- * extended) and the abstract states. Plain data in and out: the worker pool runs it too.
+ * PCT schedule, the order of same-instant events; run on the variant's default backend
+ * (backends/default-backend.ts), keeping no history, its operations read as they are recorded
+ * for the critical instants (when the schedule will be extended) and the abstract states. Plain data in and out: the worker pool runs it too.
  */
 import { CheckerArena } from '../checker/arena.js';
 import type { PctSchedule } from '../engine/pct.js';
-import { runVariant } from '../runner/run.js';
+import { runSimulated } from '../backends/default-backend.js';
 import type { FaultSpec } from '../spec/faults.js';
 import type { Scenario } from '../spec/scenario.js';
 import { StateTracker } from './abstract-state.js';
@@ -52,7 +52,7 @@ export function runJob(scenario: Scenario, job: Job): Outcome {
   if (!variant) throw new Error(`explore: no variant ${job.variant}`);
   const instants = job.wantInstants ? new InstantRecorder() : null;
   const states = new StateTracker(job.symmetric);
-  const run = runVariant(withFaults(scenario, job.faults), variant, scenario.seed, {
+  const run = runSimulated(withFaults(scenario, job.faults), variant, scenario.seed, {
     history: 'none',
     arena,
     listen: (op) => {

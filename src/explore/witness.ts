@@ -7,7 +7,8 @@
  * PCT schedule if it had one), which `lock-sim explore --replay` runs again.
  */
 import type { PctSchedule } from '../engine/pct.js';
-import { runVariant, type RunResult } from '../runner/run.js';
+import type { RunResult } from '../runner/run.js';
+import { runSimulated } from '../backends/default-backend.js';
 import type { FaultSpec } from '../spec/faults.js';
 import type { Scenario } from '../spec/scenario.js';
 import type { VariantSpec } from '../spec/variant.js';
@@ -68,10 +69,10 @@ export function parseReplaySpec(text: string, templates: readonly FaultTemplate[
 export function runSchedule(scenario: Scenario, variant: VariantSpec, templates: readonly FaultTemplate[], faults: readonly PlacedFault[], order: PctSchedule | null, whole: boolean): RunResult {
   const s = withFaults(scenario, faultSpecs(templates, faults));
   const orderOption = order === null ? {} : { order };
-  if (whole) return runVariant(s, variant, scenario.seed, { history: 'all', ...orderOption });
-  const first = runVariant(s, variant, scenario.seed, { history: 'none', ...orderOption });
+  if (whole) return runSimulated(s, variant, scenario.seed, { history: 'all', ...orderOption });
+  const first = runSimulated(s, variant, scenario.seed, { history: 'none', ...orderOption });
   const keep = storyRetention(first.violations);
-  return keep === null ? first : runVariant(s, variant, scenario.seed, { history: keep, ...orderOption });
+  return keep === null ? first : runSimulated(s, variant, scenario.seed, { history: keep, ...orderOption });
 }
 
 export function makeWitness(

@@ -24,7 +24,6 @@ import { isErrorReply, type RedisReply } from '../world/redis/reply.js';
 import type { RedisNode } from '../world/redis/node.js';
 import type { Topology } from '../spec/redis.js';
 import type { OwnLockOptions } from './contract.js';
-import { installLua } from './install-lua.js';
 import { RequestIdentity } from './request-identity.js';
 import { UserCode } from './user-code.js';
 import type { ClientConfig, WorkerAction } from './user-thread.js';
@@ -122,7 +121,6 @@ export class OwnCodeRuntime {
     private readonly lockKeyOf: (redisKey: string) => string | null,
   ) {
     this.independent = topology === 'independent';
-    installLua();
   }
 
   acquire(host: ClientHost, tag: string, key: string): Signal<Settled> {

@@ -16,7 +16,7 @@
  * `call`, at the simulated instant of the event.
  *
  * ESM in a context needs `vm.SourceTextModule` (Node's --experimental-vm-modules): this
- * module is used inside the own-code run worker (run-worker.ts), started with that flag.
+ * module is used inside the own-code run worker (backends/worker/run-worker.ts), started with that flag.
  */
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
@@ -63,7 +63,7 @@ const als = clientStore();
  * context made without a queue of its own puts its continuations on that queue, so one such
  * call after a step runs them all, and tells 'unhandledRejection' listeners of what was left
  * unhandled. V8 runs no microtask checkpoint while a continuation runs, so own code is called
- * from a macrotask (run-worker.ts), and each process checks that its continuations do run
+ * from a macrotask (backends/worker/run-worker.ts), and each process checks that its continuations do run
  * (UserCode.load). Measured on Node 20.20.2: a step drained this way costs 0.5-0.8 us, one
  * drained by running an empty script in a context with `microtaskMode: 'afterEvaluate'` (and
  * its own queue) and then the same call 1.8-2.3 us, about 6,000 times a twin module run.

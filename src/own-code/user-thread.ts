@@ -1,6 +1,6 @@
 /**
  * What a call into user code answers (user-code.ts), the actions user code can ask for, and
- * the watchdog on user code that does not return control (run-worker.ts and dispatch.ts
+ * the watchdog on user code that does not return control (backends/worker/run-worker.ts and dispatch.ts
  * enforce it).
  */
 

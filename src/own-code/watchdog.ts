@@ -76,7 +76,7 @@ export function markEnded(exitCode: number): void {
   if (memory) markEndedIn(memory, exitCode);
 }
 
-/** The exit code the supervisor (supervisor.ts) writes for a run worker that ran out of heap. */
+/** The exit code the supervisor (backends/worker/supervisor.ts) writes for a run worker that ran out of heap. */
 export const OUT_OF_MEMORY = -2;
 
 /** Writes that the run worker ended (from it, or from its supervisor), once: the first code stays. */

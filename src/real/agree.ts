@@ -11,7 +11,7 @@
  * keyspace notifications (key-watch.ts): both sides are rounded to that reading's resolution
  * before the test, so a difference below it is no difference.
  */
-import { runVariant, type RunResult } from '../runner/run.js';
+import type { RunResult } from '../runner/run.js';
 import type { Scenario } from '../spec/scenario.js';
 import type { VariantSpec } from '../spec/variant.js';
 import { meanInterval, wilson, type Interval } from '../sweep/stats.js';
@@ -181,7 +181,11 @@ export function checkRepeat(repeat: number, seeds: readonly number[]): void {
   }
 }
 
-export async function agree(scenario: Scenario, options: AgreeOptions): Promise<AgreeResult> {
+/** The simulated side's run of one seed, on the variant's backend (src/backends: a user lock module's runs in the user-code worker). */
+export type SimulatedRun = (scenario: Scenario, variant: VariantSpec, seed: number) => RunResult;
+
+/** Agree of the model with real Redis; `simulate` makes the model's runs (src/backends/real.ts passes the default backend's). */
+export async function agree(scenario: Scenario, options: AgreeOptions, simulate: SimulatedRun): Promise<AgreeResult> {
   checkRepeat(options.repeat, options.seeds);
   const selected: VariantSpec[] =
     options.variants && options.variants.length > 0 ? scenario.variants.filter((v) => options.variants?.includes(v.name)) : scenario.variants;
@@ -190,7 +194,7 @@ export async function agree(scenario: Scenario, options: AgreeOptions): Promise<
     const simulated: RunResult[] = [];
     for (const seed of options.seeds) {
       // Only the metrics are kept: a long sweep must not hold every history.
-      const run = runVariant(scenario, v, seed);
+      const run = simulate(scenario, v, seed);
       simulated.push({ ...run, history: [] });
       options.onRun?.('simulated', v.name, simulated.length, options.seeds.length);
     }

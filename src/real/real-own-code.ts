@@ -12,7 +12,7 @@
  * acquire or release started it, carried through the module's promises and timers by an
  * AsyncLocalStorage; a reply on a lock key reaches the module after the key watch's barrier,
  * as a built-in protocol's reply does. The scenario loader has already probed the module
- * (own-code/probe.ts probeModule), so a module that does not load fails before any server
+ * (backends/worker/probe.ts probeModule), so a module that does not load fails before any server
  * starts.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';

@@ -1,6 +1,6 @@
 /** Runs the selected variants of a scenario against real Redis, `repeat` times each. */
 import { judgeExpectations } from '../runner/expectations.js';
-import type { ScenarioResult } from '../runner/run-scenario.js';
+import type { ScenarioResult } from '../runner/scenario-result.js';
 import type { Scenario } from '../spec/scenario.js';
 import { runVariantReal } from './real-run.js';
 

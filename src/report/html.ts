@@ -6,7 +6,7 @@
  */
 import { tellStory } from '../checker/story.js';
 import { formatMicros } from '../engine/time.js';
-import type { ScenarioResult } from '../runner/run-scenario.js';
+import type { ScenarioResult } from '../runner/scenario-result.js';
 import { formatMetric } from '../checker/metric-names.js';
 import { scenarioToYaml } from '../scenario/to-yaml.js';
 import type { CompareSummary } from '../sweep/compare.js';

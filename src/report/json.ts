@@ -3,7 +3,7 @@
  * no wall-clock values, so the same scenario and seed print the same bytes anywhere.
  */
 import { tellStory } from '../checker/story.js';
-import type { ScenarioResult } from '../runner/run-scenario.js';
+import type { ScenarioResult } from '../runner/scenario-result.js';
 import { brokenInvariants, livenessOf, safetyOf, verdictOf } from './verdict.js';
 
 const JSON_FORMAT_VERSION = 1;

@@ -7,7 +7,7 @@ import { tellStory } from '../checker/story.js';
 import { focusViolation } from '../checker/violations.js';
 import { formatMicros } from '../engine/time.js';
 import type { RunResult } from '../runner/run.js';
-import type { ScenarioResult } from '../runner/run-scenario.js';
+import type { ScenarioResult } from '../runner/scenario-result.js';
 import { formatMetric } from '../checker/metric-names.js';
 import type { ScenarioCheck } from '../sweep/check.js';
 import { checkSummary, formatMeasured, IMPLICIT_HINT, IMPLICIT_NOTE, noExpectations } from './check-text.js';

@@ -4,7 +4,7 @@
  * (test/report/starter-facts.test.ts runs every combination again and compares).
  */
 import type { FaultOp } from '../history/operation.js';
-import { runVariant } from '../runner/run.js';
+import { runSimulated } from '../backends/default-backend.js';
 import { wrapComment } from '../scenario/starter.js';
 import type { Scenario } from '../spec/scenario.js';
 import { formatMicros } from '../engine/time.js';
@@ -26,7 +26,7 @@ interface StarterFacts {
 export function starterFacts(scenario: Scenario): StarterFacts {
   let failoverAtUs: number | null = null;
   const outcomes = scenario.variants.map((variant) => {
-    const run = runVariant(scenario, variant, scenario.seed, { history: (op) => op.f === 'fault' && (op as FaultOp).fault === 'failover' });
+    const run = runSimulated(scenario, variant, scenario.seed, { history: (op) => op.f === 'fault' && (op as FaultOp).fault === 'failover' });
     const promotion = run.history.find((op) => op.f === 'fault' && op.phase === 'event');
     if (promotion !== undefined && failoverAtUs === null) failoverAtUs = promotion.timeUs;
     return { variant: variant.name, verdict: verdictOf(run.metrics), orders: run.metrics.orders };

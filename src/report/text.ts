@@ -3,7 +3,7 @@ import type { ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
 import { tellStory } from '../checker/story.js';
 import { formatMicros } from '../engine/time.js';
-import type { ScenarioResult } from '../runner/run-scenario.js';
+import type { ScenarioResult } from '../runner/scenario-result.js';
 import { formatMetric } from '../checker/metric-names.js';
 import { focusViolation } from '../checker/violations.js';
 import { failureLines } from './failures-text.js';

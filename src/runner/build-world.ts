@@ -9,10 +9,15 @@ import { Database } from '../world/database.js';
 import { Dependency } from '../world/dependency.js';
 import { Fabric } from '../world/network.js';
 import { RedisDeployment } from '../world/redis/deployment.js';
+import type { UserScriptRunner } from '../world/redis/node.js';
 import type { World } from '../world/world.js';
 
-/** Builds the world; the clients run on the variant's client model (a lock module's own client: ioredis's). */
-export function buildWorld(sim: Simulation, scenario: Scenario, hooks: ClientHooks, variant: Pick<VariantSpec, 'client' | 'clientPool'>): World {
+/**
+ * Builds the world; the clients run on the variant's client model (a lock module's own client:
+ * ioredis's). `userScripts` runs scripts other than the built-in ones on every Redis node: the
+ * own-code Lua VM for a run of user code, null otherwise.
+ */
+export function buildWorld(sim: Simulation, scenario: Scenario, hooks: ClientHooks, variant: Pick<VariantSpec, 'client' | 'clientPool'>, userScripts: UserScriptRunner | null): World {
   const model = CLIENT_MODELS[variant.client ?? 'ioredis'];
   const fabric = new Fabric();
   const r = scenario.redis;
@@ -35,6 +40,7 @@ export function buildWorld(sim: Simulation, scenario: Scenario, hooks: ClientHoo
       minReplicasMaxLagUs: r.minReplicasMaxLagUs,
     },
     fabric,
+    userScripts,
   );
   const database = new Database({ statementTime: scenario.database.statementTime }, sim.random.fork('database'));
   for (const row of scenario.stock) database.addStock(row.sku, row.available);

@@ -21,13 +21,13 @@ import type { Scenario } from '../spec/scenario.js';
 import { factoryOptions } from '../own-code/options.js';
 import { ownCodeLock } from '../own-code/protocol.js';
 import { OwnCodeRuntime } from '../own-code/runtime.js';
-import { ownCodeRunsElsewhere, runOwnCodeVariant } from '../own-code/dispatch.js';
 import type { LockProtocol } from '../variants/lock-protocol.js';
 import { quorumOf } from '../variants/locks/redlock.js';
 import { GUARDS, LOCKS } from '../variants/registry.js';
 import type { KeyChange } from '../world/redis/keyspace.js';
 import type { RedisNode } from '../world/redis/node.js';
 import { lockKeyAttribution } from '../own-code/key-attribution.js';
+import { luaScriptRunner } from '../own-code/lua-runner.js';
 import { lockKeyOf as requestLockKey } from '../workload/request-flow.js';
 import { buildWorld } from './build-world.js';
 import { runKit } from './run-kit.js';
@@ -73,9 +73,12 @@ export interface RunOptions {
   order?: PctSchedule;
 }
 
+/**
+ * One run in this thread. A variant of user code needs a thread that can run it (started with
+ * --experimental-vm-modules): its callers go through src/backends (default-backend.ts), whose
+ * user-code worker calls this in such a thread.
+ */
 export function runVariant(scenario: Scenario, variant: VariantSpec, seed: number = scenario.seed, options: RunOptions = {}): RunResult {
-  // A user lock module runs in the own-code run worker (src/own-code/dispatch.ts), which calls this again in its thread.
-  if (variant.lockModule && ownCodeRunsElsewhere()) return runOwnCodeVariant(scenario, variant, seed, options);
   try {
     // The checker of the first attempt judges nearly every run; one that cannot (the history
     // named requests whose facts it had dropped) is followed by the next (checkerAttempts),
@@ -109,7 +112,8 @@ function simulate(scenario: Scenario, variant: VariantSpec, seed: number, option
   const kit = runKit(sim, scenario, variant, recorder, lock, guard);
   const { nemesis } = kit;
 
-  const world = buildWorld(sim, scenario, kit.hooks, variant);
+  // User code may send scripts of its own: they run in the Lua VM; the built-in protocols' never need it.
+  const world = buildWorld(sim, scenario, kit.hooks, variant, variant.lockModule ? luaScriptRunner : null);
   // The Redis keys lock metrics read, as the request's key (a user module may declare `lock.keys`).
   const lockKeyOf = lockKeyAttribution(variant.lockModule?.keys ?? null, requestKeysOf(scenario));
   for (const node of world.redis.nodes) node.observer = (n, change) => recordKeyState(recorder, n, change, lockKeyOf);

@@ -9,7 +9,7 @@ import type { RawScenario } from './schema.js';
 import { didYouMean } from './suggest.js';
 import { resolveFaults } from './resolve-faults.js';
 import { factoryOptions } from '../own-code/options.js';
-import { probeModule, resolveModulePath } from '../own-code/probe.js';
+import { probeModule, resolveModulePath } from '../backends/worker/probe.js';
 import { resolveVariants } from './resolve-variants.js';
 import { redisFieldRefusal } from './redis-fields.js';
 import { resolveExpectations, resolveExploreDefaults, resolveExploreExpectations } from './resolve-expectations.js';

@@ -9,7 +9,7 @@
 import { CheckerArena } from '../checker/arena.js';
 import { Simulation } from '../engine/simulation.js';
 import { faultsOfRun } from '../faults/schedule.js';
-import { runVariant } from '../runner/run.js';
+import { runSimulated } from '../backends/default-backend.js';
 import type { Expectation } from '../spec/expectations.js';
 import type { FaultSpec } from '../spec/faults.js';
 import type { Scenario } from '../spec/scenario.js';
@@ -188,7 +188,7 @@ export function shrink(original: Scenario, options: ShrinkOptions): ShrinkResult
   const variant = original.variants.find((v) => v.name === options.variant);
   if (!variant) throw new NothingToShrink(`no variant named ${options.variant}`);
   const arena = new CheckerArena(); // the checkers of every run the shrink makes, one after another
-  const first = runVariant(original, variant, options.seed, { history: 'none', arena });
+  const first = runSimulated(original, variant, options.seed, { history: 'none', arena });
   const failure = options.failure !== undefined ? failureByKind(options.failure) : worstFailure(first.metrics);
   if (!failure) {
     throw new NothingToShrink(
@@ -212,7 +212,7 @@ export function shrink(original: Scenario, options: ShrinkOptions): ShrinkResult
     expectations: [invariant],
   };
   const fails = (s: Scenario) => {
-    const r = runVariant(s, s.variants[0], options.seed, { history: 'none', arena });
+    const r = runSimulated(s, s.variants[0], options.seed, { history: 'none', arena });
     return { failed: failure.read(r.metrics) > 0, run: r };
   };
   let state = fails(current);

@@ -1,7 +1,7 @@
 /** One seed of a sweep: every selected variant of a scenario run on it, keeping no history. */
 import { CheckerArena } from '../checker/arena.js';
 import type { RunMetrics } from '../checker/check.js';
-import { runVariant } from '../runner/run.js';
+import { runSimulated } from '../backends/default-backend.js';
 import type { Scenario } from '../spec/scenario.js';
 
 /** One seed's result: the metrics of each selected variant, in the order asked for. */
@@ -18,7 +18,7 @@ export function runSeed(scenario: Scenario, variants: readonly string[], seed: n
   const metrics = variants.map((name) => {
     const variant = scenario.variants.find((v) => v.name === name);
     if (!variant) throw new Error(`no variant ${name}`);
-    return runVariant(scenario, variant, seed, { history: 'none', arena }).metrics;
+    return runSimulated(scenario, variant, seed, { history: 'none', arena }).metrics;
   });
   return { seed, metrics };
 }

@@ -11,7 +11,6 @@
  * `timeout`, Jedis's `soTimeout`, ioredis's `commandTimeout`); node-redlock's multiplexed
  * commands (redis-each without a deadline) have none, as ioredis by default.
  */
-import type { Distribution } from '../engine/distribution.js';
 import type { ClientModelName } from '../spec/variant.js';
 
 export interface ClientModel {

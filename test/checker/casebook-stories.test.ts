@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tellStory } from '../../src/checker/story.js';
 import { focusViolation } from '../../src/checker/violations.js';
-import { runScenario } from '../../src/runner/run-scenario.js';
+import { runScenario } from '../../src/backends/run-scenario.js';
 import { loadScenario } from '../../src/scenario/load.js';
 
 const DIR = join(__dirname, '..', '..', 'scenarios');

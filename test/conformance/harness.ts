@@ -30,11 +30,8 @@ import { LocalClock } from '../../src/world/clock.js';
 import { RedisNode } from '../../src/world/redis/node.js';
 import { RedisErrorReply, type RedisReply } from '../../src/world/redis/reply.js';
 import type { ClientSession } from '../../src/world/redis/session.js';
-import { installLua } from '../../src/own-code/install-lua.js';
+import { luaScriptRunner } from '../../src/own-code/lua-runner.js';
 import { type Resp, RespClient, ServerError } from './resp.js';
-
-// User scripts (EVAL of anything but the built-in scripts) run in the own-code Lua VM.
-installLua();
 
 /** `ms`: an integer reply is a PTTL (within 5000); `s`: a TTL (within 5). */
 export type Tolerance = 'ms' | 's';
@@ -151,7 +148,8 @@ const isPong = (r: Resp): boolean => r === 'PONG' || (Array.isArray(r) && r[0] =
 export class Conformance {
   private sim = new Simulation(1);
   private clock = new LocalClock(this.sim);
-  private node = new RedisNode('model', this.sim, this.clock);
+  // User scripts (EVAL of anything but the built-in scripts) run in the own-code Lua VM.
+  private node = new RedisNode('model', this.sim, this.clock, luaScriptRunner);
   private lastMs = 0;
   private connections = new Map<string, Connection>();
 
@@ -176,7 +174,7 @@ export class Conformance {
     await this.real.send(['SCRIPT', 'FLUSH']);
     this.sim = new Simulation(1);
     this.clock = new LocalClock(this.sim);
-    this.node = new RedisNode('model', this.sim, this.clock);
+    this.node = new RedisNode('model', this.sim, this.clock, luaScriptRunner);
     this.lastMs = await this.serverMs();
     // The simulation starts at the server's clock; it then runs along with it (syncClock).
     this.clock.offsetUs = this.lastMs * 1000;

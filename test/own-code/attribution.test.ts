@@ -8,7 +8,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runVariant } from '../../src/runner/run.js';
+import { runSimulated } from '../../src/backends/default-backend.js';
 import { parseScenario } from '../../src/scenario/load.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -27,7 +27,7 @@ variants:
 `,
     join(HERE, 'attribution.yaml'),
   );
-  const m = runVariant(s, s.variants[0]).metrics;
+  const m = runSimulated(s, s.variants[0]).metrics;
   return { ordered: m.orders, doubleHolders: m.doubleHolders, lockLost: m.lockLost, foreignUnlocks: m.foreignUnlocks, stuckLockUs: m.stuckLockUs, orphanLockUs: m.orphanLockUs };
 }
 

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setUserCodeWatchdogMs, USER_CODE_WATCHDOG_MS } from '../../src/own-code/user-thread.js';
-import { runVariant } from '../../src/runner/run.js';
+import { runSimulated } from '../../src/backends/default-backend.js';
 import { ScenarioError } from '../../src/spec/errors.js';
 import { oneRequestScenario } from './module-scenario.js';
 
@@ -19,7 +19,7 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 
 function run(options: string) {
   const scenario = oneRequestScenario('busy', 'busy.mjs', options);
-  return () => runVariant(scenario, scenario.variants[0]);
+  return () => runSimulated(scenario, scenario.variants[0]);
 }
 
 function failure(options: string): ScenarioError {

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runVariant } from '../../src/runner/run.js';
+import { runSimulated } from '../../src/backends/default-backend.js';
 import { parseScenario } from '../../src/scenario/load.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -28,7 +28,7 @@ network: { redis-latency: 1ms }
 variants:
   v: { lock: { module: ./modules/command-table.mjs, client: ${client}, options: ${JSON.stringify(options)} } }
 `, join(HERE, 'command-table.yaml'));
-  const r = runVariant(s, s.variants[0]);
+  const r = runSimulated(s, s.variants[0]);
   const op = r.history.find((o) => o.f === 'acquire' && o.type === 'fail');
   const detail = op && 'detail' in op ? String(op.detail) : '';
   return JSON.parse(detail.slice(detail.indexOf('RESULTS ') + 8).replace(/ \(at [^)]*\)$/, ''));

@@ -8,7 +8,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runVariant } from '../../src/runner/run.js';
+import { runSimulated } from '../../src/backends/default-backend.js';
 import { parseScenario } from '../../src/scenario/load.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -35,7 +35,7 @@ faults: ${faults ?? `[{ kind: primary-crash, at: 1500ms${restart} }]`}
 variants:
   v: { lock: { module: ./modules/connection.mjs, options: { probe: ${probe} } } }
 `, join(HERE, 'connection.yaml'));
-  const r = runVariant(scenario, scenario.variants[0]);
+  const r = runSimulated(scenario, scenario.variants[0]);
   const op = r.history.find((o) => o.f === 'acquire' && o.type === 'fail');
   const detail = op && 'detail' in op ? String(op.detail) : '';
   const s = JSON.parse(detail.slice(detail.indexOf('RESULTS ') + 'RESULTS '.length).replace(/ \(at [^)]*\)$/, '')) as Seen;

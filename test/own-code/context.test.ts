@@ -8,7 +8,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runVariant } from '../../src/runner/run.js';
+import { runSimulated } from '../../src/backends/default-backend.js';
 import { parseScenario } from '../../src/scenario/load.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -29,9 +29,9 @@ variants:
 
 interface Seen { moduleCalls: number; pkgCalls: number; sawEarly: string; version: string; marked?: number }
 
-function seen(options?: string): { reports: Seen[]; history: ReturnType<typeof runVariant>['history'] } {
+function seen(options?: string): { reports: Seen[]; history: ReturnType<typeof runSimulated>['history'] } {
   const s = scenario(options);
-  const r = runVariant(s, s.variants[0], 1);
+  const r = runSimulated(s, s.variants[0], 1);
   const reports = r.history
     .filter((o) => o.f === 'acquire' && o.type === 'fail')
     .map((o) => {

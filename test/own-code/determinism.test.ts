@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { resultToJson } from '../../src/report/json.js';
-import { runScenario } from '../../src/runner/run-scenario.js';
+import { runScenario } from '../../src/backends/run-scenario.js';
 import { loadScenario } from '../../src/scenario/load.js';
 
 const files = readdirSync('scenarios/own-code').filter((f) => f.endsWith('.yaml'));

@@ -7,7 +7,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runVariant } from '../../src/runner/run.js';
+import { runSimulated } from '../../src/backends/default-backend.js';
 import { parseScenario } from '../../src/scenario/load.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -38,7 +38,7 @@ faults: ${faults}
 variants:
   v: { lock: { module: ./modules/probe-env.mjs } }
 `, join(HERE, 'env.yaml'));
-  const r = runVariant(scenario, scenario.variants[0], seed);
+  const r = runSimulated(scenario, scenario.variants[0], seed);
   return r.history
     .filter((o) => o.f === 'acquire' && o.type === 'fail')
     .map((o) => {

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { lockKeyAttribution } from '../../src/own-code/key-attribution.js';
-import { runVariant } from '../../src/runner/run.js';
+import { runSimulated } from '../../src/backends/default-backend.js';
 import { ScenarioError } from '../../src/spec/errors.js';
 import { parseScenario } from '../../src/scenario/load.js';
 
@@ -50,12 +50,12 @@ variants:
 describe('a redis-semaphore Mutex whose 3 s key expires in a 6 s GC pause', () => {
   it('with keys: mutex:{key}, the expiry counts as a lock lost', () => {
     const s = parseScenario(scenario(", keys: 'mutex:{key}'"), join(HERE, 'keys.yaml'));
-    expect(runVariant(s, s.variants[0]).metrics.lockLost).toBeGreaterThan(0);
+    expect(runSimulated(s, s.variants[0]).metrics.lockLost).toBeGreaterThan(0);
   });
 
   it('without it, the servers hold no key named as the request key: no lock-key figure', () => {
     const s = parseScenario(scenario(''), join(HERE, 'keys.yaml'));
-    const r = runVariant(s, s.variants[0]);
+    const r = runSimulated(s, s.variants[0]);
     expect(r.metrics.lockLost).toBe(0);
     expect(r.metrics.doubleHolders).toBeGreaterThan(0); // the critical sections still show it
   });

@@ -7,8 +7,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Simulation } from '../../src/engine/simulation.js';
-import { installLua } from '../../src/own-code/install-lua.js';
 import { luaNumberText } from '../../src/own-code/lua.js';
+import { luaScriptRunner } from '../../src/own-code/lua-runner.js';
 import { LocalClock } from '../../src/world/clock.js';
 import { RedisNode } from '../../src/world/redis/node.js';
 import { isErrorReply, type RedisReply } from '../../src/world/redis/reply.js';
@@ -17,11 +17,9 @@ import { findRedisServer, inCi, startRedisServer, type RunningServer } from '../
 // Skipped (with test/notices.ts's NOTICE) only where no redis-server is installed and CI is not set.
 const redisServer = findRedisServer();
 
-installLua();
-
 function modelNode(): RedisNode {
   const sim = new Simulation(1);
-  return new RedisNode('redis-0', sim, new LocalClock(sim));
+  return new RedisNode('redis-0', sim, new LocalClock(sim), luaScriptRunner);
 }
 
 function ask(node: RedisNode, args: string[]): unknown {

@@ -6,7 +6,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runVariant } from '../../src/runner/run.js';
+import { runSimulated } from '../../src/backends/default-backend.js';
 import { parseScenario } from '../../src/scenario/load.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -22,7 +22,7 @@ network: { redis-latency: 1ms }
 variants:
   v: { lock: { module: ./modules/node-redis-surface.mjs, client: ${client} } }
 `, join(HERE, 'node-redis.yaml'));
-  const r = runVariant(s, s.variants[0]);
+  const r = runSimulated(s, s.variants[0]);
   const op = r.history.find((o) => o.f === 'acquire' && o.type === 'fail');
   const detail = op && 'detail' in op ? String(op.detail) : '';
   return JSON.parse(detail.slice(detail.indexOf('RESULTS ') + 8).replace(/ \(at [^)]*\)$/, ''));

@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runVariant } from '../../src/runner/run.js';
+import { runSimulated } from '../../src/backends/default-backend.js';
 import { parseScenario } from '../../src/scenario/load.js';
 
 /** A casebook world with its variants replaced by the built-in lua-unlock and its module twin. */
@@ -22,10 +22,10 @@ variants:
   module:   { lock: { module: ./locks/token-lock.mjs }, lease: 10s }
   detector: { lock: { module: ../../test/own-code/modules/token-lock-detector.mjs }, lease: 10s }
 `, `scenarios/own-code/${file}`);
-  return scenario.variants.map((v) => runVariant(scenario, v));
+  return scenario.variants.map((v) => runSimulated(scenario, v));
 }
 
-const errorsOf = (r: ReturnType<typeof runVariant>): string[] =>
+const errorsOf = (r: ReturnType<typeof runSimulated>): string[] =>
   r.history.filter((op) => op.f === 'acquire' && op.type === 'fail').map((op) => ('detail' in op ? String(op.detail) : ''));
 
 describe('refusals reach user code as ReplyErrors', () => {

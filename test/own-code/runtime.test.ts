@@ -6,7 +6,8 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runVariant, type RunResult } from '../../src/runner/run.js';
+import type { RunResult } from '../../src/runner/run.js';
+import { runSimulated } from '../../src/backends/default-backend.js';
 import { parseScenario } from '../../src/scenario/load.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -29,7 +30,7 @@ variants:
 
 function run(yaml: string, seed?: number): RunResult {
   const scenario = parseScenario(yaml, join(HERE, 'test.yaml'));
-  return runVariant(scenario, scenario.variants[0], seed);
+  return runSimulated(scenario, scenario.variants[0], seed);
 }
 
 describe('own-code timers and GC pauses', () => {

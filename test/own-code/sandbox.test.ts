@@ -21,7 +21,7 @@ import { VIRTUAL_MODULES } from '../../src/own-code/sandbox/virtual-modules.js';
 import type { GlueApi } from '../../src/own-code/glue.js';
 import type { ModuleLoader } from '../../src/own-code/loader.js';
 import { oneRequestScenario } from './module-scenario.js';
-import { runVariant } from '../../src/runner/run.js';
+import { runSimulated } from '../../src/backends/default-backend.js';
 
 const hostRequire = createRequire(import.meta.url);
 
@@ -110,7 +110,7 @@ describe('the sandbox names every builtin', () => {
 describe('a module importing every builtin', () => {
   const run = () => {
     const scenario = oneRequestScenario('every-builtin', 'every-builtin.mjs', '{}');
-    const r = runVariant(scenario, scenario.variants[0]);
+    const r = runSimulated(scenario, scenario.variants[0]);
     const op = r.history.find((o) => o.f === 'acquire' && o.type === 'fail');
     const detail = op && 'detail' in op ? String(op.detail) : '';
     return { seen: JSON.parse(detail.slice(detail.indexOf('RESULTS ') + 8).replace(/ \(at [^)]*\)$/, '')), r };
@@ -136,8 +136,8 @@ describe('a module reading local time and formatting numbers', () => {
     const file = join(dir, 'tz.yaml');
     const module = join(dirname(fileURLToPath(import.meta.url)), 'modules/every-builtin.mjs');
     writeFileSync(file, `name: tz\nseed: 1\nduration: 2s\nstock: { sku: 1, available: 10 }\nworkload: { clients: 1, workers: 1, requests: [{ at: 1s, sku: 1, client: 1 }] }\nvariants:\n  v: { lock: { module: ${JSON.stringify(module)} } }\n`);
-    const script = `import { loadScenario } from './dist/scenario/load.js'; import { runVariant } from './dist/runner/run.js';
-      const s = loadScenario(${JSON.stringify(file)}); const r = runVariant(s, s.variants[0]);
+    const script = `import { loadScenario } from './dist/scenario/load.js'; import { runSimulated } from './dist/backends/default-backend.js';
+      const s = loadScenario(${JSON.stringify(file)}); const r = runSimulated(s, s.variants[0]);
       console.log(r.history.find((o) => o.f === 'acquire' && o.type === 'fail').detail);`;
     const seen = (env: Record<string, string>): string => execFileSync('node', ['--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, ...env } });
     const utc = seen({ TZ: 'UTC', LANG: 'C', LC_ALL: 'C' });

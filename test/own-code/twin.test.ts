@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { verdictOf } from '../../src/report/verdict.js';
-import { runVariant } from '../../src/runner/run.js';
+import { runSimulated } from '../../src/backends/default-backend.js';
 import { loadScenario } from '../../src/scenario/load.js';
 
 describe('own-code twin of lua-unlock', () => {
@@ -15,8 +15,8 @@ describe('own-code twin of lua-unlock', () => {
     const differ: number[] = [];
     let unsafe = 0;
     for (let seed = 1; seed <= 100; seed++) {
-      const a = verdictOf(runVariant(scenario, builtin, seed).metrics);
-      const b = verdictOf(runVariant(scenario, module, seed).metrics);
+      const a = verdictOf(runSimulated(scenario, builtin, seed).metrics);
+      const b = verdictOf(runSimulated(scenario, module, seed).metrics);
       if (a !== b) differ.push(seed);
       if (a === 'UNSAFE') unsafe++;
     }

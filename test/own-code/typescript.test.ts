@@ -7,7 +7,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runVariant } from '../../src/runner/run.js';
+import { runSimulated } from '../../src/backends/default-backend.js';
 import { parseScenario } from '../../src/scenario/load.js';
 import { ScenarioError } from '../../src/spec/errors.js';
 
@@ -29,7 +29,7 @@ variants:
 describe('a TypeScript lock module', () => {
   it('runs: its types stripped, ./token.js found as token.ts, a .cts required', () => {
     const s = scenario('{ module: ./modules/ts/token-lock.ts }');
-    const r = runVariant(s, s.variants[0]);
+    const r = runSimulated(s, s.variants[0]);
     expect(r.metrics.orders).toBeGreaterThan(20);
     expect(r.metrics.doubleHolders).toBe(0);
     expect(r.history.filter((o) => o.f === 'acquire' && o.type === 'fail' && 'detail' in o && o.detail && o.detail !== 'held by another').map((o) => ('detail' in o ? o.detail : ''))).toEqual([]);
@@ -37,7 +37,7 @@ describe('a TypeScript lock module', () => {
 
   it('fails a request with its error located in the .ts file', () => {
     const s = scenario('{ module: ./modules/ts/token-lock.ts, options: { fail: true } }');
-    const r = runVariant(s, s.variants[0]);
+    const r = runSimulated(s, s.variants[0]);
     const op = r.history.find((o) => o.f === 'acquire' && o.type === 'fail');
     expect(op && 'detail' in op ? op.detail : '').toBe('Error: refused [lock:stock:1] (at modules/ts/token-lock.ts:17:23)');
   });

@@ -7,7 +7,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runVariant } from '../../src/runner/run.js';
+import { runSimulated } from '../../src/backends/default-backend.js';
 import { loadScenario, parseScenario } from '../../src/scenario/load.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -26,7 +26,7 @@ variants:
 `,
     join(HERE, 'watchdog-stop.yaml'),
   );
-  const r = runVariant(s, s.variants[0]);
+  const r = runSimulated(s, s.variants[0]);
   return { stops: r.history.filter((o) => o.f === 'diagnostic' && o.kind === 'watchdog-stop').map((o) => (o as { frame?: string }).frame ?? ''), orders: r.metrics.orders };
 }
 
@@ -50,7 +50,7 @@ describe('a refresh loop that stops while its lock is held', () => {
 describe('libraries of the corpus', () => {
   it('redlock-universal 0.8.5: the extension refused after a GC pause stops its chain; a 10 s TTL keeps it', () => {
     const s = loadScenario('scenarios/own-code/redlock-universal-gc-pause.yaml');
-    const count = (name: string): number => runVariant(s, s.variants.find((v) => v.name === name)!).history.filter((o) => o.f === 'diagnostic' && o.kind === 'watchdog-stop').length;
+    const count = (name: string): number => runSimulated(s, s.variants.find((v) => v.name === name)!).history.filter((o) => o.f === 'diagnostic' && o.kind === 'watchdog-stop').length;
     expect(count('using-3s')).toBe(1);
     expect(count('using-10s')).toBe(0);
   });

@@ -4,12 +4,12 @@
  * neighbour that never calls it orders.
  */
 import { describe, expect, it } from 'vitest';
-import { runVariant } from '../../src/runner/run.js';
+import { runSimulated } from '../../src/backends/default-backend.js';
 import { oneRequestScenario } from './module-scenario.js';
 
 function run(where: string) {
   const scenario = oneRequestScenario('exits', 'exits.mjs', `{ where: ${where} }`);
-  return runVariant(scenario, scenario.variants[0]);
+  return runSimulated(scenario, scenario.variants[0]);
 }
 
 describe('a lock module that calls process.exit', () => {

@@ -3,7 +3,8 @@
  * real agree whose probabilities must agree within their intervals.
  */
 import { describe, expect, it } from 'vitest';
-import { agree, AGREE_METRICS, checkRepeat, compareRuns, estimate, judge, testRuns } from '../../src/real/agree.js';
+import { AGREE_METRICS, checkRepeat, compareRuns, estimate, judge, testRuns } from '../../src/real/agree.js';
+import { agreeWithModel } from '../../src/backends/real.js';
 import type { RunResult } from '../../src/runner/run.js';
 import { loadScenario } from '../../src/scenario/load.js';
 import { hasRedis, REDIS_SERVER } from './redis-available.js';
@@ -100,7 +101,7 @@ describe('agreement of two sets of runs', () => {
 describe.skipIf(!hasRedis)('agree on real Redis', () => {
   it('the constant-value DEL: model and real Redis agree on P(double holders) for both variants', async () => {
     const scenario = loadScenario('scenarios/real/constant-value-del.yaml');
-    const result = await agree(scenario, { seeds: [1, 2, 3, 4, 5], repeat: 2, redisServer: REDIS_SERVER });
+    const result = await agreeWithModel(scenario, { seeds: [1, 2, 3, 4, 5], repeat: 2, redisServer: REDIS_SERVER });
     const constant = result.variants.find((v) => v.variant === 'constant');
     const lua = result.variants.find((v) => v.variant === 'token+lua');
     expect(constant?.rows.find((r) => r.metric === 'p(double-holders)')).toMatchObject({ consistent: true, simulated: { estimate: 1 }, real: { estimate: 1 } });

@@ -8,9 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { CommandLedger, lockKeysOf } from '../../src/real/command-ledger.js';
 import { afterInOrder, causeOfEvent, lockKeyGlobs } from '../../src/real/key-watch.js';
 import { lockKeyAttribution } from '../../src/own-code/key-attribution.js';
-import { runVariant } from '../../src/runner/run.js';
+import { runVariantReal } from '../../src/real/real-run.js';
+import { runSimulated } from '../../src/backends/default-backend.js';
 import { parseScenario } from '../../src/scenario/load.js';
-import { hasRedis } from './redis-available.js';
+import { hasRedis, REDIS_SERVER } from './redis-available.js';
 import { runReal } from './real-runs.js';
 
 describe('key watch reads in order', () => {
@@ -190,8 +191,8 @@ describe.skipIf(!hasRedis)('key watch on real Redis', () => {
   it('a holder killed inside its critical section leaves its key stuck until the lease ends, as in the model', async () => {
     const s = parseScenario(crashScenario(true), 'crash.yaml');
     const v = s.variants[0];
-    const real = await runReal(s, v.name);
-    const sim = runVariant(s, v, s.seed);
+    const real = await runVariantReal(s, v, s.seed, { redisServer: REDIS_SERVER });
+    const sim = runSimulated(s, v, s.seed);
     // By construction: acquired between its arrival (1 s) and the kill (2 s), so the 3 s lease
     // ends between 4 s and 5 s, and the key is stuck from the kill until then: 2 s to 3 s.
     for (const stuckUs of [sim.metrics.stuckLockUs, real.metrics.stuckLockUs]) {

@@ -6,7 +6,7 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import type { Failures } from '../../src/checker/observers/diagnostics.js';
-import { runScenario } from '../../src/runner/run-scenario.js';
+import { runScenario } from '../../src/backends/run-scenario.js';
 import { loadScenario } from '../../src/scenario/load.js';
 import { failureLines } from '../../src/report/failures-text.js';
 import { failuresHtml } from '../../src/report/html-failures.js';

@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runScenario } from '../../src/runner/run-scenario.js';
+import { runScenario } from '../../src/backends/run-scenario.js';
 import { loadScenario, parseScenario } from '../../src/scenario/load.js';
 import { compare, summarise, type CompareSummary, type VariantSummary } from '../../src/sweep/compare.js';
 import { renderCompareHtml, renderRunHtml } from '../../src/report/html.js';

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderRunMarkdown } from '../../src/report/markdown.js';
-import { runScenario } from '../../src/runner/run-scenario.js';
+import { runScenario } from '../../src/backends/run-scenario.js';
 import { loadScenario } from '../../src/scenario/load.js';
 
 const file = join(__dirname, '..', '..', 'scenarios', 'trylock-lease-disables-watchdog.yaml');

@@ -1,6 +1,6 @@
 /** `lock-sim init --topology --lock`: every starter is valid by construction, runs, and its header tells what its run shows. */
 import { describe, expect, it } from 'vitest';
-import { runScenario } from '../../src/runner/run-scenario.js';
+import { runScenario } from '../../src/backends/run-scenario.js';
 import { DEFAULTS } from '../../src/scenario/resolve.js';
 import { parseScenario } from '../../src/scenario/load.js';
 import { STARTER_TOPOLOGIES, guardedVariantName, starterScenario, withRunFacts } from '../../src/scenario/starter.js';

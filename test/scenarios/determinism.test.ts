@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { resultToJson } from '../../src/report/json.js';
-import { runScenario } from '../../src/runner/run-scenario.js';
+import { runScenario } from '../../src/backends/run-scenario.js';
 import { loadScenario } from '../../src/scenario/load.js';
 
 const files = ['random-gc-pauses.yaml', 'redlock-clock-jump.yaml', 'version-cas-retry-storm.yaml', 'failover-wait-sync.yaml', 'redlock-v4-hangs.yaml'];

@@ -4,7 +4,7 @@
  * faults makes it pass.
  */
 import { describe, expect, it } from 'vitest';
-import { runScenario } from '../../src/runner/run-scenario.js';
+import { runScenario } from '../../src/backends/run-scenario.js';
 import { loadScenario, parseScenario } from '../../src/scenario/load.js';
 import { scenarioToYaml } from '../../src/scenario/to-yaml.js';
 import { NothingToShrink, shrink } from '../../src/shrink/shrink.js';

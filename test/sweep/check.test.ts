@@ -1,7 +1,7 @@
 /** check over sweeps: per-run expectations on every seed, statistics over all of them, replay seeds. */
 import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../../src/scenario/load.js';
-import { runScenario } from '../../src/runner/run-scenario.js';
+import { runScenario } from '../../src/backends/run-scenario.js';
 import { checkScenario } from '../../src/sweep/check.js';
 import { sweepWorld } from '../helpers.js';
 

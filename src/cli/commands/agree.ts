@@ -1,6 +1,7 @@
 /** `lock-sim agree`: per variant, the model over seeds against real Redis over repeats. */
 import { InvalidArgumentError, type Command } from 'commander';
-import { agree, AGREE_METRICS, checkRepeat, type AgreeMetric } from '../../real/agree.js';
+import { AGREE_METRICS, checkRepeat, type AgreeMetric } from '../../real/agree.js';
+import { agreeWithModel } from '../../backends/real.js';
 import { checkRedisServer } from '../../real/processes.js';
 import { renderAgreeHtml } from '../../report/agree-html.js';
 import { agreeToJson, renderAgree } from '../../report/agree-text.js';
@@ -75,7 +76,7 @@ export function registerAgree(program: Command, ctx: CommandContext): void {
       const repeat = options.repeat ?? Math.min(DEFAULT_REPEAT, seeds.length);
       checkRepeat(repeat, seeds);
       const version = checkRedisServer(options.redisServer);
-      const result = await agree(scenario, {
+      const result = await agreeWithModel(scenario, {
         seeds,
         repeat,
         variants: options.variants,
@@ -115,7 +116,7 @@ async function agreeGenerated(options: AgreeOptions, ctx: CommandContext): Promi
   let differing = 0;
   for (const g of generated) {
     const scenario = parseScenario(g.yaml, `${g.name}.yaml`);
-    const result = await agree(scenario, { seeds, repeat, redisServer: options.redisServer, judged });
+    const result = await agreeWithModel(scenario, { seeds, repeat, redisServer: options.redisServer, judged });
     results.push({ seed: g.seed, yaml: g.yaml, result });
     const replay = `lock-sim agree --generate 1 --seed ${g.seed} --seeds ${seeds[0]}..${seeds[seeds.length - 1]} --repeat ${repeat}`;
     if (!result.consistent) differing++;

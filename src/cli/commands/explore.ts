@@ -7,7 +7,7 @@ import { renderRunMarkdown } from '../../report/markdown.js';
 import { renderRun } from '../../report/text.js';
 import { CLI_GAP_TEXT, timelineOf } from '../../report/timeline-select.js';
 import { renderTimeline } from '../../report/timeline-text.js';
-import type { ScenarioResult } from '../../runner/run-scenario.js';
+import type { ScenarioResult } from '../../runner/scenario-result.js';
 import type { RunResult } from '../../runner/run.js';
 import { MAX_EXPLORE_BUDGET, MAX_EXPLORE_FAULTS } from '../../scenario/schema.js';
 import { scenarioToYaml } from '../../scenario/to-yaml.js';

@@ -5,7 +5,7 @@ import { renderRunHtml } from '../../report/html.js';
 import { CLI_GAP_TEXT, timelineOf } from '../../report/timeline-select.js';
 import { renderTimeline } from '../../report/timeline-text.js';
 import type { Scenario } from '../../spec/scenario.js';
-import { runScenario } from '../../runner/run-scenario.js';
+import { runScenario } from '../../backends/run-scenario.js';
 import type { RunResult } from '../../runner/run.js';
 import { firstDivergence } from '../../runner/determinism.js';
 import { resultToJson } from '../../report/json.js';
@@ -20,8 +20,8 @@ import { noteTo, type CommandContext } from './context.js';
 import { summaryOf } from './summaries.js';
 import { checkVariantNames } from '../variant-names.js';
 import type { ParamOption } from '../../sweep/params.js';
-import { collectParam, loadWithParams } from './sweep.js';
-import { runScenarioReal } from '../../real/run-real.js';
+import { collectParam, loadWithParams } from '../param-options.js';
+import { runScenarioReal } from '../../backends/real.js';
 import { checkRedisServer } from '../../real/processes.js';
 
 interface RunOptions {

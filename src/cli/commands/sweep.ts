@@ -1,24 +1,21 @@
 /** `lock-sim sweep`: a compare per value (or pair of values) of one or two scenario fields, and --find's boundary. */
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { DEFAULT_COMPARE_SEEDS, replayCommand, seedsLabel, type CompareResult } from '../../sweep/compare.js';
 import { findBoundary, parseCondition, type Condition } from '../../sweep/find.js';
-import { checkDistinct, checkParam, ParamError, readScenarioText, scenarioText, type SweepParam } from '../../sweep/params.js';
 import { SWEEP_SHARD_FORMAT } from '../../sweep/tally-file.js';
-import { runCell, sweep, SweepGrid, sweepOfCells, type SweepResult } from '../../sweep/sweep.js';
+import { runCell, sweep, sweepOfCells, type SweepResult } from '../../sweep/sweep.js';
 import { shellQuote } from '../../sweep/shell-quote.js';
 import { findToJson, sweepToJson } from '../../report/sweep-json.js';
 import { renderSweepHtml } from '../../report/sweep-html.js';
 import { renderFind, renderSweep } from '../../report/sweep-text.js';
 import { colorFor } from '../color.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { budgetOf, checkNoDuplicates, checkOutputs, checkWritable, collectList, defaultJobs, MAX_REQUESTS_HELP, parseJobs, parseMaxRequests, parseFormat, parseSeeds, textOrJson, UsageError, writeOutput, type Format } from '../options.js';
+import { checkNoDuplicates, checkOutputs, checkWritable, collectList, defaultJobs, MAX_REQUESTS_HELP, parseJobs, parseMaxRequests, parseFormat, parseSeeds, textOrJson, UsageError, writeOutput, type Format } from '../options.js';
 import { progressBar } from '../progress.js';
-import { inputsOf, loadScenarioArg, resolveScenarioArg } from '../builtin-scenarios.js';
-import { parseParamOption, type ParamOption } from '../../sweep/params.js';
-import type { Budget } from '../../scenario/cost.js';
-import type { Scenario } from '../../spec/scenario.js';
+import { inputsOf } from '../builtin-scenarios.js';
+import type { ParamOption } from '../../sweep/params.js';
+import { buildGrid, collectParam } from '../param-options.js';
 import { noteTo, type CommandContext } from './context.js';
 import { summaryOf } from './summaries.js';
 import { shardOf, shardOptions, type ShardOptions } from '../shard-options.js';
@@ -41,38 +38,10 @@ interface SweepCliOptions extends ShardOptions {
   maxRequests?: number;
 }
 
-function collectParam(value: string, previous: ParamOption[]): ParamOption[] {
-  const p = parseParamOption(value);
-  if (!p.ok) throw new InvalidArgumentError(p.message);
-  return [...previous, p.value];
-}
-
 function parseFind(value: string): Condition {
   const c = parseCondition(value);
   if (!c.ok) throw new InvalidArgumentError(c.message);
   return c.value;
-}
-
-/** The grid of a scenario argument and its --param options; a bad path or value is exit 2, located. */
-export function buildGrid(arg: string, params: readonly ParamOption[], maxRequests: number | undefined, note?: (text: string) => void, budget?: Budget, oneValue = false): SweepGrid {
-  const load = { budget: budget ?? budgetOf(maxRequests) };
-  const base = loadScenarioArg(arg, note, load);
-  const where = resolveScenarioArg(arg);
-  const source = where.builtin ? scenarioText(readFileSync(where.file, 'utf8'), where.file, where.display) : readScenarioText(where.file);
-  try {
-    const checked: SweepParam[] = params.map((p) => checkParam(source, p.path, p.values));
-    checkDistinct(source, checked);
-    for (const p of oneValue ? checked : []) {
-      if (p.spec.values.length !== 1) throw new UsageError(`--param ${p.path}: run takes one value, found ${p.spec.values.length} (sweep takes several)`);
-    }
-    const grid = new SweepGrid(base, source, checked, load);
-    grid.loadAll();
-    return grid;
-  } catch (err) {
-    if (err instanceof ParamError) throw new UsageError(err.message, true);
-    if (err instanceof RangeError) throw new UsageError(err.message);
-    throw err;
-  }
 }
 
 export function registerSweep(program: Command, ctx: CommandContext): void {
@@ -160,10 +129,3 @@ export function printSweep(result: SweepResult, options: { json?: boolean; repor
     if (!options.json) ctx.io.out(`\nreport written to ${options.report}`);
   }
 }
-
-/** `run --param path=value`: the scenario with fields set, as a sweep's cell (how sweep's replay commands run one cell). */
-export function loadWithParams(arg: string, params: readonly ParamOption[], budget: Budget, note?: (text: string) => void): Scenario {
-  return buildGrid(arg, params, undefined, note, budget, true).scenarioAt(params.map(() => 0));
-}
-
-export { collectParam };

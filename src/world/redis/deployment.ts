@@ -25,7 +25,7 @@ import { LocalClock } from '../clock.js';
 import type { Fabric } from '../network.js';
 import { ClusterFailover } from './cluster-failover.js';
 import type { NodeSnapshot, PhaseListener, RedisControl } from './failover.js';
-import { RedisNode } from './node.js';
+import { RedisNode, type UserScriptRunner } from './node.js';
 import { ReplicationLink, type ReplicationTiming } from './replication.js';
 import { Sentinels } from './sentinel.js';
 
@@ -64,12 +64,14 @@ export class RedisDeployment implements RedisControl {
     private readonly sim: Simulation,
     private readonly params: DeploymentParams,
     private readonly fabric: Fabric,
+    /** What runs scripts other than the built-in ones on every node (RedisNode): a run of user code's Lua VM, or none. */
+    userScripts: UserScriptRunner | null = null,
   ) {
     this.timing = { backlog: params.replicationBacklog, lag: params.replicationLag, replTimeoutUs: params.replTimeoutUs };
     const count =
       params.topology === 'standalone' ? 1 : params.topology === 'independent' ? params.masters : 1 + params.replicas;
     for (let i = 0; i < count; i++) {
-      const node = new RedisNode(`redis-${i}`, sim, new LocalClock(sim));
+      const node = new RedisNode(`redis-${i}`, sim, new LocalClock(sim), userScripts);
       node.writeRefusal = () => this.writeRefusal(node);
       this.nodes.push(node);
       this.newRunId(node);

@@ -9,8 +9,7 @@ import { asciiLower, checkShape, commandInfo, fullName, runResolvedKeyspaceComma
 import { cloneEntry, Keyspace, type Entry, type KeyChange } from './keyspace.js';
 import { ERR_NOT_INTEGER, parseInt64, RedisErrorReply, type RedisReply } from './reply.js';
 import type { ReplicationLink } from './replication.js';
-import { ScriptCallError, scriptCallReply, type ScriptContext } from './script-call.js';
-import { userScriptRunner } from './user-scripts.js';
+import { ScriptCallError, type ScriptContext } from './script-call.js';
 import { ScriptCache } from './script-cache.js';
 import { ExpiryQueue } from './expiry-queue.js';
 import { builtinScriptByText, runBuiltin } from './scripts.js';
@@ -45,8 +44,9 @@ const ERR_READONLY = new RedisErrorReply("READONLY You can't write against a rea
 
 /**
  * Runs a script body that is not one of the built-in scripts (a Lua VM for user code); its
- * redis.call goes through script-call.ts scriptCall with `ctx`. Without one, such scripts are
- * refused with a lock-sim error.
+ * redis.call goes through script-call.ts with `ctx` (ctx.sha names the script). A node is
+ * given one when it is built (the own-code Lua VM, src/own-code/lua-runner.ts, for a run of
+ * user code); without one, such scripts are refused with a lock-sim error.
  */
 export type UserScriptRunner = (ctx: ScriptContext, body: string, keys: readonly string[], argv: readonly string[]) => RedisReply;
 
@@ -101,8 +101,6 @@ export class RedisNode implements SessionHost {
    * a cluster master cut off from the majority). Set by the deployment.
    */
   writeRefusal: (() => string | null) | null = null;
-  /** Runs scripts other than the built-in ones (set by whoever provides a Lua VM). */
-  userScripts: UserScriptRunner | null = null;
   /** EVAL / SCRIPT LOAD bodies by SHA1; memory only (lost on restart). */
   readonly scripts = new ScriptCache();
   /** Active-expiry checks planned and not yet due (scheduleExpiry), in the engine's order. */
@@ -134,6 +132,8 @@ export class RedisNode implements SessionHost {
     readonly name: string,
     private readonly sim: Simulation,
     readonly clock: LocalClock,
+    /** Runs scripts other than the built-in ones; null: they are refused (UserScriptRunner). */
+    private readonly userScripts: UserScriptRunner | null = null,
   ) {
     this.keyspace = new Keyspace(() => clock.nowMs(), () => clock.nowUs());
     this.keyspace.onChange = (change) => this.onKeyChange(change);
@@ -669,12 +669,10 @@ export class RedisNode implements SessionHost {
     const keys = args.slice(3, 3 + keyCount);
     const argv = args.slice(3 + keyCount);
     try {
+      // The Lua VM of own-code locks, when this node was given one: its redis.call goes
+      // through the same checks as a built-in script's, and it places the error itself
+      // ("on @user_script:N").
       if (this.userScripts !== null) return this.userScripts(ctx, body, keys, argv);
-      // The Lua VM of own-code locks (src/own-code/install-lua.ts), when one is loaded: its
-      // redis.call goes through the same checks as a built-in script's, and it places the
-      // error itself ("on @user_script:N").
-      const lua = userScriptRunner();
-      if (lua !== null) return lua(body, sha, keys, argv, (a) => scriptCallReply(ctx, a));
       return new RedisErrorReply('ERR lock-sim runs only its built-in scripts here (no Lua VM attached to this node)');
     } catch (e) {
       if (e instanceof ScriptCallError) return e.reply;

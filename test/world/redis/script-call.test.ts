@@ -6,14 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import { Simulation } from '../../../src/engine/simulation.js';
 import { LocalClock } from '../../../src/world/clock.js';
-import { RedisNode } from '../../../src/world/redis/node.js';
+import { RedisNode, type UserScriptRunner } from '../../../src/world/redis/node.js';
 import { compareAndDelete, fencedAcquire, redissonAcquire, redissonUnlock, sha1 } from '../../../src/world/redis/scripts.js';
 import { scriptCall } from '../../../src/world/redis/script-call.js';
 import { ask } from './ask.js';
 
-function node() {
+function node(userScripts: UserScriptRunner | null = null) {
   const sim = new Simulation(1);
-  return new RedisNode('redis-0', sim, new LocalClock(sim));
+  return new RedisNode('redis-0', sim, new LocalClock(sim), userScripts);
 }
 const text = (r: unknown): unknown => (r !== null && typeof r === 'object' && !Array.isArray(r) ? String(r) : r);
 const WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
@@ -95,19 +95,17 @@ describe('the script cache (eval.c)', () => {
     expect(text(ask(n, 'EVALSHA', sha, '1', 'k', 'v'))).toBe('NOSCRIPT No matching script. Please use EVAL.');
   });
 
-  it('a body that is not a built-in script runs on the node\'s user script runner, whose redis.call errors carry the line', () => {
-    const n = node();
-    expect(text(ask(n, 'EVAL', 'return 1', '0'))).toMatch(/^ERR lock-sim runs only its built-in scripts/);
-    n.userScripts = (ctx, body) => {
+  it('a body that is not a built-in script runs on the user script runner the node was built with, whose redis.call errors carry the line', () => {
+    expect(text(ask(node(), 'EVAL', 'return 1', '0'))).toBe('ERR lock-sim runs only its built-in scripts here (no Lua VM attached to this node)');
+    const n = node((ctx, body) => {
       expect(body).toBe('return 1');
       return ctx.sha;
-    };
+    });
     expect(ask(n, 'EVAL', 'return 1', '0')).toBe('e0e1f9fabfc9d4800c877a703b823ac0578ff8db');
   });
 
   it('redis.call refuses an unknown command, a wrong arity and a NOSCRIPT command (WAIT) with their script texts', () => {
-    const n = node();
-    n.userScripts = (ctx, _body, _keys, argv) => scriptCall(ctx, 2, argv);
+    const n = node((ctx, _body, _keys, argv) => scriptCall(ctx, 2, argv));
     const sha = sha1('user');
     expect(text(ask(n, 'EVAL', 'user', '0', 'NOPE'))).toBe(`ERR Unknown Redis command called from script script: ${sha}, on @user_script:2.`);
     expect(text(ask(n, 'EVAL', 'user', '0', 'GET'))).toBe(`ERR Wrong number of args calling Redis command from script script: ${sha}, on @user_script:2.`);

@@ -1,31 +1,20 @@
 /**
- * Own-code runs and module probes go to the own-code run worker (run-worker.ts): one worker
- * thread per process, started on first use with --experimental-vm-modules, that runs the
- * whole run (simulation and user code) in its thread. The caller stays synchronous: it posts
- * the run and waits once, waking at least once a second to watch user code (watchdog.ts).
+ * The user-code worker backend: own-code runs and module probes go to the own-code run worker
+ * (run-worker.ts): one worker thread per process, started on first use with
+ * --experimental-vm-modules, that runs the whole run (simulation and user code) in its thread.
+ * The caller stays synchronous: it posts the run and waits once, waking at least once a second
+ * to watch user code (own-code/watchdog.ts).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import type { Operation } from '../history/operation.js';
-import type { RunOptions, RunResult } from '../runner/run.js';
-import { ScenarioError, type ScenarioIssue } from '../spec/errors.js';
-import type { Scenario } from '../spec/scenario.js';
-import type { VariantSpec } from '../spec/variant.js';
-import { UserThreadEnded, UserThreadStuck, watchdogMs } from './user-thread.js';
-import { endedDetail, endedWith, stuckDetail, userCodeHeapMb, WATCH_BYTES, watchMemory, type WatchMemory } from './watchdog.js';
-
-let insideRunWorker = false;
-
-/** Called by run-worker.ts: runs in this thread are the worker's own. */
-export function markRunWorker(): void {
-  insideRunWorker = true;
-}
-
-/** Own-code runs go to the worker, unless this thread is that worker. */
-export function ownCodeRunsElsewhere(): boolean {
-  return !insideRunWorker;
-}
+import type { Operation } from '../../history/operation.js';
+import type { RunOptions, RunResult } from '../../runner/run.js';
+import { ScenarioError, type ScenarioIssue } from '../../spec/errors.js';
+import type { Scenario } from '../../spec/scenario.js';
+import type { VariantSpec } from '../../spec/variant.js';
+import { UserThreadEnded, UserThreadStuck, watchdogMs } from '../../own-code/user-thread.js';
+import { endedDetail, endedWith, stuckDetail, userCodeHeapMb, WATCH_BYTES, watchMemory, type WatchMemory } from '../../own-code/watchdog.js';
 
 /**
  * The compiled worker. From the TypeScript sources (vitest) the built one in dist/ (`npm test`
@@ -34,7 +23,7 @@ export function ownCodeRunsElsewhere(): boolean {
 function workerUrl(name: 'run-worker' | 'supervisor'): URL {
   const here = new URL(`./${name}.js`, import.meta.url);
   if (!import.meta.url.endsWith('.ts')) return here;
-  const built = new URL(`../../dist/own-code/${name}.js`, import.meta.url);
+  const built = new URL(`../../../dist/backends/worker/${name}.js`, import.meta.url);
   if (!existsSync(fileURLToPath(built))) throw new Error('lock-sim: own-code runs need the built worker: run `npm run build` first');
   return built;
 }
@@ -163,8 +152,8 @@ const runWorker = (): RunWorker => {
   return (shared ??= new RunWorker());
 };
 
-/** An own-code run, done by the run worker; the same result runVariant gives in this thread. */
-export function runOwnCodeVariant(scenario: Scenario, variant: VariantSpec, seed: number, options: RunOptions): RunResult {
+/** An own-code run, done by the run worker; the same result the in-process backend gives in a thread that can run user code. */
+export function runInRunWorker(scenario: Scenario, variant: VariantSpec, seed: number, options: RunOptions): RunResult {
   const keep = options.history ?? 'all';
   const file = variant.lockModule!.file;
   let answer: { result: RunResult; listened: Operation[] | null };

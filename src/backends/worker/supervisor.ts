@@ -8,7 +8,7 @@
  * waiting for the busy-loop watchdog and then a crash with a Node stack.
  */
 import { Worker, workerData } from 'node:worker_threads';
-import { markEndedIn, OUT_OF_MEMORY, watchMemory } from './watchdog.js';
+import { markEndedIn, OUT_OF_MEMORY, watchMemory } from '../../own-code/watchdog.js';
 
 const data = workerData as { sab: SharedArrayBuffer; port: unknown; runWorker: string; heapMb: number };
 const memory = watchMemory(data.sab);

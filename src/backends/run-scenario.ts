@@ -1,16 +1,10 @@
-/** Runs every (selected) variant of a scenario on one seed and judges its expectations. */
+/** Runs every (selected) variant of a scenario on one seed, each on its default backend (default-backend.ts), and judges its expectations. */
 import type { Scenario } from '../spec/scenario.js';
-import { judgeExpectations, type ExpectationResult } from './expectations.js';
-import { runVariant, type RunResult } from './run.js';
-import { storyRetention } from './story-retention.js';
-
-export interface ScenarioResult {
-  scenario: Scenario;
-  seed: number;
-  runs: RunResult[];
-  expectations: ExpectationResult[];
-  passed: boolean;
-}
+import { judgeExpectations } from '../runner/expectations.js';
+import type { RunResult } from '../runner/run.js';
+import type { ScenarioResult } from '../runner/scenario-result.js';
+import { storyRetention } from '../runner/story-retention.js';
+import { runSimulated } from './default-backend.js';
 
 interface RunScenarioOptions {
   seed?: number;
@@ -37,7 +31,7 @@ export function runScenario(scenario: Scenario, options: RunScenarioOptions = {}
     : scenario.variants;
   const runs = selected.map((v) => {
     if (options.history === 'story') return runForStory(scenario, v, seed);
-    const run = runVariant(scenario, v, seed);
+    const run = runSimulated(scenario, v, seed);
     if (!options.onRun) return run;
     options.onRun(run);
     const keep = storyRetention(run.violations);
@@ -48,10 +42,10 @@ export function runScenario(scenario: Scenario, options: RunScenarioOptions = {}
 }
 
 function runForStory(scenario: Scenario, variant: Scenario['variants'][number], seed: number): RunResult {
-  const run = runVariant(scenario, variant, seed, { history: 'none' });
+  const run = runSimulated(scenario, variant, seed, { history: 'none' });
   const keep = storyRetention(run.violations);
   if (keep === null) return run;
-  const again = runVariant(scenario, variant, seed, { history: keep });
+  const again = runSimulated(scenario, variant, seed, { history: keep });
   if (again.events !== run.events || again.historyLength !== run.historyLength) {
     throw new Error(`${scenario.name} ${variant.name} seed ${seed}: a second run of the same seed differs (${run.events} vs ${again.events} events); run --check-determinism`);
   }

@@ -2,18 +2,19 @@
  * The own-code run worker: a worker thread started with --experimental-vm-modules (which
  * `vm.SourceTextModule` needs, user-code.ts) that runs whole own-code runs, simulation and
  * user code in its one thread, and probes lock modules. The thread that asked waits once per
- * run (dispatch.ts), not once per call into user code.
+ * run (dispatch.ts), not once per call into user code. This thread can run user code, so its
+ * runs are in-process (backends/in-process.ts).
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import type { PctSchedule } from '../engine/pct.js';
-import type { Operation } from '../history/operation.js';
-import { runVariant, type RunOptions } from '../runner/run.js';
-import type { Scenario } from '../spec/scenario.js';
-import type { VariantSpec } from '../spec/variant.js';
-import { ScenarioError } from '../spec/errors.js';
-import { markRunWorker } from './dispatch.js';
-import { beginRun, endRun, UserCode } from './user-code.js';
-import { enterUserCode, installWatch, leaveUserCode, markEnded, watchMemory } from './watchdog.js';
+import type { PctSchedule } from '../../engine/pct.js';
+import type { Operation } from '../../history/operation.js';
+import type { RunOptions } from '../../runner/run.js';
+import type { Scenario } from '../../spec/scenario.js';
+import type { VariantSpec } from '../../spec/variant.js';
+import { ScenarioError } from '../../spec/errors.js';
+import { beginRun, endRun, UserCode } from '../../own-code/user-code.js';
+import { enterUserCode, installWatch, leaveUserCode, markEnded, watchMemory } from '../../own-code/watchdog.js';
+import { inProcess } from '../in-process.js';
 
 // `vm.SourceTextModule` warns once that VM Modules are experimental: that one warning says
 // nothing to a lock-sim user; every other warning passes.
@@ -25,7 +26,6 @@ process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
   (emitWarning as (...a: unknown[]) => void)(warning, ...rest);
 }) as typeof process.emitWarning;
 
-markRunWorker();
 // An exception nothing caught must not end the thread the caller waits on: it ends the request
 // with an error instead (a user module's unhandled rejections are recorded: user-code.ts).
 let current: number | null = null;
@@ -89,7 +89,7 @@ async function run(req: RunRequest): Promise<unknown> {
   beginRun();
   let ok = false;
   try {
-    const result = await inMacrotask(() => runVariant(scenario, req.variant, req.seed, options));
+    const result = await inMacrotask(() => inProcess.run(scenario, req.variant, req.seed, options));
     ok = true;
     return { result, listened: req.listen ? listened : null };
   } finally {

@@ -2,13 +2,14 @@
  * Checks a variant's lock module when the scenario loads, so a bad module is a located
  * error (exit 2) rather than a crash mid-run: the file exists, it loads, the export exists
  * and is a function, and the factory returns { acquire, release } (called once with clients
- * that never answer; a factory that waits for Redis is checked when the run calls it).
+ * that never answer; a factory that waits for Redis is checked when the run calls it). The
+ * probe runs in the user-code worker (dispatch.ts), as the runs do.
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve, dirname } from 'node:path';
-import type { LockModuleSpec } from '../spec/variant.js';
+import type { LockModuleSpec } from '../../spec/variant.js';
 import { probeInWorker } from './dispatch.js';
-import { UserThreadEnded, UserThreadStuck } from './user-thread.js';
+import { UserThreadEnded, UserThreadStuck } from '../../own-code/user-thread.js';
 
 /** The module path as the scenario gives it, from the scenario file's directory. */
 export function resolveModulePath(module: string, scenarioFile: string): string {
