@@ -3,7 +3,7 @@
  * Topologies:
  * - `standalone`: one node;
  * - `sentinel`: a primary, N replicas, asynchronous replication, Sentinel failover
- *   (sentinel.ts: N Sentinel processes with their own timers and connections);
+ *   (sentinel/: N Sentinel processes with their own timers and connections);
  * - `cluster`: the same shard as Redis Cluster runs it, one of `masters` shards: failover
  *   after the masters agree by gossip that the master failed (cluster-failover.ts), and a
  *   master cut off from the majority refuses writes once it sees the others unreachable;
@@ -27,7 +27,7 @@ import { ClusterFailover } from './cluster-failover.js';
 import type { NodeSnapshot, PhaseListener, RedisControl } from './failover.js';
 import { RedisNode } from './node.js';
 import { ReplicationLink, type ReplicationTiming } from './replication.js';
-import { Sentinels } from './sentinel.js';
+import { Sentinels } from './sentinel/index.js';
 
 export type Topology = 'standalone' | 'sentinel' | 'cluster' | 'independent';
 export const TOPOLOGIES: readonly Topology[] = ['standalone', 'sentinel', 'cluster', 'independent'];
