@@ -433,7 +433,7 @@ export class RedisNode implements SessionHost {
 
   /**
    * CLIENT KILL TYPE normal: the server closes every client socket (FIN), as after a crash but
-   * alive. Sentinel sends it with every REPLICAOF it sends (see sentinel-links.ts replicaOf).
+   * alive. Sentinel sends it with every REPLICAOF it sends (see sentinel/links.ts replicaOf).
    */
   killClientConnections(): void {
     const sockets = [...this.sockets];
