@@ -5,18 +5,18 @@
  * minutes per mutant; a mutant only they would kill is a unit test missing.
  *
  * Left out as well: the statistical comparisons of failover timing with real Redis
- * (test/world/redis/*-timing.test.ts, hundreds of seeded runs each). Their runs happen while
+ * (test/world/redis/*/timing.test.ts, hundreds of seeded runs each). Their runs happen while
  * vitest collects the file, outside any test, so Stryker counts every mutant they reach as
  * "static" and runs the whole suite against it: minutes per mutant. The failover model's
- * phase order and timing bounds are pinned by the unit tests of sentinel.ts and
- * cluster-failover.ts instead.
+ * phase order and timing bounds are pinned by the unit tests of sentinel/ and cluster/
+ * instead.
  */
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/checker/**/*.test.ts', 'test/world/**/*.test.ts', 'test/variants/**/*.test.ts'],
-    exclude: ['test/world/redis/*-timing.test.ts'],
+    exclude: ['test/world/redis/*/timing.test.ts'],
     pool: 'threads',
     testTimeout: 20 * 60_000,
     hookTimeout: 20 * 60_000,

@@ -1,6 +1,6 @@
 /**
  * The Redis primary dies (kill -9). With Sentinel or a Cluster a replica is promoted once the
- * deciders have found it dead (world/redis/sentinel.ts, cluster-failover.ts); whatever the
+ * deciders have found it dead (world/redis/sentinel/, cluster/); whatever the
  * replicas had not received is gone (the failover race of redis.io's "Distributed Locks with
  * Redis"). `replication-stalled-for` makes the replicas miss the last stretch of writes: the
  * stream stops that long before the crash, as when the primary was already struggling.

@@ -3,9 +3,9 @@
  * Topologies:
  * - `standalone`: one node;
  * - `sentinel`: a primary, N replicas, asynchronous replication, Sentinel failover
- *   (sentinel.ts: N Sentinel processes with their own timers and connections);
+ *   (sentinel/: N Sentinel processes with their own timers and connections);
  * - `cluster`: the same shard as Redis Cluster runs it, one of `masters` shards: failover
- *   after the masters agree by gossip that the master failed (cluster-failover.ts), and a
+ *   after the masters agree by gossip that the master failed (cluster/), and a
  *   master cut off from the majority refuses writes once it sees the others unreachable;
  * - `independent`: N masters that know nothing of each other (Redlock's deployment).
  * Optional `min-replicas-to-write` makes a primary refuse writes when fewer replicas are
@@ -23,11 +23,11 @@ import type { Simulation } from '../../engine/simulation.js';
 import type { DeploymentSpec } from '../../spec/redis.js';
 import { LocalClock } from '../clock.js';
 import type { Fabric } from '../network.js';
-import { ClusterFailover } from './cluster-failover.js';
+import { ClusterFailover } from './cluster/index.js';
 import type { NodeSnapshot, PhaseListener, RedisControl } from './failover.js';
 import { RedisNode, type UserScriptRunner } from './node.js';
 import { ReplicationLink, type ReplicationTiming } from './replication.js';
-import { Sentinels } from './sentinel.js';
+import { Sentinels } from './sentinel/index.js';
 
 /** The network name of whoever decides failovers (sentinels, or the majority of masters). */
 export const DECIDERS = 'sentinel';

@@ -64,26 +64,11 @@ export function strtod(s: string, from = 0): Strtod {
     if (intDigits !== '' || fracDigits !== '') j = k;
   }
   if (intDigits === '' && fracDigits === '') return { value: 0, end: from, erange: false, decimal: null };
-  let exponent = 0;
-  if (s[j] === 'e' || s[j] === 'E') {
-    let k = j + 1;
-    let expNegative = false;
-    if (s[k] === '+' || s[k] === '-') {
-      expNegative = s[k] === '-';
-      k++;
-    }
-    if (isDigit(s[k])) {
-      let e = '';
-      while (isDigit(s[k])) e += s[k++];
-      // Beyond any double's range either way; kept bounded.
-      exponent = Math.min(Number(e), 100_000) * (expNegative ? -1 : 1);
-      j = k;
-    }
-  }
+  const exponent = readExponent(s, j, 'e', 'E');
+  j = exponentEnd;
   const digits = (intDigits + fracDigits).replace(/^0+/, '');
   const value = sign * Number(`${intDigits === '' ? '0' : intDigits}.${fracDigits === '' ? '0' : fracDigits}e${exponent}`);
-  const magnitude = Math.abs(value);
-  const erange = (digits !== '' && magnitude === 0) || magnitude === Infinity || (magnitude !== 0 && magnitude < MIN_NORMAL);
+  const erange = outOfRange(value, digits !== '');
   return { value, end: j, erange, decimal: { digits: intDigits + fracDigits, exponent: exponent - fracDigits.length, negative } };
 }
 
@@ -99,26 +84,51 @@ function hexFloat(s: string, from: number, sign: number): Strtod {
       fraction++;
     }
   }
-  let exponent = 0;
-  if (s[j] === 'p' || s[j] === 'P') {
-    let k = j + 1;
-    let expNegative = false;
-    if (s[k] === '+' || s[k] === '-') {
-      expNegative = s[k] === '-';
-      k++;
-    }
-    if (isDigit(s[k])) {
-      let e = '';
-      while (isDigit(s[k])) e += s[k++];
-      exponent = Math.min(Number(e), 100_000) * (expNegative ? -1 : 1);
-      j = k;
-    }
-  }
+  const exponent = readExponent(s, j, 'p', 'P');
+  j = exponentEnd;
   const m = BigInt(`0x${mantissa}`);
   const value = sign * Number(m) * 2 ** (exponent - 4 * fraction);
-  const magnitude = Math.abs(value);
-  const erange = (m !== 0n && magnitude === 0) || magnitude === Infinity || (magnitude !== 0 && magnitude < MIN_NORMAL);
+  const erange = outOfRange(value, m !== 0n);
   return { value: Number.isNaN(value) ? 0 : value, end: j, erange, decimal: null };
+}
+
+/** Where the last readExponent stopped (no object per number parsed). */
+let exponentEnd = 0;
+
+/**
+ * strtod's optional exponent at s[j]: `lower` or `upper` ("e" of a decimal, "p" of a hex
+ * float), an optional sign, digits. Its value (0 when there is none); `exponentEnd` is the
+ * index after it, or j when there is none.
+ */
+function readExponent(s: string, j: number, lower: string, upper: string): number {
+  exponentEnd = j;
+  if (s[j] !== lower && s[j] !== upper) return 0;
+  let k = j + 1;
+  let expNegative = false;
+  if (s[k] === '+' || s[k] === '-') {
+    expNegative = s[k] === '-';
+    k++;
+  }
+  if (!isDigit(s[k])) return 0;
+  let e = '';
+  while (isDigit(s[k])) e += s[k++];
+  exponentEnd = k;
+  // Beyond any double's range either way; kept bounded.
+  return Math.min(Number(e), 100_000) * (expNegative ? -1 : 1);
+}
+
+/** errno ERANGE: a nonzero number that overflowed to +-HUGE_VAL or underflowed (to zero or a subnormal). */
+function outOfRange(value: number, nonzero: boolean): boolean {
+  const magnitude = Math.abs(value);
+  return (nonzero && magnitude === 0) || magnitude === Infinity || (magnitude !== 0 && magnitude < MIN_NORMAL);
+}
+
+/** The whole text as one strtod number, not empty, not starting with white space, not NaN (string2d, string2ld); null otherwise. */
+function wholeNumber(s: string): Strtod | null {
+  if (s.length === 0 || isSpace(s[0])) return null;
+  const r = strtod(s);
+  if (r.end !== s.length || Number.isNaN(r.value)) return null;
+  return r;
 }
 
 /**
@@ -127,9 +137,8 @@ function hexFloat(s: string, from: number, sign: number): Strtod {
  * zero (a subnormal result is kept). null: "value is not a valid float".
  */
 export function parseRedisDouble(s: string): number | null {
-  if (s.length === 0 || isSpace(s[0])) return null;
-  const r = strtod(s);
-  if (r.end !== s.length || Number.isNaN(r.value)) return null;
+  const r = wholeNumber(s);
+  if (r === null) return null;
   if (r.erange && (Math.abs(r.value) === Infinity || r.value === 0)) return null;
   return r.value;
 }
@@ -230,9 +239,8 @@ export function d2string(d: number): string {
  * texts whose product lies within 2^-64 of a whole millisecond.
  */
 export function parseTimeoutSecondsMs(s: string): bigint | 'not-a-float' {
-  if (s.length === 0 || s.length >= 5 * 1024 || isSpace(s[0])) return 'not-a-float';
-  const r = strtod(s);
-  if (r.end !== s.length || Number.isNaN(r.value)) return 'not-a-float';
+  const r = s.length >= 5 * 1024 ? null : wholeNumber(s);
+  if (r === null) return 'not-a-float';
   if (r.erange && (Math.abs(r.value) === Infinity || r.value === 0) && r.decimal === null) return 'not-a-float';
   const MIN = -9223372036854775808n;
   if (r.decimal === null) {

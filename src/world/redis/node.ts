@@ -5,32 +5,31 @@
  */
 import type { Simulation } from '../../engine/simulation.js';
 import type { LocalClock } from '../clock.js';
-import { asciiLower, checkShape, commandInfo, fullName, runResolvedKeyspaceCommand, type CommandInfo } from './commands.js';
+import { admissionError, ERR_READONLY, pubsubContextError } from './admission.js';
+import { commandInfo, runResolvedKeyspaceCommand, type CommandInfo } from './commands.js';
+import { infoCommand } from './info-command.js';
+import { scriptCommand } from './script-command.js';
 import { cloneEntry, Keyspace, type Entry, type KeyChange } from './keyspace.js';
 import { ERR_NOT_INTEGER, parseInt64, RedisErrorReply, type RedisReply } from './reply.js';
 import type { ReplicationLink } from './replication.js';
 import { ScriptCallError, type ScriptContext } from './script-call.js';
 import { ScriptCache } from './script-cache.js';
-import { ExpiryQueue } from './expiry-queue.js';
+import { ActiveExpiry } from './active-expiry.js';
 import { builtinScriptByText, runBuiltin } from './scripts.js';
 import { runTransaction, type TransactionReplies } from './transaction.js';
 import { answer, type ReplyTo } from './reply-to.js';
 import { PubSub, type Subscriber } from './pubsub.js';
 import { ClientSession } from './session.js';
-import { PUBSUB_CONTEXT_COMMANDS, runSessionCommand, SESSION_COMMANDS, subscribedPing, type SessionHost } from './session-commands.js';
+import { runSessionCommand, SESSION_COMMANDS, subscribedPing, type SessionHost } from './session-commands.js';
 import { BlockedClients, type Blocked } from './blocking.js';
 import { listBlockOf } from './list-commands.js';
 import { zsetBlockOf } from './zset-commands.js';
+import { ReplicaWaits } from './wait-command.js';
 import { RedisList, RedisZset } from './values.js';
 
 export type RedisRole = 'primary' | 'replica';
 
-/** INFO section names whose output holds the replication section (server.c genRedisInfoString). */
-const INFO_WITH_REPLICATION = new Set(['default', 'all', 'everything', 'replication']);
 
-const ERR_WAIT_ON_REPLICA = new RedisErrorReply(
-  'ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0 if a replica is configured to be writable (which is not the default) writes to replicas are just local and are not propagated.',
-);
 export type { Subscriber } from './pubsub.js';
 export type { ReplyTo } from './reply-to.js';
 
@@ -40,7 +39,6 @@ const ERR_UNBLOCKED_DEMOTED = new RedisErrorReply('UNBLOCKED force unblock from 
 const FIRST_CLIENT_ID = 3;
 
 const ERR_NOSCRIPT = new RedisErrorReply('NOSCRIPT No matching script. Please use EVAL.');
-const ERR_READONLY = new RedisErrorReply("READONLY You can't write against a read only replica.");
 
 /**
  * Runs a script body that is not one of the built-in scripts (a Lua VM for user code); its
@@ -50,12 +48,6 @@ const ERR_READONLY = new RedisErrorReply("READONLY You can't write against a rea
  */
 export type UserScriptRunner = (ctx: ScriptContext, body: string, keys: readonly string[], argv: readonly string[]) => RedisReply;
 
-
-/** Whether INFO's section names (args[1..]) include one that holds the replication section. */
-function asksForReplication(args: readonly string[]): boolean {
-  for (let i = 1; i < args.length; i++) if (INFO_WITH_REPLICATION.has(args[i].toLowerCase())) return true;
-  return false;
-}
 
 /** KEYS and ARGV of the built-in script running now (RedisNode.eval). */
 const SCRIPT_KEYS: string[] = [];
@@ -67,13 +59,6 @@ function refill(into: string[], args: readonly string[], from: number, to: numbe
   for (let i = from; i < to; i++) into[n++] = args[i];
   into.length = n;
   return into;
-}
-
-/** A blocked WAIT; it is answered once, then leaves `waits`. */
-interface WaitRequest {
-  targetOffset: number;
-  needed: number;
-  reply: ReplyTo;
 }
 
 /** Answers the replies of a session command: the first as the command's reply, the rest as pushes after it. */
@@ -103,13 +88,14 @@ export class RedisNode implements SessionHost {
   writeRefusal: (() => string | null) | null = null;
   /** EVAL / SCRIPT LOAD bodies by SHA1; memory only (lost on restart). */
   readonly scripts = new ScriptCache();
-  /** Active-expiry checks planned and not yet due (scheduleExpiry), in the engine's order. */
-  private readonly expiries = new ExpiryQueue();
+  /** Active-expiry checks planned and not yet due (active-expiry.ts). */
+  private readonly expiry: ActiveExpiry;
   /** DEBUG SLEEP: commands that arrive while paused run, in order, when it wakes. */
   private pausedQueue: Array<() => void> | null = null;
   /** Channel and pattern subscribers (pubsub.ts). */
   readonly pubsub = new PubSub();
-  private waits: WaitRequest[] = [];
+  /** Blocked WAITs (wait-command.ts). */
+  private readonly waits: ReplicaWaits;
   /** Client TCP connections this process accepted (tcp.ts); kill -9 closes them all. */
   private readonly sockets = new Set<() => void>();
   /** The session of each accepted connection (session.ts), by its close function. */
@@ -130,7 +116,7 @@ export class RedisNode implements SessionHost {
 
   constructor(
     readonly name: string,
-    private readonly sim: Simulation,
+    sim: Simulation,
     readonly clock: LocalClock,
     /** Runs scripts other than the built-in ones; null: they are refused (UserScriptRunner). */
     private readonly userScripts: UserScriptRunner | null = null,
@@ -138,10 +124,12 @@ export class RedisNode implements SessionHost {
     this.keyspace = new Keyspace(() => clock.nowMs(), () => clock.nowUs());
     this.keyspace.onChange = (change) => this.onKeyChange(change);
     this.blocked = new BlockedClients(sim, clock, this.keyspace, (fn) => this.whenAwake(fn));
+    this.waits = new ReplicaWaits(this, sim, this.blocked);
+    this.expiry = new ActiveExpiry(sim, clock, this.keyspace, () => this.up && !this.paused && this.role === 'primary');
     this.scriptContext = {
       keyspace: this.keyspace,
       publish: (c, m) => this.publish(c, m),
-      info: (a) => this.info(a),
+      info: (a) => infoCommand(this, a),
       pubsub: (a) => this.pubsub.pubsubCommand(a),
       tag: '',
       sha: '',
@@ -168,9 +156,9 @@ export class RedisNode implements SessionHost {
       }
     }
     const cmd = commandInfo(args[0]);
-    const refused = this.admissionError(args, cmd, session);
+    const refused = admissionError(this, args, cmd, session);
     if (refused !== null) answer(reply, refused);
-    else if (cmd.name === 'wait') this.wait(args, reply, false, session);
+    else if (cmd.name === 'wait') this.waits.wait(args, reply, false, session);
     else if (SESSION_COMMANDS.has(cmd.name) || (cmd.name === 'ping' && session?.subscribed)) this.sessionCommand(args, cmd, reply, session ?? this.oneCommandSession());
     else if (cmd.spec?.blocking === true) this.blockingCommand(args, tag, cmd, reply, session);
     else answer(reply, this.run(args, tag, cmd));
@@ -280,21 +268,21 @@ export class RedisNode implements SessionHost {
           return r;
         });
         // server.c rejectCommandFormat of EXEC: multi.c execCommandAbort, the message without "ERR ".
-        const execRefused = this.pubsubContextError(['EXEC'], commandInfo('exec')).message.replace(/^ERR /, '');
-        reply({ multi: this.pubsubContextError(['MULTI'], commandInfo('multi')), queued, exec: new RedisErrorReply(`EXECABORT Transaction discarded because of: ${execRefused}`) });
+        const execRefused = pubsubContextError(['EXEC'], commandInfo('exec')).message.replace(/^ERR /, '');
+        reply({ multi: pubsubContextError(['MULTI'], commandInfo('multi')), queued, exec: new RedisErrorReply(`EXECABORT Transaction discarded because of: ${execRefused}`) });
         return;
       }
     }
     reply(
       runTransaction(
         commands,
-        (args) => this.admissionError(args, commandInfo(args[0]), session),
+        (args) => admissionError(this, args, commandInfo(args[0]), session),
         (args) => {
           const cmd = commandInfo(args[0]);
           // Inside EXEC a WAIT cannot block (CLIENT_DENY_BLOCKING): it answers the count now.
           if (cmd.name === 'wait') {
             let r: RedisReply = null;
-            this.wait(args, (x) => (r = x), true);
+            this.waits.wait(args, (x) => (r = x), true);
             return r;
           }
           if (SESSION_COMMANDS.has(cmd.name)) {
@@ -311,36 +299,6 @@ export class RedisNode implements SessionHost {
     if (this.blocked.busy) this.blocked.afterCommand();
   }
 
-  /**
-   * What redis 7.0.15 server.c processCommand refuses before running a command: an unknown
-   * command or wrong arity, then a write on a replica (READONLY) or on a primary that refuses
-   * writes now (NOREPLICAS; CLUSTERDOWN). EVAL and EVALSHA are no WRITE commands in 7.0: a
-   * script's writes are refused inside it (script-call.ts), except by a cluster node that is
-   * down, which refuses the command itself.
-   */
-  private admissionError(args: readonly string[], cmd: CommandInfo, session?: ClientSession): RedisErrorReply | null {
-    const shape = checkShape(args, cmd);
-    if (shape !== null) return shape;
-    const spec = cmd.spec;
-    if (spec?.write && this.role === 'replica') return ERR_READONLY;
-    if (session?.subscribed === true && !PUBSUB_CONTEXT_COMMANDS.has(cmd.name)) return this.pubsubContextError(args, cmd);
-    // A cluster node whose state is fail refuses every command with keys, reads included
-    // (redis 7.0.15 cluster.c getNodeByQuery: "Cluster is globally down but we got keys?",
-    // CLUSTER_REDIR_DOWN_STATE unless cluster-allow-reads-when-down, default no); keyless
-    // ones (PING, INFO, PUBLISH, WAIT, SCRIPT) are served. Scripts are refused whatever their
-    // number of keys (the model's simplification: a lock script always has one).
-    if ((spec?.write || cmd.keyed) && this.writeRefusal) {
-      const refusal = this.writeRefusal();
-      if (refusal !== null && (spec?.write || refusal.startsWith('CLUSTERDOWN'))) return new RedisErrorReply(refusal);
-    }
-    return null;
-  }
-
-  /** server.c processCommand: what a RESP2 client in the pub/sub context may not send. */
-  private pubsubContextError(args: readonly string[], cmd: CommandInfo): RedisErrorReply {
-    return new RedisErrorReply(`ERR Can't execute '${fullName(args, cmd)}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context`);
-  }
-
   /** Runs an admitted command (all but WAIT's blocking). */
   private run(args: readonly string[], tag: string, cmd: CommandInfo): RedisReply {
     switch (cmd.name) {
@@ -350,9 +308,9 @@ export class RedisNode implements SessionHost {
       case 'evalsha':
         return this.eval(args, tag, cmd.name === 'evalsha');
       case 'script':
-        return this.scriptCommand(args);
+        return scriptCommand(this.scripts, args);
       case 'info':
-        return this.info(args);
+        return infoCommand(this, args);
       case 'multi':
         // A lone MULTI through execute(): transactions come whole through executeTransaction.
         return new RedisErrorReply('ERR lock-sim takes a transaction whole (RedisNode.executeTransaction), not MULTI alone');
@@ -363,38 +321,6 @@ export class RedisNode implements SessionHost {
       default:
         return runResolvedKeyspaceCommand(this.keyspace, args, tag, cmd);
     }
-  }
-
-  /**
-   * SCRIPT LOAD / EXISTS / FLUSH (redis 7.0.15 eval.c scriptCommand). LOAD caches the body and
-   * answers its SHA1 (a Lua VM would also compile it); EXISTS answers 1 or 0 per SHA1; FLUSH
-   * takes no option or ASYNC / SYNC.
-   */
-  private scriptCommand(args: readonly string[]): RedisReply {
-    const sub = asciiLower(args[1]);
-    if (sub === 'load') return this.scripts.add(args[2]);
-    if (sub === 'exists') return args.slice(2).map((sha) => (this.scripts.has(sha) ? 1 : 0));
-    if (args.length === 3 && !['async', 'sync'].includes(asciiLower(args[2]))) {
-      return new RedisErrorReply('ERR SCRIPT FLUSH only support SYNC|ASYNC option');
-    }
-    if (args.length > 3) return new RedisErrorReply('ERR SCRIPT FLUSH only support SYNC|ASYNC option');
-    this.scripts.flush();
-    return 'OK';
-  }
-
-  /**
-   * INFO [section]: the replication section, the one lock clients read (Redisson's
-   * syncedEval takes `connected_slaves` from it for WAIT). Lines as Redis 7 prints them
-   * (`server.c` genRedisInfoString), CRLF-separated; other sections are empty here.
-   */
-  private info(args: readonly string[]): RedisReply {
-    // Redis 7 takes several section names (server.c genInfoSectionDict); none means "default".
-    if (args.length > 1 && !asksForReplication(args)) return '';
-    // One string, no array of lines (Redisson reads INFO replication before each WAIT).
-    if (this.role === 'primary') {
-      return `# Replication\r\nrole:master\r\nconnected_slaves:${this.connectedReplicas()}\r\nmaster_repl_offset:${this.replicationOffset}\r\n`;
-    }
-    return `# Replication\r\nrole:slave\r\nslave_repl_offset:${this.replicationOffset}\r\n`;
   }
 
   /**
@@ -433,7 +359,7 @@ export class RedisNode implements SessionHost {
 
   /**
    * CLIENT KILL TYPE normal: the server closes every client socket (FIN), as after a crash but
-   * alive. Sentinel sends it with every REPLICAOF it sends (see sentinel-links.ts replicaOf).
+   * alive. Sentinel sends it with every REPLICAOF it sends (see sentinel/links.ts replicaOf).
    */
   killClientConnections(): void {
     const sockets = [...this.sockets];
@@ -457,7 +383,7 @@ export class RedisNode implements SessionHost {
     this.up = false;
     this.pausedQueue = null;
     this.pubsub.clear();
-    this.waits = [];
+    this.waits.clear();
     this.blocked.clear();
     for (const session of this.sessions.values()) session.closed = true;
     this.sessions.clear();
@@ -482,7 +408,7 @@ export class RedisNode implements SessionHost {
     if (queued === null) return;
     this.pausedQueue = null;
     if (!this.up) return;
-    this.rescheduleExpiries();
+    this.expiry.rescheduleAll();
     for (const run of queued) run();
   }
 
@@ -495,7 +421,7 @@ export class RedisNode implements SessionHost {
     for (const key of this.keyspace.keys()) {
       const entry = this.keyspace.rawGet(key);
       if (!entry || entry.expireAtMs === null) continue;
-      if (this.role === 'primary') this.scheduleExpiry(key, entry.expireAtMs);
+      if (this.role === 'primary') this.expiry.schedule(key, entry.expireAtMs);
       this.observer?.(this, { key, entry, cause: 'clock', byTag: '', previousHolder: entry.holderTag });
     }
     this.blocked.clockChanged();
@@ -509,7 +435,7 @@ export class RedisNode implements SessionHost {
     this.nextClientId = FIRST_CLIENT_ID;
     this.blocked.restarted();
     if (!keepData) this.keyspace.clear();
-    else this.rescheduleExpiries();
+    else this.expiry.rescheduleAll();
   }
 
   /** Becomes a primary (REPLICAOF NO ONE): keeps its data and starts expiring keys itself. */
@@ -517,7 +443,7 @@ export class RedisNode implements SessionHost {
     this.role = 'primary';
     this.keyspace.deletesExpiredKeys = true;
     this.replicationOffset = 0;
-    this.rescheduleExpiries();
+    this.expiry.rescheduleAll();
   }
 
   /** Becomes a replica (REPLICAOF host port): discards its dataset and copies the primary's. */
@@ -570,70 +496,7 @@ export class RedisNode implements SessionHost {
 
   /** @internal a replica acknowledged `offset`; wake WAITs that are now satisfied. */
   onReplicaAck(): void {
-    if (this.waits.length === 0) return;
-    const answered = this.waits.filter((w) => this.ackedReplicas(w.targetOffset) >= w.needed);
-    this.waits = this.waits.filter((w) => !answered.includes(w));
-    for (const w of answered) answer(w.reply, this.ackedReplicas(w.targetOffset));
-  }
-
-  /** Listed replicas that acknowledged `offset` (redis 7.0.15 replicationCountAcksByOffset). */
-  private ackedReplicas(offset: number): number {
-    let n = 0;
-    for (const link of this.replicaLinks) if (link.listed && link.ackedOffset >= offset) n++;
-    return n;
-  }
-
-  /**
-   * WAIT numreplicas timeout, checked in the order of redis 7.0.15 `replication.c` waitCommand.
-   * `noBlock` (inside EXEC) answers the count at once.
-   */
-  private wait(args: readonly string[], replyIn: ReplyTo, noBlock: boolean, session?: ClientSession): void {
-    if (this.role === 'replica') return answer(replyIn, ERR_WAIT_ON_REPLICA);
-    const needed = parseInt64(args[1]);
-    if (needed === null) return answer(replyIn, ERR_NOT_INTEGER);
-    // timeout.c getTimeoutFromObjectOrReply.
-    const timeoutMs = parseInt64(args[2]);
-    if (timeoutMs === null) return answer(replyIn, new RedisErrorReply('ERR timeout is not an integer or out of range'));
-    if (timeoutMs < 0n) return answer(replyIn, new RedisErrorReply('ERR timeout is negative'));
-    const targetOffset = this.replicationOffset;
-    const acked = this.ackedReplicas(targetOffset);
-    if (acked >= needed || noBlock) return answer(replyIn, acked);
-    let reply = replyIn;
-    if (session !== undefined) {
-      // The session is held until WAIT answers (its later commands wait), and CLIENT UNBLOCK or a demotion may answer it.
-      const b: Blocked = {
-        session,
-        tag: '',
-        reply: replyIn,
-        list: null,
-        zset: null,
-        wait: { timeoutReply: () => this.ackedReplicas(targetOffset), cancel: () => (this.waits = this.waits.filter((w) => w !== request)) },
-        deadlineMs: null,
-      };
-      this.blocked.blockWait(b);
-      reply = (r) => {
-        this.blocked.release(b);
-        answer(replyIn, r);
-        this.blocked.runFreed();
-      };
-    }
-    const request: WaitRequest = { targetOffset, needed: Number(needed), reply };
-    this.waits.push(request);
-    // WAIT with timeout 0 blocks forever.
-    if (timeoutMs > 0n) this.waitTimeout(request, Number(timeoutMs) * 1000);
-  }
-
-  /**
-   * A blocked WAIT's timeout: it answers the count then. One answered already, or dropped by a
-   * crash, is no longer in `waits`. A method of its own: a closure made in wait() had every
-   * WAIT allocate a context for what it captures, blocked or not.
-   */
-  private waitTimeout(request: WaitRequest, afterUs: number): void {
-    this.sim.schedule(afterUs, () => {
-      if (!this.waits.includes(request)) return;
-      this.waits = this.waits.filter((w) => w !== request);
-      answer(request.reply, this.ackedReplicas(request.targetOffset));
-    });
+    this.waits.onReplicaAck();
   }
 
   /**
@@ -702,37 +565,10 @@ export class RedisNode implements SessionHost {
       for (const link of this.replicaLinks) {
         if (link.accepting) link.ship(change.key, entry ? cloneEntry(entry) : undefined, this.replicationOffset);
       }
-      if (change.entry?.expireAtMs != null) this.scheduleExpiry(change.key, change.entry.expireAtMs);
+      if (change.entry?.expireAtMs != null) this.expiry.schedule(change.key, change.entry.expireAtMs);
       // db.c dbAdd -> signalKeyAsReady: a list or sorted set at a key a client waits for.
       if (this.blocked.busyKeys && change.entry !== undefined && (change.entry.value instanceof RedisList || change.entry.value instanceof RedisZset)) this.blocked.keyWritten(change.key);
     }
     this.observer?.(this, change);
-  }
-
-  /** Active expiry: look the key up just after its deadline, which deletes it if still due. */
-  private scheduleExpiry(key: string, expireAtMs: number): void {
-    // A deadline past 2^53 µs (285 years; SET PXAT and PEXPIREAT take up to 2^63-1 ms) is
-    // never reached by a run, and its microseconds are not exact doubles: nothing to plan.
-    if ((expireAtMs + 1) * 1000 > Number.MAX_SAFE_INTEGER) return;
-    // The engine queues it at that time or now, whichever is later (Simulation.scheduleAt).
-    const at = Math.max(this.clock.simTimeAt((expireAtMs + 1) * 1000), this.sim.nowUs);
-    this.expiries.push(at, key);
-    this.sim.scheduleAt(at, this.expireNext);
-  }
-
-  /**
-   * The first planned expiry check fell due (every plan queued one event of this callback,
-   * and the queue keeps the engine's order): its key is looked up, which deletes it if due.
-   */
-  private readonly expireNext = (): void => {
-    const key = this.expiries.shift();
-    if (this.up && !this.paused && this.role === 'primary') this.keyspace.lookup(key);
-  };
-
-  private rescheduleExpiries(): void {
-    for (const key of this.keyspace.keys()) {
-      const e = this.keyspace.rawGet(key);
-      if (e?.expireAtMs != null) this.scheduleExpiry(key, e.expireAtMs);
-    }
   }
 }

@@ -75,21 +75,10 @@ export class PubSub {
 
   /** UNSUBSCRIBE [channel...]: one reply per channel named (subscribed or not); with none, every channel, or one nil reply. */
   unsubscribeSession(session: ClientSession, channels: readonly string[]): Replies {
-    const drop = (channel: string): void => {
+    return unsubscribeReplies('unsubscribe', session, session.channels, channels, (channel) => {
       if (!session.channels.delete(channel)) return;
       session.unsubscribes.get(channel)?.();
       session.unsubscribes.delete(channel);
-    };
-    if (channels.length === 0) {
-      if (session.channels.size === 0) return [['unsubscribe', null, session.subscriptionCount]];
-      return [...session.channels].map((channel) => {
-        drop(channel);
-        return ['unsubscribe', channel, session.subscriptionCount];
-      });
-    }
-    return channels.map((channel) => {
-      drop(channel);
-      return ['unsubscribe', channel, session.subscriptionCount];
     });
   }
 
@@ -105,23 +94,13 @@ export class PubSub {
     });
   }
 
+  /** PUNSUBSCRIBE [pattern...]: as UNSUBSCRIBE, for patterns. */
   punsubscribeSession(session: ClientSession, patterns: readonly string[]): Replies {
-    const drop = (pattern: string): void => {
+    return unsubscribeReplies('punsubscribe', session, session.patterns, patterns, (pattern) => {
       if (!session.patterns.delete(pattern)) return;
       const set = this.patterns.get(pattern);
       set?.delete(session);
       if (set?.size === 0) this.patterns.delete(pattern);
-    };
-    if (patterns.length === 0) {
-      if (session.patterns.size === 0) return [['punsubscribe', null, session.subscriptionCount]];
-      return [...session.patterns].map((pattern) => {
-        drop(pattern);
-        return ['punsubscribe', pattern, session.subscriptionCount];
-      });
-    }
-    return patterns.map((pattern) => {
-      drop(pattern);
-      return ['punsubscribe', pattern, session.subscriptionCount];
     });
   }
 
@@ -144,4 +123,20 @@ export class PubSub {
     if (sub === 'numsub') return args.slice(2).flatMap((c) => [c, this.channels.get(c)?.size ?? 0]);
     return this.patterns.size;
   }
+}
+
+/**
+ * The replies of UNSUBSCRIBE or PUNSUBSCRIBE (pubsub.c pubsubUnsubscribeAllChannels,
+ * pubsubUnsubscribeAllPatterns): one per name given, each after `drop` of that name, with the
+ * count left; with no names, one per subscription the session holds, or one nil reply if none.
+ */
+function unsubscribeReplies(kind: 'unsubscribe' | 'punsubscribe', session: ClientSession, subscribed: ReadonlySet<string>, names: readonly string[], drop: (name: string) => void): Replies {
+  if (names.length === 0) {
+    if (subscribed.size === 0) return [[kind, null, session.subscriptionCount]];
+    names = [...subscribed];
+  }
+  return names.map((name) => {
+    drop(name);
+    return [kind, name, session.subscriptionCount];
+  });
 }

@@ -11,10 +11,10 @@
  * timerGapUs), so consecutive ticks of one Sentinel are 52 ms to 101 ms apart.
  */
 import { describe, expect, it } from 'vitest';
-import { constant } from '../../../src/engine/distribution.js';
-import type { DeploymentParams } from '../../../src/world/redis/deployment.js';
-import { phaseWorld, type WorldOptions } from './phase-world.js';
-import type { RedisNode } from '../../../src/world/redis/node.js';
+import { constant } from '../../../../src/engine/distribution.js';
+import type { DeploymentParams } from '../../../../src/world/redis/deployment.js';
+import { phaseWorld, type WorldOptions } from '../phase-world.js';
+import type { RedisNode } from '../../../../src/world/redis/node.js';
 
 const MS = 1_000;
 const S = 1_000_000;
@@ -198,7 +198,7 @@ describe('when the leader sees the promotion (INFO to a replica every second onc
   // old at ODOWN, so an INFO goes at the ODOWN tick, before the promotion, and the next, a second
   // later, finds the replica promoted. When the regular INFO lands between the promotion minus a
   // second and ODOWN, the next comes less than a second after ODOWN and sees the promotion
-  // sooner (8 of our 100 kills after a random wait; sentinel-timing.test.ts).
+  // sooner (8 of our 100 kills after a random wait; timing.test.ts).
   /** One replica; every Sentinel's last INFO reply from it at `lastInfoUs` (the regular one due 10 s later); the primary killed at 10 s. */
   const withLastInfoAt = (lastInfoUs: number, seed: number) => {
     const w = world({ seed, replicas: 1, everyDeciderTick: true });
@@ -230,9 +230,9 @@ describe('when the leader sees the promotion (INFO to a replica every second onc
   });
 });
 
-describe('against the measured kills (40 seeds on the deployment alone; sentinel-timing.test.ts compares 300 runs with clients)', () => {
+describe('against the measured kills (40 seeds on the deployment alone; timing.test.ts compares 300 runs with clients)', () => {
   // One replica, down-after 1 s, quorum 2, the network's default latency uniform(200us, 1ms),
-  // as in the kills measured on Redis 7 (figures and their sources in sentinel-timing.test.ts).
+  // as in the kills measured on Redis 7 (figures and their sources in timing.test.ts).
   const runs = () =>
     Array.from({ length: 40 }, (_, i) => {
       const w = killed({ seed: i + 1, replicas: 1, deciderLatency: { kind: 'uniform', minUs: 200, maxUs: 1000 } }, 16 * S);
@@ -244,7 +244,7 @@ describe('against the measured kills (40 seeds on the deployment alone; sentinel
     const s = sorted(values);
     return (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2;
   };
-  /** Where the smallest and largest of n draws fall on average (see sentinel-timing.test.ts). */
+  /** Where the smallest and largest of n draws fall on average (see timing.test.ts). */
   const ends = (values: number[], n: number) => {
     const s = sorted(values);
     return [s[Math.floor(s.length / (n + 1))], s[Math.min(s.length - 1, Math.floor((s.length * n) / (n + 1)))]];

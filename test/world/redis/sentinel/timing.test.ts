@@ -1,7 +1,7 @@
 /**
  * Sentinel failover timing against real Redis 7.0.15: a primary, one replica and three
  * Sentinels (quorum 2, down-after 1 s), the primary killed (kill -9), the model over seeds
- * 1..300 against 100 measured kills (sentinel-kills-7.0.15.json: how they were taken, and each
+ * 1..300 against 100 measured kills (kills-7.0.15.json: how they were taken, and each
  * kill's phases); and the share of failovers followed by a spurious second one, over seeds
  * 1..100. Statistical, so `npm run mutate` leaves this file out (vitest.mutate.config.ts).
  *
@@ -25,7 +25,7 @@
  * 8 early switches are exactly the 8 kills whose leader's last INFO was 9.07-9.69 s old shortly
  * before the kill (the regular one due 0.3-0.9 s after it), and the sooner that INFO came, the
  * sooner the switch (63 ms after the promotion at 9.69 s, 604 ms at 9.07 s). The mechanism
- * itself is checked in sentinel-phases.test.ts.
+ * itself is checked in phases.test.ts.
  *
  * A real Sentinel also saves its configuration (CONFIG REWRITE, fsync) when it votes, starts a
  * failover or switches, which delays its next tick by that much (2-8 ms for the leader at
@@ -34,9 +34,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runYaml } from '../../helpers.js';
-import type { RunResult } from '../../../src/runner/run.js';
-import { wilson } from '../../../src/sweep/stats.js';
+import { runYaml } from '../../../helpers.js';
+import type { RunResult } from '../../../../src/runner/run.js';
+import { wilson } from '../../../../src/sweep/stats.js';
 
 const KILL_AT_US = 10_000_000;
 const SEEDS = 300;
@@ -68,7 +68,7 @@ interface Kill {
  * election and switch; in every kill the leader was the first Sentinel in ODOWN).
  */
 function measuredKills(): Kill[] {
-  const file = JSON.parse(readFileSync(new URL('./sentinel-kills-7.0.15.json', import.meta.url), 'utf8')) as { columns: string[]; rows: number[][] };
+  const file = JSON.parse(readFileSync(new URL('./kills-7.0.15.json', import.meta.url), 'utf8')) as { columns: string[]; rows: number[][] };
   const col = (name: string) => file.columns.indexOf(name);
   return file.rows.map((r) => ({
     secondFailover: r[col('secondFailover')] === 1,
@@ -222,7 +222,7 @@ describe('a second, spurious failover right after the switch', () => {
   // one. When that lands past down-after, the new primary is SDOWN for a tick, and the other
   // Sentinels' replies about the old primary, younger than 5 s, make it ODOWN at once.
   // Real Redis 7.0.15, down-after 1 s: 2 of 40 failovers went on to +try-failover, and 4 of
-  // the 100 of sentinel-kills-7.0.15.json (each aborted: no replica to promote).
+  // the 100 of kills-7.0.15.json (each aborted: no replica to promote).
   const secondFailovers = (downAfter: string): number => {
     let n = 0;
     for (let seed = 1; seed <= 100; seed++) {

@@ -4,7 +4,7 @@
  * master or replica, what the last INFO said, and what the other Sentinels answered.
  * Times are simulated microseconds; `null` stands where sentinel.c uses 0 for "never".
  */
-import type { RedisNode } from './node.js';
+import type { RedisNode } from '../node.js';
 
 export type ReportedRole = 'primary' | 'replica';
 

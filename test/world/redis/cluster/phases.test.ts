@@ -8,10 +8,10 @@
  * clusterCron runs every 100 ms plus up to 1 ms (failover.ts timerGapUs).
  */
 import { describe, expect, it } from 'vitest';
-import { constant } from '../../../src/engine/distribution.js';
-import { DECIDERS, type DeploymentParams } from '../../../src/world/redis/deployment.js';
-import { phaseWorld, type WorldOptions } from './phase-world.js';
-import type { RedisNode } from '../../../src/world/redis/node.js';
+import { constant } from '../../../../src/engine/distribution.js';
+import { DECIDERS, type DeploymentParams } from '../../../../src/world/redis/deployment.js';
+import { phaseWorld, type WorldOptions } from '../phase-world.js';
+import type { RedisNode } from '../../../../src/world/redis/node.js';
 
 const MS = 1_000;
 const S = 1_000_000;
@@ -119,9 +119,9 @@ describe('a kill -9 of a master, phase by phase', () => {
   });
 });
 
-describe('against the measured kills (40 seeds on the deployment alone; cluster-failover-timing.test.ts compares 200 runs with clients)', () => {
+describe('against the measured kills (40 seeds on the deployment alone; timing.test.ts compares 200 runs with clients)', () => {
   it('node-timeout 15 s, one replica per master: FAIL at a median 19.3 s after the kill (within 1 s), 2.2 s of gossip after the first PFAIL (within 0.5 s), the promotion 0.5-1.15 s later', () => {
-    // 44 kills on Redis 7.0.15 (cluster-failover-timing.test.ts): FAIL 17186 / 19326.5 / 23142 ms
+    // 44 kills on Redis 7.0.15 (timing.test.ts): FAIL 17186 / 19326.5 / 23142 ms
     // (min / median / max), 2218 ms (median) after the first PFAIL; ROLE master 521-1238 ms after FAIL.
     const runs = Array.from({ length: 40 }, (_, i) => {
       const w = world({ seed: i + 1, replicas: 1, nodeTimeoutUs: 15 * S, deciderLatency: { kind: 'uniform', minUs: 200, maxUs: 1000 } });

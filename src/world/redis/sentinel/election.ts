@@ -1,24 +1,27 @@
 /**
  * A Sentinel's part in the leader election (redis 7.0.15 src/sentinel.c sentinelVoteLeader,
  * sentinelGetLeader): one vote per epoch for the first who asks, and the count of the votes
- * the other Sentinels reported.
+ * the other Sentinels reported. A part of a Sentinel (process.ts) on its state (state.ts).
  */
-import { SentinelLinks } from './sentinel-links.js';
-import { MS, SENTINEL_MAX_DESYNC_MS } from './sentinel-periods.js';
+import { MS, SENTINEL_MAX_DESYNC_MS } from './periods.js';
+import type { SentinelState } from './state.js';
 
-export abstract class SentinelElection extends SentinelLinks {
+export class Election {
+  constructor(private readonly state: SentinelState) {}
+
   /**
    * sentinelVoteLeader: one vote per epoch, for the first who asks. A Sentinel that votes
    * for another pushes its own failover start time forward (2 x failover-timeout plus up
    * to SENTINEL_MAX_DESYNC), so it will not compete with the leader it chose.
    */
-  protected voteLeader(reqEpoch: number, reqRunId: string): { leader: string | null; leaderEpoch: number } {
-    const m = this.master;
-    if (reqEpoch > this.currentEpoch) this.currentEpoch = reqEpoch;
-    if (m.leaderEpoch < reqEpoch && this.currentEpoch <= reqEpoch) {
+  voteLeader(reqEpoch: number, reqRunId: string): { leader: string | null; leaderEpoch: number } {
+    const s = this.state;
+    const m = s.master;
+    if (reqEpoch > s.currentEpoch) s.currentEpoch = reqEpoch;
+    if (m.leaderEpoch < reqEpoch && s.currentEpoch <= reqEpoch) {
       m.leader = reqRunId;
-      m.leaderEpoch = this.currentEpoch;
-      if (reqRunId !== this.id) m.failoverStartUs = this.now + this.desyncUs();
+      m.leaderEpoch = s.currentEpoch;
+      if (reqRunId !== s.id) m.failoverStartUs = s.now + this.desyncUs();
     }
     return { leader: m.leader, leaderEpoch: m.leaderEpoch };
   }
@@ -28,14 +31,15 @@ export abstract class SentinelElection extends SentinelLinks {
    * Sentinel's own (for the most voted, or itself). The winner needs a majority of all the
    * Sentinels and at least `quorum` votes.
    */
-  protected getLeader(epoch: number): string | null {
+  getLeader(epoch: number): string | null {
+    const s = this.state;
     const votes = new Map<string, number>();
     const count = (id: string): number => {
       const n = (votes.get(id) ?? 0) + 1;
       votes.set(id, n);
       return n;
     };
-    for (const p of this.peers) if (p.view.leader !== null && p.view.leaderEpoch === this.currentEpoch) count(p.view.leader);
+    for (const p of s.peers) if (p.view.leader !== null && p.view.leaderEpoch === s.currentEpoch) count(p.view.leader);
     let winner: string | null = null;
     let max = 0;
     for (const [id, n] of votes) {
@@ -44,7 +48,7 @@ export abstract class SentinelElection extends SentinelLinks {
         winner = id;
       }
     }
-    const mine = this.voteLeader(epoch, winner ?? this.id);
+    const mine = this.voteLeader(epoch, winner ?? s.id);
     if (mine.leader !== null && mine.leaderEpoch === epoch) {
       const n = count(mine.leader);
       if (n > max) {
@@ -52,12 +56,13 @@ export abstract class SentinelElection extends SentinelLinks {
         winner = mine.leader;
       }
     }
-    const voters = this.peers.length + 1;
-    if (winner !== null && (max < Math.floor(voters / 2) + 1 || max < this.group.params.quorum)) winner = null;
+    const voters = s.peers.length + 1;
+    if (winner !== null && (max < Math.floor(voters / 2) + 1 || max < s.world.params.quorum)) winner = null;
     return winner;
   }
 
-  protected desyncUs(): number {
-    return this.rng.int(0, SENTINEL_MAX_DESYNC_MS - 1) * MS;
+  /** SENTINEL_MAX_DESYNC: up to a second added to a failover's start time. */
+  desyncUs(): number {
+    return this.state.rng.int(0, SENTINEL_MAX_DESYNC_MS - 1) * MS;
   }
 }

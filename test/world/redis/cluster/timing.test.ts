@@ -11,7 +11,7 @@
  * other master showed PFAIL (fail?); the replica ROLE master 521 / 895.5 / 1238 ms after FAIL.
  */
 import { describe, expect, it } from 'vitest';
-import { clusterWorld, faultTimesS, runYaml } from '../../helpers.js';
+import { clusterWorld, faultTimesS, runYaml } from '../../../helpers.js';
 
 const KILL_AT_S = 30;
 const world = clusterWorld;

@@ -3,30 +3,40 @@
  * sentinelFailoverStateMachine), one state per tick: wait to be elected, select the replica,
  * REPLICAOF NO ONE, wait for its INFO to say master, point the other replicas at it, then
  * +switch-master; an attempt that fails is aborted and retried after 2 x failover-timeout.
+ * A part of a Sentinel (process.ts) on its state (state.ts): the leader is election.ts's, the
+ * REPLICAOFs go on links.ts's connections.
  */
-import { formatMicros } from '../../engine/time.js';
-import type { RedisNode } from './node.js';
-import { SentinelDetection } from './sentinel-detection.js';
-import { MS, SENTINEL_ELECTION_TIMEOUT_US, SENTINEL_INFO_PERIOD_US, SENTINEL_PARALLEL_SYNCS, SENTINEL_PING_PERIOD_US } from './sentinel-periods.js';
-import { InstanceView, MasterView } from './sentinel-view.js';
+import { formatMicros } from '../../../engine/time.js';
+import type { RedisNode } from '../node.js';
+import type { Election } from './election.js';
+import type { NodeLinks } from './links.js';
+import { MS, SENTINEL_ELECTION_TIMEOUT_US, SENTINEL_INFO_PERIOD_US, SENTINEL_PARALLEL_SYNCS, SENTINEL_PING_PERIOD_US } from './periods.js';
+import type { SentinelState } from './state.js';
+import { InstanceView, MasterView } from './view.js';
 
-export abstract class SentinelFailover extends SentinelDetection {
+export class FailoverMachine {
+  constructor(
+    private readonly state: SentinelState,
+    private readonly election: Election,
+    private readonly links: NodeLinks,
+  ) {}
+
   /** sentinelStartFailoverIfNeeded: ODOWN, none in progress, none started in 2 x failover-timeout. */
-  protected startFailoverIfNeeded(now: number): boolean {
-    const m = this.master;
+  startFailoverIfNeeded(now: number): boolean {
+    const m = this.state.master;
     if (!m.odown || m.failoverState !== 'none') return false;
-    if (now - m.failoverStartUs < 2 * this.group.params.failoverTimeoutUs) return false;
+    if (now - m.failoverStartUs < 2 * this.state.world.params.failoverTimeoutUs) return false;
     // sentinelStartFailover: the desync only matters to the next attempt.
     m.failoverState = 'wait-start';
-    m.failoverEpoch = ++this.currentEpoch;
-    m.failoverStartUs = now + this.desyncUs();
+    m.failoverEpoch = ++this.state.currentEpoch;
+    m.failoverStartUs = now + this.election.desyncUs();
     m.failoverStateChangeUs = now;
     return true;
   }
 
   /** sentinelFailoverStateMachine: one state per tick. */
-  protected failoverStateMachine(now: number): void {
-    switch (this.master.failoverState) {
+  failoverStateMachine(now: number): void {
+    switch (this.state.master.failoverState) {
       case 'wait-start':
         return this.failoverWaitStart(now);
       case 'select-slave':
@@ -43,20 +53,20 @@ export abstract class SentinelFailover extends SentinelDetection {
   }
 
   private failoverWaitStart(now: number): void {
-    const m = this.master;
-    const { failoverTimeoutUs } = this.group.params;
-    if (this.getLeader(m.failoverEpoch) !== this.id) {
+    const m = this.state.master;
+    const { failoverTimeoutUs } = this.state.world.params;
+    if (this.election.getLeader(m.failoverEpoch) !== this.state.id) {
       if (now - m.failoverStartUs > Math.min(SENTINEL_ELECTION_TIMEOUT_US, failoverTimeoutUs)) {
         this.abortFailover(now, 'not elected leader in time');
       }
       return;
     }
-    this.group.phase('elected-leader', m.node, `${this.id} leads the failover of ${m.node.name} (epoch ${m.failoverEpoch})`);
+    this.state.world.phase('elected-leader', m.node, `${this.state.id} leads the failover of ${m.node.name} (epoch ${m.failoverEpoch})`);
     this.setFailoverState('select-slave', now);
   }
 
   private failoverSelectSlave(now: number): void {
-    const m = this.master;
+    const m = this.state.master;
     const chosen = this.selectSlave(now);
     if (!chosen) {
       this.abortFailover(now, 'no replica eligible for promotion');
@@ -74,8 +84,8 @@ export abstract class SentinelFailover extends SentinelDetection {
    * priority (all 100 here), then replication offset, then run id.
    */
   private selectSlave(now: number): InstanceView | null {
-    const m = this.master;
-    const { downAfterUs } = this.group.params;
+    const m = this.state.master;
+    const { downAfterUs } = this.state.world.params;
     const maxMasterDownUs = (m.sdown && m.sdownSinceUs !== null ? now - m.sdownSinceUs : 0) + 10 * downAfterUs;
     const infoValidityUs = m.sdown ? 5 * SENTINEL_PING_PERIOD_US : 3 * SENTINEL_INFO_PERIOD_US;
     const candidates = m.replicas.filter(
@@ -92,20 +102,20 @@ export abstract class SentinelFailover extends SentinelDetection {
   }
 
   private failoverSendSlaveOfNoOne(now: number): void {
-    const m = this.master;
+    const m = this.state.master;
     const promoted = m.promotedReplica as InstanceView;
     if (!promoted.connected) {
-      if (now - m.failoverStateChangeUs > this.group.params.failoverTimeoutUs) this.abortFailover(now, `${promoted.node.name} unreachable`);
+      if (now - m.failoverStateChangeUs > this.state.world.params.failoverTimeoutUs) this.abortFailover(now, `${promoted.node.name} unreachable`);
       return;
     }
-    this.replicaOf(promoted, null);
+    this.links.replicaOf(promoted, null);
     this.setFailoverState('wait-promotion', now);
   }
 
   /** The promotion itself is noticed in the replica's INFO (refreshInstanceInfo). */
   private failoverWaitPromotion(now: number): void {
-    const m = this.master;
-    if (now - m.failoverStateChangeUs > this.group.params.failoverTimeoutUs) {
+    const m = this.state.master;
+    if (now - m.failoverStateChangeUs > this.state.world.params.failoverTimeoutUs) {
       this.abortFailover(now, `${(m.promotedReplica as InstanceView).node.name} did not turn into a primary`);
     }
   }
@@ -117,13 +127,13 @@ export abstract class SentinelFailover extends SentinelDetection {
    * stops the loop), so it is left out here.
    */
   private failoverReconfNextSlave(now: number): void {
-    const m = this.master;
+    const m = this.state.master;
     const promoted = m.promotedReplica as InstanceView;
     let inProgress = m.replicas.filter((r) => r.reconf === 'sent' || r.reconf === 'inprog').length;
     for (const r of m.replicas) {
       if (inProgress >= SENTINEL_PARALLEL_SYNCS) break;
       if (r.promoted || r.reconf !== 'none' || !r.connected) continue;
-      this.replicaOf(r, promoted.node);
+      this.links.replicaOf(r, promoted.node);
       r.reconf = 'sent';
       inProgress++;
     }
@@ -132,32 +142,32 @@ export abstract class SentinelFailover extends SentinelDetection {
 
   /** sentinelFailoverDetectEnd: every reachable replica follows the promoted one, or failover-timeout. */
   private failoverDetectEnd(now: number): void {
-    const m = this.master;
+    const m = this.state.master;
     const promoted = m.promotedReplica;
     if (!promoted || promoted.sdown) return;
     let notReconfigured = m.replicas.filter((r) => !r.promoted && r.reconf !== 'done' && !r.sdown).length;
-    const timedOut = now - m.failoverStateChangeUs > this.group.params.failoverTimeoutUs;
+    const timedOut = now - m.failoverStateChangeUs > this.state.world.params.failoverTimeoutUs;
     if (timedOut) notReconfigured = 0;
     if (notReconfigured === 0) this.setFailoverState('update-config', now);
     if (timedOut) {
       for (const r of m.replicas) {
         if (r.promoted || r.reconf !== 'none' || !r.connected) continue;
-        this.replicaOf(r, promoted.node);
+        this.links.replicaOf(r, promoted.node);
         r.reconf = 'sent';
       }
     }
   }
 
-  protected setFailoverState(state: MasterView['failoverState'], now: number): void {
-    this.master.failoverState = state;
-    this.master.failoverStateChangeUs = now;
+  setFailoverState(state: MasterView['failoverState'], now: number): void {
+    this.state.master.failoverState = state;
+    this.state.master.failoverStateChangeUs = now;
   }
 
   /** sentinelAbortFailover: the start time stays, so the next attempt waits 2 x failover-timeout. */
   private abortFailover(now: number, reason: string): void {
-    const m = this.master;
-    const retryUs = m.failoverStartUs + 2 * this.group.params.failoverTimeoutUs;
-    this.group.phase('failover-abort', m.node, `${this.id} gives up the failover of ${m.node.name}: ${reason}; next attempt at ${formatMicros(retryUs)} at the earliest`);
+    const m = this.state.master;
+    const retryUs = m.failoverStartUs + 2 * this.state.world.params.failoverTimeoutUs;
+    this.state.world.phase('failover-abort', m.node, `${this.state.id} gives up the failover of ${m.node.name}: ${reason}; next attempt at ${formatMicros(retryUs)} at the earliest`);
     m.failoverState = 'none';
     m.failoverStateChangeUs = now;
     if (m.promotedReplica) m.promotedReplica.promoted = false;
@@ -165,10 +175,10 @@ export abstract class SentinelFailover extends SentinelDetection {
   }
 
   /** sentinelFailoverSwitchToPromotedSlave: +switch-master. */
-  protected switchToPromotedReplica(now: number): void {
-    const m = this.master;
+  switchToPromotedReplica(now: number): void {
+    const m = this.state.master;
     const ref = m.promotedReplica ?? m;
-    this.group.switched(ref.node, m.configEpoch);
+    this.state.world.switched(ref.node, m.configEpoch);
     this.resetMasterAndChangeAddress(ref.node, now);
   }
 
@@ -176,16 +186,16 @@ export abstract class SentinelFailover extends SentinelDetection {
    * sentinelResetMasterAndChangeAddress: the master is now `node`; the old master and the
    * other replicas are watched as its replicas, on fresh connections.
    */
-  protected resetMasterAndChangeAddress(node: RedisNode, now: number): void {
-    const old = this.master;
+  resetMasterAndChangeAddress(node: RedisNode, now: number): void {
+    const old = this.state.master;
     const replicaNodes = old.replicas.map((r) => r.node).filter((n) => n !== node);
     if (node !== old.node) replicaNodes.push(old.node);
-    for (const view of this.views()) view.close();
+    for (const view of this.state.views()) view.close();
     const m = new MasterView(node, now);
     m.configEpoch = old.configEpoch;
     m.lastReconnUs = old.lastReconnUs; // the link object survives the reset
     m.replicas = replicaNodes.map((n) => new InstanceView(n, 'replica', now));
-    this.master = m;
+    this.state.master = m;
   }
 }
 

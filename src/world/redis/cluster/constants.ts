@@ -1,6 +1,6 @@
 /**
  * Redis Cluster's fixed periods and multipliers (redis 7.0.15 src/cluster.h, src/cluster.c,
- * src/server.c; redis.conf defaults), shared by the files of the Cluster model.
+ * src/server.c; redis.conf defaults), shared by the parts of the Cluster model.
  */
 export const MS = 1000;
 /** serverCron runs clusterCron every 100 ms (run_with_period(100), hz 10). */

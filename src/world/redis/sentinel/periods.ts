@@ -1,6 +1,6 @@
 /**
  * Sentinel's fixed periods and defaults (redis 7.0.15 src/sentinel.c, server.h), in
- * microseconds, shared by the files of the Sentinel model.
+ * microseconds, shared by the parts of the Sentinel model.
  */
 export const MS = 1000;
 export const SENTINEL_PING_PERIOD_US = 1000 * MS;

@@ -5,12 +5,12 @@
  * not happen.
  */
 import { describe, expect, it } from 'vitest';
-import { failoverWorld, faultTimesS, runYaml } from '../../helpers.js';
-import type { RunResult } from '../../../src/runner/run.js';
-import { Simulation } from '../../../src/engine/simulation.js';
-import { Fabric } from '../../../src/world/network.js';
-import { RedisDeployment, type DeploymentParams } from '../../../src/world/redis/deployment.js';
-import { constant } from '../../../src/engine/distribution.js';
+import { failoverWorld, faultTimesS, runYaml } from '../../../helpers.js';
+import type { RunResult } from '../../../../src/runner/run.js';
+import { Simulation } from '../../../../src/engine/simulation.js';
+import { Fabric } from '../../../../src/world/network.js';
+import { RedisDeployment, type DeploymentParams } from '../../../../src/world/redis/deployment.js';
+import { constant } from '../../../../src/engine/distribution.js';
 
 function world(opts: { faults: string[]; redis?: string; replicas?: number; downAfter?: string; duration?: string; clients?: number; seed?: number }): string {
   const redis = `topology: sentinel, replicas: ${opts.replicas ?? 1}, down-after: ${opts.downAfter ?? '1s'}${opts.redis ? `, ${opts.redis}` : ''}`;

@@ -1,15 +1,15 @@
 /**
  * Redis Cluster failover: what the cluster does to a partitioned or sleeping master, and idle
  * crons skipped without effect. The PFAIL -> FAIL timing against real Redis over 200 seeds
- * is in cluster-failover-timing.test.ts.
+ * is in timing.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { clusterWorld, faultTimesS, runYaml } from '../../helpers.js';
-import type { RunResult } from '../../../src/runner/run.js';
-import { constant } from '../../../src/engine/distribution.js';
-import { Simulation } from '../../../src/engine/simulation.js';
-import { Fabric } from '../../../src/world/network.js';
-import { RedisDeployment, type DeploymentParams } from '../../../src/world/redis/deployment.js';
+import { clusterWorld, faultTimesS, runYaml } from '../../../helpers.js';
+import type { RunResult } from '../../../../src/runner/run.js';
+import { constant } from '../../../../src/engine/distribution.js';
+import { Simulation } from '../../../../src/engine/simulation.js';
+import { Fabric } from '../../../../src/world/network.js';
+import { RedisDeployment, type DeploymentParams } from '../../../../src/world/redis/deployment.js';
 
 const world = clusterWorld;
 const at = faultTimesS;

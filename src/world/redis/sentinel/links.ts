@@ -1,63 +1,42 @@
 /**
- * A Sentinel's connections (redis 7.0.15 src/sentinel.c, struct instanceLink): to the Redis
- * nodes it watches, reconnected at most once a second (sentinelReconnectInstance), PING and
- * INFO sent when due (sentinelSendPeriodicCommands, sentinelSendPing), commands whose replies
- * come back with what the node reported, REPLICAOF; and to the other Sentinels. The base of
- * the layers that make a Sentinel (links <- election <- detection <- failover <- config <-
- * SentinelProcess in sentinel.ts): the state they share is declared here.
+ * A Sentinel's connections to the Redis nodes it watches (redis 7.0.15 src/sentinel.c, struct
+ * instanceLink): reconnected at most once a second (sentinelReconnectInstance), PING and INFO
+ * sent when due (sentinelSendPeriodicCommands, sentinelSendPing), commands whose replies come
+ * back with what the node reported, REPLICAOF. A part of a Sentinel (process.ts): it works on
+ * the Sentinel's state (state.ts) and hands each INFO reply to `onInfo` (config.ts).
  */
-import type { RandomStream, RandomStreams } from '../../engine/random.js';
-import { Link, type Delivery } from '../network.js';
-import { NodeConnection } from '../node-connection.js';
-import type { NodeSnapshot } from './failover.js';
-import type { RedisNode } from './node.js';
-import type { Sentinels, SentinelProcess } from './sentinel.js';
-import { SENTINEL_FAST_INFO_PERIOD_US, SENTINEL_INFO_PERIOD_US, SENTINEL_PING_PERIOD_US } from './sentinel-periods.js';
-import { InstanceView, type MasterView, type PeerView } from './sentinel-view.js';
+import type { RandomStreams } from '../../../engine/random.js';
+import { Link, type Delivery } from '../../network.js';
+import { NodeConnection } from '../../node-connection.js';
+import type { NodeSnapshot } from '../failover.js';
+import type { RedisNode } from '../node.js';
+import { SENTINEL_FAST_INFO_PERIOD_US, SENTINEL_INFO_PERIOD_US, SENTINEL_PING_PERIOD_US } from './periods.js';
+import type { SentinelState } from './state.js';
+import type { InstanceView } from './view.js';
 
 /** The commands a Sentinel sends over and over, made once (a node only reads a command's arguments). */
 const INFO_REPLICATION: readonly string[] = ['INFO', 'replication'];
 const PING: readonly string[] = ['PING'];
 
-export interface HelloContent {
-  epoch: number;
-  master: RedisNode;
-  configEpoch: number;
-}
-
-export interface Peer {
-  process: SentinelProcess;
-  view: PeerView;
-  out: Link;
-  back: Link;
-  /** What the last hello to this peer said; a repeat would change nothing there. */
-  lastHello: HelloContent | null;
-}
-
-export abstract class SentinelLinks {
-  master!: MasterView;
-  currentEpoch = 0;
-  protected peers: Peer[] = [];
-  protected readonly rng: RandomStream;
+/** The links of one Sentinel to the Redis nodes, and what it sends on them. */
+export class NodeLinks {
+  readonly id: string;
   private readonly connections = new Map<RedisNode, NodeConnection>();
 
   constructor(
-    readonly id: string,
-    protected readonly group: Sentinels,
-    protected readonly random: RandomStreams,
+    private readonly state: SentinelState,
+    private readonly random: RandomStreams,
+    /** What an INFO reply said, and what Sentinel does about it (config.ts refreshInstanceInfo). */
+    private readonly onInfo: (view: InstanceView, s: NodeSnapshot) => void,
+    /** Plans the next timer tick that has something to do (process.ts). */
+    private readonly plan: () => void,
   ) {
-    this.rng = random.fork(`sentinel/${id}`);
+    this.id = state.id;
   }
-
-  /** Plans the next timer tick that has something to do (sentinel.ts). */
-  protected abstract plan(): void;
-
-  /** What an INFO reply said, and what Sentinel does about it (sentinel-config.ts). */
-  protected abstract refreshInstanceInfo(view: InstanceView, s: NodeSnapshot): void;
 
   /** @internal the node died: each open connection to it sees its FIN after the one-way latency. */
   connectionsClosedBy(node: RedisNode): void {
-    for (const view of this.views()) {
+    for (const view of this.state.views()) {
       if (view.node !== node || !view.connected) continue;
       const generation = view.generation;
       this.connectionTo(node).back.send(() => {
@@ -68,19 +47,17 @@ export abstract class SentinelLinks {
     }
   }
 
-  protected views(): InstanceView[] {
-    return [this.master, ...this.master.replicas];
-  }
-
-  protected steadyState(view: InstanceView): void {
-    const pingAgoUs = this.rng.int(0, SENTINEL_PING_PERIOD_US - 1);
+  /** At time 0 the Sentinel has been watching `view` for a while: connected, the last PING and INFO at a random point of their period. */
+  steadyState(view: InstanceView): void {
+    const { rng, world } = this.state;
+    const pingAgoUs = rng.int(0, SENTINEL_PING_PERIOD_US - 1);
     view.connected = true;
     view.actPingUs = null;
     view.lastPingUs = -pingAgoUs;
     view.lastPongUs = -pingAgoUs;
     view.lastAvailUs = -pingAgoUs;
-    view.infoRefreshUs = -this.rng.int(0, SENTINEL_INFO_PERIOD_US - 1);
-    const s = this.group.control.snapshot(view.node);
+    view.infoRefreshUs = -rng.int(0, SENTINEL_INFO_PERIOD_US - 1);
+    const s = world.control.snapshot(view.node);
     view.roleReportedUs = -SENTINEL_INFO_PERIOD_US;
     view.offset = s.offset;
     view.upstream = s.upstream;
@@ -88,16 +65,10 @@ export abstract class SentinelLinks {
     view.runId = s.runId;
   }
 
-  protected get now(): number {
-    return this.group.sim.nowUs;
-  }
-
-  // ---------------------------------------------------------------- links to Redis nodes
-
   private connectionTo(node: RedisNode): NodeConnection {
     let connection = this.connections.get(node);
     if (!connection) {
-      const { sim, fabric, params } = this.group;
+      const { sim, fabric, params } = this.state.world;
       connection = new NodeConnection(
         node,
         new Link('sentinel', node.name, sim, fabric, params.latency, this.random.fork(`sentinel/${this.id}->${node.name}`)),
@@ -119,17 +90,18 @@ export abstract class SentinelLinks {
 
   /** @internal what the node reports when it answers an INFO (what the reply carries). */
   snapshotOf(node: RedisNode): NodeSnapshot {
-    return this.group.control.snapshot(node);
+    return this.state.world.control.snapshot(node);
   }
 
   /** @internal the reply to an INFO (`snapshot`) or a PING (null) sent on the view's connection of `generation` arrived. */
   replied(view: InstanceView, generation: number, snapshot: NodeSnapshot | null): void {
     if (view.generation !== generation || !view.connected) return;
-    if (snapshot !== null) this.refreshInstanceInfo(view, snapshot);
+    if (snapshot !== null) this.onInfo(view, snapshot);
     else {
       // sentinelPingReplyCallback: PONG is a valid reply.
-      view.lastAvailUs = this.now;
-      view.lastPongUs = this.now;
+      const now = this.state.now;
+      view.lastAvailUs = now;
+      view.lastPongUs = now;
       view.actPingUs = null;
     }
     this.plan();
@@ -142,8 +114,8 @@ export abstract class SentinelLinks {
    * ask-master-on-reconnection protocol"; redis.io docs "Sentinel client spec", "Sentinel failover
    * disconnection"), so clients connected to a demoted master reconnect and ask again.
    */
-  protected replicaOf(view: InstanceView, primary: RedisNode | null): void {
-    const { control } = this.group;
+  replicaOf(view: InstanceView, primary: RedisNode | null): void {
+    const { control } = this.state.world;
     const node = view.node;
     this.connectionTo(node).deliver(() => {
       if (primary === null) control.promote(node);
@@ -153,14 +125,14 @@ export abstract class SentinelLinks {
   }
 
   /** sentinelReconnectInstance: at most once per second while disconnected. */
-  protected reconnect(view: InstanceView, now: number): void {
+  reconnect(view: InstanceView, now: number): void {
     if (view.connected || now - view.lastReconnUs < SENTINEL_PING_PERIOD_US) return;
     view.lastReconnUs = now;
     // The connect is asynchronous (EINPROGRESS, even on loopback) and a PING is queued on it
     // "ASAP" before its outcome is known: a refused connect leaves that PING unanswered,
     // which is what starts the SDOWN clock of a crashed node. Across a partition the SYN is
     // lost and the connect hangs, which looks connected and silent.
-    if (view.node.up || this.group.fabric.isCut('sentinel', view.node.name)) {
+    if (view.node.up || this.state.world.fabric.isCut('sentinel', view.node.name)) {
       view.connected = true;
       this.sendPing(view, now);
     } else {
@@ -178,15 +150,15 @@ export abstract class SentinelLinks {
    * last reply is over a second old then; else a second after that reply. Measured on 7.0.15
    * (100 kills, docs/model/failover.md): the switch 63 / 888.5 / 970 ms after the promotion.
    */
-  protected sendPeriodicCommands(view: InstanceView, now: number): void {
+  sendPeriodicCommands(view: InstanceView, now: number): void {
     if (!view.connected) return;
-    const m = this.master;
+    const m = this.state.master;
     const fast = view !== m && (m.odown || m.failoverState !== 'none' || view.linkDownMs !== 0);
     const infoPeriod = fast ? SENTINEL_FAST_INFO_PERIOD_US : SENTINEL_INFO_PERIOD_US;
     if (view.infoRefreshUs === null || now - view.infoRefreshUs > infoPeriod) {
       this.command(view, true);
     }
-    const pingPeriod = Math.min(this.group.params.downAfterUs, SENTINEL_PING_PERIOD_US);
+    const pingPeriod = Math.min(this.state.world.params.downAfterUs, SENTINEL_PING_PERIOD_US);
     if (now - view.lastPongUs > pingPeriod && now - view.lastPingUs > pingPeriod / 2) this.sendPing(view, now);
   }
 
@@ -211,7 +183,7 @@ class SentinelCommand implements Delivery {
   private snapshot: NodeSnapshot | null = null;
 
   constructor(
-    private readonly sentinel: SentinelLinks,
+    private readonly sentinel: NodeLinks,
     private readonly view: InstanceView,
     private readonly generation: number,
     private readonly connection: NodeConnection,
