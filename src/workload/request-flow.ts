@@ -50,8 +50,6 @@ export interface RequestInfo {
   orderKey: string;
 }
 
-export const lockKeyOf = (sku: number): string => `lock:stock:${sku}`;
-
 /** The state one request carries through its steps (one object per flow, reset per request). */
 class RequestState {
   holding = false;
