@@ -13,7 +13,7 @@ import { isErrorReply } from '../../world/redis/reply.js';
 import { redissonAcquire, redissonUnlock, redissonUnlockLatch } from '../../world/redis/scripts.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../lock-protocol.js';
 import { ACQUIRED, BUSY, RELEASED } from './outcomes.js';
-import { recognisedNoSync, rerunDelay, rerunsAfter, retryDelayMs, syncedEval, syncState, type Outcome, type RedissonConfig } from './redisson/executor.js';
+import { knownSync, recognisedNoSync, rerunDelay, rerunsAfter, retryDelayMs, SYNC_UNKNOWN, syncedEffect, syncedEval, syncedOutcome, syncedResent, syncState, type Outcome, type RedissonConfig } from './redisson/executor.js';
 import { cancelRenewal, LOCK_WATCHDOG_TIMEOUT_MS, scheduleRenewal } from './redisson/renewal.js';
 import { behaviourOf } from './redisson/versions.js';
 
@@ -65,7 +65,15 @@ function* unlockInner(config: RedissonConfig, lock: LockHandle, requestId: strin
     const px = config.b.latchAtLeastOneMs ? Math.max(latchMs, 1) : latchMs;
     script = ['EVAL', redissonUnlockLatch.lua, '3', lock.key, channel, latch, UNLOCK_MESSAGE, lease, lock.threadOwner, 'PUBLISH', String(px)];
   }
-  const r = yield* syncedEval(config, script, lockRetried(config));
+  // syncedEval in place when what it sends is known (as in tryAcquire).
+  const n = knownSync(config);
+  let r: Outcome;
+  if (n === SYNC_UNKNOWN) r = yield* syncedEval(config, script, lockRetried(config));
+  else {
+    const effect = syncedEffect(config, script, n);
+    const answer: unknown = yield effect;
+    r = syncedOutcome(config, n, answer) ?? (yield* syncedResent(config, effect, n, answer, lockRetried(config)));
+  }
   if (latch !== null && r.kind === 'reply' && !isErrorReply(r.reply)) yield redisSend(['DEL', latch]);
   return r;
 }
@@ -82,8 +90,15 @@ function* tryAcquire(config: RedissonConfig, lock: LockHandle, params: LockParam
   let giveBacks = 0;
   let r: Outcome;
   for (let run = 0; ; run++) {
-    // tryLockInnerAsync: the script through syncedEval (RedissonBaseLock.evalWriteAsync).
-    r = yield* syncedEval(config, script, lockRetried(config));
+    // tryLockInnerAsync: the script through syncedEval (RedissonBaseLock.evalWriteAsync),
+    // sent in place when what goes out is known (knownSync): no generator under the command.
+    const n = knownSync(config);
+    if (n === SYNC_UNKNOWN) r = yield* syncedEval(config, script, lockRetried(config));
+    else {
+      const effect = syncedEffect(config, script, n);
+      const answer: unknown = yield effect;
+      r = syncedOutcome(config, n, answer) ?? (yield* syncedResent(config, effect, n, answer, lockRetried(config)));
+    }
     givenBack = false;
     if (r.kind === 'no-sync' && config.b.giveBackOnNoSync && recognisedNoSync(config, r)) {
       // handleNoSync: unlock what was just taken, then fail with the original error.
