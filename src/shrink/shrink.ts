@@ -11,7 +11,7 @@ import { Simulation } from '../engine/simulation.js';
 import { faultsOfRun } from '../faults/schedule.js';
 import { runVariant } from '../runner/run.js';
 import type { Expectation, FaultSpec, Scenario } from '../scenario/types.js';
-import { STOCK_LOCK_KEY_PATTERN } from '../variants/lock-key.js';
+import { STOCK_LOCK_KEY_PREFIX } from '../variants/lock-key.js';
 import { failureByKind, worstFailure, type Failure } from './failure.js';
 
 export interface ScenarioSize {
@@ -55,7 +55,8 @@ interface Candidate {
 const SECOND_US = 1_000_000;
 
 /** The SKU a violation is about: its subject names the SKU (`sku 7`) or the SKU's lock key. */
-const SKU_OF_SUBJECT = new RegExp(`(?:sku |${STOCK_LOCK_KEY_PATTERN})`);
+// The prefix holds no character special to a regular expression.
+const SKU_OF_SUBJECT = new RegExp(`(?:sku |${STOCK_LOCK_KEY_PREFIX})(\\d+)`);
 
 /** The run's faults written out as data, in time order (the runner draws the same ones). */
 function materialise(s: Scenario, seed: number): FaultSpec[] {

@@ -14,8 +14,3 @@ export const STOCK_LOCK_KEY_PREFIX = `${LOCK_KEY_NAMESPACE}stock:`;
 /** The lock key of `sku`. */
 export const lockKeyOf = (sku: number): string => `${STOCK_LOCK_KEY_PREFIX}${sku}`;
 
-/**
- * The source of a regular expression that matches a SKU's lock key, the SKU captured (the
- * prefix holds no character special to a regular expression).
- */
-export const STOCK_LOCK_KEY_PATTERN = `${STOCK_LOCK_KEY_PREFIX}(\\d+)`;
