@@ -7,11 +7,10 @@
  * keys are not lock keys. Without `keys`, the pattern is `{key}`: the key itself. A pattern
  * matches whole keys: its `{key}` place holds a whole request key, nothing more.
  */
+import { LOCK_KEY_NAMESPACE } from '../variants/lock-key.js';
 
 /** The placeholder a pattern holds once. */
 export const KEY_PLACEHOLDER = '{key}';
-/** What a request's lock key starts with (workload/request-flow.ts lockKeyOf); the real backend's key watch reads the same keys. */
-export const LOCK_KEY_PREFIX = 'lock:';
 /** A problem with a pattern, or null when it is usable. */
 export function keyPatternProblem(pattern: string): string | null {
   const first = pattern.indexOf(KEY_PLACEHOLDER);
@@ -23,7 +22,7 @@ export function keyPatternProblem(pattern: string): string | null {
 
 /**
  * The request's lock key a Redis key stands for, or null when it is no lock key. With
- * `requestKeys` (the run's lock keys: workload/request-flow.ts lockKeyOf of each sku), a
+ * `requestKeys` (the run's lock keys: variants/lock-key.ts lockKeyOf of each sku), a
  * pattern matches whole keys only: its `{key}` place must hold one of them exactly, so a
  * library's side keys that merely start with a lock key (a FIFO lock's
  * `lock:stock:1:next-id` counter, a queue, a fencing counter) are no lock keys. Without it,
@@ -31,7 +30,7 @@ export function keyPatternProblem(pattern: string): string | null {
  * reads the server's keys as they come).
  */
 export function lockKeyAttribution(patterns: readonly string[] | null, requestKeys?: ReadonlySet<string>): (redisKey: string) => string | null {
-  const isRequestKey = requestKeys ? (inner: string): boolean => requestKeys.has(inner) : (inner: string): boolean => inner.startsWith(LOCK_KEY_PREFIX);
+  const isRequestKey = requestKeys ? (inner: string): boolean => requestKeys.has(inner) : (inner: string): boolean => inner.startsWith(LOCK_KEY_NAMESPACE);
   const parts = (patterns ?? [KEY_PLACEHOLDER]).map((p) => {
     const at = p.indexOf(KEY_PLACEHOLDER);
     return { prefix: p.slice(0, at), suffix: p.slice(at + KEY_PLACEHOLDER.length) };

@@ -24,7 +24,8 @@
  */
 import { Redis } from 'ioredis';
 import type { KeyStateOp } from '../history/operation.js';
-import { KEY_PLACEHOLDER, LOCK_KEY_PREFIX, lockKeyAttribution } from '../own-code/key-attribution.js';
+import { KEY_PLACEHOLDER, lockKeyAttribution } from '../own-code/key-attribution.js';
+import { LOCK_KEY_NAMESPACE } from '../variants/lock-key.js';
 import { CommandLedger } from './command-ledger.js';
 import type { RealDeployment, RealNode } from './deployment.js';
 import type { RealTimeDriver } from './realtime.js';
@@ -68,7 +69,7 @@ function globEscape(text: string): string {
 export function lockKeyGlobs(patterns: readonly string[] | null): string[] {
   return (patterns ?? [KEY_PLACEHOLDER]).map((p) => {
     const at = p.indexOf(KEY_PLACEHOLDER);
-    return `${globEscape(p.slice(0, at))}${LOCK_KEY_PREFIX}*${globEscape(p.slice(at + KEY_PLACEHOLDER.length))}`;
+    return `${globEscape(p.slice(0, at))}${LOCK_KEY_NAMESPACE}*${globEscape(p.slice(at + KEY_PLACEHOLDER.length))}`;
   });
 }
 

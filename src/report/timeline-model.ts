@@ -8,6 +8,7 @@ import { criticalSections } from '../checker/check.js';
 import type { CriticalSection } from '../checker/observer.js';
 import type { History } from '../history/operation.js';
 import type { Violation } from '../checker/violations.js';
+import { LOCK_KEY_NAMESPACE, lockKeyOf } from '../variants/lock-key.js';
 
 export type ClientState = 'holding' | 'waiting' | 'paused' | 'crashed';
 export type NodeState = 'held' | 'held-no-ttl' | 'down' | 'asleep';
@@ -62,9 +63,9 @@ export function holderLabel(n: number): string {
 
 /** The lock key a violation is about (a SKU's lock for stock violations). */
 export function keyOfViolation(v: Violation): string | null {
-  if (v.subject.startsWith('lock:')) return v.subject;
+  if (v.subject.startsWith(LOCK_KEY_NAMESPACE)) return v.subject;
   const sku = /^sku (\d+)$/.exec(v.subject);
-  return sku ? `lock:stock:${sku[1]}` : null;
+  return sku ? lockKeyOf(Number(sku[1])) : null;
 }
 
 /** Around the first violation: from its story's start to a little after it. */

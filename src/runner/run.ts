@@ -28,7 +28,7 @@ import type { KeyChange } from '../world/redis/keyspace.js';
 import type { RedisNode } from '../world/redis/node.js';
 import { lockKeyAttribution } from '../own-code/key-attribution.js';
 import { luaScriptRunner } from '../own-code/lua-runner.js';
-import { lockKeyOf as requestLockKey } from '../workload/request-flow.js';
+import { lockKeyOf as requestLockKey } from '../variants/lock-key.js';
 import { buildWorld } from './build-world.js';
 import { runKit } from './run-kit.js';
 import { explainNoProgress } from './no-progress.js';
@@ -167,7 +167,7 @@ function moduleLock(sim: Simulation, scenario: Scenario, variant: VariantSpec, r
   return ownCodeLock(runtime, spec.module);
 }
 
-/** The run's lock keys, one per sku (workload/request-flow.ts lockKeyOf): lock-key patterns match these whole. */
+/** The run's lock keys, one per sku (variants/lock-key.ts lockKeyOf): lock-key patterns match these whole. */
 function requestKeysOf(scenario: Scenario): ReadonlySet<string> {
   return new Set(scenario.stock.map((s) => requestLockKey(s.sku)));
 }

@@ -7,6 +7,7 @@
  * test/scenario/field-docs.test.ts fails when a field of the schema has no entry here, or an
  * entry names no field.
  */
+import { STOCK_LOCK_KEY_PREFIX } from '../variants/lock-key.js';
 export const FIELD_DOCS: Readonly<Record<string, string>> = {
   name: 'The scenario\'s name, printed in every report and replay command.',
   description: 'One line saying what the scenario shows (lock-sim list prints it).',
@@ -15,7 +16,7 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
   duration: 'How long requests arrive, in simulated time; faults heal at its end.',
   drain: 'After the faults heal, how long in-flight requests may still finish before the run ends.',
   stock: 'The stock rows: one row, or a list of rows.',
-  'stock.sku': 'The SKU number (the lock key is lock:stock:<sku>).',
+  'stock.sku': `The SKU number (the lock key is ${STOCK_LOCK_KEY_PREFIX}<sku>).`,
   'stock.available': 'Units in stock at the start.',
   'stock.count': 'That many consecutive SKUs, from sku on, each with the same stock.',
   workload: 'Who sends requests, how many, and what each request does.',

@@ -13,6 +13,7 @@ import { runSimulated } from '../backends/default-backend.js';
 import type { Expectation } from '../spec/expectations.js';
 import type { FaultSpec } from '../spec/faults.js';
 import type { Scenario } from '../spec/scenario.js';
+import { STOCK_LOCK_KEY_PREFIX } from '../variants/lock-key.js';
 import { failureByKind, worstFailure, type Failure } from './failure.js';
 
 export interface ScenarioSize {
@@ -54,6 +55,10 @@ interface Candidate {
 }
 
 const SECOND_US = 1_000_000;
+
+/** The SKU a violation is about: its subject names the SKU (`sku 7`) or the SKU's lock key. */
+// The prefix holds no character special to a regular expression.
+const SKU_OF_SUBJECT = new RegExp(`(?:sku |${STOCK_LOCK_KEY_PREFIX})(\\d+)`);
 
 /** The run's faults written out as data, in time order (the runner draws the same ones). */
 function materialise(s: Scenario, seed: number): FaultSpec[] {
@@ -230,7 +235,7 @@ export function shrink(original: Scenario, options: ShrinkOptions): ShrinkResult
     progress = false;
     const v = state.run.violations.find((x) => x.kind === failure.kind) ?? state.run.violations[0];
     const failingAtUs = v?.timeUs ?? current.durationUs;
-    const skuMatch = v ? /(?:sku |lock:stock:)(\d+)/.exec(v.subject) : null;
+    const skuMatch = v ? SKU_OF_SUBJECT.exec(v.subject) : null;
     for (const c of candidates(current, failingAtUs, skuMatch ? Number(skuMatch[1]) : null, fromFault)) {
       if (++attempts > maxAttempts) break;
       const next = fails(c.scenario);

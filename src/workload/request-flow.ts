@@ -10,6 +10,23 @@
  * and its DataAccessExceptions (DuplicateKeyException, CannotAcquireLockException) are
  * runtime exceptions. Every step that matters to the checker is recorded in the history at
  * the simulated instant it happens, with the transaction it ran in.
+ *
+ * Written as a state machine whose states are the protocol's steps, one small method per
+ * step and one per answer, rather than as a generator: a generator per request and per step,
+ * and a result object per effect, cost about a tenth of a run's CPU (docs/history.md, the
+ * fourth round). Read it as the method it models:
+ *
+ *   lock()                          lock step: the protocol's acquire
+ *   try {
+ *     checkOrder()                  idempotency check: has this order key been ordered?
+ *     readStock()                   BEGIN first when the guard reads in a transaction
+ *     call(dependency)              a risk check, a payment call: the time it takes
+ *     deduct()                      read first if the guard needs it; conflicts retry with backoff
+ *     insertOrder()
+ *   } finally {
+ *     endTransaction()              COMMIT, or ROLLBACK after a failed statement
+ *     unlock()                      the protocol's release, when the request holds the lock
+ *   }
  */
 import type { HistoryRecorder } from '../history/recorder.js';
 import type { StockWrite } from '../history/records.js';
@@ -18,8 +35,9 @@ import type { Step } from '../spec/workload.js';
 import type { FenceCheck } from '../spec/variant.js';
 import type { Guard, GuardContext } from '../variants/guard.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../variants/lock-protocol.js';
-import type { DbResult, DbStatement, StockRow } from '../world/database.js';
-import type { Effect, EffectProgram } from '../world/effects.js';
+import type { DbResult, DbStatement } from '../world/database.js';
+import { dependencyCall, RANDOM_EFFECT, sleep, type Effect, type EffectProgram } from '../world/effects.js';
+import { acquireEnded, acquireInvoked, describeWrite, releaseEnded, releaseInvoked, RequestState } from './request-state.js';
 
 export interface RetryPolicy {
   retries: number;
@@ -51,67 +69,32 @@ export interface RequestInfo {
   orderKey: string;
 }
 
-export const lockKeyOf = (sku: number): string => `lock:stock:${sku}`;
-
-/** The state one request carries through its steps (one object per flow, reset per request). */
-class RequestState {
-  holding = false;
-  /** Acquire was attempted (the finally block of "Redis atomicity failed?" runs once it was). */
-  attempted = false;
-  read: StockRow | null = null;
-  outcome: RequestOutcome | null = null;
-  ordered = false;
-  /** The open transaction's id (null: autocommit). */
-  txn: number | null = null;
-  /** A statement inside the open transaction failed: the application rolls it back. */
-  txnFailed = false;
-
-  reset(): void {
-    this.holding = false;
-    this.attempted = false;
-    this.read = null;
-    this.outcome = null;
-    this.ordered = false;
-    this.txn = null;
-    this.txnFailed = false;
-  }
-}
-
 /**
- * A statement's result, noted by the request: a failure inside a transaction dooms it.
+ * What the request awaits (RequestFlow.awaiting): the protocol step whose answer the next
+ * input is. BETWEEN_STEPS: nothing; the next step begins.
  */
-function noted(st: RequestState, r: DbResult): DbResult {
-  if (r.kind === 'error' && st.txn !== null) st.txnFailed = true;
-  return r;
-}
-
-/** What the input of the flow's next resumption answers (RequestFlow.pc). */
-const AT_STEP = 0;
-const AFTER_CALL = 1;
-const AFTER_ACQUIRE = 2;
-const AFTER_BEGIN = 3;
-const AFTER_READ = 4;
-const AFTER_DEDUCT = 5;
-const AFTER_JITTER = 6;
-const AFTER_BACKOFF = 7;
-const AFTER_ORDER = 8;
-const AFTER_CHECK_ORDER = 9;
-const AFTER_UNLOCK_TXN = 10;
-const AFTER_RELEASE = 11;
-const AFTER_FINAL_TXN = 12;
-const FINISHED = 13;
-
-/** A draw from the calling thread's stream (what `random()` of world/effects.ts yields). */
-const RANDOM: Effect = { kind: 'random' };
+const BETWEEN_STEPS = 0;
+const DEPENDENCY_CALL = 1;
+const LOCK_ACQUIRE = 2;
+const TRANSACTION_BEGIN = 3;
+const STOCK_READ = 4;
+const STOCK_DEDUCT = 5;
+const BACKOFF_JITTER = 6;
+const BACKOFF_SLEEP = 7;
+const ORDER_INSERT = 8;
+const ORDER_CHECK = 9;
+const TRANSACTION_END_BEFORE_UNLOCK = 10;
+const LOCK_RELEASE = 11;
+const TRANSACTION_END_AT_RETURN = 12;
+const REQUEST_ENDED = 13;
+type Awaiting = number;
 
 /**
- * One worker's request flow, written as a state machine rather than a generator: `next(input)`
- * runs the request until it needs the world (returns the effect to perform) or ends (returns
- * null, the outcome in `outcome`). The same records, effects and draws in the same order as the
- * steps read top to bottom (lock -> read -> deduct -> order -> unlock); a generator per request
- * and per step, and a result object per effect, cost about a tenth of a run's CPU. The lock
- * protocol's programs run inside it (`sub`): their effects pass through without a frame of
- * their own. One object per worker thread, reset for each request it serves.
+ * One worker's request flow: `next(input)` runs the request until it needs the world (returns
+ * the effect to perform) or ends (returns null, the outcome in `outcome`). The same records,
+ * effects and draws in the same order as the steps read top to bottom. The lock protocol's
+ * programs run inside it (`lockCall`): their effects pass through without a frame of their
+ * own. One object per worker thread, reset for each request it serves.
  */
 export class RequestFlow {
   /** The request's outcome once `next` returned null. */
@@ -122,11 +105,11 @@ export class RequestFlow {
   private readonly ctx: GuardContext;
   /** The step the flow is at. */
   private i = 0;
-  /** What the next input answers (AT_STEP...). */
-  private pc = FINISHED;
-  /** A lock call in progress: its effects pass through. */
-  private sub: EffectProgram<unknown> | null = null;
-  /** A read of the deduct step (needed first, or after a conflict) rather than of the read step. */
+  /** What the next input answers. */
+  private awaiting: Awaiting = REQUEST_ENDED;
+  /** A lock call in progress (the protocol's acquire or release): its effects pass through. */
+  private lockCall: EffectProgram<unknown> | null = null;
+  /** The stock read is the deduct step's (needed first, or after a conflict) rather than the read step's. */
   private readForDeduct = false;
   /** The deduct attempt (conflict retries). */
   private attempt = 0;
@@ -138,7 +121,7 @@ export class RequestFlow {
   private readonly write: StockWrite;
   /** The order's transaction, as its records name it. */
   private orderTxn: number | undefined = undefined;
-  /** The effect of every statement, set anew each time (the interpreter reads it at once). */
+  /** The effect of every statement, its statement set anew each time (the interpreter reads it at once). */
   private readonly dbEffect: { kind: 'db'; statement: DbStatement } = { kind: 'db', statement: { kind: 'commit' } };
   /** The call effect of each dependency step (null for a built-in step), made once. */
   private readonly calls: Array<Effect | null>;
@@ -148,7 +131,7 @@ export class RequestFlow {
     this.write = {
       process: thread, request: '', sku: 0, mode: 'deduct', value: undefined, qty: 0, basedOn: undefined, version: undefined, fence: undefined, txn: undefined,
     };
-    this.calls = s.steps.map((step) => (typeof step === 'object' ? { kind: 'call', dependency: step.call } : null));
+    this.calls = s.steps.map((step) => (typeof step === 'object' ? dependencyCall(step.call) : null));
   }
 
   /** Begins serving `req`; the first `next` call runs it. */
@@ -158,350 +141,295 @@ export class RequestFlow {
     this.st.reset();
     this.ctx.fence = null;
     this.i = 0;
-    this.pc = AT_STEP;
-    this.sub = null;
+    this.awaiting = BETWEEN_STEPS;
+    this.lockCall = null;
   }
 
   /** The effect the request waits for next (`input` answers the last one), or null: it ended. */
   next(input: unknown): Effect | null {
-    const s = this.s;
-    const st = this.st;
-    const req = this.req as RequestInfo;
-    const lock = this.lock as LockHandle;
     for (;;) {
-      const sub = this.sub;
-      if (sub !== null) {
-        const r = sub.next(input);
+      const call = this.lockCall;
+      if (call !== null) {
+        const r = call.next(input);
         if (r.done !== true) return r.value;
-        this.sub = null;
+        this.lockCall = null;
         input = r.value;
       }
-      switch (this.pc) {
-        case AT_STEP: {
-          const steps = s.steps;
-          // A failed step skips to the unlock, as a finally block would.
-          while (this.i < steps.length && st.outcome !== null && steps[this.i] !== 'unlock') this.i++;
-          if (this.i === steps.length) {
-            if (st.txn !== null) {
-              this.pc = AFTER_FINAL_TXN;
-              return this.endTransaction();
-            }
-            this.finish();
-            return null;
-          }
-          const step = steps[this.i];
-          if (typeof step === 'object') {
-            this.pc = AFTER_CALL;
-            return this.calls[this.i];
-          }
-          switch (step) {
-            case 'lock':
-              if (s.lock.noop) {
-                this.ctx.fence = lock.fence;
-                this.i++;
-                continue;
-              }
-              // The lock steps call the protocol from here: its effects pass through `sub`.
-              acquireInvoked(s, req, this.thread, lock, st);
-              this.sub = s.lock.acquire(lock, s.lockParams);
-              this.pc = AFTER_ACQUIRE;
-              input = undefined;
-              continue;
-            case 'check-order':
-              this.pc = AFTER_CHECK_ORDER;
-              return this.statement({ kind: 'count-orders', orderKey: req.orderKey });
-            case 'read':
-              this.readForDeduct = false;
-              return this.beginRead();
-            case 'deduct':
-              this.attempt = 0;
-              if (s.guard.needsRead && st.read === null) {
-                this.readForDeduct = true;
-                return this.beginRead();
-              }
-              return this.deduct();
-            case 'order':
-              return this.order();
-            case 'unlock':
-              if (st.txn !== null) {
-                this.pc = AFTER_UNLOCK_TXN;
-                return this.endTransaction();
-              }
-              if (this.release()) {
-                input = undefined;
-                continue;
-              }
-              this.i++;
-              continue;
-            default:
-              this.i++;
-              continue;
-          }
-        }
-        case AFTER_CALL:
-          break;
-        case AFTER_ACQUIRE:
-          acquireEnded(s, req, this.thread, lock, st, input as AcquireResult);
-          this.ctx.fence = lock.fence;
-          break;
-        case AFTER_BEGIN: {
-          const begun = input as DbResult;
-          if (begun.kind === 'begun') {
-            st.txn = begun.txn;
-            st.txnFailed = false;
-          }
-          return this.read();
-        }
-        case AFTER_READ:
-          this.readEnded(input as DbResult);
-          if (this.readForDeduct && st.outcome === null) return this.deduct();
-          break;
-        case AFTER_DEDUCT: {
-          const effect = this.deductEnded(input as DbResult);
-          if (effect !== null) return effect;
-          break;
-        }
-        case AFTER_JITTER:
-          return this.backoff(((input as number) * 2 - 1) * s.conflictRetry.jitterMs);
-        case AFTER_BACKOFF:
-          st.read = null;
-          this.attempt++;
-          this.readForDeduct = true;
-          return this.beginRead();
-        case AFTER_ORDER:
-          this.orderEnded(input as DbResult);
-          break;
-        case AFTER_CHECK_ORDER:
-          this.checkOrderEnded(input as DbResult);
-          break;
-        case AFTER_UNLOCK_TXN:
-          if (this.release()) {
-            input = undefined;
-            continue;
-          }
-          break;
-        case AFTER_RELEASE:
-          releaseEnded(s, req, this.thread, lock, input as ReleaseResult);
-          break;
-        case AFTER_FINAL_TXN:
-          this.finish();
-          return null;
-        default:
-          throw new Error(`${this.thread}: the request flow resumed after it ended`);
-      }
-      // The step is done: on to the next.
-      this.i++;
-      this.pc = AT_STEP;
+      const effect = this.answered(input);
+      if (effect !== null) return effect;
+      if (this.awaiting === REQUEST_ENDED) return null;
+      // A step ended, or a lock call began: no input for what comes next.
+      input = undefined;
     }
   }
 
-  private finish(): void {
-    const st = this.st;
-    this.outcome = st.outcome ?? (st.ordered ? 'ordered' : 'sold-out');
-    this.pc = FINISHED;
-    this.req = null;
-    this.lock = null;
+  /**
+   * The step awaited got its answer: the effect awaited next, or null (the step ended, a lock
+   * call began, or the request ended).
+   */
+  private answered(input: unknown): Effect | null {
+    switch (this.awaiting) {
+      case BETWEEN_STEPS: return this.beginStep();
+      case DEPENDENCY_CALL: return this.stepDone();
+      case LOCK_ACQUIRE: return this.acquired(input as AcquireResult);
+      case TRANSACTION_BEGIN: return this.transactionBegun(input as DbResult);
+      case STOCK_READ: return this.stockRead(input as DbResult);
+      case STOCK_DEDUCT: return this.stockDeducted(input as DbResult);
+      case BACKOFF_JITTER: return this.backoff(((input as number) * 2 - 1) * this.s.conflictRetry.jitterMs);
+      case BACKOFF_SLEEP: return this.retryDeduct();
+      case ORDER_INSERT: return this.orderInserted(input as DbResult);
+      case ORDER_CHECK: return this.orderChecked(input as DbResult);
+      case TRANSACTION_END_BEFORE_UNLOCK: return this.release();
+      case LOCK_RELEASE: return this.released(input as ReleaseResult);
+      case TRANSACTION_END_AT_RETURN: return this.endRequest();
+      default: throw new Error(`${this.thread}: the request flow resumed after it ended`);
+    }
   }
 
-  private statement(statement: DbStatement): Effect {
+  /** Awaits `effect` as the answer of `step`. */
+  private await(step: Awaiting, effect: Effect): Effect {
+    this.awaiting = step;
+    return effect;
+  }
+
+  private statement(step: Awaiting, statement: DbStatement): Effect {
     this.dbEffect.statement = statement;
-    return this.dbEffect;
+    return this.await(step, this.dbEffect);
   }
 
-  /** BEGIN first when the guard reads in a transaction and none is open, else the read. */
-  private beginRead(): Effect {
-    if (this.s.guard.transactional && this.st.txn === null) {
-      this.pc = AFTER_BEGIN;
-      return this.statement({ kind: 'begin', requestTag: (this.req as RequestInfo).id });
+  /** The step is done: on to the next. */
+  private stepDone(): null {
+    this.i++;
+    this.awaiting = BETWEEN_STEPS;
+    return null;
+  }
+
+  /** The step at `i` begins; after a failed step, the steps up to the unlock are skipped (the finally block). */
+  private beginStep(): Effect | null {
+    const steps = this.s.steps;
+    while (this.i < steps.length && this.st.outcome !== null && steps[this.i] !== 'unlock') this.i++;
+    if (this.i === steps.length) return this.returnFromRequest();
+    const step = steps[this.i];
+    if (typeof step === 'object') return this.await(DEPENDENCY_CALL, this.calls[this.i] as Effect);
+    switch (step) {
+      case 'lock': return this.acquire();
+      case 'check-order': return this.checkOrder();
+      case 'read': return this.readStock(false);
+      case 'deduct': return this.deduct();
+      case 'order': return this.insertOrder();
+      case 'unlock': return this.unlock();
+      default: return this.stepDone();
     }
-    return this.read();
   }
 
-  private read(): Effect {
+  // --- lock ---
+
+  /** The lock step: the protocol's acquire (a lock that is no lock, `noop`, only hands out its fence). */
+  private acquire(): null {
+    const { s } = this;
+    const lock = this.lock as LockHandle;
+    if (s.lock.noop) {
+      this.ctx.fence = lock.fence;
+      return this.stepDone();
+    }
+    acquireInvoked(s.recorder, this.thread, (this.req as RequestInfo).id, lock, this.st);
+    this.lockCall = s.lock.acquire(lock, s.lockParams);
+    this.awaiting = LOCK_ACQUIRE;
+    return null;
+  }
+
+  private acquired(r: AcquireResult): null {
+    const lock = this.lock as LockHandle;
+    acquireEnded(this.s.recorder, this.thread, (this.req as RequestInfo).id, lock, this.st, r);
+    this.ctx.fence = lock.fence;
+    return this.stepDone();
+  }
+
+  // --- check-order ---
+
+  /** The idempotency check under the lock: has this order key been ordered already? */
+  private checkOrder(): Effect {
+    return this.statement(ORDER_CHECK, { kind: 'count-orders', orderKey: (this.req as RequestInfo).orderKey });
+  }
+
+  private orderChecked(result: DbResult): null {
+    const { st } = this;
+    const req = this.req as RequestInfo;
+    const r = st.noted(result);
+    if (r.kind !== 'affected') st.outcome = 'db-error';
+    else if (r.rows > 0) {
+      this.s.recorder.recordOrder(this.thread, 'fail', req.id, req.sku, req.qty, req.orderKey, undefined, 'already ordered');
+      st.outcome = 'already-ordered';
+    }
+    return this.stepDone();
+  }
+
+  // --- read ---
+
+  /** The stock read, of the read step or of the deduct step; BEGIN first when the guard reads in a transaction and none is open. */
+  private readStock(forDeduct: boolean): Effect {
+    this.readForDeduct = forDeduct;
+    if (this.s.guard.transactional && this.st.txn === null) {
+      return this.statement(TRANSACTION_BEGIN, { kind: 'begin', requestTag: (this.req as RequestInfo).id });
+    }
+    return this.selectStock();
+  }
+
+  private transactionBegun(begun: DbResult): Effect {
+    if (begun.kind === 'begun') {
+      this.st.txn = begun.txn;
+      this.st.txnFailed = false;
+    }
+    return this.selectStock();
+  }
+
+  private selectStock(): Effect {
     const req = this.req as RequestInfo;
     const read = this.s.guard.readStatement(req.sku, this.ctx);
     this.readFence = read.kind === 'select-stock' ? read.fence : undefined;
     this.readForUpdate = read.kind === 'select-for-update' ? true : undefined;
     this.readTxn = this.st.txn ?? undefined;
     this.s.recorder.recordStockRead(this.thread, 'invoke', req.id, req.sku, undefined, undefined, this.readFence, this.readForUpdate, this.readTxn, undefined);
-    this.pc = AFTER_READ;
-    return this.statement(read);
+    return this.statement(STOCK_READ, read);
   }
 
-  private readEnded(result: DbResult): void {
+  private stockRead(result: DbResult): Effect | null {
     const { st } = this;
     const req = this.req as RequestInfo;
-    const r = noted(st, result);
+    const r = st.noted(result);
     const fence = this.readFence;
     if (r.kind !== 'row') {
       const detail = r.kind === 'error' ? r.message : 'no row';
       this.s.recorder.recordStockRead(this.thread, 'fail', req.id, req.sku, undefined, undefined, fence, this.readForUpdate, this.readTxn, detail);
       st.outcome = fence !== undefined && detail.startsWith('stale') ? 'fenced' : 'db-error';
-      return;
+      return this.stepDone();
     }
     st.read = r.row;
     this.s.recorder.recordStockRead(this.thread, 'ok', req.id, req.sku, r.row.available, r.row.version, fence, this.readForUpdate, this.readTxn, undefined);
     if (r.row.available < req.qty) st.outcome = 'sold-out';
+    else if (this.readForDeduct) return this.writeDeduct();
+    return this.stepDone();
   }
 
+  // --- deduct ---
+
+  /** The deduct step: the stock read first when the guard needs it and none was. */
   private deduct(): Effect {
+    this.attempt = 0;
+    if (this.s.guard.needsRead && this.st.read === null) return this.readStock(true);
+    return this.writeDeduct();
+  }
+
+  private writeDeduct(): Effect {
     const req = this.req as RequestInfo;
     const deduct = this.s.guard.deductStatement(req.sku, req.qty, this.st.read, this.ctx);
-    describeWrite(this.write, req, deduct, this.st.read, this.st.txn ?? undefined);
+    describeWrite(this.write, req.id, req.sku, req.qty, deduct, this.st.read, this.st.txn ?? undefined);
     this.s.recorder.recordStockWrite(this.write, 'invoke', undefined, undefined);
-    this.pc = AFTER_DEDUCT;
-    return this.statement(deduct);
+    return this.statement(STOCK_DEDUCT, deduct);
   }
 
-  /** The deduct's result; the effect of a conflict's backoff, or null: the step is done. */
-  private deductEnded(result: DbResult): Effect | null {
+  /** The deduct's result: done, or a conflict the guard retries after a backoff. */
+  private stockDeducted(result: DbResult): Effect | null {
     const { s, st } = this;
-    const r = noted(st, result);
+    const r = st.noted(result);
     if (r.kind !== 'affected') {
       s.recorder.recordStockWrite(this.write, 'fail', undefined, r.kind === 'error' ? r.message : 'unexpected reply');
       st.outcome = 'db-error';
-      return null;
+      return this.stepDone();
     }
     s.recorder.recordStockWrite(this.write, 'ok', r.rows, undefined);
-    if (r.rows > 0) return null;
+    if (r.rows > 0) return this.stepDone();
     const policy = s.conflictRetry;
     if (!(s.guard.retriesConflicts && this.attempt < policy.retries)) {
       st.outcome = s.guard.onZeroRows;
-      return null;
+      return this.stepDone();
     }
     // Exponential backoff with +- jitter, so retries that collided do not collide again.
     if (policy.jitterMs === 0) return this.backoff(0);
-    this.pc = AFTER_JITTER;
-    return RANDOM;
+    return this.await(BACKOFF_JITTER, RANDOM_EFFECT);
   }
 
   private backoff(jitterMs: number): Effect {
     const policy = this.s.conflictRetry;
-    this.pc = AFTER_BACKOFF;
-    return { kind: 'sleep', us: Math.max(0, Math.round((policy.backoffMs * 2 ** this.attempt + jitterMs) * 1000)) };
+    return this.await(BACKOFF_SLEEP, sleep(Math.max(0, Math.round((policy.backoffMs * 2 ** this.attempt + jitterMs) * 1000))));
   }
 
-  private order(): Effect {
+  /** After the backoff: the next attempt reads the stock again. */
+  private retryDeduct(): Effect {
+    this.st.read = null;
+    this.attempt++;
+    return this.readStock(true);
+  }
+
+  // --- order ---
+
+  private insertOrder(): Effect {
     const req = this.req as RequestInfo;
     const txn = this.st.txn ?? undefined;
     this.orderTxn = txn;
     this.s.recorder.recordOrder(this.thread, 'invoke', req.id, req.sku, req.qty, req.orderKey, txn, undefined);
-    this.pc = AFTER_ORDER;
-    return this.statement({ kind: 'insert-order', sku: req.sku, qty: req.qty, requestTag: req.id, orderKey: req.orderKey, uniqueKey: this.s.uniqueOrderKey });
+    return this.statement(ORDER_INSERT, { kind: 'insert-order', sku: req.sku, qty: req.qty, requestTag: req.id, orderKey: req.orderKey, uniqueKey: this.s.uniqueOrderKey });
   }
 
-  private orderEnded(result: DbResult): void {
+  private orderInserted(result: DbResult): null {
     const { st } = this;
     const req = this.req as RequestInfo;
-    const r = noted(st, result);
+    const r = st.noted(result);
     if (r.kind !== 'affected') {
       const detail = r.kind === 'error' ? r.message : 'unexpected reply';
       this.s.recorder.recordOrder(this.thread, 'fail', req.id, req.sku, req.qty, req.orderKey, this.orderTxn, detail);
       st.outcome = detail.startsWith('Duplicate') ? 'duplicate' : 'db-error';
-      return;
+    } else {
+      this.s.recorder.recordOrder(this.thread, 'ok', req.id, req.sku, req.qty, req.orderKey, this.orderTxn, undefined);
+      st.ordered = true;
     }
-    this.s.recorder.recordOrder(this.thread, 'ok', req.id, req.sku, req.qty, req.orderKey, this.orderTxn, undefined);
-    st.ordered = true;
+    return this.stepDone();
   }
 
-  /** The idempotency check under the lock: has this order key been ordered already? */
-  private checkOrderEnded(result: DbResult): void {
-    const { st } = this;
-    const req = this.req as RequestInfo;
-    const r = noted(st, result);
-    if (r.kind !== 'affected') {
-      st.outcome = 'db-error';
-      return;
-    }
-    if (r.rows > 0) {
-      this.s.recorder.recordOrder(this.thread, 'fail', req.id, req.sku, req.qty, req.orderKey, undefined, 'already ordered');
-      st.outcome = 'already-ordered';
-    }
-  }
+  // --- finally: end the transaction, unlock ---
 
   /** The COMMIT of the open transaction, or its ROLLBACK when one of its statements failed. */
-  private endTransaction(): Effect {
+  private endTransaction(step: Awaiting): Effect {
     const st = this.st;
     const rollback = st.txnFailed;
     st.txn = null;
     st.txnFailed = false;
-    return this.statement({ kind: rollback ? 'rollback' : 'commit' });
+    return this.statement(step, { kind: rollback ? 'rollback' : 'commit' });
   }
 
-  /** The unlock step's release, when the request releases: true once the lock's program is set to run. */
-  private release(): boolean {
+  /** The unlock step: the open transaction ends first, then the release. */
+  private unlock(): Effect | null {
+    if (this.st.txn !== null) return this.endTransaction(TRANSACTION_END_BEFORE_UNLOCK);
+    return this.release();
+  }
+
+  /** The protocol's release, when the request releases (it holds the lock, or unlocks always after an attempt). */
+  private release(): null {
     const { s } = this;
     const lock = this.lock as LockHandle;
-    if (!releaseInvoked(s, this.req as RequestInfo, this.thread, lock, this.st)) return false;
-    this.sub = s.lock.release(lock, s.lockParams);
-    this.pc = AFTER_RELEASE;
-    return true;
+    if (!releaseInvoked(s.recorder, this.thread, (this.req as RequestInfo).id, lock, this.st, s.unlockAlways)) return this.stepDone();
+    this.lockCall = s.lock.release(lock, s.lockParams);
+    this.awaiting = LOCK_RELEASE;
+    return null;
   }
-}
 
-/** Fills `w` (the flow's one write, whose records copy it) for a deduct statement. */
-function describeWrite(w: StockWrite, req: RequestInfo, statement: ReturnType<Guard['deductStatement']>, read: StockRow | null, txn: number | undefined): void {
-  w.request = req.id;
-  w.sku = req.sku;
-  w.mode = 'deduct';
-  w.value = undefined;
-  w.qty = req.qty;
-  w.basedOn = undefined;
-  w.version = undefined;
-  w.fence = undefined;
-  w.txn = txn;
-  switch (statement.kind) {
-    case 'set-stock':
-      w.mode = 'set';
-      w.value = statement.available;
-      w.basedOn = read?.available;
-      w.fence = statement.fence;
-      break;
-    case 'set-stock-if-version':
-      w.mode = 'cas';
-      w.value = statement.available;
-      w.basedOn = read?.available;
-      w.version = statement.version;
-      break;
-    case 'decrement':
-      w.mode = 'decrement';
-      break;
-    default:
-      break;
+  private released(r: ReleaseResult): null {
+    releaseEnded(this.s.recorder, this.thread, (this.req as RequestInfo).id, this.lock as LockHandle, r);
+    return this.stepDone();
   }
-}
 
-/** Before the acquire (a lock that is no lock, `noop`, has no critical section to judge). */
-function acquireInvoked(s: FlowSettings, req: RequestInfo, thread: string, lock: LockHandle, st: RequestState): void {
-  s.recorder.recordLock(thread, 'invoke', 'acquire', req.id, lock.key, undefined, undefined, undefined);
-  st.attempted = true;
-}
-
-function acquireEnded(s: FlowSettings, req: RequestInfo, thread: string, lock: LockHandle, st: RequestState, r: AcquireResult): void {
-  const { recorder } = s;
-  if (r.acquired) {
-    st.holding = true;
-    const fence = lock.fence ?? undefined;
-    recorder.recordLock(thread, 'ok', 'acquire', req.id, lock.key, lock.leaseMs, fence, undefined);
-    return;
+  /** After the last step: a transaction still open ends, then the request returns its outcome. */
+  private returnFromRequest(): Effect | null {
+    if (this.st.txn !== null) return this.endTransaction(TRANSACTION_END_AT_RETURN);
+    return this.endRequest();
   }
-  // A timed-out acquire may have taken the lock after all: its outcome is unknown.
-  const type = r.reason === 'timeout' || r.reason === 'unknown' ? 'info' : 'fail';
-  recorder.recordLock(thread, type, 'acquire', req.id, lock.key, undefined, undefined, r.detail);
-  st.outcome = r.reason === 'busy' ? 'lock-busy' : 'lock-error';
-}
 
-/** Whether the request releases now (it holds the lock, or unlocks always after an attempt); records the invocation. */
-function releaseInvoked(s: FlowSettings, req: RequestInfo, thread: string, lock: LockHandle, st: RequestState): boolean {
-  if (!st.holding && !(s.unlockAlways && st.attempted)) return false;
-  st.holding = false;
-  st.attempted = false;
-  s.recorder.recordLock(thread, 'invoke', 'release', req.id, lock.key, undefined, undefined, undefined);
-  return true;
-}
-
-function releaseEnded(s: FlowSettings, req: RequestInfo, thread: string, lock: LockHandle, r: ReleaseResult): void {
-  const { recorder } = s;
-  if (r.released) recorder.recordLock(thread, 'ok', 'release', req.id, lock.key, undefined, undefined, undefined);
-  else recorder.recordLock(thread, r.reason === 'timeout' ? 'info' : 'fail', 'release', req.id, lock.key, undefined, undefined, r.detail);
+  private endRequest(): null {
+    const st = this.st;
+    this.outcome = st.outcome ?? (st.ordered ? 'ordered' : 'sold-out');
+    this.awaiting = REQUEST_ENDED;
+    this.req = null;
+    this.lock = null;
+    return null;
+  }
 }

@@ -15,7 +15,8 @@ import type { RequestOutcome } from '../history/operation.js';
 import type { WorkloadSpec } from '../spec/workload.js';
 import type { ClientHost, ThreadContext } from '../world/client-host.js';
 import type { Effect, EffectProgram } from '../world/effects.js';
-import { lockKeyOf, RequestFlow, type FlowSettings, type RequestInfo } from './request-flow.js';
+import { lockKeyOf } from '../variants/lock-key.js';
+import { RequestFlow, type FlowSettings, type RequestInfo } from './request-flow.js';
 
 interface PendingRequest extends RequestInfo {
   client: ClientHost;

@@ -6,7 +6,7 @@
 import type { Signal } from '../engine/signal.js';
 import type { ClientHost } from './client-host.js';
 import type { RedisReply } from './redis/reply.js';
-import type { DbResult, DbStatement } from './database.js';
+import type { DbStatement } from './database.js';
 
 /**
  * Which Redis node a command goes to: the primary as this client currently sees it, or
@@ -38,6 +38,10 @@ export type Effect =
   | { kind: 'masters' }
   /** How many replicas the client knows its primary to have (0 for a standalone server). */
   | { kind: 'replicas' }
+  /**
+   * One statement; returns a DbResult. As with `wait`, a hot program may yield one such
+   * object again and again, its statement set anew each time: it is read at once.
+   */
   | { kind: 'db'; statement: DbStatement }
   | { kind: 'call'; dependency: string }
   /**
@@ -124,44 +128,39 @@ export type EachOutcome =
 export type EffectProgram<T> = Generator<Effect, T, any>;
 
 /**
- * Effects without parameters, made once: the interpreter only reads effects, and these are
- * yielded on every lock call (no allocation for them).
+ * How a protocol issues an effect, everywhere: it yields an effect made here and reads the
+ * answer with the type the effect's comment gives, `const r = (yield primaryCommand(['GET', key])) as RedisOutcome`.
+ * Effects without parameters are constants made once (the interpreter only reads effects, and
+ * these are yielded on every lock call); the others are made by plain functions. No helper
+ * generator: a `yield*` per effect made a generator per call under the hottest paths.
  */
-const CLOCK: Effect = { kind: 'clock' };
-const CURRENT_REQUEST: Effect = { kind: 'current-request' };
-const REDIS_SETUP: Effect = { kind: 'redis-setup' };
-const MASTERS: Effect = { kind: 'masters' };
-const REPLICAS: Effect = { kind: 'replicas' };
-const RANDOM: Effect = { kind: 'random' };
+/** Returns the client's local clock, in milliseconds (a number). */
+export const CLOCK_EFFECT: Effect = { kind: 'clock' };
+/** Returns the request the calling thread serves (a string). */
+export const CURRENT_REQUEST_EFFECT: Effect = { kind: 'current-request' };
+/** Returns how the client reaches Redis (a RedisSetup). */
+export const REDIS_SETUP_EFFECT: Effect = { kind: 'redis-setup' };
+/** Returns how many independent masters there are (a number). */
+export const MASTERS_EFFECT: Effect = { kind: 'masters' };
+/** Returns how many replicas the client knows its primary to have (a number). */
+export const REPLICAS_EFFECT: Effect = { kind: 'replicas' };
+/** Returns a uniform number in [0, 1) from the calling thread's stream. */
+export const RANDOM_EFFECT: Effect = { kind: 'random' };
 
 /**
- * The same effects for a hot path that yields them itself (`(yield CLOCK_EFFECT) as number`)
- * instead of through a helper: a helper's `yield*` makes a generator per call.
- */
-export const CLOCK_EFFECT = CLOCK;
-export const CURRENT_REQUEST_EFFECT = CURRENT_REQUEST;
-export const REDIS_SETUP_EFFECT = REDIS_SETUP;
-export const REPLICAS_EFFECT = REPLICAS;
-
-/** A `client-state` effect made once (a module constant) for a hot path to yield itself. */
-export const clientStateEffect = <T>(name: string, create: () => T): Effect => ({ kind: 'client-state', name, create });
-
-/** Typed helpers so protocol code reads as calls: `const r = yield* redis('GET', key)`. */
-export function* redis(...command: string[]): EffectProgram<RedisOutcome> {
-  return (yield { kind: 'redis', target: 'primary', command }) as RedisOutcome;
-}
-
-/**
- * The effect of one command on the primary, for a hot path that yields it itself
- * (`(yield primaryCommand([...])) as RedisOutcome`): no helper generator and no argument
- * copy per command. The interpreter never changes the array.
+ * One command on the primary; returns a RedisOutcome. The command array is not copied (the
+ * interpreter never changes it), so a hot path may pass one made once.
  */
 export const primaryCommand = (command: readonly string[]): Effect => ({ kind: 'redis', target: 'primary', command: command as string[] });
 
-/** Fire and forget. */
-export function* redisSend(...command: string[]): EffectProgram<void> {
-  yield { kind: 'redis-send', command };
-}
+/** One command on the primary, its reply awaited `timeoutUs`; returns a RedisOutcome. */
+export const timedCommand = (command: string[], timeoutUs: number): Effect => ({ kind: 'redis', target: 'primary', command, timeoutUs });
+
+/** Commands back to back on the primary's connection, awaited until one deadline; returns RedisOutcome[]. */
+export const pipeline = (commands: string[][], timeoutUs: number): Effect => ({ kind: 'redis-pipeline', commands, timeoutUs });
+
+/** Fire and forget; returns at once. */
+export const redisSend = (command: string[]): Effect => ({ kind: 'redis-send', command });
 
 /** What a Redis client library is configured with. */
 export interface RedisSetup {
@@ -171,71 +170,36 @@ export interface RedisSetup {
   replicated: boolean;
 }
 
-export function* currentRequest(): EffectProgram<string> {
-  return (yield CURRENT_REQUEST) as string;
-}
+/** One command to each independent master in parallel (see the effect and EachWait); returns EachOutcome[]. */
+export const redisEach = (wait: EachWait, command: string[]): Effect => ({ kind: 'redis-each', command, wait });
 
-export function* redisSetup(): EffectProgram<RedisSetup> {
-  return (yield REDIS_SETUP) as RedisSetup;
-}
+/** Returns after `us` of simulated time. */
+export const sleep = (us: number): Effect => ({ kind: 'sleep', us });
 
-/** One command to each independent master in parallel (see the effect and EachWait). */
-export function* redisEach(wait: EachWait, ...command: string[]): EffectProgram<EachOutcome[]> {
-  return (yield { kind: 'redis-each', command, wait }) as EachOutcome[];
-}
+/** A uniform number in [0, 1): from the calling thread's stream, or with `stream` from this client's stream of that name. */
+export const random = (stream?: string): Effect => (stream === undefined ? RANDOM_EFFECT : { kind: 'random', stream });
 
-export function* masterCount(): EffectProgram<number> {
-  return (yield MASTERS) as number;
-}
+/** Returns 'message' or 'timeout' (see the effect). */
+export const awaitMessage = (channel: string, timeoutUs: number | null): Effect => ({ kind: 'await-message', channel, timeoutUs });
 
-export function* replicaCount(): EffectProgram<number> {
-  return (yield REPLICAS) as number;
-}
+/** Returns once the subscription is confirmed. */
+export const subscribe = (channel: string): Effect => ({ kind: 'subscribe', channel });
 
-export function* db(statement: DbStatement): EffectProgram<DbResult> {
-  return (yield { kind: 'db', statement }) as DbResult;
-}
+export const unsubscribe = (channel: string): Effect => ({ kind: 'unsubscribe', channel });
 
-export function* sleep(us: number): EffectProgram<void> {
-  yield { kind: 'sleep', us };
-}
+/** Calls the scenario's dependency `dependency` (a risk check, a payment service); returns when it answers. */
+export const dependencyCall = (dependency: string): Effect => ({ kind: 'call', dependency });
 
-export function* localClockMs(): EffectProgram<number> {
-  return (yield CLOCK) as number;
-}
+/** Runs `program` as a background thread of the client; returns its handle (a number). */
+export const spawn = (name: string, program: () => EffectProgram<void>, detached = false): Effect =>
+  detached ? { kind: 'spawn', name, program, detached } : { kind: 'spawn', name, program };
 
-export function* random(stream?: string): EffectProgram<number> {
-  return (yield stream === undefined ? RANDOM : { kind: 'random', stream }) as number;
-}
+/** A `client-state` effect, made once (a module constant): returns the state, made by `create` on first use. */
+export const clientStateEffect = <T>(name: string, create: () => T): Effect => ({ kind: 'client-state', name, create });
 
-export function* awaitMessage(channel: string, timeoutUs: number | null): EffectProgram<'message' | 'timeout'> {
-  return (yield { kind: 'await-message', channel, timeoutUs }) as 'message' | 'timeout';
-}
+export const cancel = (handle: number): Effect => ({ kind: 'cancel', handle });
 
-export function* subscribe(channel: string): EffectProgram<void> {
-  yield { kind: 'subscribe', channel };
-}
+export const crashPoint = (point: string): Effect => ({ kind: 'crash-point', point });
 
-export function* unsubscribe(channel: string): EffectProgram<void> {
-  yield { kind: 'unsubscribe', channel };
-}
-
-export function* spawn(name: string, program: () => EffectProgram<void>, detached = false): EffectProgram<number> {
-  return (yield detached ? { kind: 'spawn', name, program, detached } : { kind: 'spawn', name, program }) as number;
-}
-
-export function* clientState<T>(name: string, create: () => T): EffectProgram<T> {
-  return (yield { kind: 'client-state', name, create }) as T;
-}
-
-export function* cancel(handle: number): EffectProgram<void> {
-  yield { kind: 'cancel', handle };
-}
-
-export function* crashPoint(point: string): EffectProgram<void> {
-  yield { kind: 'crash-point', point };
-}
-
-export function* note(f: NoteKind, ok: boolean, detail: string, request?: string): EffectProgram<void> {
-  yield request === undefined ? { kind: 'note', f, ok, detail } : { kind: 'note', f, ok, detail, request };
-}
+export const note = (f: NoteKind, ok: boolean, detail: string, request?: string): Effect =>
+  request === undefined ? { kind: 'note', f, ok, detail } : { kind: 'note', f, ok, detail, request };

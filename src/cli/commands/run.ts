@@ -14,7 +14,7 @@ import { renderRunMarkdown } from '../../report/markdown.js';
 import { colorFor } from '../color.js';
 import { EXIT_EXPECTATION_FAILED, EXIT_INTERNAL_ERROR, EXIT_OK } from '../exit-codes.js';
 import { budgetOf, checkNoDuplicates, checkOutputs, checkWritable, collect, formatOf, parseFormat, type Format, MAX_REQUESTS_HELP, parseMaxRequests, parseSeed, UsageError, writeOutput } from '../options.js';
-import { lockKeyOf } from '../../workload/request-flow.js';
+import { lockKeyOf } from '../../variants/lock-key.js';
 import { inputsOf, loadScenarioArg } from '../builtin-scenarios.js';
 import { noteTo, type CommandContext } from './context.js';
 import { summaryOf } from './summaries.js';

@@ -2,14 +2,14 @@
  * The retry loop shared by the simple locks: try, and while the lock is busy and the wait
  * budget (measured on the client's own clock) is not spent, sleep and try again.
  */
-import { CLOCK_EFFECT, primaryCommand, type Effect, type EffectProgram, type RedisOutcome } from '../../world/effects.js';
+import { CLOCK_EFFECT, primaryCommand, sleep, type Effect, type EffectProgram, type RedisOutcome } from '../../world/effects.js';
 import type { RedisReply } from '../../world/redis/reply.js';
 import type { AcquireResult, LockParams } from '../lock-protocol.js';
 import { ACQUIRED, acquireFailure, BUSY } from './outcomes.js';
 
 /** Whether another attempt fits the wait budget after `elapsedMs`; the sleep before it, or null. */
 const pauseBeforeRetry = (params: LockParams, elapsedMs: number): Effect | null =>
-  elapsedMs + params.retryIntervalMs > params.waitMs ? null : { kind: 'sleep', us: params.retryIntervalMs * 1000 };
+  elapsedMs + params.retryIntervalMs > params.waitMs ? null : sleep(params.retryIntervalMs * 1000);
 
 export function* pollUntilAcquired(
   attempt: () => EffectProgram<AcquireResult>,

@@ -8,7 +8,7 @@
  * (redisson/executor.ts): re-sent after a response timeout, followed by WAIT when Redis has
  * replicas, the whole acquire or unlock run again after a recognised "no replica synced".
  */
-import { CLOCK_EFFECT, clientStateEffect, CURRENT_REQUEST_EFFECT, REDIS_SETUP_EFFECT, type EffectProgram, type RedisSetup } from '../../world/effects.js';
+import { awaitMessage, CLOCK_EFFECT, clientStateEffect, CURRENT_REQUEST_EFFECT, REDIS_SETUP_EFFECT, redisSend, subscribe, unsubscribe, type EffectProgram, type RedisSetup } from '../../world/effects.js';
 import { isErrorReply } from '../../world/redis/reply.js';
 import { redissonAcquire, redissonUnlock, redissonUnlockLatch } from '../../world/redis/scripts.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../lock-protocol.js';
@@ -65,7 +65,7 @@ function* unlockInner(config: RedissonConfig, lock: LockHandle, requestId: strin
     const px = config.b.latchAtLeastOneMs ? Math.max(latchMs, 1) : latchMs;
     script = ['EVAL', redissonUnlockLatch.lua, '3', lock.key, channel, latch, UNLOCK_MESSAGE, lease, lock.threadOwner, 'PUBLISH', String(px)];
   }
-  // syncedEval in place when what it sends is known (see redisson.acquire).
+  // syncedEval in place when what it sends is known (as in tryAcquire).
   const n = knownSync(config);
   let r: Outcome;
   if (n === SYNC_UNKNOWN) r = yield* syncedEval(config, script, lockRetried(config));
@@ -74,22 +74,31 @@ function* unlockInner(config: RedissonConfig, lock: LockHandle, requestId: strin
     const answer: unknown = yield effect;
     r = syncedOutcome(config, n, answer) ?? (yield* syncedResent(config, effect, n, answer, lockRetried(config)));
   }
-  if (latch !== null && r.kind === 'reply' && !isErrorReply(r.reply)) yield { kind: 'redis-send', command: ['DEL', latch] };
+  if (latch !== null && r.kind === 'reply' && !isErrorReply(r.reply)) yield redisSend(['DEL', latch]);
   return r;
 }
 
 /**
- * tryAcquireAsync once: the script (via ServiceManager.execute's re-runs), handleNoSync's
- * give-back, and the watchdog on success. Returns the result, or the holder's PTTL. `first`
- * is the outcome of the first run's script when the caller sent it already (else null).
+ * RedissonLock.tryAcquireAsync (tryAcquireAsync0 from 3.21.0): tryLockInnerAsync, run again
+ * by ServiceManager.execute after a recognised no-sync error when the version does, with
+ * RedissonBaseLock.handleNoSync's give-back; on success without a lease the watchdog
+ * (scheduleExpirationRenewal). Returns the result, or the holder's PTTL (the script's reply
+ * when another thread holds the lock).
  */
-function* tryAcquireOnce(config: RedissonConfig, lock: LockHandle, params: LockParams, request: string, script: string[], first: Outcome | null): EffectProgram<AcquireResult | number> {
+function* tryAcquire(config: RedissonConfig, lock: LockHandle, params: LockParams, request: string, script: string[]): EffectProgram<AcquireResult | number> {
   let givenBack = false;
   let giveBacks = 0;
   let r: Outcome;
-  // Run again by ServiceManager.execute after a recognised no-sync error, when the version does.
   for (let run = 0; ; run++) {
-    r = run === 0 && first !== null ? first : yield* syncedEval(config, script, lockRetried(config));
+    // tryLockInnerAsync: the script through syncedEval (RedissonBaseLock.evalWriteAsync),
+    // sent in place when what goes out is known (knownSync): no generator under the command.
+    const n = knownSync(config);
+    if (n === SYNC_UNKNOWN) r = yield* syncedEval(config, script, lockRetried(config));
+    else {
+      const effect = syncedEffect(config, script, n);
+      const answer: unknown = yield effect;
+      r = syncedOutcome(config, n, answer) ?? (yield* syncedResent(config, effect, n, answer, lockRetried(config)));
+    }
     givenBack = false;
     if (r.kind === 'no-sync' && config.b.giveBackOnNoSync && recognisedNoSync(config, r)) {
       // handleNoSync: unlock what was just taken, then fail with the original error.
@@ -124,11 +133,9 @@ export const redisson: LockProtocol = {
   summary: 'Redisson RLock by version: hash + reentrancy, watchdog when no lease, pub/sub waiters, command re-sends, WAIT for replicas',
   reentrantByThread: true,
   /**
-   * tryLock: a first try; with a wait budget, subscribe and try again after each unlock
-   * message or the holder's PTTL until the budget is spent, then unsubscribe. One generator
-   * for the whole call: a try whose script is sent as syncedEval would send it (knownSync)
-   * and answered with a plain reply is handled here, in place; anything else goes through
-   * tryAcquireOnce (the same effects in the same order, fewer generator frames per command).
+   * RedissonLock.tryLock(waitTime, leaseTime, unit): a first try; with a wait budget,
+   * subscribe and try again after each unlock message or the holder's PTTL until the budget
+   * is spent, then unsubscribe.
    */
   *acquire(lock, params) {
     // configOf in place (a generator less per lock call): the config, made on first use.
@@ -139,46 +146,27 @@ export const redisson: LockProtocol = {
     const startMs = (yield CLOCK_EFFECT) as number;
     // The script is the same for every try of this call (commands are only read).
     const script = ['EVAL', redissonAcquire.lua, '1', lock.key, String(lock.leaseMs), lock.threadOwner];
-    let channel: string | null = null;
-    let remainingMs = 0;
+    const first = yield* tryAcquire(config, lock, params, request, script);
+    if (typeof first !== 'number') return first;
+    if (params.waitMs <= 0) return BUSY;
+    const channel = channelOf(lock.key);
+    yield subscribe(channel);
+    // From here on the call unsubscribes when it ends (not when the subscribe itself failed).
     try {
       for (;;) {
-        if (channel !== null) {
-          remainingMs = params.waitMs - (((yield CLOCK_EFFECT) as number) - startMs);
-          if (remainingMs <= 0) return BUSY;
-        }
-        let attempt: AcquireResult | number;
-        const n = knownSync(config);
-        let r: Outcome | null = null;
-        if (n !== SYNC_UNKNOWN) {
-          const effect = syncedEffect(config, script, n);
-          const answer: unknown = yield effect;
-          r = syncedOutcome(config, n, answer) ?? (yield* syncedResent(config, effect, n, answer, lockRetried(config)));
-        }
-        if (r !== null && r.kind === 'reply' && !isErrorReply(r.reply)) {
-          // tryAcquireOnce's ending for a plain reply: taken (nil), or the holder's PTTL.
-          if (r.reply === null) {
-            if (params.leaseMs === null) yield* scheduleRenewal(config, lock.key, lock.threadOwner, request);
-            attempt = ACQUIRED;
-          } else attempt = typeof r.reply === 'number' ? r.reply : -1;
-        } else attempt = yield* tryAcquireOnce(config, lock, params, request, script, r);
-        if (typeof attempt !== 'number') return attempt;
-        if (channel === null) {
-          if (params.waitMs <= 0) return BUSY;
-          const subscribed = channelOf(lock.key);
-          yield { kind: 'subscribe', channel: subscribed };
-          // From here on the call unsubscribes when it ends (not when the subscribe itself failed).
-          channel = subscribed;
-          continue;
-        }
+        const remainingMs = params.waitMs - (((yield CLOCK_EFFECT) as number) - startMs);
+        if (remainingMs <= 0) return BUSY;
+        const ttl = yield* tryAcquire(config, lock, params, request, script);
+        if (typeof ttl !== 'number') return ttl;
         // A key without TTL (ttl < 0) gives no bound: wait for an unlock message or the budget.
-        const sleepMs = attempt >= 0 ? Math.min(attempt, remainingMs) : remainingMs;
-        yield { kind: 'await-message', channel, timeoutUs: Math.max(1, sleepMs) * 1000 };
+        const sleepMs = ttl >= 0 ? Math.min(ttl, remainingMs) : remainingMs;
+        yield awaitMessage(channel, Math.max(1, sleepMs) * 1000);
       }
     } finally {
-      if (channel !== null) yield { kind: 'unsubscribe', channel };
+      yield unsubscribe(channel);
     }
   },
+  /** RedissonBaseLock.unlockAsync: the unlock script, then the watchdog cancelled; run again by ServiceManager.execute. */
   *release(lock, params) {
     const made = (yield CONFIGS) as Map<LockParams, RedissonConfig>;
     const config = made.get(params) ?? (yield* makeConfig(params, made));

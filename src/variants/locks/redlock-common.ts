@@ -1,5 +1,5 @@
 /** What the three Redlock implementations share: the quorum, the retry pause, the count of replies. */
-import { random, sleep, type EachOutcome, type EffectProgram } from '../../world/effects.js';
+import { RANDOM_EFFECT, sleep, type EachOutcome, type EffectProgram } from '../../world/effects.js';
 import { isErrorReply } from '../../world/redis/reply.js';
 import type { AcquireResult, LockParams } from '../lock-protocol.js';
 
@@ -15,8 +15,8 @@ export const quorumOf = (n: number): number => Math.floor(n / 2) + 1;
  * asks for "a random delay"; it uses the same.
  */
 export function* retryPause(params: LockParams): EffectProgram<void> {
-  const jitterMs = Math.floor(((yield* random()) * 2 - 1) * params.retryJitterMs);
-  yield* sleep(Math.max(0, params.retryDelayMs + jitterMs) * 1000);
+  const jitterMs = Math.floor((((yield RANDOM_EFFECT) as number) * 2 - 1) * params.retryJitterMs);
+  yield sleep(Math.max(0, params.retryDelayMs + jitterMs) * 1000);
 }
 
 /** The masters' answers to one attempt. */

@@ -24,7 +24,7 @@
  * expiration 922 ms in the past and the key already gone from the masters that granted it
  * but one. Releasing a lock whose 100 ms keys had expired failed after 1.7 s (11 attempts).
  */
-import { masterCount, redisEach, type EachWait, type EffectProgram } from '../../world/effects.js';
+import { MASTERS_EFFECT, redisEach, type EachOutcome, type EachWait, type EffectProgram } from '../../world/effects.js';
 import { compareAndDelete } from '../../world/redis/scripts.js';
 import type { AcquireResult, LockHandle, LockParams, ReleaseResult } from '../lock-protocol.js';
 import { ACQUIRED, RELEASED } from './outcomes.js';
@@ -32,18 +32,18 @@ import { quorumOf, REDLOCK_DEFAULT_TTL_MS, refused, retryPause, tally, type Tall
 
 function* releaseAttempt(lock: LockHandle, quorum: number): EffectProgram<Tally> {
   const wait: EachWait = { until: 'quorum', quorum, vote: 1 };
-  return tally(yield* redisEach(wait, 'EVAL', compareAndDelete.lua, '1', lock.key, lock.token), 1);
+  return tally((yield redisEach(wait, ['EVAL', compareAndDelete.lua, '1', lock.key, lock.token])) as EachOutcome[], 1);
 }
 
 export function* acquireV5(lock: LockHandle, params: LockParams): EffectProgram<AcquireResult> {
   const ttlMs = params.leaseMs ?? REDLOCK_DEFAULT_TTL_MS;
   lock.leaseMs = ttlMs;
-  const quorum = quorumOf(yield* masterCount());
+  const quorum = quorumOf((yield MASTERS_EFFECT) as number);
   const wait: EachWait = { until: 'quorum', quorum, vote: 'OK' };
   const attempts = params.retryCount + 1;
   let last: Tally | null = null;
   for (let attempt = 1; attempt <= attempts; attempt++) {
-    last = tally(yield* redisEach(wait, 'SET', lock.key, lock.token, 'NX', 'PX', String(ttlMs)), 'OK');
+    last = tally((yield redisEach(wait, ['SET', lock.key, lock.token, 'NX', 'PX', String(ttlMs)])) as EachOutcome[], 'OK');
     if (last.votes >= quorum) return ACQUIRED;
     if (attempt < attempts) yield* retryPause(params);
   }
@@ -52,7 +52,7 @@ export function* acquireV5(lock: LockHandle, params: LockParams): EffectProgram<
 }
 
 export function* releaseV5(lock: LockHandle, params: LockParams): EffectProgram<ReleaseResult> {
-  const quorum = quorumOf(yield* masterCount());
+  const quorum = quorumOf((yield MASTERS_EFFECT) as number);
   const attempts = params.retryCount + 1;
   let deleted = 0;
   for (let attempt = 1; attempt <= attempts; attempt++) {

@@ -32,7 +32,7 @@
  * per-call `retryCount` as `options.retryCount || self.retryCount` (0 means the default);
  * `retry-count` is the constructor setting, which takes 0 as 0, so the quirk does not arise.
  */
-import { localClockMs, masterCount, redisEach, type EachWait, type EffectProgram } from '../../world/effects.js';
+import { CLOCK_EFFECT, MASTERS_EFFECT, redisEach, type EachOutcome, type EachWait, type EffectProgram } from '../../world/effects.js';
 import { compareAndDelete } from '../../world/redis/scripts.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../lock-protocol.js';
 import { ACQUIRED, RELEASED } from './outcomes.js';
@@ -47,7 +47,7 @@ function waitOf(params: LockParams): EachWait {
 }
 
 function* unlockEverywhere(lock: LockHandle, wait: EachWait): EffectProgram<number> {
-  const outcomes = yield* redisEach(wait, 'EVAL', compareAndDelete.lua, '1', lock.key, lock.token);
+  const outcomes = (yield redisEach(wait, ['EVAL', compareAndDelete.lua, '1', lock.key, lock.token])) as EachOutcome[];
   return tally(outcomes, 1).votes;
 }
 
@@ -55,16 +55,16 @@ function* unlockEverywhere(lock: LockHandle, wait: EachWait): EffectProgram<numb
 function* acquireSpecOrV4(lock: LockHandle, params: LockParams): EffectProgram<AcquireResult> {
   const ttlMs = params.leaseMs ?? REDLOCK_DEFAULT_TTL_MS;
   lock.leaseMs = ttlMs;
-  const quorum = quorumOf(yield* masterCount());
+  const quorum = quorumOf((yield MASTERS_EFFECT) as number);
   const driftMs = Math.round(params.driftFactor * ttlMs) + 2;
   const wait = waitOf(params);
   let last: Tally | null = null;
   let validityMs = 0;
   for (let attempt = 0; attempt <= params.retryCount; attempt++) {
-    const startMs = yield* localClockMs();
-    const outcomes = yield* redisEach(wait, 'SET', lock.key, lock.token, 'NX', 'PX', String(ttlMs));
+    const startMs = (yield CLOCK_EFFECT) as number;
+    const outcomes = (yield redisEach(wait, ['SET', lock.key, lock.token, 'NX', 'PX', String(ttlMs)])) as EachOutcome[];
     last = tally(outcomes, 'OK');
-    validityMs = ttlMs - ((yield* localClockMs()) - startMs) - driftMs;
+    validityMs = ttlMs - (((yield CLOCK_EFFECT) as number) - startMs) - driftMs;
     if (last.votes >= quorum && validityMs > 0) return ACQUIRED;
     yield* unlockEverywhere(lock, wait);
     if (attempt < params.retryCount) yield* retryPause(params);
@@ -73,7 +73,7 @@ function* acquireSpecOrV4(lock: LockHandle, params: LockParams): EffectProgram<A
 }
 
 function* releaseSpecOrV4(lock: LockHandle, params: LockParams): EffectProgram<ReleaseResult> {
-  const quorum = quorumOf(yield* masterCount());
+  const quorum = quorumOf((yield MASTERS_EFFECT) as number);
   const deleted = yield* unlockEverywhere(lock, waitOf(params));
   return deleted >= quorum
     ? RELEASED

@@ -2,7 +2,7 @@
  * One atomic SET NX PX with a constant value, released by a plain DEL ("Redis atomicity failed?").
  * If the lease runs out first, the DEL removes whoever holds the lock by then.
  */
-import { redis } from '../../world/effects.js';
+import { primaryCommand, type RedisOutcome } from '../../world/effects.js';
 import type { LockProtocol } from '../lock-protocol.js';
 import { pollCommand, replyIsOk } from './polling.js';
 import { RELEASED, releaseFailure } from './outcomes.js';
@@ -18,7 +18,7 @@ export const setNxPx: LockProtocol = {
     return pollCommand(params, ['SET', lock.key, CONSTANT_LOCK_VALUE, 'NX', 'PX', String(lock.leaseMs)], replyIsOk);
   },
   *release(lock) {
-    const r = yield* redis('DEL', lock.key);
+    const r = (yield primaryCommand(['DEL', lock.key])) as RedisOutcome;
     return releaseFailure(r) ?? RELEASED;
   },
 };

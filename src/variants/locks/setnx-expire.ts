@@ -4,7 +4,7 @@
  * A crash between the two leaves a lock with no TTL that blocks everyone until someone
  * deletes it by hand ("From setnx to Redisson": lock:stock:10037 lived 11 days).
  */
-import { crashPoint, redis } from '../../world/effects.js';
+import { crashPoint, primaryCommand, type RedisOutcome } from '../../world/effects.js';
 import type { LockProtocol } from '../lock-protocol.js';
 import { pollUntilAcquired } from './polling.js';
 import { ACQUIRED, acquireFailure, BUSY, RELEASED, releaseFailure } from './outcomes.js';
@@ -19,18 +19,18 @@ export const setnxExpire: LockProtocol = {
     lock.leaseMs = params.leaseMs ?? DEFAULT_LEASE_MS;
     const leaseS = String(Math.max(1, Math.ceil(lock.leaseMs / 1000)));
     return pollUntilAcquired(function* () {
-      const r = yield* redis('SETNX', lock.key, lock.token);
+      const r = (yield primaryCommand(['SETNX', lock.key, lock.token])) as RedisOutcome;
       const failure = acquireFailure(r);
       if (failure) return failure;
       if (r.status === 'ok' && r.reply === 0) return BUSY;
-      yield* crashPoint(CRASH_BETWEEN_SETNX_AND_EXPIRE);
+      yield crashPoint(CRASH_BETWEEN_SETNX_AND_EXPIRE);
       // If EXPIRE is lost the lock has no TTL; the client cannot tell, so it proceeds.
-      yield* redis('EXPIRE', lock.key, leaseS);
+      yield primaryCommand(['EXPIRE', lock.key, leaseS]);
       return ACQUIRED;
     }, params);
   },
   *release(lock) {
-    const r = yield* redis('DEL', lock.key);
+    const r = (yield primaryCommand(['DEL', lock.key])) as RedisOutcome;
     return releaseFailure(r) ?? RELEASED;
   },
 };

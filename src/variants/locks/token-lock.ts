@@ -3,7 +3,7 @@
  * `token-get-del` compares with GET and deletes with DEL as two commands (the code of "Redis to Redisson in four stages"),
  * so the lock can change hands in between; `lua-unlock` does both in one atomic script.
  */
-import { primaryCommand, redis, type EffectProgram, type RedisOutcome } from '../../world/effects.js';
+import { primaryCommand, type EffectProgram, type RedisOutcome } from '../../world/effects.js';
 import { compareAndDelete } from '../../world/redis/scripts.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol } from '../lock-protocol.js';
 import { pollCommand, replyIsOk } from './polling.js';
@@ -20,13 +20,13 @@ export const tokenGetDel: LockProtocol = {
   summary: 'SET key <token> NX PX lease; release = GET, compare, DEL (two commands)',
   acquire: acquireWithToken,
   *release(lock) {
-    const got = yield* redis('GET', lock.key);
+    const got = (yield primaryCommand(['GET', lock.key])) as RedisOutcome;
     const failure = releaseFailure(got);
     if (failure) return failure;
     if (got.status === 'ok' && got.reply !== lock.token) {
       return { released: false, reason: 'not-held', detail: 'value is not our token' };
     }
-    const del = yield* redis('DEL', lock.key);
+    const del = (yield primaryCommand(['DEL', lock.key])) as RedisOutcome;
     return releaseFailure(del) ?? RELEASED;
   },
 };

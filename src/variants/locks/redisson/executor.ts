@@ -10,7 +10,7 @@
  * - ServiceManager.execute (3.21.0+): the whole operation runs again after a "no replica
  *   synced" error it recognises.
  */
-import { clientStateEffect, random, REPLICAS_EFFECT, sleep, type Effect, type EffectProgram, type RedisOutcome, type RedisSetup } from '../../../world/effects.js';
+import { clientStateEffect, pipeline, random, REPLICAS_EFFECT, sleep, timedCommand, type Effect, type EffectProgram, type RedisOutcome, type RedisSetup } from '../../../world/effects.js';
 import { isErrorReply, type RedisReply } from '../../../world/redis/reply.js';
 import { NO_SYNC, type DelayStrategy, type RedissonBehaviour } from './versions.js';
 
@@ -51,7 +51,7 @@ export function* retryDelayMs(config: RedissonConfig, attempt: number): EffectPr
   const exponentialMs = attempt >= 31 ? d.maxMs : Math.min(d.baseMs * 2 ** attempt, d.maxMs);
   const halfMs = Math.floor(exponentialMs / 2);
   if (halfMs === 0) return 0;
-  return halfMs + Math.floor((yield* random('redisson-retry-delay')) * (halfMs + 1));
+  return halfMs + Math.floor(((yield random('redisson-retry-delay')) as number) * (halfMs + 1));
 }
 
 /**
@@ -69,7 +69,7 @@ export function* send(
     const r = yield* plain(config, commands[0], options.retry, options.timeoutUs);
     return r.kind === 'reply' ? { replies: [r.reply] } : { timeout: r.sends };
   }
-  const first = (yield { kind: 'redis-pipeline', commands, timeoutUs: options.timeoutUs }) as RedisOutcome[];
+  const first = (yield pipeline(commands, options.timeoutUs)) as RedisOutcome[];
   return yield* afterFirstBatch(config, commands, first, options.retry, options.timeoutUs);
 }
 
@@ -108,13 +108,12 @@ function* afterFirstBatch(
     for (let i = 0; i < commands.length; i++) if (replies[i] === undefined || commands[i][0] === 'WAIT') next.push(i);
     indices = next;
     if (!(yield* resend(config, retry, attempt))) return { timeout: attempt + 1 };
-    outcomes = (yield { kind: 'redis-pipeline', commands: next.map((i) => commands[i]), timeoutUs }) as RedisOutcome[];
+    outcomes = (yield pipeline(next.map((i) => commands[i]), timeoutUs)) as RedisOutcome[];
   }
 }
 
 /**
- * A single command through RedisExecutor (the loop of `send`, for one command). Effects are
- * yielded as plain objects here, without the helpers: one generator frame less per command.
+ * A single command through RedisExecutor (the loop of `send`, for one command).
  */
 export function* plain(
   config: RedissonConfig,
@@ -122,7 +121,7 @@ export function* plain(
   retry: boolean,
   timeoutUs = config.setup.commandTimeoutUs,
 ): EffectProgram<Exclude<Outcome, { kind: 'no-sync' }>> {
-  const r = (yield { kind: 'redis', target: 'primary', command, timeoutUs }) as RedisOutcome;
+  const r = (yield timedCommand(command, timeoutUs)) as RedisOutcome;
   if (r.status === 'ok') return replyOf(r.reply);
   return yield* plainResent(config, command, retry, timeoutUs);
 }
@@ -131,7 +130,7 @@ export function* plain(
 function* plainResent(config: RedissonConfig, command: string[], retry: boolean, timeoutUs: number): EffectProgram<Exclude<Outcome, { kind: 'no-sync' }>> {
   for (let attempt = 0; ; attempt++) {
     if (!(yield* resend(config, retry, attempt))) return { kind: 'timeout', sends: attempt + 1 };
-    const r = (yield { kind: 'redis', target: 'primary', command, timeoutUs }) as RedisOutcome;
+    const r = (yield timedCommand(command, timeoutUs)) as RedisOutcome;
     if (r.status === 'ok') return replyOf(r.reply);
   }
 }
@@ -158,7 +157,7 @@ function replyOf(reply: RedisReply): { kind: 'reply'; reply: RedisReply } {
  */
 function* resend(config: RedissonConfig, retry: boolean, attempt: number): EffectProgram<boolean> {
   if (!retry || attempt >= config.retryAttempts) return false;
-  if (config.b.waitBeforeResend) yield { kind: 'sleep', us: (yield* retryDelayMs(config, attempt)) * 1000 };
+  if (config.b.waitBeforeResend) yield sleep((yield* retryDelayMs(config, attempt)) * 1000);
   return true;
 }
 
@@ -271,8 +270,8 @@ function waitCommand(n: number): string[] {
 /** The effect syncedEval yields first for `script` once `n` (knownSync, not SYNC_UNKNOWN) is known. */
 export function syncedEffect(config: RedissonConfig, script: string[], n: number): Effect {
   const timeoutUs = config.setup.commandTimeoutUs;
-  if (n <= 0) return { kind: 'redis', target: 'primary', command: script, timeoutUs };
-  return { kind: 'redis-pipeline', commands: [script, waitCommand(n)], timeoutUs: timeoutUs + (config.b.batchTimeoutAddsWait ? SLAVES_SYNC_TIMEOUT_MS * 1000 : 0) };
+  if (n <= 0) return timedCommand(script, timeoutUs);
+  return pipeline([script, waitCommand(n)], timeoutUs + (config.b.batchTimeoutAddsWait ? SLAVES_SYNC_TIMEOUT_MS * 1000 : 0));
 }
 
 /** The outcome of syncedEffect's answer, or null when a reply is missing (then syncedResent). */
@@ -366,5 +365,5 @@ export const rerunsAfter = (config: RedissonConfig, r: Outcome, run: number): bo
  * retryDelay.calcDelay(run + 1) (3.48.0+).
  */
 export function* rerunDelay(config: RedissonConfig, run: number): EffectProgram<void> {
-  yield* sleep((yield* retryDelayMs(config, run + 1)) * 1000);
+  yield sleep((yield* retryDelayMs(config, run + 1)) * 1000);
 }

@@ -79,7 +79,7 @@ export function* scheduleRenewal(config: RedissonConfig, key: string, owner: str
     shared.entries.set(key, entry);
     if (!shared.running) {
       shared.running = true;
-      yield* spawn('redisson-renewal', () => sharedTimer(config, shared), true);
+      yield spawn('redisson-renewal', () => sharedTimer(config, shared), true);
     }
     return;
   }
@@ -103,7 +103,7 @@ export function* cancelRenewal(config: RedissonConfig, key: string, owner: strin
   if (owner !== null) task.remove(owner);
   if (owner !== null && task.threads.size > 0) return;
   // Timeout.cancel(): no effect on a timer that already fired (its renewal is in flight).
-  if (task.timer && !task.timer.firing) yield* cancel(task.timer.handle);
+  if (task.timer && !task.timer.firing) yield cancel(task.timer.handle);
   map.delete(key);
 }
 
@@ -113,14 +113,14 @@ function* renewExpiration(config: RedissonConfig, map: Map<string, RenewalEntry>
   if (!entry) return;
   const timer = { handle: 0, firing: false };
   entry.timer = timer;
-  timer.handle = yield* spawn('watchdog', () => perLockTimer(config, map, key, timer));
+  timer.handle = (yield spawn('watchdog', () => perLockTimer(config, map, key, timer))) as number;
 }
 
 /** One timer chain of the per-lock design: fire, renew for the first thread, re-arm. */
 function* perLockTimer(config: RedissonConfig, map: Map<string, RenewalEntry>, key: string, timer: { handle: number; firing: boolean }): EffectProgram<void> {
   const lease = String(LOCK_WATCHDOG_TIMEOUT_MS);
   for (;;) {
-    yield* sleep(RENEW_EVERY_US);
+    yield sleep(RENEW_EVERY_US);
     timer.firing = true;
     const entry = map.get(key);
     const first = entry?.first();
@@ -130,15 +130,15 @@ function* perLockTimer(config: RedissonConfig, map: Map<string, RenewalEntry>, k
     if (error !== null) {
       // "Can't update lock expiration": stop for good (3.x); `continue` is a what-if for this design.
       const stops = config.watchdogOnError === 'stop';
-      yield* note('renew', false, `${error}; watchdog ${stops ? 'stops' : 'keeps renewing'}`, first.request);
+      yield note('renew', false, `${error}; watchdog ${stops ? 'stops' : 'keeps renewing'}`, first.request);
       if (stops) {
         if (config.b.renewalErrorRemovesEntry) map.delete(key);
         return;
       }
     } else if (r.kind === 'reply' && r.reply === 1) {
-      yield* note('renew', true, `renewed to ${LOCK_WATCHDOG_TIMEOUT_MS}ms`, first.request);
+      yield note('renew', true, `renewed to ${LOCK_WATCHDOG_TIMEOUT_MS}ms`, first.request);
     } else {
-      yield* note('renew', false, 'lock no longer ours; watchdog stops (the thread is not told)', first.request);
+      yield note('renew', false, 'lock no longer ours; watchdog stops (the thread is not told)', first.request);
       if (config.b.renewalMissRemovesEntry) yield* cancelRenewal(config, key, null);
       return;
     }
@@ -166,7 +166,7 @@ function cancelShared(shared: SharedRenewal, key: string, owner: string | null):
  */
 function* sharedTimer(config: RedissonConfig, shared: SharedRenewal): EffectProgram<void> {
   for (;;) {
-    yield* sleep(RENEW_EVERY_US);
+    yield sleep(RENEW_EVERY_US);
     yield* renewAll(config, shared);
     if (!shared.running) return;
   }
@@ -187,15 +187,15 @@ function* renewAll(config: RedissonConfig, shared: SharedRenewal): EffectProgram
     const error = failure(r);
     if (error !== null) {
       // "Can't update locks expiration": logged, and the timer goes on.
-      for (const c of chunk) yield* note('renew', false, `${error}; the shared timer keeps renewing`, c.request);
+      for (const c of chunk) yield note('renew', false, `${error}; the shared timer keeps renewing`, c.request);
       return;
     }
     const results = r.kind === 'reply' && Array.isArray(r.reply) ? r.reply : [];
     for (const [j, c] of chunk.entries()) {
       if (results[j] === 1) {
-        yield* note('renew', true, `renewed to ${LOCK_WATCHDOG_TIMEOUT_MS}ms`, c.request);
+        yield note('renew', true, `renewed to ${LOCK_WATCHDOG_TIMEOUT_MS}ms`, c.request);
       } else {
-        yield* note('renew', false, 'lock no longer ours; its renewal ends (the thread is not told)', c.request);
+        yield note('renew', false, 'lock no longer ours; its renewal ends (the thread is not told)', c.request);
         cancelShared(shared, c.key, c.owner);
       }
     }
