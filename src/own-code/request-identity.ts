@@ -124,7 +124,8 @@ export class RequestIdentity {
     // Values other than the command's name and keys and plain numbers and options (NX, PX, 30000).
     for (let i = 1; i < args.length && r.values.size < MAX_VALUES; i++) {
       const a = args[i];
-      if (a.length < 6 || keys.includes(a) || /^[A-Za-z]{1,8}$|^-?\d+$/.test(a)) continue;
+      // Kept already (a polling lock sends its token with every try): nothing to test.
+      if (a.length < 6 || r.values.has(a) || keys.includes(a) || /^[A-Za-z]{1,8}$|^-?\d+$/.test(a)) continue;
       r.values.add(a);
     }
   }

@@ -59,6 +59,8 @@ interface Bridge {
   cfg: Map<number, ClientConfig>;
   /** The requests in flight in this process, to attribute what its handlers send (request-identity.ts). */
   identity: RequestIdentity;
+  /** Its armed user timers: timer id -> the number of the arming; an arming no longer here is stale (cleared, or re-armed). */
+  timers: Map<number, number>;
 }
 
 /** A call in flight: whose, on which key. */
@@ -102,8 +104,8 @@ export class OwnCodeRuntime {
   private readonly bridges = new Map<ClientHost, Bridge>();
   private readonly byId = new Map<number, Bridge>();
   private readonly calls = new Map<number, CallInfo>();
-  /** Armed user timers by id: an arming that is no longer here is stale (cleared, or re-armed). */
-  private readonly timers = new Map<string, object>();
+  /** Numbers the armings of user timers (Bridge.timers). */
+  private armings = 0;
   private readonly subscriptions = new Map<string, () => void>();
   private readonly independent: boolean;
   private readonly watchedHosts = new Set<ClientHost>();
@@ -152,7 +154,7 @@ export class OwnCodeRuntime {
     }
     const realm = UserCode.forProcess(this.module.file);
     const identity = new RequestIdentity(host.name, this.lockKeyOf);
-    const bridge: Bridge = { id: this.nextClient++, host, realm, incarnation: host.incarnation, connections: new Map(), cfg: new Map(), identity };
+    const bridge: Bridge = { id: this.nextClient++, host, realm, incarnation: host.incarnation, connections: new Map(), cfg: new Map(), identity, timers: new Map() };
     if (!this.watchedHosts.has(host)) {
       this.watchedHosts.add(host);
       simulatedTransport(host.transport).primarySwitchListeners.push(() => this.primarySwitched(host));
@@ -224,7 +226,7 @@ export class OwnCodeRuntime {
         this.timer(from, a.id, a.ms);
         return;
       case 'clear':
-        this.timers.delete(`${from.id}/${a.id}`);
+        from.timers.delete(a.id);
         return;
       case 'reconnect': {
         const b = this.live(a.client);
@@ -400,18 +402,18 @@ export class OwnCodeRuntime {
 
   /** A user timer: a thread of the client process due when its clock has advanced `ms`. */
   private timer(b: Bridge, id: number, ms: number): void {
-    const key = `${b.id}/${id}`;
-    this.timers.delete(key); // a re-armed interval: the earlier arming is stale
+    const timers = b.timers;
+    timers.delete(id); // a re-armed interval: the earlier arming is stale
     if (!this.live(b.id)) return;
     const delayUs = this.localToSimUs(b.host, ms);
-    const me = {};
-    this.timers.set(key, me);
-    const stale = (): boolean => this.timers.get(key) !== me;
+    const arming = ++this.armings;
+    timers.set(id, arming);
+    const stale = (): boolean => timers.get(id) !== arming;
     const group = b.host.group;
     // Two events, as the process it was: its start now, its wake-up delayUs later.
     this.groupEvent(group, 0, stale, () => {
       this.groupEvent(group, delayUs, stale, () => {
-        this.timers.delete(key);
+        timers.delete(id);
         if (!this.live(b.id)) return;
         this.send({ op: 'fire', client: b.id, id });
       });

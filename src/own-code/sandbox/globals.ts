@@ -58,12 +58,18 @@ export function makeLocalRealm(context: vm.Context, env: SandboxEnv, own: { proc
   const { prims, intrinsics } = env;
   const HEX: string[] = [];
   for (let i = 0; i < 256; i++) HEX.push((i < 16 ? '0' : '') + i.toString(16));
+  // The 16 bytes randomFill would write (the same draws of the stream, in order: byte i is
+  // floor(rand() * 256)), read one at a time: no typed array per UUID (a polling lock draws
+  // one per acquire).
   const randomUUID = (): string => {
-    const b = prims.randomFill(new Uint8Array(16));
-    b[6] = (b[6] & 0x0f) | 0x40;
-    b[8] = (b[8] & 0x3f) | 0x80;
+    const rand = prims.rand;
     let h = '';
-    for (let i = 0; i < 16; i++) h += (i === 4 || i === 6 || i === 8 || i === 10 ? '-' : '') + HEX[b[i]];
+    for (let i = 0; i < 16; i++) {
+      let byte = Math.floor(rand() * 256);
+      if (i === 6) byte = (byte & 0x0f) | 0x40;
+      else if (i === 8) byte = (byte & 0x3f) | 0x80;
+      h += (i === 4 || i === 6 || i === 8 || i === 10 ? '-' : '') + HEX[byte];
+    }
     return h;
   };
   const getRandomValues = (a: any): any => {
