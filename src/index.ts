@@ -38,7 +38,9 @@ export { LOCKS, GUARDS } from './variants/registry.js';
 export { scenarioJsonSchema } from './scenario/json-schema.js';
 export { VERSION } from './version.js';
 export type { OwnLockFactory, OwnLock, OwnLockOptions, SimRedisClient, SimPipeline } from './own-code/contract.js';
-export { runScenarioReal, runVariantReal, agreeWithModel as agree } from './backends/real.js';
+export { runScenarioReal } from './real/run-real.js';
+export { runVariantReal } from './real/real-run.js';
+export { agreeWithModel as agree } from './real/agree.js';
 export type { RealScenarioOptions } from './real/run-real.js';
 export type { RealRunOptions } from './real/real-run.js';
 export {

@@ -11,6 +11,7 @@
  * keyspace notifications (key-watch.ts): both sides are rounded to that reading's resolution
  * before the test, so a difference below it is no difference.
  */
+import { runSimulated } from '../backends/default-backend.js';
 import type { RunResult } from '../runner/run.js';
 import type { Scenario } from '../spec/scenario.js';
 import type { VariantSpec } from '../spec/variant.js';
@@ -216,4 +217,9 @@ export async function agree(scenario: Scenario, options: AgreeOptions, simulate:
     variants,
     consistent: variants.every((v) => v.consistent),
   };
+}
+
+/** agree with the model's runs on each variant's default backend (default-backend.ts) beside the real ones. */
+export function agreeWithModel(scenario: Scenario, options: AgreeOptions): Promise<AgreeResult> {
+  return agree(scenario, options, (s, v, seed) => runSimulated(s, v, seed));
 }

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AGREE_METRICS, checkRepeat, compareRuns, estimate, judge, testRuns } from '../../src/real/agree.js';
-import { agreeWithModel } from '../../src/backends/real.js';
+import { agreeWithModel } from '../../src/real/agree.js';
 import type { RunResult } from '../../src/runner/run.js';
 import { loadScenario } from '../../src/scenario/load.js';
 import { hasRedis, REDIS_SERVER } from './redis-available.js';

@@ -1,7 +1,7 @@
 /** `lock-sim agree`: per variant, the model over seeds against real Redis over repeats. */
 import { InvalidArgumentError, type Command } from 'commander';
 import { AGREE_METRICS, checkRepeat, type AgreeMetric } from '../../real/agree.js';
-import { agreeWithModel } from '../../backends/real.js';
+import { agreeWithModel } from '../../real/agree.js';
 import { checkRedisServer } from '../../real/processes.js';
 import { renderAgreeHtml } from '../../report/agree-html.js';
 import { agreeToJson, renderAgree } from '../../report/agree-text.js';

@@ -21,7 +21,7 @@ import { summaryOf } from './summaries.js';
 import { checkVariantNames } from '../variant-names.js';
 import type { ParamOption } from '../../sweep/params.js';
 import { collectParam, loadWithParams } from '../param-options.js';
-import { runScenarioReal } from '../../backends/real.js';
+import { runScenarioReal } from '../../real/run-real.js';
 import { checkRedisServer } from '../../real/processes.js';
 
 interface RunOptions {
