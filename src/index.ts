@@ -24,11 +24,11 @@ export {
   type CompareSummary,
   type VariantSummary,
   type PairedSummary,
-} from './sweep/compare.js';
-export { checkScenario, type CheckOptions, type ScenarioCheck, type CheckedExpectation } from './sweep/check.js';
+} from './sweep/compare-variants.js';
+export { checkScenario, type CheckOptions, type ScenarioCheck, type CheckedExpectation } from './sweep/check-scenario.js';
 export { wilson, meanInterval, type Interval } from './sweep/stats.js';
 export { fisherExact, mannWhitney, holm, type MannWhitney } from './sweep/two-sample.js';
-export { checkHistory, type RunMetrics, type CheckResult } from './checker/check.js';
+export { checkHistory, type RunMetrics, type CheckResult } from './checker/check-history.js';
 export { Checker, type CheckerOptions } from './checker/checker.js';
 export { CheckerArena } from './checker/arena.js';
 export type { Operation, History } from './history/operation.js';
@@ -38,11 +38,11 @@ export { LOCKS, GUARDS } from './variants/registry.js';
 export { scenarioJsonSchema } from './scenario/json-schema.js';
 export { VERSION } from './version.js';
 export type { OwnLockFactory, OwnLock, OwnLockOptions, SimRedisClient, SimPipeline } from './own-code/contract.js';
-export { runScenarioReal } from './real/run-real.js';
-export { runVariantReal } from './real/real-run.js';
-export { agreeWithModel as agree } from './real/agree.js';
-export type { RealScenarioOptions } from './real/run-real.js';
-export type { RealRunOptions } from './real/real-run.js';
+export { runScenarioReal } from './backends/real/run-real.js';
+export { runVariantReal } from './backends/real/real-run.js';
+export { agreeWithModel as agree } from './agree/agree.js';
+export type { RealScenarioOptions } from './backends/real/run-real.js';
+export type { RealRunOptions } from './backends/real/real-run.js';
 export {
   compareRuns,
   estimate,
@@ -56,6 +56,6 @@ export {
   type AgreeResult,
   type AgreeRow,
   type AgreeVariant,
-} from './real/agree.js';
-export { checkRedisServer } from './real/redis-binary.js';
-export { RealBackendError } from './real/errors.js';
+} from './agree/agree.js';
+export { checkRedisServer } from './backends/real/redis-binary.js';
+export { RealBackendError } from './backends/real/errors.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AGREE_METRICS, checkRedisServer, compareRuns, loadScenario, RealBackendError, runScenarioReal, type AgreeVariant, type RunResult } from 'lock-sim';
-import { hasRedis, REDIS_SERVER } from './real/redis-available.js';
+import { hasRedis, REDIS_SERVER } from './backends/real/redis-available.js';
 
 const run = (doubleHolders: number): RunResult => ({ metrics: { oversold: 0, doubleHolders, stuckLockUs: 0, orphanLockUs: 0, throughputPerS: 1 } }) as unknown as RunResult;
 

@@ -7,7 +7,7 @@
 import { loadScenario } from '../scenario/load.js';
 import { parseValueSpec } from '../sweep/param-values.js';
 import { checkParam, readScenarioText } from '../sweep/params.js';
-import { sweep, SweepGrid } from '../sweep/sweep.js';
+import { sweep, SweepGrid } from '../sweep/sweep-grid.js';
 
 const FILE = 'scenarios/lease-vs-slow-risk-check.yaml';
 const GRID: ReadonlyArray<[string, string]> = [

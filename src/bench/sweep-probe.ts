@@ -5,7 +5,7 @@
  * simulator from outside.
  */
 import { loadScenario, parseScenario } from '../scenario/load.js';
-import { compare } from '../sweep/compare.js';
+import { compare } from '../sweep/compare-variants.js';
 
 /** A small world for the memory sweep: 10,000 seeds of it take a minute, not an hour. */
 const MEMORY_SCENARIO = `

@@ -3,7 +3,7 @@
  * (ledger.ts), their figures and first violations merged into one result. It reads the
  * history only, never the simulator, so a bug in the model cannot hide a bug in the verdict.
  * A run hands it each operation as the recorder stamps it; a recorded history is replayed
- * through it (check.ts checkHistory). Memory is bounded by what is still open (requests in
+ * through it (check-history.ts checkHistory). Memory is bounded by what is still open (requests in
  * flight, critical sections, lock work, current holders, unjudged segments, open
  * transactions) plus counts per distinct latency and a bit per request number.
  *
@@ -13,7 +13,7 @@
  */
 import type { Operation, SetupOp } from '../history/operation.js';
 import { CheckerArena } from './arena.js';
-import type { CheckResult } from './check.js';
+import type { CheckResult } from './check-history.js';
 import { DEFAULT_GRACE_US, Forgotten, RequestLedger } from './ledger.js';
 import type { Observer } from './observer.js';
 import { DiagnosticsObserver } from './observers/diagnostics.js';

@@ -1,5 +1,5 @@
 /** The metric names an `expect:` block may use, and how each is read off a run's metrics. */
-import type { RunMetrics } from './check.js';
+import type { RunMetrics } from './check-history.js';
 import { STALL_LIMIT_US } from './observers/liveness.js';
 import { formatMicros } from '../engine/time.js';
 

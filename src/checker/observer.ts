@@ -3,7 +3,7 @@
  * one history, their results merged into one verdict). Each observer judges one invariant
  * or gathers one group of figures, in a file of its own under observers/, and hears the
  * history one operation at a time, in history order, as the run records it; judging a
- * recorded history is replaying it through the same observers (check.ts checkHistory).
+ * recorded history is replaying it through the same observers (check-history.ts checkHistory).
  *
  * Besides the operations of the kinds it reads (`reads`), an observer may hear what the
  * request ledger (ledger.ts) derives from them once for every observer: a request's arrival

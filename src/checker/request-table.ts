@@ -7,9 +7,9 @@
  * scenarios/failover.yaml` (Map get/set/delete on request names, about a third of the streaming checker then, stream.js;
  * measured with `node --cpu-prof`, see the commit that brought this file). A request whose
  * slot a newer one needs moves to a Map, as do names of any other form (hand-written
- * histories). Dropped names are one bit per number (compact.ts TagSet's layout).
+ * histories). Dropped names are one bit per number (whole-run-stores.ts TagSet's layout).
  */
-import { numberedTag } from './compact.js';
+import { numberedTag } from './whole-run-stores.js';
 
 /** What the table holds: anything that knows its own name, and its number (requestNumber). */
 interface Named {

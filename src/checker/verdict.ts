@@ -5,7 +5,7 @@
  * told as such, whatever else it did); a safe run that stopped working is told by its
  * liveness class, so that a variant that refuses every request never prints SAFE.
  */
-import type { RunMetrics } from './check.js';
+import type { RunMetrics } from './check-history.js';
 import type { LivenessVerdict } from './observers/liveness.js';
 
 export type SafetyVerdict = 'SAFE' | 'DEGRADED' | 'LEAKY' | 'UNSAFE';

@@ -17,7 +17,7 @@ import { closest } from '../scenario/suggest.js';
 import { SCHEMA_FILE_NAME } from '../scenario/schema-line.js';
 import type { Scenario } from '../spec/scenario.js';
 import { scenarioInputs } from '../scenario/inputs.js';
-import { UsageError } from './options.js';
+import { UsageError } from './option-parsers.js';
 
 /** The package's scenarios folder: src/cli/ and dist/cli/ both sit two levels below the package root. */
 const BUILTIN_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));

@@ -5,11 +5,11 @@
  * shards), and adds them up. Every problem is a line naming the file and the field.
  */
 import { readInputFile } from '../scenario/input-file.js';
-import { mergeCompareResults, type CompareResult } from '../sweep/compare.js';
-import { mergeSweepResults, type SweepResult } from '../sweep/sweep.js';
+import { mergeCompareResults, type CompareResult } from '../sweep/compare-variants.js';
+import { mergeSweepResults, type SweepResult } from '../sweep/sweep-grid.js';
 import { formatProblem, SHARD_FORMAT, SWEEP_SHARD_FORMAT, validateSweepTally, validateTally } from '../sweep/tally-file.js';
-import { UsageError } from './options.js';
-import type { ScenarioTally } from '../sweep/check.js';
+import { UsageError } from './option-parsers.js';
+import type { ScenarioTally } from '../sweep/check-scenario.js';
 import { isCheckTally, mergeCheckTallies, validateCheckTally, type CheckTally } from '../sweep/check-tally-file.js';
 
 /**

@@ -7,9 +7,9 @@ import { InvalidArgumentError } from 'commander';
 import type { Budget } from '../scenario/cost.js';
 import type { Scenario } from '../spec/scenario.js';
 import { checkDistinct, checkParam, ParamError, parseParamOption, readScenarioText, scenarioText, type ParamOption, type SweepParam } from '../sweep/params.js';
-import { SweepGrid } from '../sweep/sweep.js';
+import { SweepGrid } from '../sweep/sweep-grid.js';
 import { loadScenarioArg, resolveScenarioArg } from './builtin-scenarios.js';
-import { budgetOf, UsageError } from './options.js';
+import { budgetOf, UsageError } from './option-parsers.js';
 
 /** commander's collector of repeated --param options. */
 export function collectParam(value: string, previous: ParamOption[]): ParamOption[] {

@@ -9,8 +9,8 @@ import { VERSION } from '../version.js';
 import type { CommandContext, Io } from './commands/context.js';
 import { COMMANDS, type CommandEntry } from './commands/table.js';
 import { EXIT_INTERNAL_ERROR, EXIT_INVALID_INPUT, EXIT_OK } from './exit-codes.js';
-import { UsageError } from './options.js';
-import { RealBackendError } from '../real/errors.js';
+import { UsageError } from './option-parsers.js';
+import { RealBackendError } from '../backends/real/errors.js';
 
 
 /** Options of every command, given before or after its name. */

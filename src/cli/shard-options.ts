@@ -13,7 +13,7 @@
  */
 import { InvalidArgumentError, Option } from 'commander';
 import { parseShard } from '../scenario/seeds.js';
-import { UsageError } from './options.js';
+import { UsageError } from './option-parsers.js';
 
 type Shard = { k: number; n: number };
 

@@ -9,7 +9,7 @@ import { statSync } from 'node:fs';
 import { relative } from 'node:path';
 import { filesUnder } from './folder-files.js';
 import picomatch from 'picomatch';
-import { UsageError } from './options.js';
+import { UsageError } from './option-parsers.js';
 
 /** Enough for any real run (10,000 shards is the most --shard allows), not an accidental walk of a home folder. */
 const MAX_TALLY_PATHS = 10_000;

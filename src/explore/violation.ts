@@ -5,7 +5,7 @@
  * metrics given instead ("stuck-time > 10s": a crash that leaves a lock one lease behind is not
  * a deadlock), any one of which makes a run a violation.
  */
-import type { RunMetrics } from '../checker/check.js';
+import type { RunMetrics } from '../checker/check-history.js';
 import { compare } from '../runner/expectations.js';
 import { metricByName } from '../checker/metric-names.js';
 import { parseMetricCondition } from '../scenario/resolve-expectations.js';

@@ -236,7 +236,7 @@ export class RecordBuilder {
     return { index: 0, timeUs: 0, process: node, type: 'info', f: 'key-state', node, key, holder, expiresAtUs, cause, by, previousHolder };
   }
 
-  /** The database ended a transaction (runner/run-kit.ts). */
+  /** The database ended a transaction (runner/run-harness.ts). */
   txn(request: string, owner: string, txn: number, outcome: TxnOp['outcome'], cause: TxnOp['cause']): TxnOp {
     if (this.recycled !== null) {
       const o = this.recycled.txn;

@@ -1,7 +1,7 @@
 /**
  * The node-redis-compatible client a lock module gets with `lock: { module, client: node-redis }`
  * (the `redis` package's v5 API; `node-redis@4` for v4), compiled INSIDE the process's realm
- * like the glue (glue.ts), so its promises and errors are the realm's. It speaks through the
+ * like the glue (realm-bridge.ts), so its promises and errors are the realm's. It speaks through the
  * glue's ioredis-compatible client (one connection of the process, its timeouts, reconnects and
  * replies), and gives what node-redis gives (@redis/client 1.x for v4, 5.x for v5, lib/commands):
  * - camelCase and UPPERCASE commands (`pExpire`, `PEXPIRE`, `hGetAll`, `setNX`, ...), arguments
@@ -25,7 +25,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export interface NodeRedisDeps {
   EventEmitter: typeof import('node:events').EventEmitter;
-  /** Makes the glue's ioredis-compatible client of connection `conn` (glue.ts SimRedis). */
+  /** Makes the glue's ioredis-compatible client of connection `conn` (realm-bridge.ts SimRedis). */
   transport(conn: number): any;
   flatten(args: any[]): string[];
 }

@@ -7,7 +7,7 @@
  */
 import type { Signal } from '../engine/signal.js';
 import type { AcquireResult, LockHandle, LockProtocol, ReleaseResult } from '../variants/lock-protocol.js';
-import { ACQUIRED, BUSY, RELEASED } from '../variants/locks/outcomes.js';
+import { ACQUIRED, BUSY, RELEASED } from '../variants/locks/lock-results.js';
 import type { ClientHost } from '../world/client-host.js';
 import type { Effect } from '../world/effects.js';
 import type { OwnCodeRuntime, Settled } from './runtime.js';

@@ -1,7 +1,7 @@
 /**
  * One simulated client process's user code, in the simulation's own thread: a `vm` context
  * of its own (its own globals, built-in objects and simulated clock, timers and random
- * stream), the glue (glue.ts) compiled in it, and the user module loaded in it afresh for that
+ * stream), the glue (realm-bridge.ts) compiled in it, and the user module loaded in it afresh for that
  * process incarnation (loader.ts: new module instances, so module-level state, a library's
  * registries and caches, cannot leak from one process into another, from a killed process
  * into its restart, or from one run into the next). Separate processes of a real service do
@@ -21,7 +21,7 @@
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import vm from 'node:vm';
-import { ownCodeContextMain, type GlueApi, type GlueHost } from './glue.js';
+import { ownCodeContextMain, type GlueApi, type GlueHost } from './realm-bridge.js';
 import { nodeRedisMain } from './node-redis-client.js';
 import { clientStore } from './client-store.js';
 import { ModuleLoader } from './loader.js';
@@ -35,7 +35,7 @@ const hostCrypto = hostRequire('node:crypto');
 
 /** The glue's source, compiled once per context (a bundler's keep-names helper `__name` covered). */
 const GLUE_SOURCE = `(function () { const __name = (f) => f; return (${ownCodeContextMain.toString()}); })()`;
-const GLUE_SCRIPT = new vm.Script(GLUE_SOURCE, { filename: 'lock-sim:own-code/glue.js' });
+const GLUE_SCRIPT = new vm.Script(GLUE_SOURCE, { filename: 'lock-sim:own-code/realm-bridge.js' });
 const NODE_REDIS_SCRIPT = new vm.Script(`(function () { const __name = (f) => f; return (${nodeRedisMain.toString()}); })()`, { filename: 'lock-sim:own-code/node-redis-client.js' });
 /**
  * An empty script: without `process._tickCallback` (SHARED_QUEUE below), running it in a

@@ -1,5 +1,5 @@
 /** `agree --report`: the agreement tables as one self-contained HTML page. */
-import type { AgreeResult } from '../real/agree.js';
+import type { AgreeResult } from '../agree/agree.js';
 import { agreementWord, formatDetectable, formatEstimate, formatPairs, formatTest } from './agree-text.js';
 import { page } from './html.js';
 import { escapeHtml } from './html-svg.js';

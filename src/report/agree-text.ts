@@ -1,7 +1,7 @@
 /** `agree` as text (a table per variant) and as JSON (stable key order, intervals as numbers). */
 import type { ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
-import type { AgreeResult, AgreeRow, AgreeVariant } from '../real/agree.js';
+import type { AgreeResult, AgreeRow, AgreeVariant } from '../agree/agree.js';
 import type { Interval } from '../sweep/stats.js';
 
 /** One estimate with its interval in the metric's unit. */

@@ -1,5 +1,5 @@
 /** `check --reporter json`: the same as data (stable key order, no wall-clock values). */
-import type { ScenarioCheck } from '../sweep/check.js';
+import type { ScenarioCheck } from '../sweep/check-scenario.js';
 
 export function checkToJson(checks: readonly ScenarioCheck[]): unknown {
   return {

@@ -4,7 +4,7 @@
  * expectation, a <failure> with the measured value and the replay command. No timestamps
  * or durations: the same check prints the same bytes.
  */
-import type { ScenarioCheck } from '../sweep/check.js';
+import type { ScenarioCheck } from '../sweep/check-scenario.js';
 import { formatMeasured, IMPLICIT_HINT, IMPLICIT_NOTE, noExpectations } from './check-text.js';
 
 /**

@@ -1,7 +1,7 @@
 /** The human report of `check`: one line per expectation, and how to replay each failure. */
 import type { ChalkInstance } from 'chalk';
 import { formatMetric } from '../checker/metric-names.js';
-import type { CheckedExpectation, ScenarioCheck } from '../sweep/check.js';
+import type { CheckedExpectation, ScenarioCheck } from '../sweep/check-scenario.js';
 
 export function formatMeasured(e: CheckedExpectation): string {
   const x = e.expectation;

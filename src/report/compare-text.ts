@@ -6,7 +6,7 @@
  */
 import type { ChalkInstance } from 'chalk';
 import { formatMicros } from '../engine/time.js';
-import type { CompareSummary, VariantSummary } from '../sweep/compare.js';
+import type { CompareSummary, VariantSummary } from '../sweep/compare-variants.js';
 import type { Interval } from '../sweep/stats.js';
 import { flashSaleCompareLine, flashSaleCompareParts } from './flash-sale-text.js';
 import { markdownCell, renderMarkdownTable, renderTextTable, selectColumns, type Column } from './columns.js';

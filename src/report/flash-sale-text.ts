@@ -1,8 +1,8 @@
 /** The flash-sale lines under the tables of `run` and `compare` (checker/observers/flash-sale.ts). */
-import type { RunMetrics } from '../checker/check.js';
+import type { RunMetrics } from '../checker/check-history.js';
 import type { LatencySplit } from '../checker/observers/flash-sale.js';
 import { formatMicros } from '../engine/time.js';
-import type { VariantSummary } from '../sweep/compare.js';
+import type { VariantSummary } from '../sweep/compare-variants.js';
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 const p99 = (s: LatencySplit): string => (s.count === 0 ? '- (0)' : `${formatMicros(s.p99Us)} (${s.count})`);

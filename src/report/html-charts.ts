@@ -4,7 +4,7 @@
  * against P(oversell), the interval as a bar). Labels are placed so that none overlaps another
  * and nothing is cut at the edges.
  */
-import type { VariantSummary } from '../sweep/compare.js';
+import type { VariantSummary } from '../sweep/compare-variants.js';
 import type { Interval } from '../sweep/stats.js';
 import { escapeHtml, variantColour } from './html-svg.js';
 import { textWidth } from './svg-layout.js';

@@ -1,6 +1,6 @@
 /** SVG pieces of the HTML report: the timeline and the oversold chart. Every text is escaped. */
 import { formatMicros } from '../engine/time.js';
-import type { VariantSummary } from '../sweep/compare.js';
+import type { VariantSummary } from '../sweep/compare-variants.js';
 import { flowLegend, labelRows, textWidth } from './svg-layout.js';
 import { letterFor, type Span, type TimelineModel } from './timeline-model.js';
 

@@ -9,7 +9,7 @@ import { formatMicros } from '../engine/time.js';
 import type { ScenarioResult } from '../runner/scenario-result.js';
 import { formatMetric } from '../checker/metric-names.js';
 import { scenarioToYaml } from '../scenario/to-yaml.js';
-import type { CompareSummary } from '../sweep/compare.js';
+import type { CompareSummary } from '../sweep/compare-variants.js';
 import { VERSION } from '../version.js';
 import { escapeHtml, oversoldChartSvg, timelineSvg } from './html-svg.js';
 import type { TimelineWindow } from './timeline-model.js';
@@ -18,7 +18,7 @@ import { timelineOf, type TimelineGap } from './timeline-select.js';
 import { forestPlotSvg, scatterSvg } from './html-charts.js';
 import { difference, failedWorst, verdictLine } from './compare-text.js';
 import { failuresHtml } from './html-failures.js';
-import { livenessOf, verdictOf } from './verdict.js';
+import { livenessOf, verdictOf } from './verdict-paint.js';
 
 /** Why a variant has no timeline, in a report's words (no command-line flags in a page). */
 const GAP_TEXT: Record<TimelineGap, string> = {

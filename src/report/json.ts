@@ -4,7 +4,7 @@
  */
 import { tellStory } from '../checker/story.js';
 import type { ScenarioResult } from '../runner/scenario-result.js';
-import { brokenInvariants, livenessOf, safetyOf, verdictOf } from './verdict.js';
+import { brokenInvariants, livenessOf, safetyOf, verdictOf } from './verdict-paint.js';
 
 const JSON_FORMAT_VERSION = 1;
 

@@ -9,13 +9,13 @@ import { formatMicros } from '../engine/time.js';
 import type { RunResult } from '../runner/run.js';
 import type { ScenarioResult } from '../runner/scenario-result.js';
 import { formatMetric } from '../checker/metric-names.js';
-import type { ScenarioCheck } from '../sweep/check.js';
+import type { ScenarioCheck } from '../sweep/check-scenario.js';
 import { checkSummary, formatMeasured, IMPLICIT_HINT, IMPLICIT_NOTE, noExpectations } from './check-text.js';
 import { markdownCell, renderMarkdownTable, type Column } from './columns.js';
 import { notableCounts } from './text.js';
 import { failureLines } from './failures-text.js';
 import { RUN_TIMES_LEGEND } from './text.js';
-import { brokenInvariants, livenessOf, safetyOf, VERDICT_LEGEND, verdictOf } from './verdict.js';
+import { brokenInvariants, livenessOf, safetyOf, VERDICT_LEGEND, verdictOf } from './verdict-paint.js';
 
 const RUN_COLUMNS: readonly Column<RunResult>[] = [
   { id: 'variant', head: 'variant', align: 'left', cell: (r) => `${r.variant.name} (${r.variant.lock}${r.variant.guard !== 'none' ? ` + ${r.variant.guard}` : ''})` },

@@ -8,7 +8,7 @@ import { runSimulated } from '../backends/default-backend.js';
 import { wrapComment } from '../scenario/starter.js';
 import type { Scenario } from '../spec/scenario.js';
 import { formatMicros } from '../engine/time.js';
-import { verdictOf } from './verdict.js';
+import { verdictOf } from './verdict-paint.js';
 
 /** One variant's outcome on the starter's seed, as the header states it. */
 interface StarterOutcome {

@@ -6,8 +6,8 @@
  * the scenario or the command line is escaped.
  */
 import { formatMicros } from '../engine/time.js';
-import type { VariantSummary } from '../sweep/compare.js';
-import { summariseCells, type CellSummary, type SweepAxis, type SweepResult } from '../sweep/sweep.js';
+import type { VariantSummary } from '../sweep/compare-variants.js';
+import { summariseCells, type CellSummary, type SweepAxis, type SweepResult } from '../sweep/sweep-grid.js';
 import { VERSION } from '../version.js';
 import { escapeHtml } from './html-svg.js';
 

@@ -1,6 +1,6 @@
 /** `sweep --json` and `sweep --find --json`: the summary as data (times in microseconds). */
 import type { FindResult } from '../sweep/find.js';
-import { summariseCells, type SweepResult } from '../sweep/sweep.js';
+import { summariseCells, type SweepResult } from '../sweep/sweep-grid.js';
 
 export function sweepToJson(result: SweepResult): unknown {
   return {

@@ -5,9 +5,9 @@
 import type { ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
 import { formatMicros } from '../engine/time.js';
-import type { VariantSummary } from '../sweep/compare.js';
+import type { VariantSummary } from '../sweep/compare-variants.js';
 import type { FindResult } from '../sweep/find.js';
-import { summariseCells, type SweepResult } from '../sweep/sweep.js';
+import { summariseCells, type SweepResult } from '../sweep/sweep-grid.js';
 
 const percent = (x: number): string => `${(x * 100).toFixed(1)}%`;
 

@@ -8,7 +8,7 @@ import { formatMetric } from '../checker/metric-names.js';
 import { focusViolation } from '../checker/violations.js';
 import { failureLines } from './failures-text.js';
 import { flashSaleRunLine } from './flash-sale-text.js';
-import { brokenInvariants, livenessOf, PAINT, safetyOf, VERDICT_LEGEND, verdictOf } from './verdict.js';
+import { brokenInvariants, livenessOf, PAINT, safetyOf, VERDICT_LEGEND, verdictOf } from './verdict-paint.js';
 
 /** What the table's time columns measure, under it. */
 export const RUN_TIMES_LEGEND =

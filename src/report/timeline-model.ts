@@ -4,7 +4,7 @@
  * node (who the key belongs to there, with or without TTL), a lane where two or more hold
  * it at once, and the faults. The terminal and the HTML report draw the same model.
  */
-import { criticalSections } from '../checker/check.js';
+import { criticalSections } from '../checker/check-history.js';
 import type { CriticalSection } from '../checker/observer.js';
 import type { History } from '../history/operation.js';
 import type { Violation } from '../checker/violations.js';

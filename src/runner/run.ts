@@ -12,13 +12,13 @@ import { HistoryRecorder, type Retention } from '../history/recorder.js';
 import { diagnosticRecord, FRESH_RECORDS, RecordBuilder } from '../history/records.js';
 import type { History, Operation } from '../history/operation.js';
 import type { CheckerArena } from '../checker/arena.js';
-import { checkHistory, type CheckResult, type RunMetrics } from '../checker/check.js';
+import { checkHistory, type CheckResult, type RunMetrics } from '../checker/check-history.js';
 import { checkerAttempts, type Checker } from '../checker/checker.js';
 import type { Failures } from '../checker/observers/diagnostics.js';
 import type { Violation } from '../checker/violations.js';
 import type { LockModuleSpec, VariantSpec } from '../spec/variant.js';
 import type { Scenario } from '../spec/scenario.js';
-import { factoryOptions } from '../own-code/options.js';
+import { factoryOptions } from '../own-code/module-options.js';
 import { ownCodeLock } from '../own-code/protocol.js';
 import { OwnCodeRuntime } from '../own-code/runtime.js';
 import type { LockProtocol } from '../variants/lock-protocol.js';
@@ -30,8 +30,8 @@ import { lockKeyAttribution } from '../own-code/key-attribution.js';
 import { luaScriptRunner } from '../own-code/lua-runner.js';
 import { lockKeyOf as requestLockKey } from '../variants/lock-key.js';
 import { buildWorld } from './build-world.js';
-import { runKit } from './run-kit.js';
-import { explainNoProgress } from './no-progress.js';
+import { runKit } from './run-harness.js';
+import { explainNoProgress } from './no-progress-scenario-error.js';
 import { followAnnouncements } from './reroute.js';
 
 export interface RunResult {

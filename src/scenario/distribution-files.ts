@@ -10,7 +10,7 @@ import { dirname, isAbsolute, join } from 'node:path';
 import type { Distribution } from '../engine/distribution.js';
 import { cut, quote, type ScenarioIssue } from '../spec/errors.js';
 import { readInputFile } from './input-file.js';
-import { histogramOf, parseDuration } from './values.js';
+import { histogramOf, parseDuration } from './value-parsers.js';
 
 /** Samples in one file: a million lines is a week of requests at 2/s, more than any run draws from. */
 const MAX_EMPIRICAL_SAMPLES = 1_000_000;

@@ -11,7 +11,7 @@ import { resolveScenario } from './resolve.js';
 import { MAX_NAME_LENGTH, scenarioSchema } from './schema.js';
 import { didYouMean } from './suggest.js';
 import type { Scenario } from '../spec/scenario.js';
-import { describeValue } from './values.js';
+import { describeValue } from './value-parsers.js';
 import { readInputFile } from './input-file.js';
 import { MAX_ALIAS_EXPANSIONS, MAX_SCENARIO_BYTES, readYaml } from './yaml-document.js';
 

@@ -2,7 +2,7 @@
 import { quote } from '../spec/errors.js';
 import { REDISSON_VERSIONS } from '../variants/locks/redisson/versions.js';
 import { closest } from './suggest.js';
-import type { Parsed } from './values.js';
+import type { Parsed } from './value-parsers.js';
 
 /**
  * A released version ("3.25.0"), or a minor line ("3.25", "3.25.x": its last release). A

@@ -9,7 +9,7 @@ import { metricByName, METRIC_NAMES, type MetricDefinition } from '../checker/me
 import type { RawScenario } from './schema.js';
 import { didYouMean } from './suggest.js';
 import type { Expectation, ExploreDefaults, ExploreExpectation, MetricCondition, Statistic } from '../spec/expectations.js';
-import { parseComparison, type Parsed } from './values.js';
+import { parseComparison, type Parsed } from './value-parsers.js';
 
 const SWEEP_KEY = /^\s*(p|mean|max|min)\s*\(\s*([a-z0-9-]+)\s*(?:(==|!=|<=|>=|<|>)\s*(.+?))?\s*\)\s*$/;
 

@@ -8,7 +8,7 @@ import { quote, type ScenarioIssue } from '../spec/errors.js';
 import type { RawScenario } from './schema.js';
 import { didYouMean } from './suggest.js';
 import { resolveFaults } from './resolve-faults.js';
-import { factoryOptions } from '../own-code/options.js';
+import { factoryOptions } from '../own-code/module-options.js';
 import { probeModule, resolveModulePath } from '../backends/worker/probe.js';
 import { resolveVariants } from './resolve-variants.js';
 import { redisFieldRefusal } from './redis-fields.js';

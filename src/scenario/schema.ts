@@ -14,10 +14,10 @@ import { keyPatternProblem } from '../own-code/key-attribution.js';
 import { TOPOLOGIES } from '../spec/redis.js';
 import { parseRedissonVersion } from './redisson-version.js';
 import { parseSeedSpec } from './seeds.js';
-import { parseDistribution, parseDuration, parseFaultClients, parseRate, parseSignedDuration, type Parsed } from './values.js';
+import { parseDistribution, parseDuration, parseFaultClients, parseRate, parseSignedDuration, type Parsed } from './value-parsers.js';
 
 /**
- * A value parsed by one of values.ts's parsers. `jsonSchema` says what an editor should
+ * A value parsed by one of value-parsers.ts's parsers. `jsonSchema` says what an editor should
  * accept (the parser has the last word and the better message): it is what `lock-sim
  * schema` prints for the field.
  */

@@ -3,7 +3,7 @@
  * 1..500), "3,7,42" (a list). Used by the scenario's `seeds:` field and by --seeds.
  */
 import { quote } from '../spec/errors.js';
-import type { Parsed } from './values.js';
+import type { Parsed } from './value-parsers.js';
 
 const MAX_SEED = 2 ** 32 - 1;
 /** More runs than this is almost surely a typo, and would take days. */

@@ -1,5 +1,5 @@
 /** What "fails the same way" means for shrinking: the most severe broken invariant of a run. */
-import type { RunMetrics } from '../checker/check.js';
+import type { RunMetrics } from '../checker/check-history.js';
 
 /** Most severe first: wrong data, then a broken lock, then a lock nobody can take, then a lock nobody uses. */
 export const FAILURES = [

@@ -12,7 +12,7 @@ import type { Scenario } from '../spec/scenario.js';
 import { metricByName } from '../checker/metric-names.js';
 import { MAX_NAME_LENGTH } from '../scenario/schema.js';
 import { mergeExpectationTally, type ExpectationTally } from './expectation-tally.js';
-import type { CheckedExpectation, ScenarioTally } from './check.js';
+import type { CheckedExpectation, ScenarioTally } from './check-scenario.js';
 import { coverageProblem, identityProblems, LOCK_SIM_VERSION, scenarioIdentity, type ScenarioIdentity, type SeedsIdentity, type TallyHeader } from './tally-identity.js';
 import { at, shardRuns } from './tally-file.js';
 
@@ -58,7 +58,7 @@ const comparator = z.enum(['==', '!=', '<', '<=', '>', '>=']);
 const seedValue = z.strictObject({ seed: count, value: finite }).nullable();
 const expectation = z.strictObject({
   variant: name,
-  // explore-violations: how check.ts shows an explore: expectation.
+  // explore-violations: how check-scenario.ts shows an explore: expectation.
   metric: z.string().refine((m) => metricByName.has(m) || m === 'explore-violations', 'no such metric'),
   statistic: z.enum(['run', 'p', 'mean', 'max', 'min']),
   condition: z.strictObject({ comparator, value: finite }).nullable(),
@@ -159,7 +159,7 @@ export function mergeCheckTallies(parts: readonly CheckTally[], files: readonly 
   });
   const coverage = problems.length === 0 ? coverageProblem(files, parts.map((p) => headerOf(p, p.scenarios[0]))) : null;
   if (problems.length > 0 || coverage !== null) throw new Error([...problems, ...(coverage === null ? [] : [coverage])].join('\n'));
-  // explore: expectations ran whole in shard 1 (check.ts tallyScenario): its results are the run's.
+  // explore: expectations ran whole in shard 1 (check-scenario.ts tallyScenario): its results are the run's.
   const shardOne = parts.find((p) => p.shard.k === 1)!;
   return first.scenarios.map((s, j) => {
     const tallies = s.tallies.map((t) => ({ ...t }));

@@ -4,7 +4,7 @@
  * order-independent (ties go to the smaller seed), so the same seeds give the same tally
  * whatever the number of threads, and shards add up to the whole (merge).
  */
-import type { RunMetrics } from '../checker/check.js';
+import type { RunMetrics } from '../checker/check-history.js';
 import { LIVENESS_CLASSES, VERDICTS, verdictOf } from '../checker/verdict.js';
 import type { SeedOutcome } from './seed.js';
 

@@ -9,9 +9,9 @@
  * tell apart.
  */
 import { quote } from '../spec/errors.js';
-import type { Parsed } from '../scenario/values.js';
-import { parseDuration } from '../scenario/values.js';
-import type { CompareResult } from './compare.js';
+import type { Parsed } from '../scenario/value-parsers.js';
+import { parseDuration } from '../scenario/value-parsers.js';
+import type { CompareResult } from './compare-variants.js';
 import type { VariantTally } from './compare-tally.js';
 import { HISTOGRAM_BUCKETS } from './compare-tally.js';
 import { wilson, type Interval } from './stats.js';

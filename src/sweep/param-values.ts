@@ -8,7 +8,7 @@
  * write it, so a cell is the file with one field changed.
  */
 import { quote } from '../spec/errors.js';
-import { parseDuration, parseRate, type Parsed } from '../scenario/values.js';
+import { parseDuration, parseRate, type Parsed } from '../scenario/value-parsers.js';
 
 /** One point of a parameter: what the file receives, and how tables name it. */
 export interface ParamValue {

@@ -12,10 +12,10 @@ import { parseScenario, readScenarioSource, type LoadOptions } from '../scenario
 import { readYaml } from '../scenario/yaml-document.js';
 import { didYouMean } from '../scenario/suggest.js';
 import type { Scenario } from '../spec/scenario.js';
-import type { Parsed } from '../scenario/values.js';
+import type { Parsed } from '../scenario/value-parsers.js';
 import { parseValueSpec, splitTopLevel, type ParamValue, type ValueSpec } from './param-values.js';
 
-/** Argument names of the distributions written `kind(a, b)`, by kind (scenario/values.ts). */
+/** Argument names of the distributions written `kind(a, b)`, by kind (scenario/value-parsers.ts). */
 const DISTRIBUTION_ARGUMENTS: Record<string, readonly string[]> = {
   uniform: ['min', 'max'],
   exp: ['mean'],

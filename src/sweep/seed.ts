@@ -1,6 +1,6 @@
 /** One seed of a sweep: every selected variant of a scenario run on it, keeping no history. */
 import { CheckerArena } from '../checker/arena.js';
-import type { RunMetrics } from '../checker/check.js';
+import type { RunMetrics } from '../checker/check-history.js';
 import { runSimulated } from '../backends/default-backend.js';
 import type { Scenario } from '../spec/scenario.js';
 

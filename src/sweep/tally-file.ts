@@ -5,10 +5,10 @@
  * seeds the shard must have run. Every problem names the file and the field.
  */
 import { z } from 'zod';
-import type { CompareResult } from './compare.js';
+import type { CompareResult } from './compare-variants.js';
 import { MAX_NAME_LENGTH } from '../scenario/schema.js';
 import { HISTOGRAM_BUCKETS } from './compare-tally.js';
-import { gridIndices, MAX_SWEEP_CELLS, type SweepResult } from './sweep.js';
+import { gridIndices, MAX_SWEEP_CELLS, type SweepResult } from './sweep-grid.js';
 import { LIVENESS_CLASSES, VERDICTS } from '../checker/verdict.js';
 
 /** /2 added the identity merge checks (tally-identity.ts): the version, the module code, the seed list's hash. */

@@ -3,7 +3,7 @@
  * tokens that go backwards, refused writes by kind, and Redlock's quorum view of a lock.
  */
 import { describe, expect, it } from 'vitest';
-import { checkHistory } from '../../src/checker/check.js';
+import { checkHistory } from '../../src/checker/check-history.js';
 import type { NewOperation } from '../../src/history/operation.js';
 import { history } from './histories.js';
 

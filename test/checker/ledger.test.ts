@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CheckerArena } from '../../src/checker/arena.js';
-import { checkHistory, criticalSections } from '../../src/checker/check.js';
+import { checkHistory, criticalSections } from '../../src/checker/check-history.js';
 import { Checker } from '../../src/checker/checker.js';
 import { clientOfThread } from '../../src/checker/ledger.js';
 import type { Operation } from '../../src/history/operation.js';

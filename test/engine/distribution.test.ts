@@ -7,7 +7,7 @@ import { describeDistribution, histogramQuantile, meanOf, sample, type Distribut
 import { RandomStream } from '../../src/engine/random.js';
 import { ScenarioError } from '../../src/spec/errors.js';
 import { loadScenario, parseScenario } from '../../src/scenario/load.js';
-import { parseDistribution } from '../../src/scenario/values.js';
+import { parseDistribution } from '../../src/scenario/value-parsers.js';
 import { scenarioToYaml } from '../../src/scenario/to-yaml.js';
 import { runYaml } from '../helpers.js';
 

@@ -6,9 +6,9 @@
  * longer than its lease and next to one shorter.
  */
 import { describe, expect, it } from 'vitest';
-import { livePids } from '../../src/real/processes.js';
-import { hasRedis } from '../real/redis-available.js';
-import { gcPauseScenario, runReal } from '../real/real-runs.js';
+import { livePids } from '../../src/backends/real/processes.js';
+import { hasRedis } from '../backends/real/redis-available.js';
+import { gcPauseScenario, runReal } from '../backends/real/real-runs.js';
 
 function pause(leaseS: number, client = 'node-redis') {
   return runReal(

@@ -18,7 +18,7 @@ import { NODE_GLOBALS } from '../../src/own-code/sandbox/globals.js';
 import { PROCESS_MEMBERS } from '../../src/own-code/sandbox/process.js';
 import { Sandbox } from '../../src/own-code/sandbox/sandbox.js';
 import { VIRTUAL_MODULES } from '../../src/own-code/sandbox/virtual-modules.js';
-import type { GlueApi } from '../../src/own-code/glue.js';
+import type { GlueApi } from '../../src/own-code/realm-bridge.js';
 import type { ModuleLoader } from '../../src/own-code/loader.js';
 import { oneRequestScenario } from './module-scenario.js';
 import { runSimulated } from '../../src/backends/default-backend.js';

@@ -4,7 +4,7 @@
  * pauses, double holders on most seeds) they get the same verdict on every seed.
  */
 import { describe, expect, it } from 'vitest';
-import { verdictOf } from '../../src/report/verdict.js';
+import { verdictOf } from '../../src/report/verdict-paint.js';
 import { runSimulated } from '../../src/backends/default-backend.js';
 import { loadScenario } from '../../src/scenario/load.js';
 

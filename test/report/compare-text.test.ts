@@ -2,7 +2,7 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { COMPARE_COLUMNS, renderCompare, renderCompareMarkdown } from '../../src/report/compare-text.js';
-import type { CompareSummary, VariantSummary } from '../../src/sweep/compare.js';
+import type { CompareSummary, VariantSummary } from '../../src/sweep/compare-variants.js';
 
 const plain = new Chalk({ level: 0 });
 

@@ -9,7 +9,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScenario } from '../../src/backends/run-scenario.js';
 import { loadScenario, parseScenario } from '../../src/scenario/load.js';
-import { compare, summarise, type CompareSummary, type VariantSummary } from '../../src/sweep/compare.js';
+import { compare, summarise, type CompareSummary, type VariantSummary } from '../../src/sweep/compare-variants.js';
 import { renderCompareHtml, renderRunHtml } from '../../src/report/html.js';
 import { launchChromium, openReport, requireChromium } from './chromium.js';
 

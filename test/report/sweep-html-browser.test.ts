@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseScenario } from '../../src/scenario/load.js';
 import { parseValueSpec } from '../../src/sweep/param-values.js';
 import { checkParam, scenarioText } from '../../src/sweep/params.js';
-import { sweep, SweepGrid } from '../../src/sweep/sweep.js';
+import { sweep, SweepGrid } from '../../src/sweep/sweep-grid.js';
 import { renderSweepHtml } from '../../src/report/sweep-html.js';
 import { launchChromium, openReport, requireChromium } from './chromium.js';
 

@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { checkHistory } from '../../src/checker/check.js';
+import { checkHistory } from '../../src/checker/check-history.js';
 import { Checker } from '../../src/checker/checker.js';
 import { runVariant } from '../../src/runner/run.js';
 import { parseScenario } from '../../src/scenario/load.js';

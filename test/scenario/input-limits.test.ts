@@ -12,7 +12,7 @@ import { loadScenario, parseScenario } from '../../src/scenario/load.js';
 import { decodeText, firstInvalidUtf8 } from '../../src/scenario/input-file.js';
 import { MAX_SAMPLE_FILE_BYTES, MAX_SAMPLE_FILE_LINES } from '../../src/scenario/distribution-files.js';
 import { MAX_SCENARIO_BYTES, MAX_YAML_DEPTH, MAX_YAML_NODES } from '../../src/scenario/yaml-document.js';
-import { MAX_DISTRIBUTION_DEPTH, parseDistribution } from '../../src/scenario/values.js';
+import { MAX_DISTRIBUTION_DEPTH, parseDistribution } from '../../src/scenario/value-parsers.js';
 import { boundedReport } from '../../src/spec/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lock-sim-limits-'));

@@ -5,7 +5,7 @@ import { DEFAULTS } from '../../src/scenario/resolve.js';
 import { parseScenario } from '../../src/scenario/load.js';
 import { STARTER_TOPOLOGIES, guardedVariantName, starterScenario, withRunFacts } from '../../src/scenario/starter.js';
 import { starterFactLines, starterFacts } from '../../src/report/starter-facts.js';
-import { verdictOf } from '../../src/report/verdict.js';
+import { verdictOf } from '../../src/report/verdict-paint.js';
 import { formatMicros } from '../../src/engine/time.js';
 import type { StarterOptions } from '../../src/scenario/starter.js';
 import { GUARD_NAMES, LOCK_NAMES } from '../../src/variants/registry.js';

@@ -1,7 +1,7 @@
 /** Printed replay commands are read back by a shell exactly as the names were written. */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { replayCommand } from '../../src/sweep/compare.js';
+import { replayCommand } from '../../src/sweep/compare-variants.js';
 import { shellQuote } from '../../src/sweep/shell-quote.js';
 
 /** What sh hands a program for each word of `args`. */

@@ -8,7 +8,7 @@ import { parseScenario } from '../../src/scenario/load.js';
 import { runCells, type CellTask } from '../../src/sweep/cell-pool.js';
 import { parseValueSpec } from '../../src/sweep/param-values.js';
 import { checkParam, scenarioText } from '../../src/sweep/params.js';
-import { sweep, SweepGrid } from '../../src/sweep/sweep.js';
+import { sweep, SweepGrid } from '../../src/sweep/sweep-grid.js';
 
 const TEXT = `name: tiny
 duration: 1s

@@ -1,6 +1,6 @@
 /** merge reads tally files that may have been edited: shape and counts are checked, each problem at its field. */
 import { describe, expect, it } from 'vitest';
-import type { RunMetrics } from '../../src/checker/check.js';
+import type { RunMetrics } from '../../src/checker/check-history.js';
 import { shardSeeds } from '../../src/scenario/seeds.js';
 import { addOutcome, emptyTally } from '../../src/sweep/compare-tally.js';
 import { SHARD_FORMAT, shardRuns, validateTally } from '../../src/sweep/tally-file.js';

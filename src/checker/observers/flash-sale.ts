@@ -6,7 +6,7 @@
  * while orders wait 3 s.
  */
 import type { RequestOutcome, SetupOp } from '../../history/operation.js';
-import { ValueCounts } from '../compact.js';
+import { ValueCounts } from '../whole-run-stores.js';
 import type { Observer, Outcome, RequestFacts } from '../observer.js';
 
 /** Outcomes by what the shopper saw: an order, a "no" (sold out, busy, refused by a guard), or an error. */
@@ -74,7 +74,7 @@ export class FlashSaleObserver implements Observer {
   private arrivals = 0;
   private answered = 0;
   private busy = 0;
-  // Counts per distinct latency (compact.ts ValueCounts): a run's observer hears every
+  // Counts per distinct latency (whole-run-stores.ts ValueCounts): a run's observer hears every
   // request of an hour-long run, and a list of them grew with the run (4 bytes a request:
   // 14 MB an hour at 1000 requests/s, and twice that while a list doubles).
   private readonly latencies = { ordered: new ValueCounts(), refused: new ValueCounts(), error: new ValueCounts() };

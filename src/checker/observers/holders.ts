@@ -7,13 +7,13 @@
  * open are kept.
  */
 import type { SetupOp } from '../../history/operation.js';
-import { Bag } from '../bag.js';
+import { Bag } from '../unordered-slots.js';
 import type { CriticalSection, Observer } from '../observer.js';
 import type { Violation } from '../violations.js';
 
 type LiveSection = CriticalSection;
 
-/** The double-holder figures of RunMetrics (check.ts). */
+/** The double-holder figures of RunMetrics (check-history.ts). */
 export interface HolderFigures {
   doubleHolders: number;
   doubleHolderUs: number;

@@ -1,16 +1,16 @@
 /**
  * Requests and their outcomes: how many arrived and how each ended, orders, throughput, the
  * QPS a load test reports, latency percentiles over every answered request (exact: counts
- * per distinct latency, compact.ts ValueCounts), lock commands whose outcome is unknown, and
+ * per distinct latency, whole-run-stores.ts ValueCounts), lock commands whose outcome is unknown, and
  * watchdog renewals. No invariant: the figures every report shows beside the verdicts.
  */
 import type { Operation, RequestOutcome, SetupOp } from '../../history/operation.js';
-import { ValueCounts } from '../compact.js';
+import { ValueCounts } from '../whole-run-stores.js';
 import type { Observer, Outcome, RequestFacts } from '../observer.js';
 
 type OutcomeCounts = Record<RequestOutcome | 'unknown', number>;
 
-/** The request figures of RunMetrics (check.ts). */
+/** The request figures of RunMetrics (check-history.ts). */
 export interface OutcomeFigures {
   requests: number;
   orders: number;

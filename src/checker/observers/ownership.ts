@@ -25,7 +25,7 @@
  * lock lost) to the section that started first.
  */
 import type { FaultOp, KeyStateOp, Operation, SetupOp } from '../../history/operation.js';
-import { Bag } from '../bag.js';
+import { Bag } from '../unordered-slots.js';
 import type { CriticalSection, LedgerView, LockWork, Observer, RequestFacts } from '../observer.js';
 import { SegmentStream, type KeySegments, type Segment } from '../segments.js';
 import type { Violation } from '../violations.js';
@@ -33,7 +33,7 @@ import { orphanViolationOf } from './orphan-story.js';
 
 type LiveSection = CriticalSection;
 
-/** The lock-ownership figures of RunMetrics (check.ts). */
+/** The lock-ownership figures of RunMetrics (check-history.ts). */
 export interface OwnershipFigures {
   lockLost: number;
   foreignUnlocks: number;

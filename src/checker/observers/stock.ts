@@ -14,11 +14,11 @@
  * a transaction's writes at its commit sees the same row values as at the writes.
  */
 import type { Operation, OrderOp, SetupOp, StockWriteOp } from '../../history/operation.js';
-import { OrderKeyMap } from '../compact.js';
+import { OrderKeyMap } from '../whole-run-stores.js';
 import type { Observer } from '../observer.js';
 import type { Violation } from '../violations.js';
 
-/** The stock figures of RunMetrics (check.ts). */
+/** The stock figures of RunMetrics (check-history.ts). */
 export interface StockFigures {
   oversold: number;
   negativeStock: number;

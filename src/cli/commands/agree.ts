@@ -1,19 +1,19 @@
 /** `lock-sim agree`: per variant, the model over seeds against real Redis over repeats. */
 import { InvalidArgumentError, type Command } from 'commander';
-import { AGREE_METRICS, checkRepeat, type AgreeMetric } from '../../real/agree.js';
-import { agreeWithModel } from '../../real/agree.js';
-import { checkRedisServer } from '../../real/processes.js';
+import { AGREE_METRICS, checkRepeat, type AgreeMetric } from '../../agree/agree.js';
+import { agreeWithModel } from '../../agree/agree.js';
+import { checkRedisServer } from '../../backends/real/processes.js';
 import { renderAgreeHtml } from '../../report/agree-html.js';
 import { agreeToJson, renderAgree } from '../../report/agree-text.js';
 import { loadScenarioArg } from '../builtin-scenarios.js';
 import { colorFor } from '../color.js';
 import { EXIT_EXPECTATION_FAILED, EXIT_OK } from '../exit-codes.js';
-import { budgetOf, checkNoDuplicates, checkWritable, collectList, MAX_REQUESTS_HELP, parseMaxRequests, parseSeeds, writeOutput } from '../options.js';
+import { budgetOf, checkNoDuplicates, checkWritable, collectList, MAX_REQUESTS_HELP, parseMaxRequests, parseSeeds, writeOutput } from '../option-parsers.js';
 import { noteTo, type CommandContext } from './context.js';
 import { summaryOf } from './summaries.js';
-import { generateScenarios } from '../../real/generate.js';
+import { generateScenarios } from '../../agree/generate.js';
 import { parseScenario } from '../../scenario/load.js';
-import { UsageError } from '../options.js';
+import { UsageError } from '../option-parsers.js';
 import { checkVariantNames } from '../variant-names.js';
 
 interface AgreeOptions {

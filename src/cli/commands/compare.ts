@@ -1,19 +1,19 @@
 /** `lock-sim compare` and `lock-sim merge`: variants side by side over many seeds. */
 import type { Command } from 'commander';
-import { compare, DEFAULT_COMPARE_SEEDS, summarise, type CompareResult } from '../../sweep/compare.js';
+import { compare, DEFAULT_COMPARE_SEEDS, summarise, type CompareResult } from '../../sweep/compare-variants.js';
 import { compareToJson } from '../../report/compare-json.js';
 import { renderCompareHtml } from '../../report/html.js';
 import { COMPARE_COLUMN_IDS, renderCompare, renderCompareMarkdown } from '../../report/compare-text.js';
 import { colorFor } from '../color.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { budgetOf, checkNoDuplicates, checkOutputs, checkWritable, collectList, defaultJobs, formatOf, parseFormat, type Format, MAX_REQUESTS_HELP, parseJobs, parseMaxRequests, parseSeeds, UsageError, writeOutput } from '../options.js';
+import { budgetOf, checkNoDuplicates, checkOutputs, checkWritable, collectList, defaultJobs, formatOf, parseFormat, type Format, MAX_REQUESTS_HELP, parseJobs, parseMaxRequests, parseSeeds, UsageError, writeOutput } from '../option-parsers.js';
 import { progressBar } from '../progress.js';
 import { inputsOf, loadScenarioArg } from '../builtin-scenarios.js';
 import { SHARD_FORMAT } from '../../sweep/tally-file.js';
 import { mergeTallyFiles } from '../merge-tallies.js';
 import { tallyPaths } from '../tally-paths.js';
 import { printCheck, reporterOf } from './check.js';
-import { judgeScenario } from '../../sweep/check.js';
+import { judgeScenario } from '../../sweep/check-scenario.js';
 import { closest } from '../../scenario/suggest.js';
 import { noteTo, type CommandContext } from './context.js';
 import { summaryOf } from './summaries.js';

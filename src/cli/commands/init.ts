@@ -16,7 +16,7 @@ import type { Topology } from '../../spec/redis.js';
 import { builtinScenario, builtinScenarios, PACKAGE_SCHEMA_FILE } from '../builtin-scenarios.js';
 import { schemaModeline, withModeline } from '../../scenario/schema-line.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { UsageError, writeOutput } from '../options.js';
+import { UsageError, writeOutput } from '../option-parsers.js';
 import type { CommandContext } from './context.js';
 import { summaryOf } from './summaries.js';
 

@@ -1,6 +1,6 @@
 /** `lock-sim run`: one seed, every variant; verdicts, stories, expectations. */
 import { InvalidArgumentError, type Command } from 'commander';
-import { parseDuration } from '../../scenario/values.js';
+import { parseDuration } from '../../scenario/value-parsers.js';
 import { renderRunHtml } from '../../report/html.js';
 import { CLI_GAP_TEXT, timelineOf } from '../../report/timeline-select.js';
 import { renderTimeline } from '../../report/timeline-text.js';
@@ -13,7 +13,7 @@ import { renderRun } from '../../report/text.js';
 import { renderRunMarkdown } from '../../report/markdown.js';
 import { colorFor } from '../color.js';
 import { EXIT_EXPECTATION_FAILED, EXIT_INTERNAL_ERROR, EXIT_OK } from '../exit-codes.js';
-import { budgetOf, checkNoDuplicates, checkOutputs, checkWritable, collect, formatOf, parseFormat, type Format, MAX_REQUESTS_HELP, parseMaxRequests, parseSeed, UsageError, writeOutput } from '../options.js';
+import { budgetOf, checkNoDuplicates, checkOutputs, checkWritable, collect, formatOf, parseFormat, type Format, MAX_REQUESTS_HELP, parseMaxRequests, parseSeed, UsageError, writeOutput } from '../option-parsers.js';
 import { lockKeyOf } from '../../variants/lock-key.js';
 import { inputsOf, loadScenarioArg } from '../builtin-scenarios.js';
 import { noteTo, type CommandContext } from './context.js';
@@ -21,8 +21,8 @@ import { summaryOf } from './summaries.js';
 import { checkVariantNames } from '../variant-names.js';
 import type { ParamOption } from '../../sweep/params.js';
 import { collectParam, loadWithParams } from '../param-options.js';
-import { runScenarioReal } from '../../real/run-real.js';
-import { checkRedisServer } from '../../real/processes.js';
+import { runScenarioReal } from '../../backends/real/run-real.js';
+import { checkRedisServer } from '../../backends/real/processes.js';
 
 interface RunOptions {
   seed?: number;

@@ -5,7 +5,7 @@ import { scenarioToYaml } from '../../scenario/to-yaml.js';
 import { FAILURE_KINDS } from '../../shrink/failure.js';
 import { NothingToShrink, shrink, type ScenarioSize } from '../../shrink/shrink.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { budgetOf, checkOutputs, checkWritable, MAX_REQUESTS_HELP, parseMaxRequests, parseSeed, UsageError, writeOutput } from '../options.js';
+import { budgetOf, checkOutputs, checkWritable, MAX_REQUESTS_HELP, parseMaxRequests, parseSeed, UsageError, writeOutput } from '../option-parsers.js';
 import { shellQuote } from '../../sweep/shell-quote.js';
 import { inputsOf, loadScenarioArg } from '../builtin-scenarios.js';
 import { noteTo, type CommandContext } from './context.js';

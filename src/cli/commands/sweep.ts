@@ -1,17 +1,17 @@
 /** `lock-sim sweep`: a compare per value (or pair of values) of one or two scenario fields, and --find's boundary. */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { DEFAULT_COMPARE_SEEDS, replayCommand, seedsLabel, type CompareResult } from '../../sweep/compare.js';
+import { DEFAULT_COMPARE_SEEDS, replayCommand, seedsLabel, type CompareResult } from '../../sweep/compare-variants.js';
 import { findBoundary, parseCondition, type Condition } from '../../sweep/find.js';
 import { SWEEP_SHARD_FORMAT } from '../../sweep/tally-file.js';
-import { runCell, sweep, sweepOfCells, type SweepResult } from '../../sweep/sweep.js';
+import { runCell, sweep, sweepOfCells, type SweepResult } from '../../sweep/sweep-grid.js';
 import { shellQuote } from '../../sweep/shell-quote.js';
 import { findToJson, sweepToJson } from '../../report/sweep-json.js';
 import { renderSweepHtml } from '../../report/sweep-html.js';
 import { renderFind, renderSweep } from '../../report/sweep-text.js';
 import { colorFor } from '../color.js';
 import { EXIT_OK } from '../exit-codes.js';
-import { checkNoDuplicates, checkOutputs, checkWritable, collectList, defaultJobs, MAX_REQUESTS_HELP, parseJobs, parseMaxRequests, parseFormat, parseSeeds, textOrJson, UsageError, writeOutput, type Format } from '../options.js';
+import { checkNoDuplicates, checkOutputs, checkWritable, collectList, defaultJobs, MAX_REQUESTS_HELP, parseJobs, parseMaxRequests, parseFormat, parseSeeds, textOrJson, UsageError, writeOutput, type Format } from '../option-parsers.js';
 import { progressBar } from '../progress.js';
 import { inputsOf } from '../builtin-scenarios.js';
 import type { ParamOption } from '../../sweep/params.js';

@@ -20,7 +20,7 @@ export interface CommandEntry extends CommandLine {
 const run = async (): Promise<Register> => (await import('./run.js')).registerRun;
 const compare = async (): Promise<Register> => (await import('./compare.js')).registerCompare;
 const check = async (): Promise<Register> => (await import('./check.js')).registerCheck;
-const catalogue = async (): Promise<Register> => (await import('./catalogue.js')).registerCatalogue;
+const catalogue = async (): Promise<Register> => (await import('./list.js')).registerCatalogue;
 const shrink = async (): Promise<Register> => (await import('./shrink.js')).registerShrink;
 const init = async (): Promise<Register> => (await import('./init.js')).registerInit;
 const sweep = async (): Promise<Register> => (await import('./sweep.js')).registerSweep;

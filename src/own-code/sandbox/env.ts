@@ -4,7 +4,7 @@
  * and how a call is refused (the refusal names the module, the call and the user file that
  * made it, throws an error of the realm and is recorded as a 'refused-call' diagnostic).
  */
-import type { GluePrims } from '../glue.js';
+import type { GluePrims } from '../realm-bridge.js';
 import { callerFrame } from './frames.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import { existsSync } from 'node:fs';
 import vm from 'node:vm';
-import type { GlueApi, GluePrims } from '../glue.js';
+import type { GlueApi, GluePrims } from '../realm-bridge.js';
 import type { ModuleLoader } from '../loader.js';
 import { BUILTINS, pureView, refusedView } from './builtins.js';
 import { makeLocalRealm } from './globals.js';
@@ -24,7 +24,7 @@ export type { SandboxProcess } from './env.js';
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const hostRequire = createRequire(import.meta.url);
 const INTRINSICS_SCRIPT = new vm.Script('({ Object, Error, TypeError, RangeError, Promise, Date, Intl, Number, String, Array, BigInt, WeakRef, FinalizationRegistry, Symbol, Uint8Array })', { filename: 'lock-sim:own-code/intrinsics.js' });
-/** Simulated time 0 reads 2024-01-01T00:00:00Z (glue.ts EPOCH_MS): performance.timeOrigin. */
+/** Simulated time 0 reads 2024-01-01T00:00:00Z (realm-bridge.ts EPOCH_MS): performance.timeOrigin. */
 const EPOCH_MS = 1_704_067_200_000;
 
 /** Where user code's console output goes: nowhere, unless LOCK_SIM_USER_CONSOLE asks for stderr (a run's output stays the same). */

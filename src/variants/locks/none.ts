@@ -1,6 +1,6 @@
 /** No lock at all: the baseline every other variant is compared with. */
 import type { LockProtocol } from '../lock-protocol.js';
-import { ACQUIRED, RELEASED } from './outcomes.js';
+import { ACQUIRED, RELEASED } from './lock-results.js';
 
 export const noLock: LockProtocol = {
   name: 'none',

@@ -5,7 +5,7 @@
 import { CLOCK_EFFECT, primaryCommand, sleep, type Effect, type EffectProgram, type RedisOutcome } from '../../world/effects.js';
 import type { RedisReply } from '../../world/redis/reply.js';
 import type { AcquireResult, LockParams } from '../lock-protocol.js';
-import { ACQUIRED, acquireFailure, BUSY } from './outcomes.js';
+import { ACQUIRED, acquireFailure, BUSY } from './lock-results.js';
 
 /** Whether another attempt fits the wait budget after `elapsedMs`; the sleep before it, or null. */
 const pauseBeforeRetry = (params: LockParams, elapsedMs: number): Effect | null =>

@@ -35,7 +35,7 @@
 import { CLOCK_EFFECT, MASTERS_EFFECT, redisEach, type EachOutcome, type EachWait, type EffectProgram } from '../../world/effects.js';
 import { compareAndDelete } from '../../world/redis/scripts.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../lock-protocol.js';
-import { ACQUIRED, RELEASED } from './outcomes.js';
+import { ACQUIRED, RELEASED } from './lock-results.js';
 import { quorumOf, REDLOCK_DEFAULT_TTL_MS, refused, retryPause, tally, type Tally } from './redlock-common.js';
 import { acquireV5, releaseV5 } from './redlock-v5.js';
 

@@ -5,7 +5,7 @@
 import { primaryCommand, type RedisOutcome } from '../../world/effects.js';
 import type { LockProtocol } from '../lock-protocol.js';
 import { pollCommand, replyIsOk } from './polling.js';
-import { RELEASED, releaseFailure } from './outcomes.js';
+import { RELEASED, releaseFailure } from './lock-results.js';
 import { DEFAULT_LEASE_MS } from './setnx-expire.js';
 
 const CONSTANT_LOCK_VALUE = 'locked';

@@ -7,7 +7,7 @@
 import { crashPoint, primaryCommand, type RedisOutcome } from '../../world/effects.js';
 import type { LockProtocol } from '../lock-protocol.js';
 import { pollUntilAcquired } from './polling.js';
-import { ACQUIRED, acquireFailure, BUSY, RELEASED, releaseFailure } from './outcomes.js';
+import { ACQUIRED, acquireFailure, BUSY, RELEASED, releaseFailure } from './lock-results.js';
 
 const CRASH_BETWEEN_SETNX_AND_EXPIRE = 'between-setnx-and-expire';
 export const DEFAULT_LEASE_MS = 5_000;

@@ -7,7 +7,7 @@ import { primaryCommand, type EffectProgram, type RedisOutcome } from '../../wor
 import { compareAndDelete } from '../../world/redis/scripts.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol } from '../lock-protocol.js';
 import { pollCommand, replyIsOk } from './polling.js';
-import { RELEASED, releaseFailure } from './outcomes.js';
+import { RELEASED, releaseFailure } from './lock-results.js';
 import { DEFAULT_LEASE_MS } from './setnx-expire.js';
 
 function acquireWithToken(lock: LockHandle, params: LockParams): EffectProgram<AcquireResult> {

@@ -28,7 +28,7 @@ import { listAt, popOne, popRangeWithKey, pushMoved, type ListBlock } from './li
 import { RedisErrorReply, type RedisReply } from './reply.js';
 import { answer, type ReplyTo } from './reply-to.js';
 import type { ClientSession } from './session.js';
-import { RedisList, RedisZset } from './values.js';
+import { RedisList, RedisZset } from './collection-values.js';
 import { serveZsetBlock, type ZsetBlock } from './zset-commands.js';
 
 /** serverCron's period at the default hz 10 (redis 7.0.15 config.c). */

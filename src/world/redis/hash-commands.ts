@@ -1,7 +1,7 @@
 /**
  * Hash commands as redis 7.0.15 runs them (src/t_hash.c): HSET / HMSET, HSETNX, HGET, HMGET,
  * HGETALL, HKEYS, HVALS, HLEN, HSTRLEN, HEXISTS, HINCRBY, HDEL. A hash is a Map in insertion
- * order, which is a listpack's order; one converted to a hashtable (values.ts
+ * order, which is a listpack's order; one converted to a hashtable (collection-values.ts
  * HASHTABLE_HASHES) answers HGETALL / HKEYS / HVALS in that order still, where Redis follows
  * its dict (test/conformance compares those replies as sets).
  */
@@ -19,7 +19,7 @@ import {
   wrongArgs,
 } from './reply.js';
 import type { CommandDef, Handler } from './command-def.js';
-import { HASHTABLE_HASHES, HASH_MAX_LISTPACK_ENTRIES, HASH_MAX_LISTPACK_VALUE, longerThanBytes } from './values.js';
+import { HASHTABLE_HASHES, HASH_MAX_LISTPACK_ENTRIES, HASH_MAX_LISTPACK_VALUE, longerThanBytes } from './collection-values.js';
 
 /** A canonical integer of at most 12 digits (string2ll's syntax), exact as a double with room to spare. */
 const SMALL_INT = /^(0|-?[1-9][0-9]{0,11})$/;

@@ -13,9 +13,9 @@
 import type { StoredValue } from './keyspace.js';
 import { ERR_NOT_INTEGER, parseInt64, RedisErrorReply, wrongArgs } from './reply.js';
 import type { CommandDef, Handler } from './command-def.js';
-import { HASHTABLE_HASHES, isInt64Text, longerThanBytes, RedisList, RedisSet } from './values.js';
+import { HASHTABLE_HASHES, isInt64Text, longerThanBytes, RedisList, RedisSet } from './collection-values.js';
 
-/** object.c strEncoding of a value as the model keeps it (values.ts). */
+/** object.c strEncoding of a value as the model keeps it (collection-values.ts). */
 function encodingOf(v: StoredValue): string {
   if (typeof v === 'string') return v.length <= 20 && isInt64Text(v) ? 'int' : longerThanBytes(v, 44) ? 'raw' : 'embstr';
   if (v instanceof Map) return HASHTABLE_HASHES.has(v) ? 'hashtable' : 'listpack';

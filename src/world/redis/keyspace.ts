@@ -1,5 +1,5 @@
 /**
- * One Redis node's keyspace: strings, hashes, lists, sets and sorted sets (values.ts) with
+ * One Redis node's keyspace: strings, hashes, lists, sets and sorted sets (collection-values.ts) with
  * millisecond expiry deadlines judged
  * by the node's own clock (as Redis does: deadlines are absolute wall-clock milliseconds).
  *
@@ -10,7 +10,7 @@
  * Every write reports the key's new state through `onChange`, which is how replication
  * (by effects, like Redis >= 5 for scripts) and the lock observer learn about it.
  */
-import { HASHTABLE_HASHES, RedisList, RedisSet, RedisZset } from './values.js';
+import { HASHTABLE_HASHES, RedisList, RedisSet, RedisZset } from './collection-values.js';
 
 export type StoredValue = string | Map<string, string> | RedisList | RedisSet | RedisZset;
 

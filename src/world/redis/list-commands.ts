@@ -8,7 +8,7 @@
  */
 import type { Keyspace } from './keyspace.js';
 import { ERR_NOT_INTEGER, ERR_SYNTAX, ERR_WRONGTYPE, parseInt64, RedisErrorReply, type RedisReply } from './reply.js';
-import { RedisList } from './values.js';
+import { RedisList } from './collection-values.js';
 import type { CommandDef, Handler } from './command-def.js';
 import { parseTimeoutSecondsMs } from './float.js';
 

@@ -25,7 +25,7 @@ import { BlockedClients, type Blocked } from './blocking.js';
 import { listBlockOf } from './list-commands.js';
 import { zsetBlockOf } from './zset-commands.js';
 import { ReplicaWaits } from './wait-command.js';
-import { RedisList, RedisZset } from './values.js';
+import { RedisList, RedisZset } from './collection-values.js';
 
 export type RedisRole = 'primary' | 'replica';
 

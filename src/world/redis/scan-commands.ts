@@ -3,7 +3,7 @@
  * scanGenericCommand, parseScanCursorOrReply; t_hash.c hscanCommand, t_set.c sscanCommand,
  * t_zset.c zscanCommand).
  *
- * A value in a compact encoding (a listpack hash or sorted set, an intset: values.ts) is
+ * A value in a compact encoding (a listpack hash or sorted set, an intset: collection-values.ts) is
  * answered whole, in its order, with cursor 0, whatever COUNT says, exactly as Redis does. A
  * hashtable (the keyspace, and the large values) is walked by a cursor over a hash of each
  * element, as Redis walks its buckets: a call takes whole hash groups until COUNT elements are
@@ -15,7 +15,7 @@
  */
 import type { Keyspace, StoredValue } from './keyspace.js';
 import { ERR_NOT_INTEGER, ERR_SYNTAX, ERR_WRONGTYPE, parseInt64, RedisErrorReply, type RedisReply } from './reply.js';
-import { HASHTABLE_HASHES, RedisList, RedisSet, RedisZset } from './values.js';
+import { HASHTABLE_HASHES, RedisList, RedisSet, RedisZset } from './collection-values.js';
 import type { CommandDef, Handler } from './command-def.js';
 import { globMatch } from './glob.js';
 import { d2string, replyDouble } from './float.js';

@@ -1,14 +1,14 @@
 /**
  * Set commands: SADD, SREM, SISMEMBER, SMISMEMBER, SMEMBERS, SCARD, SMOVE, as redis 7.0.15
  * runs them (src/t_set.c saddCommand, sremCommand, sismemberCommand, smismemberCommand,
- * sinterCommand for SMEMBERS, scardCommand, smoveCommand). A set's encoding (values.ts) decides
+ * sinterCommand for SMEMBERS, scardCommand, smoveCommand). A set's encoding (collection-values.ts) decides
  * the order SMEMBERS answers in: an intset's members ascending; a hashtable's in Redis's dict
  * order, which depends on a hash seed drawn at server start: the model answers insertion order
  * there (test/conformance compares those replies as sets).
  */
 import type { Keyspace } from './keyspace.js';
 import { ERR_WRONGTYPE, RedisErrorReply, type RedisReply } from './reply.js';
-import { isInt64Text, RedisSet, SET_MAX_INTSET_ENTRIES } from './values.js';
+import { isInt64Text, RedisSet, SET_MAX_INTSET_ENTRIES } from './collection-values.js';
 import type { CommandDef, Handler } from './command-def.js';
 
 /** The set at `key`: undefined when missing, WRONGTYPE when another type. */

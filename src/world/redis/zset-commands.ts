@@ -9,7 +9,7 @@
  */
 import type { Keyspace } from './keyspace.js';
 import { ERR_NOT_INTEGER, ERR_SYNTAX, ERR_WRONGTYPE, parseInt64, RedisErrorReply, type RedisReply } from './reply.js';
-import { compareBytes, longerThanBytes, RedisZset, ZSET_MAX_LISTPACK_ENTRIES, ZSET_MAX_LISTPACK_VALUE, type ZEntry } from './values.js';
+import { compareBytes, longerThanBytes, RedisZset, ZSET_MAX_LISTPACK_ENTRIES, ZSET_MAX_LISTPACK_VALUE, type ZEntry } from './collection-values.js';
 import type { CommandDef, Handler } from './command-def.js';
 import { parseRedisDouble, replyDouble, strtod } from './float.js';
 import { blockTimeoutMs, readMpop } from './list-commands.js';

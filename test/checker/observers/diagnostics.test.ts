@@ -4,7 +4,7 @@
  * request or record that must not be listed.
  */
 import { describe, expect, it } from 'vitest';
-import { checkHistory } from '../../../src/checker/check.js';
+import { checkHistory } from '../../../src/checker/check-history.js';
 import { MAX_GROUPS, NO_TEXT } from '../../../src/checker/observers/diagnostics.js';
 import type { DiagnosticOp, NewOperation } from '../../../src/history/operation.js';
 import { end, history, lockOp, requestOp, setup, type Entry } from '../histories.js';

@@ -1,6 +1,6 @@
 /** Fencing tokens as clients received them, per key; and which violation a run's story zooms on. */
 import { describe, expect, it } from 'vitest';
-import { checkHistory } from '../../../src/checker/check.js';
+import { checkHistory } from '../../../src/checker/check-history.js';
 import { focusViolation, type Violation } from '../../../src/checker/violations.js';
 import type { NewOperation } from '../../../src/history/operation.js';
 import { end, history, lockOp, setup } from '../histories.js';

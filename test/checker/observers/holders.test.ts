@@ -4,7 +4,7 @@
  * its release at its end, in the order written (the observer orders one instant's points).
  */
 import { describe, expect, it } from 'vitest';
-import { checkHistory } from '../../../src/checker/check.js';
+import { checkHistory } from '../../../src/checker/check-history.js';
 import { end, history, lockOp, requestOp, setup, type Entry } from '../histories.js';
 
 const K = 'lock:stock:1';

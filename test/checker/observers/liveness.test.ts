@@ -4,7 +4,7 @@
  * no demand, failures before the last fault, too few requests).
  */
 import { describe, expect, it } from 'vitest';
-import { checkHistory } from '../../../src/checker/check.js';
+import { checkHistory } from '../../../src/checker/check-history.js';
 import { MIN_JUDGED_REQUESTS, STALL_LIMIT_US } from '../../../src/checker/observers/liveness.js';
 import { verdictOf } from '../../../src/checker/verdict.js';
 import { end, fault, history, lockOp, requestOp, setup, type Entry } from '../histories.js';

@@ -4,9 +4,9 @@
  * not count one.
  */
 import { describe, expect, it } from 'vitest';
-import { checkHistory } from '../../../src/checker/check.js';
+import { checkHistory } from '../../../src/checker/check-history.js';
 import type { NewOperation, Operation } from '../../../src/history/operation.js';
-import { verdictOf } from '../../../src/report/verdict.js';
+import { verdictOf } from '../../../src/report/verdict-paint.js';
 import { history, type Entry } from '../histories.js';
 
 

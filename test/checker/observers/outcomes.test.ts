@@ -1,6 +1,6 @@
 /** Request counts, outcomes, timeouts, throughput and latency percentiles on hand-written histories. */
 import { describe, expect, it } from 'vitest';
-import { checkHistory } from '../../../src/checker/check.js';
+import { checkHistory } from '../../../src/checker/check-history.js';
 import { percentile } from '../../../src/checker/observers/outcomes.js';
 import { end, history, lockOp, requestOp, setup, type Entry } from '../histories.js';
 

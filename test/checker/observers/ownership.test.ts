@@ -4,7 +4,7 @@
  * stuck time. Each failure sits next to the history that must not count one.
  */
 import { describe, expect, it } from 'vitest';
-import { checkHistory } from '../../../src/checker/check.js';
+import { checkHistory } from '../../../src/checker/check-history.js';
 import { SegmentStream, type Segment } from '../../../src/checker/segments.js';
 import type { SetupOp } from '../../../src/history/operation.js';
 import { end, fault, history, K, keyState, lockOp, requestOp, section, setup, type Entry, type SetupOptions } from '../histories.js';

@@ -3,7 +3,7 @@
  * transactions (only committed effects count).
  */
 import { describe, expect, it } from 'vitest';
-import { checkHistory } from '../../../src/checker/check.js';
+import { checkHistory } from '../../../src/checker/check-history.js';
 import type { NewOperation, Operation, StockWriteOp } from '../../../src/history/operation.js';
 import { StockObserver } from '../../../src/checker/observers/stock.js';
 import { RecordBuilder } from '../../../src/history/records.js';

@@ -1,5 +1,5 @@
 /**
- * Judging a recorded history is replaying it through the same observers (check.ts
+ * Judging a recorded history is replaying it through the same observers (check-history.ts
  * checkHistory): over the casebook (every scenario of scenarios/, every variant, 10 seeds;
  * LOCK_SIM_REPLAY_SEEDS sets another count), the verdict a run gives live must equal its
  * recorded history's replay. Each simulation runs once keeping its history: the run's own
@@ -14,7 +14,7 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CheckerArena } from '../../../src/checker/arena.js';
-import { checkHistory, type CheckResult } from '../../../src/checker/check.js';
+import { checkHistory, type CheckResult } from '../../../src/checker/check-history.js';
 import { Checker, RERUNS } from '../../../src/checker/checker.js';
 import type { Operation } from '../../../src/history/operation.js';
 import { runVariant } from '../../../src/runner/run.js';
