@@ -9,91 +9,10 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { deadExports } from './dead-exports.js';
 
-/**
- * Dead exports in files other branches were reworking when this test came (the Redis model,
- * Sentinel and Cluster, the effects, the request flow, the user-code sandbox, the scenario
- * types): each line goes when its file is mended. Nothing may be added here.
- */
-const KNOWN = new Set([
-  'src/bench/own-code-twin.ts TwinBench',
-  'src/bench/own-code-twin.ts LibraryBench',
-  'src/cli/commands/sweep.ts SWEEP_SHARD_FORMAT',
-  'src/cli/commands/sweep.ts buildGrid',
-  'src/own-code/node-redis-client.ts NodeRedisDeps',
-  'src/own-code/run-worker.ts RunRequest',
-  'src/own-code/run-worker.ts ProbeRequest',
-  'src/own-code/runtime.ts ModuleSpec',
-  'src/own-code/runtime.ts DiagnosticHook',
-  'src/own-code/sandbox/builtins.ts Treatment',
-  'src/own-code/sandbox/date-zone.ts zoneOffsetFn',
-  'src/own-code/sandbox/frames.ts relativeLocation',
-  'src/own-code/sandbox/virtual-modules.ts VirtualModule',
-  'src/own-code/user-code.ts ProcessIdentity',
-  'src/report/timeline-model.ts ClientState',
-  'src/report/timeline-model.ts NodeState',
-  'src/report/timeline-model.ts FaultWindow',
-  'src/scenario/errors.ts MAX_MESSAGE_CHARS',
-  'src/scenario/errors.ts cutMessage',
-  'src/scenario/errors.ts MAX_MESSAGE_LINES',
-  'src/scenario/errors.ts formatIssues',
-  'src/scenario/types.ts BuiltinStep',
-  'src/scenario/types.ts ScriptedRequest',
-  'src/scenario/types.ts HostName',
-  'src/shrink/failure.ts FAILURES',
-  'src/shrink/shrink.ts ShrinkResult',
-  'src/shrink/shrink.ts ShrinkOptions',
-  'src/variants/locks/redisson/executor.ts plain',
-  'src/variants/locks/redisson/versions.ts ReplicaCountSource',
-  'src/variants/locks/redisson/versions.ts SyncCheck',
-  'src/variants/locks/redisson/versions.ts RedissonChange',
-  'src/workload/request-flow.ts RetryPolicy',
-  'src/world/effects.ts redisSend',
-  'src/world/effects.ts currentRequest',
-  'src/world/effects.ts redisSetup',
-  'src/world/effects.ts replicaCount',
-  'src/world/effects.ts db',
-  'src/world/effects.ts awaitMessage',
-  'src/world/effects.ts subscribe',
-  'src/world/effects.ts unsubscribe',
-  'src/world/effects.ts clientState',
-  'src/world/redis/cluster-bus.ts GossipEntry',
-  'src/world/redis/cluster-failover.ts ClusterParams',
-  'src/world/redis/commands.ts CommandSpec',
-  'src/world/redis/commands.ts COMMAND_SPECS',
-  'src/world/redis/commands.ts asciiUpper',
-  'src/world/redis/commands.ts commandShapeError',
-  'src/world/redis/commands.ts commandSpec',
-  'src/world/redis/commands.ts Handler',
-  'src/world/redis/commands.ts runCheckedKeyspaceCommand',
-  'src/world/redis/commands.ts isKeyspaceCommand',
-  'src/world/redis/deployment.ts FailoverListener',
-  'src/world/redis/float.ts Strtod',
-  'src/world/redis/float.ts formatG17',
-  'src/world/redis/list-commands.ts End',
-  'src/world/redis/list-commands.ts lmove',
-  'src/world/redis/node.ts RedisRole',
-  'src/world/redis/node.ts Subscriber',
-  'src/world/redis/node.ts ReplyTo',
-  'src/world/redis/node.ts UserScriptRunner',
-  'src/world/redis/pubsub.ts Replies',
-  'src/world/redis/sentinel-detection.ts MasterDownReply',
-  'src/world/redis/sentinel-view.ts ReportedRole',
-  'src/world/redis/sentinel-view.ts FailoverState',
-  'src/world/redis/sentinel.ts SentinelParams',
-  'src/world/redis/user-scripts.ts GlobalScriptRunner',
-  'src/world/redis/zset-commands.ts zsetAt',
-  'src/world/redis/zset-commands.ts ZEnd',
-  'src/world/redis/zset-commands.ts zpopEntries',
-]);
-
 describe('exports', () => {
   it('every export of src/ is used by another file or the package API', { timeout: 600_000 }, () => {
-    const found = deadExports('.');
-    const dead = found.map((d) => `${d.file} ${d.name}`);
-    const fresh = found.filter((d) => !KNOWN.has(`${d.file} ${d.name}`)).map((d) => `${d.file}:${d.line} ${d.name} (${d.usedLocally ? 'used only in its file: unexport it' : 'used nowhere: delete it'})`);
-    expect(fresh).toEqual([]);
-    // A known one that is no longer dead (or no longer there): take its line out of KNOWN.
-    expect([...KNOWN].filter((k) => !dead.includes(k))).toEqual([]);
+    const found = deadExports('.').map((d) => `${d.file}:${d.line} ${d.name} (${d.usedLocally ? 'used only in its file: unexport it' : 'used nowhere: delete it'})`);
+    expect(found).toEqual([]);
   });
 
   it('follows named, namespace, dynamic and type imports, re-exports and the package API', () => {

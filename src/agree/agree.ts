@@ -183,10 +183,10 @@ export function checkRepeat(repeat: number, seeds: readonly number[]): void {
 }
 
 /** The simulated side's run of one seed, on the variant's backend (src/backends: a user lock module's runs in the user-code worker). */
-export type SimulatedRun = (scenario: Scenario, variant: VariantSpec, seed: number) => RunResult;
+type SimulatedRun = (scenario: Scenario, variant: VariantSpec, seed: number) => RunResult;
 
 /** Agree of the model with real Redis; `simulate` makes the model's runs (src/backends/real.ts passes the default backend's). */
-export async function agree(scenario: Scenario, options: AgreeOptions, simulate: SimulatedRun): Promise<AgreeResult> {
+async function agree(scenario: Scenario, options: AgreeOptions, simulate: SimulatedRun): Promise<AgreeResult> {
   checkRepeat(options.repeat, options.seeds);
   const selected: VariantSpec[] =
     options.variants && options.variants.length > 0 ? scenario.variants.filter((v) => options.variants?.includes(v.name)) : scenario.variants;

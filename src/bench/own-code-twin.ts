@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { runSimulated } from '../backends/default-backend.js';
 import { loadScenario } from '../scenario/load.js';
 
-export interface TwinBench {
+interface TwinBench {
   seeds: number;
   builtinRunsPerS: number;
   moduleRunsPerS: number;
@@ -47,7 +47,7 @@ export function describeTwinBench(b: TwinBench): string {
     `CPU time ${b.cpuRatio.toFixed(2)}x (aim >= 0.5x; ${b.builtinCpuS.toFixed(2)} s / ${b.moduleCpuS.toFixed(2)} s)`;
 }
 
-export interface LibraryBench {
+interface LibraryBench {
   seeds: number;
   runsPerS: number;
   cpuMsPerRun: number;

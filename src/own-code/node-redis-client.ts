@@ -23,7 +23,7 @@
  */
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-export interface NodeRedisDeps {
+interface NodeRedisDeps {
   EventEmitter: typeof import('node:events').EventEmitter;
   /** Makes the glue's ioredis-compatible client of connection `conn` (realm-bridge.ts SimRedis). */
   transport(conn: number): any;

@@ -34,7 +34,7 @@ export type Settled =
   | { ok: true; value: number | boolean | null }
   | { ok: false; error: { message: string; name: string; timeout: boolean; frame?: string | null } };
 
-export interface ModuleSpec {
+interface ModuleSpec {
   /** Absolute path of the module. */
   file: string;
   exportName: string;
@@ -78,7 +78,7 @@ const DEFAULT_CONFIG: ClientConfig = { maxRetries: 20, offlineQueue: true, retry
 type ThreadMessage = { op: string; client?: number; key?: string; status?: string; [field: string]: unknown };
 
 /** Something user code did that the history should show (DiagnosticOp: an exception outside acquire/release, an unhandled rejection, a refused call). */
-export type DiagnosticHook = (client: string, kind: 'uncaught' | 'unhandled-rejection' | 'refused-call' | 'watchdog-stop', detail: string, frame: string | null) => void;
+type DiagnosticHook = (client: string, kind: 'uncaught' | 'unhandled-rejection' | 'refused-call' | 'watchdog-stop', detail: string, frame: string | null) => void;
 
 /** A reply as it travels to user code: errors as their message. */
 type WireOutcome =

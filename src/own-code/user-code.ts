@@ -112,7 +112,7 @@ export function endRun(ok: boolean): void {
 }
 
 /** What identifies a process to its realm: its number in the run, its name, its seeded stream, the scenario's file. */
-export interface ProcessIdentity extends SandboxProcess {
+interface ProcessIdentity extends SandboxProcess {
   client: number;
   seed: number;
 }

@@ -10,8 +10,8 @@ import type { History } from '../history/operation.js';
 import type { Violation } from '../checker/violations.js';
 import { LOCK_KEY_NAMESPACE, lockKeyOf } from '../variants/lock-key.js';
 
-export type ClientState = 'holding' | 'waiting' | 'paused' | 'crashed';
-export type NodeState = 'held' | 'held-no-ttl' | 'down' | 'asleep';
+type ClientState = 'holding' | 'waiting' | 'paused' | 'crashed';
+type NodeState = 'held' | 'held-no-ttl' | 'down' | 'asleep';
 
 export interface Span<S extends string> {
   fromUs: number;
@@ -26,7 +26,7 @@ export interface Lane<S extends string> {
   spans: Array<Span<S>>;
 }
 
-export interface FaultWindow {
+interface FaultWindow {
   fault: string;
   target: string;
   fromUs: number;

@@ -2,7 +2,7 @@
 import type { RunMetrics } from '../checker/check-history.js';
 
 /** Most severe first: wrong data, then a broken lock, then a lock nobody can take, then a lock nobody uses. */
-export const FAILURES = [
+const FAILURES = [
   { kind: 'oversell', metric: 'oversold', read: (m: RunMetrics) => m.oversold },
   { kind: 'negative-stock', metric: 'negative-stock', read: (m: RunMetrics) => m.negativeStock },
   { kind: 'lost-update', metric: 'lost-updates', read: (m: RunMetrics) => m.lostUpdates },

@@ -26,7 +26,7 @@ export interface ScenarioSize {
   historyOps: number;
 }
 
-export interface ShrinkResult {
+interface ShrinkResult {
   minimal: Scenario;
   failure: Failure;
   seed: number;
@@ -38,7 +38,7 @@ export interface ShrinkResult {
   steps: string[];
 }
 
-export interface ShrinkOptions {
+interface ShrinkOptions {
   seed: number;
   variant: string;
   /** Which failure to keep (default: the run's most severe). */

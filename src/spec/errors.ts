@@ -23,7 +23,7 @@ export class ScenarioError extends Error {
  */
 export const MAX_QUOTED_CHARS = 120;
 /** A whole message (a list of names, a line of a file) is cut past this, with its size. */
-export const MAX_MESSAGE_CHARS = 2_000;
+const MAX_MESSAGE_CHARS = 2_000;
 
 /** The first `max` characters of `text` (not splitting a surrogate pair), and "…" if cut. */
 export function cut(text: string, max: number): string {
@@ -40,12 +40,12 @@ export function quote(text: string, max = MAX_QUOTED_CHARS): string {
 }
 
 /** A message cut to MAX_MESSAGE_CHARS, saying how long it was. */
-export function cutMessage(text: string, max = MAX_MESSAGE_CHARS): string {
+function cutMessage(text: string, max = MAX_MESSAGE_CHARS): string {
   return text.length <= max ? text : `${cut(text, max)} (message of ${text.length.toLocaleString('en-US')} characters cut)`;
 }
 
 /** Lines of one error report printed; a file with a million bad lines says how many more there were. */
-export const MAX_MESSAGE_LINES = 200;
+const MAX_MESSAGE_LINES = 200;
 
 /** An error report for stderr: each line cut (cutMessage), at most MAX_MESSAGE_LINES of them. */
 export function boundedReport(text: string): string {
@@ -60,7 +60,7 @@ export function formatPath(path: ReadonlyArray<string | number>): string {
   return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? cut(p, MAX_QUOTED_CHARS) : `.${cut(p, MAX_QUOTED_CHARS)}`)).join('');
 }
 
-export function formatIssues(file: string, issues: readonly ScenarioIssue[]): string {
+function formatIssues(file: string, issues: readonly ScenarioIssue[]): string {
   return issues
     .map((i) => `${file}${i.line !== undefined ? `:${i.line}:${i.column}` : ''}: ${formatPath(i.path)}: ${cutMessage(i.message)}`)
     .join('\n');

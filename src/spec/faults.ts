@@ -12,7 +12,7 @@ export const PARTITION_MODES = ['silent', 'reject'] as const;
 export type PartitionMode = (typeof PARTITION_MODES)[number];
 
 /** A host on the network: `client-N`, `redis-N`, or `primary` (whichever node is primary then). */
-export type HostName = string;
+type HostName = string;
 
 export type FaultSpec =
   | { kind: 'gc-pause'; client: number; atUs: Micros; durationUs: Micros }

@@ -3,7 +3,7 @@ import type { Distribution } from '../engine/distribution.js';
 import type { Micros } from '../engine/time.js';
 
 export const BUILTIN_STEPS = ['lock', 'check-order', 'read', 'deduct', 'order', 'unlock'] as const;
-export type BuiltinStep = (typeof BUILTIN_STEPS)[number];
+type BuiltinStep = (typeof BUILTIN_STEPS)[number];
 /** A built-in step, or the name of a dependency to call. */
 export type Step = BuiltinStep | { call: string };
 
@@ -13,7 +13,7 @@ export type Arrival =
   /** Requests at fixed instants, in time order (a scenario about one lock at one instant). */
   | { kind: 'script'; requests: ScriptedRequest[] };
 
-export interface ScriptedRequest {
+interface ScriptedRequest {
   atUs: Micros;
   sku: number;
   /** 1-based client number. */

@@ -39,7 +39,7 @@ import type { DbResult, DbStatement } from '../world/database.js';
 import { dependencyCall, RANDOM_EFFECT, sleep, type Effect, type EffectProgram } from '../world/effects.js';
 import { acquireEnded, acquireInvoked, describeWrite, releaseEnded, releaseInvoked, RequestState } from './request-state.js';
 
-export interface RetryPolicy {
+interface RetryPolicy {
   retries: number;
   backoffMs: number;
   jitterMs: number;

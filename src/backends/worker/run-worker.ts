@@ -34,7 +34,7 @@ const memory = watchMemory((workerData as { sab: SharedArrayBuffer }).sab);
 installWatch(memory, (id, name) => port.postMessage({ name: [id, name] }));
 void parentPort;
 
-export interface RunRequest {
+interface RunRequest {
   op: 'run';
   /** Absent: the scenario of the previous run request (dispatch.ts sends a scenario once). */
   scenario?: Scenario;
@@ -46,7 +46,7 @@ export interface RunRequest {
   order: PctSchedule | null;
 }
 
-export interface ProbeRequest {
+interface ProbeRequest {
   op: 'probe';
   file: string;
   exportName: string;

@@ -23,7 +23,6 @@ import { shardOf, shardOptions, type ShardOptions } from '../shard-options.js';
 const SHARD_OPTIONS = shardOptions('the seeds in every cell');
 import { checkVariantNames } from '../variant-names.js';
 
-export { SWEEP_SHARD_FORMAT };
 
 interface SweepCliOptions extends ShardOptions {
   param: ParamOption[];

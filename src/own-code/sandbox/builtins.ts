@@ -16,7 +16,7 @@ import { WHY, type SandboxEnv } from './env.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
-export type Treatment = 'virtual' | 'pure' | 'refused';
+type Treatment = 'virtual' | 'pure' | 'refused';
 
 /** Why a refused module is refused (env.ts WHY), and which of its exports are pure all the same. */
 interface Refused {

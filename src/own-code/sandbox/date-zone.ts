@@ -21,7 +21,7 @@ const EXPLICIT_ZONE = /\b(?:GMT|UTC|UT|Z)\b|[+-]\d{2}:?\d{2}\s*(?:\(|$)|\b[ECMP]
 const pad = (n: number, w = 2): string => String(Math.abs(n)).padStart(w, '0');
 
 /** The zone's offset from UTC (ms) at instant `t`: local = t + offset. */
-export function zoneOffsetFn(timeZone: string): (t: number) => number {
+function zoneOffsetFn(timeZone: string): (t: number) => number {
   if (timeZone === 'UTC' || timeZone === 'Etc/UTC') return () => 0;
   const fmt = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', era: 'short' });
   const cache = new Map<number, number>();

@@ -26,7 +26,7 @@ function locationOf(line: string): string | null {
 }
 
 /** `loc` with its file made relative to `baseDir` (file URLs become paths first). */
-export function relativeLocation(loc: string, baseDir: string): string {
+function relativeLocation(loc: string, baseDir: string): string {
   const m = /^(.*?):(\d+):(\d+)$/.exec(loc);
   let file = m ? m[1] : loc;
   const tail = m ? `:${m[2]}:${m[3]}` : '';

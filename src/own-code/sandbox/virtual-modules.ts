@@ -27,7 +27,7 @@ export interface ViewContext {
   view(name: string): any;
 }
 
-export interface VirtualModule {
+interface VirtualModule {
   /** Exports of the host module passed through as they are (a list, or a test of the name). */
   pure: readonly string[] | ((key: string) => boolean);
   build(v: ViewContext, host: any): Record<string, unknown>;

@@ -12,7 +12,7 @@ import { PUBSUB_CONTEXT_COMMANDS } from './session-commands.js';
 export const ERR_READONLY = new RedisErrorReply("READONLY You can't write against a read only replica.");
 
 /** What admission reads of its node. */
-export interface AdmissionHost {
+interface AdmissionHost {
   readonly role: 'primary' | 'replica';
   /** Why this primary refuses writes right now, or null (RedisNode.writeRefusal). */
   readonly writeRefusal: (() => string | null) | null;

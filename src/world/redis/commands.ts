@@ -43,7 +43,7 @@ import {
  * NOREPLICAS); `noscript` is the NOSCRIPT flag (refused inside EVAL); `blocking` the BLOCKING
  * flag (the node may block the client).
  */
-export interface CommandSpec {
+interface CommandSpec {
   arity: number;
   write: boolean;
   noscript: boolean;
@@ -69,7 +69,7 @@ const OBJECT_SPEC: CommandSpec = { arity: -2, write: false, noscript: false, sub
 const COMMAND_DEFS: readonly CommandDef[] = [...HASH_COMMANDS, ...SET_COMMANDS, ...LIST_COMMANDS, ...ZSET_COMMANDS, ...SCAN_COMMANDS, ...KEY_COMMANDS];
 
 /** Arity and flags from redis 7.0.15 src/commands/*.json, for every command the model answers. */
-export const COMMAND_SPECS: ReadonlyMap<string, CommandSpec> = new Map([
+const COMMAND_SPECS: ReadonlyMap<string, CommandSpec> = new Map([
   ['ping', spec(-1)],
   ['get', spec(2)],
   ['set', spec(-3, true)],
@@ -129,7 +129,7 @@ export function asciiLower(s: string): string {
   return lower;
 }
 
-export const asciiUpper = (s: string): string => s.replace(/[a-z]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 32));
+const asciiUpper = (s: string): string => s.replace(/[a-z]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 32));
 
 /**
  * What the model knows of a command name as a client sent it ("SET", "set", "Set"): resolved
@@ -173,7 +173,7 @@ export function commandInfo(nameAsSent: string): CommandInfo {
  * order: an unknown command, an unknown subcommand of a container, then the arity. null when
  * the command may run.
  */
-export function commandShapeError(args: readonly string[], name = asciiLower(args[0])): RedisErrorReply | null {
+function commandShapeError(args: readonly string[], name = asciiLower(args[0])): RedisErrorReply | null {
   return shapeError(args, name, COMMAND_SPECS.get(name));
 }
 
@@ -205,11 +205,6 @@ function shapeError(args: readonly string[], name: string, s: CommandSpec | unde
   return null;
 }
 
-/** The spec of a command by its lower-case name. */
-export function commandSpec(name: string): CommandSpec | undefined {
-  return COMMAND_SPECS.get(name);
-}
-
 /** The spec that holds a command's flags: its subcommand's for a container (checkShape passed). */
 export function effectiveSpec(args: readonly string[], cmd: CommandInfo): CommandSpec | undefined {
   const s = cmd.spec;
@@ -238,7 +233,6 @@ function unknownCommand(args: readonly string[]): RedisErrorReply {
   return rejectFormat(`ERR unknown command '${args[0].slice(0, 128)}', with args beginning with: ${quoted}`);
 }
 
-export type { Handler } from './command-def.js';
 
 const HANDLERS: ReadonlyMap<string, Handler> = new Map<string, Handler>([
   // server.c pingCommand: PONG, or the one argument back.
@@ -275,15 +269,10 @@ export function executeKeyspaceCommand(ks: Keyspace, args: readonly string[], ta
 }
 
 /**
- * Runs a keyspace command whose shape was already checked (commandShapeError answered null):
- * the node and redis.call check every command once, before anything else.
+ * Runs a keyspace command whose shape was already checked (commandShapeError answered null) and
+ * which is already resolved (commandInfo): the node and redis.call check every command once,
+ * before anything else.
  */
-export function runCheckedKeyspaceCommand(ks: Keyspace, args: readonly string[], tag: string, name = asciiLower(args[0])): RedisReply {
-  const handler = HANDLERS.get(name);
-  return handler === undefined ? unknownCommand(args) : handler(ks, args, tag);
-}
-
-/** runCheckedKeyspaceCommand of a command already resolved (commandInfo). */
 export function runResolvedKeyspaceCommand(ks: Keyspace, args: readonly string[], tag: string, cmd: CommandInfo): RedisReply {
   const handler = cmd.handler;
   return handler === undefined ? unknownCommand(args) : handler(ks, args, tag);
@@ -305,11 +294,6 @@ export function isStatusReply(args: readonly string[], reply: RedisReply): boole
 }
 
 const STATUS_COMMANDS: ReadonlySet<string> = new Set(['type', 'mset', 'hmset', 'setex', 'psetex', 'lset', 'ltrim', 'select', 'reset', 'quit']);
-
-/** Whether the keyspace layer answers this command (the rest is the node's). */
-export function isKeyspaceCommand(name: string): boolean {
-  return HANDLERS.has(asciiLower(name));
-}
 
 /** t_string.c getGenericCommand: nil, the string, or WRONGTYPE for another type. */
 function getString(ks: Keyspace, key: string): RedisReply {

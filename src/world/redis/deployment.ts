@@ -40,7 +40,7 @@ export interface DeploymentParams extends DeploymentSpec {
   everyDeciderTick?: boolean;
 }
 
-export type FailoverListener = (oldPrimary: RedisNode, newPrimary: RedisNode) => void;
+type FailoverListener = (oldPrimary: RedisNode, newPrimary: RedisNode) => void;
 
 export class RedisDeployment implements RedisControl {
   readonly nodes: RedisNode[] = [];

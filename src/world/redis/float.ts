@@ -13,7 +13,7 @@ const isHex = (c: string | undefined): boolean => c !== undefined && /^[0-9a-fA-
 /** The smallest normal double: below it a nonzero result has underflowed (ERANGE). */
 const MIN_NORMAL = 2.2250738585072014e-308;
 
-export interface Strtod {
+interface Strtod {
   value: number;
   /** Index just after what was parsed (0: nothing was). */
   end: number;
@@ -148,7 +148,7 @@ export function parseRedisDouble(s: string): number | null {
  * toExponential rounds a tie up; a tie needs an exact expansion that stops at the 18th digit
  * with a 5, which toExponential(17) shows, and is then rounded exactly.
  */
-export function formatG17(d: number): string {
+function formatG17(d: number): string {
   if (d === 0) return Object.is(d, -0) ? '-0' : '0';
   if (Number.isInteger(d) && Math.abs(d) < 1e17) return String(d);
   let [mantissa, exp] = d.toExponential(16).split('e');

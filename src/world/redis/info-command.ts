@@ -8,7 +8,7 @@ import type { RedisReply } from './reply.js';
 const INFO_WITH_REPLICATION = new Set(['default', 'all', 'everything', 'replication']);
 
 /** What INFO reads of its node. */
-export interface InfoHost {
+interface InfoHost {
   readonly role: 'primary' | 'replica';
   readonly replicationOffset: number;
   connectedReplicas(): number;

@@ -12,7 +12,7 @@ import { RedisList } from './collection-values.js';
 import type { CommandDef, Handler } from './command-def.js';
 import { parseTimeoutSecondsMs } from './float.js';
 
-export type End = 'left' | 'right';
+type End = 'left' | 'right';
 
 /** The list at `key`: undefined when missing, WRONGTYPE when another type. */
 export function listAt(ks: Keyspace, key: string): RedisList | undefined | RedisErrorReply {
@@ -278,7 +278,7 @@ const lrem: Handler = (ks, args, tag) => {
  * t_list.c lmoveGenericCommand: the source (nil when missing, WRONGTYPE), then the destination's
  * type, then the element moves (source and destination may be the same list: a rotation).
  */
-export function lmove(ks: Keyspace, src: string, dst: string, from: End, to: End, tag: string): RedisReply {
+function lmove(ks: Keyspace, src: string, dst: string, from: End, to: End, tag: string): RedisReply {
   const source = listAt(ks, src);
   if (source === undefined) return null;
   if (source instanceof RedisErrorReply) return source;

@@ -27,11 +27,7 @@ import { zsetBlockOf } from './zset-commands.js';
 import { ReplicaWaits } from './wait-command.js';
 import { RedisList, RedisZset } from './collection-values.js';
 
-export type RedisRole = 'primary' | 'replica';
-
-
-export type { Subscriber } from './pubsub.js';
-export type { ReplyTo } from './reply-to.js';
+type RedisRole = 'primary' | 'replica';
 
 /** redis 7.0.15 blocked.c disconnectAllBlockedClients: what a primary turned replica answers its blocked clients. */
 const ERR_UNBLOCKED_DEMOTED = new RedisErrorReply('UNBLOCKED force unblock from blocking operation, instance state changed (master -> replica?)');

@@ -16,7 +16,7 @@ import type { ClientSession } from './session.js';
 export type Subscriber = (channel: string, message: string) => void;
 
 /** One SUBSCRIBE / UNSUBSCRIBE ... reply per channel or pattern: the first is the command's reply, the rest go out as pushes. */
-export type Replies = RedisReply[];
+type Replies = RedisReply[];
 
 export class PubSub {
   private readonly channels = new Map<string, Set<Subscriber>>();

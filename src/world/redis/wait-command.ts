@@ -16,7 +16,7 @@ const ERR_WAIT_ON_REPLICA = new RedisErrorReply(
 );
 
 /** What WAIT reads of its node. */
-export interface WaitHost {
+interface WaitHost {
   readonly role: 'primary' | 'replica';
   readonly replicationOffset: number;
   readonly replicaLinks: readonly ReplicationLink[];

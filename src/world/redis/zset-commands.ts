@@ -15,7 +15,7 @@ import { parseRedisDouble, replyDouble, strtod } from './float.js';
 import { blockTimeoutMs, readMpop } from './list-commands.js';
 
 /** The sorted set at `key`: undefined when missing, WRONGTYPE when another type. */
-export function zsetAt(ks: Keyspace, key: string): RedisZset | undefined | RedisErrorReply {
+function zsetAt(ks: Keyspace, key: string): RedisZset | undefined | RedisErrorReply {
   const e = ks.lookup(key);
   if (e === undefined) return undefined;
   return e.value instanceof RedisZset ? e.value : ERR_WRONGTYPE;
@@ -393,13 +393,13 @@ const zremrange = (type: 'rank' | 'score' | 'lex'): Handler => (ks, args, tag) =
   return deleted;
 };
 
-export type ZEnd = 'min' | 'max';
+type ZEnd = 'min' | 'max';
 
 /**
  * t_zset.c genericZpopCommand on one sorted set: up to `count` members from the low (min) or
  * high (max) end, each with its score; the key goes when emptied.
  */
-export function zpopEntries(ks: Keyspace, key: string, z: RedisZset, where: ZEnd, count: number, tag: string): RedisReply[][] {
+function zpopEntries(ks: Keyspace, key: string, z: RedisZset, where: ZEnd, count: number, tag: string): RedisReply[][] {
   const n = Math.min(count, z.size);
   const taken = where === 'min' ? z.entries.slice(0, n) : z.entries.slice(z.size - n).reverse();
   for (const e of taken) z.delete(e.member);

@@ -115,7 +115,7 @@ function* afterFirstBatch(
 /**
  * A single command through RedisExecutor (the loop of `send`, for one command).
  */
-export function* plain(
+function* plain(
   config: RedissonConfig,
   command: string[],
   retry: boolean,

@@ -11,7 +11,7 @@ export type DelayStrategy =
   | { kind: 'equal-jitter'; baseMs: number; maxMs: number };
 
 /** Where the replica count for WAIT comes from. */
-export type ReplicaCountSource =
+type ReplicaCountSource =
   /** No WAIT at all. */
   | 'none'
   /** The client's own count of replicas it is connected to (MasterSlaveEntry.getAvailableSlaves). */
@@ -24,7 +24,7 @@ export type ReplicaCountSource =
   | 'info-cached';
 
 /** What a WAIT result below the replica count does. */
-export type SyncCheck =
+type SyncCheck =
   /** Nothing: the result is ignored. */
   | 'ignore'
   /** An error when WAIT's count differs at all. */
@@ -85,7 +85,7 @@ export interface RedissonBehaviour {
   watchdogOnError: 'stop' | 'continue';
 }
 
-export interface RedissonChange {
+interface RedissonChange {
   /** The first version that behaves so. */
   since: string;
   /** What changes, one line (for `list` and docs/model/redisson-versions.md). */

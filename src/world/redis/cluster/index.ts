@@ -43,4 +43,3 @@
  * multipliers. This file is the entry: nothing in the folder imports it.
  */
 export { ClusterFailover } from './cluster.js';
-export type { ClusterParams } from './bus-node.js';

@@ -52,4 +52,3 @@
  * the folder imports it.
  */
 export { Sentinels } from './group.js';
-export type { SentinelParams } from './state.js';

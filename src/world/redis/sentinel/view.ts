@@ -6,10 +6,10 @@
  */
 import type { RedisNode } from '../node.js';
 
-export type ReportedRole = 'primary' | 'replica';
+type ReportedRole = 'primary' | 'replica';
 
 /** sentinel.c SENTINEL_FAILOVER_STATE_*; `none` is no failover in progress. */
-export type FailoverState =
+type FailoverState =
   | 'none'
   | 'wait-start'
   | 'select-slave'
