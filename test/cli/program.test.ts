@@ -82,7 +82,7 @@ function staticClosure(entry: string): Set<string> {
 describe('lazy loading', () => {
   it('--version and --help load no simulator layer (beyond two leaf modules of units and distribution syntax), Redis client or Lua VM', () => {
     const loaded = [...staticClosure('src/cli/main.ts')].map((f) => f.slice(resolve('src').length + 1)).sort();
-    const heavy = loaded.filter((f) => !/^(cli\/(main|program|exit-codes|options|output-files)\.ts|cli\/commands\/(table|summaries|context)\.ts|version\.ts|scenario\/(errors|cost|seeds|suggest|input-file|quote|limits|text-limits)\.ts|real\/errors\.ts|engine\/(time|distribution)\.ts)$/.test(f));
+    const heavy = loaded.filter((f) => !/^(cli\/(main|program|exit-codes|option-parsers|output-files)\.ts|cli\/commands\/(table|summaries|context)\.ts|version\.ts|spec\/errors\.ts|scenario\/(cost|seeds|suggest|input-file|quote|limits|text-limits)\.ts|backends\/real\/errors\.ts|engine\/(time|distribution)\.ts)$/.test(f));
     expect(heavy, 'modules the entry loads beyond the light ones').toEqual([]);
   });
 
