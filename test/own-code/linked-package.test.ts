@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runVariant } from '../../src/runner/run.js';
+import { runSimulated } from '../../src/backends/default-backend.js';
 import { parseScenario } from '../../src/scenario/load.js';
 
 /** A project whose node_modules/linked-lock is a link to a package in a folder beside it. */
@@ -57,7 +57,7 @@ variants:
 `,
     join(project, 'linked.yaml'),
   );
-  return runVariant(scenario, scenario.variants[0]!);
+  return runSimulated(scenario, scenario.variants[0]!);
 }
 
 describe('a lock package reached through a symbolic link', () => {
