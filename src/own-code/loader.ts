@@ -205,7 +205,10 @@ export class ModuleLoader {
     if (m) return m;
     const source = sourceOf(file);
     const url = pathToFileURL(file).href;
-    m = new vmModules.SourceTextModule!(source.text, {
+    // Only the user-code worker (backends/worker) runs with --experimental-vm-modules: a caller
+    // that ran a lock module in its own thread picked the wrong backend (default-backend.ts).
+    if (vmModules.SourceTextModule === undefined) throw new Error(`lock-sim: ${file} is an ES module, which loads only in the user-code worker (Node's --experimental-vm-modules); run it through backends/default-backend.ts runSimulated, not runner's runVariant`);
+    m = new vmModules.SourceTextModule(source.text, {
       identifier: url,
       context: this.host.context,
       cachedData: source.dynamicImport ? undefined : source.cachedData,
