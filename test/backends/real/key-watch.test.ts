@@ -12,7 +12,7 @@ import { runVariantReal } from '../../../src/backends/real/real-run.js';
 import { runSimulated } from '../../../src/backends/default-backend.js';
 import { parseScenario } from '../../../src/scenario/load.js';
 import { hasRedis, REDIS_SERVER } from './redis-available.js';
-import { runReal } from './real-runs.js';
+import { runReal, twoClientsYaml } from './real-runs.js';
 
 describe('key watch reads in order', () => {
   it('a reply rejected while an earlier read still waits its turn (a killed server: "Connection is closed.") is no unhandled rejection, and its turn sees it', async () => {
@@ -167,24 +167,7 @@ describe('command ledger', () => {
 
 /** Two requests; client 1 holds a 3 s lease and is killed (kill -9) 1 s into its work, or not. */
 function crashScenario(crash: boolean, variant = 'lua: { lock: lua-unlock, lease: 3s, wait: 6s }'): string {
-  return `name: real-crash-holder
-duration: 8s
-drain: 3s
-stock: { sku: 1, available: 10 }
-workload:
-  clients: 2
-  workers: 1
-  requests:
-    - { at: 1s, sku: 1, client: 1 }
-    - { at: 2s, sku: 1, client: 2 }
-  steps: [lock, read, work, deduct, order, unlock]
-dependencies:
-  work: 2s
-network:
-  redis-latency: 1ms
-${crash ? 'faults:\n  - { kind: crash, client: 1, at: 2s }\n' : ''}variants:
-  ${variant}
-`;
+  return twoClientsYaml('real-crash-holder', { workS: 2, drainS: 3, faults: crash ? '{ kind: crash, client: 1, at: 2s }' : '', variant });
 }
 
 describe.skipIf(!hasRedis)('key watch on real Redis', () => {

@@ -12,13 +12,14 @@ export function runReal(scenario: Scenario, variant?: string): ReturnType<typeof
 }
 
 /**
- * Two clients with one worker each: client 1 asks at 1 s, takes the lock and is paused (GC)
- * for 4 s at 1.5 s; client 2 asks at 2 s. `variant` is the YAML of the one variant, `name: {...}`.
+ * Two clients with one worker each, one SKU: client 1 asks at 1 s, client 2 at 2 s, each
+ * locking around a call to `work` (`workS` seconds); `faults` is the YAML of the faults list
+ * (empty: none), `variant` the YAML of the one variant, `name: {...}`.
  */
-export function gcPauseScenario(name: string, file: string, variant: string): Scenario {
-  return parseScenario(`name: ${name}
+export function twoClientsYaml(name: string, o: { workS: number; drainS: number; faults: string; variant: string }): string {
+  return `name: ${name}
 duration: 8s
-drain: 5s
+drain: ${o.drainS}s
 stock: { sku: 1, available: 10 }
 workload:
   clients: 2
@@ -28,12 +29,15 @@ workload:
     - { at: 2s, sku: 1, client: 2 }
   steps: [lock, read, work, deduct, order, unlock]
 dependencies:
-  work: 1s
+  work: ${o.workS}s
 network:
   redis-latency: 1ms
-faults:
-  - { kind: gc-pause, client: 1, at: 1500ms, duration: 4s }
-variants:
-  ${variant}
-`, file);
+${o.faults ? `faults:\n  - ${o.faults}\n` : ''}variants:
+  ${o.variant}
+`;
+}
+
+/** twoClientsYaml where client 1 takes the lock and is paused (GC) for 4 s at 1.5 s. */
+export function gcPauseScenario(name: string, file: string, variant: string): Scenario {
+  return parseScenario(twoClientsYaml(name, { workS: 1, drainS: 5, faults: '{ kind: gc-pause, client: 1, at: 1500ms, duration: 4s }', variant }), file);
 }
