@@ -57,6 +57,8 @@ export class Sandbox {
   private views = new Map<string, unknown>();
   private loader: ModuleLoader | null = null;
   private roots: string[] = [];
+  /** The loaded files whose packages `roots` already holds (each file's package looked up once). */
+  private rootsOf = new Set<string>();
   private readonly env: SandboxEnv;
   private realmObjects: { process: any; console: any; webcrypto: any; performance: any } | null = null;
 
@@ -112,6 +114,7 @@ export class Sandbox {
     this.views = new Map();
     this.isLoading = true;
     this.roots = [packageRoot(this.file) + sep];
+    this.rootsOf = new Set();
   }
 
   /** The module loaded: reads of its files are over (user-code.ts calls it after the load). */
@@ -129,6 +132,8 @@ export class Sandbox {
     const within = (root: string): boolean => path.startsWith(root) || path + sep === root;
     if (this.roots.some(within)) return true;
     for (const f of this.loader?.files() ?? []) {
+      if (this.rootsOf.has(f)) continue;
+      this.rootsOf.add(f);
       const root = packageRoot(f) + sep;
       if (!this.roots.includes(root)) this.roots.push(root);
     }
