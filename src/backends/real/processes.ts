@@ -122,7 +122,7 @@ export class RedisProcess {
     ];
     if (o.replicaOf !== null) args.push('--replicaof', '127.0.0.1', String(o.replicaOf));
     // The child is ours from the moment it exists: a stop during its start kills it too.
-    await startProcess(this.binary, args, /Ready to accept connections/, this.name, (child) => (this.child = child));
+    await startProcess(this.binary, args, this.dir, /Ready to accept connections/, this.name, (child) => (this.child = child));
   }
 
   /** kill -9. */
@@ -198,7 +198,7 @@ export class SentinelProcess {
     );
     // redis-server started with --sentinel is redis-sentinel (the same binary, redis 7.0.15 server.c checkForSentinelMode).
     // "+monitor master" is logged at warning level (sentinel.c sentinelEvent): ready to watch.
-    await startProcess(this.binary, [file, '--sentinel', '--loglevel', 'warning'], /Sentinel ID is|monitor master/, this.name, (child) => (this.child = child));
+    await startProcess(this.binary, [file, '--sentinel', '--loglevel', 'warning'], this.dir, /Sentinel ID is|monitor master/, this.name, (child) => (this.child = child));
   }
 
   dispose(): void {
@@ -214,13 +214,17 @@ export class SentinelProcess {
 
 export const MASTER_NAME = 'lock-sim';
 
-/** Spawns a process and waits until a line of its output matches `ready`. */
-function startProcess(binary: string, args: string[], ready: RegExp, name: string, spawned: (child: ChildProcess) => void): Promise<ChildProcess> {
+/**
+ * Spawns a process in `dir` and waits until a line of its output matches `ready`. The process
+ * starts in its own directory (not only after it reads --dir / `dir`), so anything it writes
+ * before its config is read, and anyone looking at its cwd, finds the temporary directory.
+ */
+function startProcess(binary: string, args: string[], dir: string, ready: RegExp, name: string, spawned: (child: ChildProcess) => void): Promise<ChildProcess> {
   hookExit();
   return new Promise<ChildProcess>((resolve, reject) => {
     const child = hasPdeathsig()
-      ? spawn('setpriv', ['--pdeathsig', 'KILL', binary, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      ? spawn('setpriv', ['--pdeathsig', 'KILL', binary, ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(binary, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
     live.add(child);
     spawned(child);
     let output = '';
