@@ -104,6 +104,8 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
   'variants.*.redisson-version': 'redisson: the Redisson release whose behaviour runs.',
   'variants.*.command-retries': 'redisson: re-sends of a command that got no reply within the command timeout (retryAttempts).',
   'variants.*.command-retry-interval': 'redisson: the pause before a re-send (retryInterval).',
+  'variants.*.lock-watchdog-timeout': 'redisson: the lease of a lock taken without one, renewed by the watchdog every third of it (lockWatchdogTimeout).',
+  'variants.*.slaves-sync-timeout': 'redisson 3.22.0+: how long the WAIT after each lock script waits for the replicas (slavesSyncTimeout).',
   'variants.*.retry-count': 'redlock: attempts after the first.',
   'variants.*.retry-delay': 'redlock: the pause between attempts.',
   'variants.*.retry-jitter': 'redlock: the random part added to each pause (up to this much).',

@@ -10,6 +10,7 @@ import { ScenarioError, type ScenarioIssue, quote } from '../spec/errors.js';
 import { resolveScenario } from './resolve.js';
 import { MAX_NAME_LENGTH, scenarioSchema } from './schema.js';
 import { didYouMean } from './suggest.js';
+import { redissonNameHint } from './redisson-config-names.js';
 import type { Scenario } from '../spec/scenario.js';
 import { describeValue } from './value-parsers.js';
 import { readInputFile } from './input-file.js';
@@ -94,9 +95,13 @@ function zodIssue(issue: ZodIssue, doc: Document, data: unknown, lines: LineCoun
   const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)) as Array<string | number>;
   if (issue.code === 'unrecognized_keys') {
     const known = knownKeysAt(path, data);
-    return issue.keys.map((key) =>
-      locate({ path: [...path, key], message: `unknown field ${quote(key)}${didYouMean(key, known)}` }, doc, lines, true),
-    );
+    // A variant's field named as Redisson names its Config setting: say which option models it.
+    const hint = (key: string): string | null => (path.length === 2 && path[0] === 'variants' ? redissonNameHint(key) : null);
+    return issue.keys.map((key) => {
+      const redisson = hint(key);
+      const message = `unknown field ${quote(key)}${redisson === null ? didYouMean(key, known) : `: ${redisson}`}`;
+      return locate({ path: [...path, key], message }, doc, lines, true);
+    });
   }
   if (issue.code === 'invalid_key') {
     const key = String(path[path.length - 1]);

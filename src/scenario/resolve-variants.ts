@@ -8,6 +8,7 @@ import { CLIENT_MODEL_NAMES, type ClientModelName, type RedlockVersion, type Var
 import type { Topology } from '../spec/redis.js';
 import type { ScenarioIssue } from '../spec/errors.js';
 import type { RawScenario } from './schema.js';
+import { redissonNameHint } from './redisson-config-names.js';
 
 /**
  * The variant options' defaults: the option they fill, the value, and where it comes from
@@ -20,6 +21,10 @@ export const VARIANT_DEFAULT_ENTRIES = {
   unlockAlways: vdef('unlock-always', false, 'lock-sim: unlock only after a successful acquire'),
   orderKey: vdef('order-key', 'none', 'lock-sim: no unique index on the order number'),
   syncReplicas: vdef('sync-replicas', true, 'Redisson: checkLockSyncedSlaves = true since 3.17.0 (config/Config.java @ redisson-3.17.0)'),
+  // Config.lockWatchdogTimeout = 30 * 1000: the same at every modelled tag (redisson-3.11.0 to redisson-4.7.0).
+  lockWatchdogTimeoutMs: vdef('lock-watchdog-timeout', 30_000, 'Redisson Config.lockWatchdogTimeout = 30 * 1000 (config/Config.java, the same at every tag from redisson-3.11.0 to redisson-4.7.0)'),
+  // Config.slavesSyncTimeout = 1000 from redisson-3.22.0; before, syncedEval's batch waited a fixed 1 s (syncSlaves(n, 1, SECONDS)).
+  slavesSyncTimeoutMs: vdef('slaves-sync-timeout', 1_000, 'Redisson Config.slavesSyncTimeout = 1000 (config/Config.java @ redisson-3.22.0 to redisson-4.7.0)'),
   redissonVersion: vdef('redisson-version', DEFAULT_REDISSON_VERSION, 'Redisson: the newest release (tag redisson-4.7.0); watchdog-on-error and the retry settings follow from it'),
   // node-redlock 4.2.0: what `npm install redlock` installs (the npm dist-tag latest; 5.x is
   // still a beta), so what a Node service most likely runs
@@ -105,8 +110,10 @@ export const VARIANT_OPTIONS: readonly VariantOption[] = [
   { option: 'order-key', default: VARIANT_DEFAULTS.orderKey, meaning: '"unique": a unique index on the order number' },
   { option: 'redisson-version', locks: ['redisson'], default: DEFAULT_REDISSON_VERSION, meaning: 'the Redisson release modelled (3.11.0 and later, or a minor line such as "3.25"); see the version table below' },
   { option: 'sync-replicas', locks: ['redisson'], default: String(VARIANT_DEFAULTS.syncReplicas), meaning: 'checkLockSyncedSlaves (3.17.0+): whether a WAIT after a lock command that no replica acknowledged fails it (WAIT is sent either way)' },
+  { option: 'slaves-sync-timeout', locks: ['redisson'], default: `${VARIANT_DEFAULTS.slavesSyncTimeoutMs / 1000}s`, meaning: 'slavesSyncTimeout (3.22.0+; 1s fixed before): how long the WAIT after a lock, renew or unlock script waits for the replicas; a batch with WAIT gets the command timeout plus this' },
+  { option: 'lock-watchdog-timeout', locks: ['redisson'], default: `${VARIANT_DEFAULTS.lockWatchdogTimeoutMs / 1000}s`, meaning: 'lockWatchdogTimeout: the lease of a lock taken without one, which the watchdog renews every third of it; refused with a lease' },
   { option: 'watchdog-on-error', locks: ['redisson'], default: 'by version: stop before 3.44, continue from 3.44', meaning: 'after a failed renewal: stop, or keep renewing; stop is refused from 3.44 (one timer renews every lock)' },
-  { option: 'command-retries', locks: ['redisson'], default: 'by version: 3, 4 from 3.48.0', meaning: 'retryAttempts: re-sends of a command that got no reply within network.command-timeout' },
+  { option: 'command-retries', locks: ['redisson'], default: 'by version: 3, 4 from 3.48.0', meaning: 'retryAttempts: re-sends of a command that got no reply within network.command-timeout (Redisson\'s timeout)' },
   { option: 'command-retry-interval', locks: ['redisson'], default: 'by version: 1500ms, EqualJitterDelay(1s, 2s) from 3.48.0', meaning: 'retryInterval: a constant pause before each re-send (before 3.15.2 a re-send went out at once)' },
   { option: 'redlock-version', locks: ['redlock'], default: VARIANT_DEFAULTS.redlockVersion, meaning: 'spec (redis.io\'s algorithm: per-instance timeout), v4 (node-redlock 4.2.0: waits for every reply), v5 (node-redlock 5.0.0-beta.2: decides at a quorum, no validity check)' },
   { option: 'retry-count', locks: ['redlock'], default: String(VARIANT_DEFAULTS.retryCount), meaning: 'retries after a failed attempt (node-redlock\'s default)' },
@@ -118,7 +125,7 @@ export const VARIANT_OPTIONS: readonly VariantOption[] = [
   { option: 'cas-backoff', guards: ['version-cas'], default: `${VARIANT_DEFAULTS.casBackoffMs}ms`, meaning: 'first backoff, doubling with each retry' },
   { option: 'cas-jitter', guards: ['version-cas'], default: `${VARIANT_DEFAULTS.casJitterMs}ms`, meaning: '+- random part of the backoff' },
   { option: 'client', takenBy: [...LOCKING.filter((l) => l !== MODULE_LOCK)], default: 'by lock: redisson for redisson, ioredis for redlock v4/v5, jedis otherwise', meaning: `the Redis client library the variant runs on (${CLIENT_MODEL_NAMES.join(', ')}): its pool, what a closed connection and a failover do to commands (lock-sim explain prints it)` },
-  { option: 'client-pool', takenBy: [...LOCKING.filter((l) => l !== MODULE_LOCK)], default: 'by client: jedis 8, redisson 64, ioredis one multiplexed connection', meaning: 'connections per Redis node of the client\'s pool (jedis, redisson)' },
+  { option: 'client-pool', takenBy: [...LOCKING.filter((l) => l !== MODULE_LOCK)], default: 'by client: jedis 8, redisson 64, ioredis one multiplexed connection', meaning: 'connections per Redis node of the client\'s pool (jedis: maxTotal; redisson: connectionPoolSize / masterConnectionPoolSize); a command waits for a free one' },
   { option: 'fence-check', guards: ['fenced-write'], default: VARIANT_DEFAULTS.fenceCheck, meaning: 'which statements carry the token: writes (Kleppmann), or reads-and-writes (reads are checked and raise the highest token too)' },
 ];
 
@@ -175,7 +182,8 @@ export function resolveVariants(
       if (option === 'wait' && v.lock === 'redlock') continue; // its own message below
       if (!optionApplies(option, v.lock, guard)) {
         const to = owner.locks ? `lock ${owner.locks.join(' or ')}` : `guard ${owner.guards?.join(' or ')}`;
-        issue(['variants', name, option], `${option} applies to ${to}, not to this variant (lock ${v.lock}, guard ${guard})`);
+        const redisson = v.lock === 'redisson' ? redissonNameHint(option) : null;
+        issue(['variants', name, option], `${option} applies to ${to}, not to this variant (lock ${v.lock}, guard ${guard})${redisson === null ? '' : `; ${redisson}`}`);
       }
     }
     if (v.lease !== undefined && v.lease < 1000) issue(['variants', name, 'lease'], 'a lease must be at least 1ms');
@@ -189,6 +197,13 @@ export function resolveVariants(
     const redisson = behaviourOf(redissonVersion);
     if (v.lock === 'redisson' && v['sync-replicas'] !== undefined && !redisson.hasCheckLockSyncedSlaves) {
       issue(['variants', name, 'sync-replicas'], `sync-replicas is checkLockSyncedSlaves, which Redisson has from 3.17.0; ${redissonVersion} ${redisson.replicaCount === 'none' ? 'sends no WAIT at all' : 'sends WAIT and cannot be told to ignore it'}`);
+    }
+    if (v.lock === 'redisson' && v['slaves-sync-timeout'] !== undefined && !redisson.hasSlavesSyncTimeout) {
+      issue(['variants', name, 'slaves-sync-timeout'], `slaves-sync-timeout is slavesSyncTimeout, which Redisson has from 3.22.0; ${redissonVersion} ${redisson.replicaCount === 'none' ? 'sends no WAIT at all' : 'waits a fixed 1s for the replicas'}`);
+    }
+    if (v.lock === 'redisson' && v['lock-watchdog-timeout'] !== undefined) {
+      if (v['lock-watchdog-timeout'] < 3000) issue(['variants', name, 'lock-watchdog-timeout'], 'a lock-watchdog-timeout must be at least 3ms: the watchdog renews every third of it, in whole ms');
+      if (v.lease !== undefined) issue(['variants', name, 'lock-watchdog-timeout'], 'lock-watchdog-timeout is the lease of a lock taken without one: with a lease the watchdog is off (leave out lease, or lock-watchdog-timeout)');
     }
     if (v.lock === 'redisson' && v['watchdog-on-error'] === 'stop' && redisson.renewal === 'shared') {
       issue(['variants', name, 'watchdog-on-error'], `Redisson ${redissonVersion} renews every lock of a client from one timer that always goes on after an error; "stop" exists before 3.44.0 (set redisson-version)`);
@@ -222,6 +237,8 @@ export function resolveVariants(
       redissonVersion,
       commandRetries: v['command-retries'] ?? null,
       commandRetryIntervalMs: v['command-retry-interval'] === undefined ? null : ms(v['command-retry-interval'], 0),
+      lockWatchdogTimeoutMs: ms(v['lock-watchdog-timeout'], VARIANT_DEFAULTS.lockWatchdogTimeoutMs),
+      slavesSyncTimeoutMs: ms(v['slaves-sync-timeout'], VARIANT_DEFAULTS.slavesSyncTimeoutMs),
       redlockVersion,
       retryCount: v['retry-count'] ?? VARIANT_DEFAULTS.retryCount,
       retryDelayMs: ms(v['retry-delay'], VARIANT_DEFAULTS.retryDelayMs),

@@ -273,6 +273,8 @@ const variantSchema = z.strictObject({
   'redisson-version': parsedBy(parseRedissonVersion, { type: 'string', description: 'a Redisson release from 3.11.0 ("3.25.0"), or a minor line ("3.25": its last release)' }).optional(),
   'command-retries': int(0, 100).optional(),
   'command-retry-interval': duration().optional(),
+  'lock-watchdog-timeout': duration().optional(),
+  'slaves-sync-timeout': duration().optional(),
   'retry-count': int(0, 1000).optional(),
   'retry-delay': duration().optional(),
   'retry-jitter': duration().optional(),

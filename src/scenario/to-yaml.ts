@@ -84,6 +84,9 @@ function redissonEntry(v: VariantSpec): Record<string, unknown> {
     'watchdog-on-error': v.watchdogOnError,
     ...(v.commandRetries === null ? {} : { 'command-retries': v.commandRetries }),
     ...(v.commandRetryIntervalMs === null ? {} : { 'command-retry-interval': durationText(v.commandRetryIntervalMs * 1000) }),
+    // The watchdog's lease applies only without a lease; slavesSyncTimeout exists from 3.22.0.
+    ...(v.leaseMs === null ? { 'lock-watchdog-timeout': durationText(v.lockWatchdogTimeoutMs * 1000) } : {}),
+    ...(behaviourOf(v.redissonVersion).hasSlavesSyncTimeout ? { 'slaves-sync-timeout': durationText(v.slavesSyncTimeoutMs * 1000) } : {}),
   };
 }
 

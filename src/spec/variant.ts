@@ -62,6 +62,10 @@ export interface VariantSpec {
   commandRetries: number | null;
   /** Redisson: retryInterval in ms, a constant delay between re-sends (null: the version's delay). */
   commandRetryIntervalMs: number | null;
+  /** Redisson: Config.lockWatchdogTimeout, the lease of a lock taken without one, renewed every third of it. */
+  lockWatchdogTimeoutMs: number;
+  /** Redisson: Config.slavesSyncTimeout (3.22.0+; 1000 ms before), the timeout of the WAIT after a lock script. */
+  slavesSyncTimeoutMs: number;
   /** Redlock: which implementation, and its options (node-redlock's names). */
   redlockVersion: RedlockVersion;
   /** Redlock options (node-redlock's names). */

@@ -21,6 +21,8 @@ export type LockParams = Pick<
   | 'redissonVersion'
   | 'commandRetries'
   | 'commandRetryIntervalMs'
+  | 'lockWatchdogTimeoutMs'
+  | 'slavesSyncTimeoutMs'
   | 'retryCount'
   | 'retryDelayMs'
   | 'retryJitterMs'

@@ -37,8 +37,11 @@ const CAUSES: Record<string, RegExp[]> = {
   'sentinel-double-failover': [/promoted redis-2/, /promoted redis-1/],
   'sentinel-split-brain-min-replicas': [/partition start/, /promoted/],
   'setnx-crash-deadlock': [/crash start/],
+  'short-watchdog-timeout': [/gc-pause start/, /lock expired/],
   'trylock-lease-disables-watchdog': [/lock expired/],
   'watchdog-vs-gc-and-kill': [/gc-pause start/, /lock expired/],
+  // wait-1-of-2: the lock acknowledged by redis-2 alone, lost to redis-1's promotion; strict: refused for it.
+  'wait-unacked-replica-promoted': [/redis-2: lock:stock:\d+ held by r\d+ \(sync/, /promoted redis-1|Only 1 of 2 slaves were synced/],
 };
 
 const files = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).sort();

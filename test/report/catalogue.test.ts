@@ -15,7 +15,7 @@ describe('list: Redisson versions', () => {
     expect(text).toContain('redisson versions (redisson-version: 3.11.0 to 4.7.0, default 4.7.0)');
     expect(text).toMatch(/ {2}3\.25\.0 {3}the error text gains/);
     const options = c.locks.find((l) => l.name === 'redisson')?.options.map((o) => o.option);
-    expect(options).toEqual(['redisson-version', 'sync-replicas', 'watchdog-on-error', 'command-retries', 'command-retry-interval']);
+    expect(options).toEqual(['redisson-version', 'sync-replicas', 'slaves-sync-timeout', 'lock-watchdog-timeout', 'watchdog-on-error', 'command-retries', 'command-retry-interval']);
   });
 
   it('each row changes what the model does at that version and not before', () => {

@@ -1,7 +1,7 @@
 /**
  * Redisson RLock, version by version (redisson/versions.ts). A hash at the lock key with the
  * field "<client uuid>:<thread id>" counting re-entries (RedissonLock.tryLockInnerAsync).
- * Without a lease the lock is taken for lockWatchdogTimeout = 30 s and the watchdog renews
+ * Without a lease the lock is taken for lockWatchdogTimeout (30 s) and the watchdog renews
  * it (redisson/renewal.ts); a given lease turns the watchdog off. Waiters subscribe to
  * redisson_lock__channel:{name} and sleep on a latch until an unlock message or the
  * holder's PTTL, whichever comes first. Every command goes through Redisson's executor
@@ -14,7 +14,7 @@ import { redissonAcquire, redissonUnlock, redissonUnlockLatch } from '../../worl
 import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../lock-protocol.js';
 import { ACQUIRED, BUSY, RELEASED } from './lock-results.js';
 import { knownSync, recognisedNoSync, rerunDelay, rerunsAfter, retryDelayMs, SYNC_UNKNOWN, syncedEffect, syncedEval, syncedOutcome, syncedResent, syncState, type Outcome, type RedissonConfig } from './redisson/executor.js';
-import { cancelRenewal, LOCK_WATCHDOG_TIMEOUT_MS, scheduleRenewal } from './redisson/renewal.js';
+import { cancelRenewal, scheduleRenewal } from './redisson/renewal.js';
 import { behaviourOf } from './redisson/versions.js';
 
 /** LockPubSub.UNLOCK_MESSAGE. */
@@ -37,6 +37,9 @@ function* makeConfig(params: LockParams, made: Map<LockParams, RedissonConfig>):
     retryDelay: params.commandRetryIntervalMs === null ? b.retryDelay : { kind: 'constant', ms: params.commandRetryIntervalMs },
     checkSyncedSlaves: params.syncReplicas,
     watchdogOnError: params.watchdogOnError,
+    lockWatchdogTimeoutMs: params.lockWatchdogTimeoutMs,
+    slavesSyncTimeoutMs: params.slavesSyncTimeoutMs,
+    waitCommands: [],
     sync: yield* syncState(),
   };
   made.set(params, config);
@@ -141,7 +144,8 @@ export const redisson: LockProtocol = {
     // configOf in place (a generator less per lock call): the config, made on first use.
     const made = (yield CONFIGS) as Map<LockParams, RedissonConfig>;
     const config = made.get(params) ?? (yield* makeConfig(params, made));
-    lock.leaseMs = params.leaseMs ?? LOCK_WATCHDOG_TIMEOUT_MS;
+    // Without a lease: tryLockInnerAsync(lockWatchdogTimeout) (RedissonLock.tryAcquireAsync).
+    lock.leaseMs = params.leaseMs ?? config.lockWatchdogTimeoutMs;
     const request = (yield CURRENT_REQUEST_EFFECT) as string;
     const startMs = (yield CLOCK_EFFECT) as number;
     // The script is the same for every try of this call (commands are only read).

@@ -21,6 +21,9 @@ const config = (version: string, replicated: boolean, over: Partial<RedissonConf
     retryDelay: b.retryDelay,
     checkSyncedSlaves: true,
     watchdogOnError: b.watchdogOnError,
+    lockWatchdogTimeoutMs: 30_000,
+    slavesSyncTimeoutMs: 1_000,
+    waitCommands: [],
     setup: { commandTimeoutUs: 3_000_000, replicated },
     // One client: the probe verdict and the cached replica count live as long as this config.
     sync: new SyncState(),

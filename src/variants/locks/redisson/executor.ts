@@ -14,9 +14,6 @@ import { clientStateEffect, pipeline, random, REPLICAS_EFFECT, sleep, timedComma
 import { isErrorReply, type RedisReply } from '../../../world/redis/reply.js';
 import { NO_SYNC, type DelayStrategy, type RedissonBehaviour } from './versions.js';
 
-/** Config.slavesSyncTimeout: 1000 ms (fixed at 1 s before 3.22.0). */
-const SLAVES_SYNC_TIMEOUT_MS = 1_000;
-
 /** One Redisson client's settings as a lock call sees them. */
 export interface RedissonConfig {
   b: RedissonBehaviour;
@@ -28,6 +25,15 @@ export interface RedissonConfig {
   checkSyncedSlaves: boolean;
   /** What the watchdog does after a failed renewal (watchdog-on-error). */
   watchdogOnError: 'stop' | 'continue';
+  /** Config.lockWatchdogTimeout in effect (lock-watchdog-timeout): the watchdog's lease. */
+  lockWatchdogTimeoutMs: number;
+  /**
+   * Config.slavesSyncTimeout in effect (slaves-sync-timeout): WAIT's timeout, and what a batch
+   * with WAIT gets on top of `timeout` (3.14.1+).
+   */
+  slavesSyncTimeoutMs: number;
+  /** The WAIT command of each replica count, made once per client (commands are only read). */
+  waitCommands: string[][];
   setup: RedisSetup;
   /** This client's WAIT state (syncState()). */
   sync: SyncState;
@@ -256,13 +262,15 @@ export function knownSync(config: RedissonConfig): number {
   return SYNC_UNKNOWN;
 }
 
-/** The WAIT command of each replica count, made once (commands are only read). */
-const WAIT_COMMANDS: string[][] = [];
-function waitCommand(n: number): string[] {
-  let command = WAIT_COMMANDS[n];
+/**
+ * WAIT <n> <slavesSyncTimeout>: CommandAsyncService.syncedEval's BatchOptions.syncSlaves
+ * (1 s fixed before 3.22.0, Config.getSlavesSyncTimeout() from redisson-3.22.0).
+ */
+function waitCommand(config: RedissonConfig, n: number): string[] {
+  let command = config.waitCommands[n];
   if (command === undefined) {
-    command = ['WAIT', String(n), String(SLAVES_SYNC_TIMEOUT_MS)];
-    if (n < 64) WAIT_COMMANDS[n] = command;
+    command = ['WAIT', String(n), String(config.slavesSyncTimeoutMs)];
+    if (n < 64) config.waitCommands[n] = command;
   }
   return command;
 }
@@ -271,7 +279,7 @@ function waitCommand(n: number): string[] {
 export function syncedEffect(config: RedissonConfig, script: string[], n: number): Effect {
   const timeoutUs = config.setup.commandTimeoutUs;
   if (n <= 0) return timedCommand(script, timeoutUs);
-  return pipeline([script, waitCommand(n)], timeoutUs + (config.b.batchTimeoutAddsWait ? SLAVES_SYNC_TIMEOUT_MS * 1000 : 0));
+  return pipeline([script, waitCommand(config, n)], timeoutUs + (config.b.batchTimeoutAddsWait ? config.slavesSyncTimeoutMs * 1000 : 0));
 }
 
 /** The outcome of syncedEffect's answer, or null when a reply is missing (then syncedResent). */

@@ -1,6 +1,7 @@
 /**
  * Redisson's watchdog: the lease of a lock taken without one is renewed to
- * lockWatchdogTimeout (30 s) every 30 / 3 = 10 s, by one of two designs (versions.ts):
+ * lockWatchdogTimeout (lock-watchdog-timeout, default 30 s) every third of it (10 s), by one
+ * of two designs (versions.ts):
  * - per lock (3.x up to 3.43): a map per client (EXPIRATION_RENEWAL_MAP, keyed by lock name)
  *   holds an entry with the threads holding that name and one timer; each renewal re-arms
  *   the timer (RedissonLock / RedissonBaseLock renewExpiration, scheduleExpirationRenewal,
@@ -16,10 +17,12 @@ import { isErrorReply } from '../../../world/redis/reply.js';
 import { redissonRenew, redissonRenewMany } from '../../../world/redis/scripts.js';
 import { syncedEval, type Outcome, type RedissonConfig } from './executor.js';
 
-/** Config.lockWatchdogTimeout: 30 000 ms. */
-export const LOCK_WATCHDOG_TIMEOUT_MS = 30_000;
-/** Renewal period: lockWatchdogTimeout / 3. */
-const RENEW_EVERY_US = (LOCK_WATCHDOG_TIMEOUT_MS / 3) * 1000;
+/**
+ * The renewal period: lockWatchdogTimeout / 3 in whole ms, a long division (RedissonLock
+ * renewExpiration `internalLockLeaseTime / 3` @ redisson-3.11.5; renewal/RenewalTask.java
+ * schedule @ redisson-3.44.0 and 4.7.0).
+ */
+const renewEveryUs = (config: RedissonConfig): number => Math.floor(config.lockWatchdogTimeoutMs / 3) * 1000;
 /** Config.lockWatchdogBatchSize (3.44+): locks renewed per script. */
 const LOCK_WATCHDOG_BATCH_SIZE = 100;
 
@@ -118,9 +121,9 @@ function* renewExpiration(config: RedissonConfig, map: Map<string, RenewalEntry>
 
 /** One timer chain of the per-lock design: fire, renew for the first thread, re-arm. */
 function* perLockTimer(config: RedissonConfig, map: Map<string, RenewalEntry>, key: string, timer: { handle: number; firing: boolean }): EffectProgram<void> {
-  const lease = String(LOCK_WATCHDOG_TIMEOUT_MS);
+  const lease = String(config.lockWatchdogTimeoutMs);
   for (;;) {
-    yield sleep(RENEW_EVERY_US);
+    yield sleep(renewEveryUs(config));
     timer.firing = true;
     const entry = map.get(key);
     const first = entry?.first();
@@ -136,7 +139,7 @@ function* perLockTimer(config: RedissonConfig, map: Map<string, RenewalEntry>, k
         return;
       }
     } else if (r.kind === 'reply' && r.reply === 1) {
-      yield note('renew', true, `renewed to ${LOCK_WATCHDOG_TIMEOUT_MS}ms`, first.request);
+      yield note('renew', true, `renewed to ${lease}ms`, first.request);
     } else {
       yield note('renew', false, 'lock no longer ours; watchdog stops (the thread is not told)', first.request);
       if (config.b.renewalMissRemovesEntry) yield* cancelRenewal(config, key, null);
@@ -166,7 +169,7 @@ function cancelShared(shared: SharedRenewal, key: string, owner: string | null):
  */
 function* sharedTimer(config: RedissonConfig, shared: SharedRenewal): EffectProgram<void> {
   for (;;) {
-    yield sleep(RENEW_EVERY_US);
+    yield sleep(renewEveryUs(config));
     yield* renewAll(config, shared);
     if (!shared.running) return;
   }
@@ -182,7 +185,7 @@ function* renewAll(config: RedissonConfig, shared: SharedRenewal): EffectProgram
       if (first) chunk.push({ key, ...first });
     }
     if (chunk.length === 0) continue;
-    const script = ['EVAL', redissonRenewMany.lua, String(chunk.length), ...chunk.map((c) => c.key), String(LOCK_WATCHDOG_TIMEOUT_MS), ...chunk.map((c) => c.owner)];
+    const script = ['EVAL', redissonRenewMany.lua, String(chunk.length), ...chunk.map((c) => c.key), String(config.lockWatchdogTimeoutMs), ...chunk.map((c) => c.owner)];
     const r = yield* syncedEval(config, script, true);
     const error = failure(r);
     if (error !== null) {
@@ -193,7 +196,7 @@ function* renewAll(config: RedissonConfig, shared: SharedRenewal): EffectProgram
     const results = r.kind === 'reply' && Array.isArray(r.reply) ? r.reply : [];
     for (const [j, c] of chunk.entries()) {
       if (results[j] === 1) {
-        yield note('renew', true, `renewed to ${LOCK_WATCHDOG_TIMEOUT_MS}ms`, c.request);
+        yield note('renew', true, `renewed to ${config.lockWatchdogTimeoutMs}ms`, c.request);
       } else {
         yield note('renew', false, 'lock no longer ours; its renewal ends (the thread is not told)', c.request);
         cancelShared(shared, c.key, c.owner);

@@ -51,6 +51,8 @@ export interface RedissonBehaviour {
   syncCheck: SyncCheck;
   /** The checkLockSyncedSlaves setting exists (sync-replicas). */
   hasCheckLockSyncedSlaves: boolean;
+  /** The slavesSyncTimeout setting exists (slaves-sync-timeout); before, WAIT waits a fixed 1 s. */
+  hasSlavesSyncTimeout: boolean;
   /** A batch with WAIT is given `timeout` + the WAIT timeout to answer (else `timeout`). */
   batchTimeoutAddsWait: boolean;
   /** The text of the "no replica acknowledged" error. */
@@ -112,6 +114,7 @@ const BASELINE: RedissonBehaviour = {
   cacheResetWhenMore: false,
   syncCheck: 'ignore',
   hasCheckLockSyncedSlaves: false,
+  hasSlavesSyncTimeout: false,
   batchTimeoutAddsWait: false,
   noSyncMessage: NO_SYNC,
   noSyncMatchedByClass: false,
@@ -226,6 +229,12 @@ export const REDISSON_CHANGES: readonly RedissonChange[] = [
     what: 'the whole acquire runs again on "None of slaves were synced", up to retryAttempts (3) times, retryInterval (1500 ms) apart',
     source: 'connection/ServiceManager.java execute, RedissonLock.java tryAcquireAsync0 @ redisson-3.21.0',
     apply: (b) => void (b.retryAcquireOnNoSync = true),
+  },
+  {
+    since: '3.22.0',
+    what: 'slavesSyncTimeout (slaves-sync-timeout, default 1000 ms): the WAIT timeout, fixed at 1 s before',
+    source: 'config/Config.java slavesSyncTimeout, command/CommandAsyncService.java syncedEval @ redisson-3.22.0',
+    apply: (b) => void (b.hasSlavesSyncTimeout = true),
   },
   {
     since: '3.24.0',
