@@ -60,8 +60,9 @@ interface SemaphoreClass {
 
 /**
  * RedissonSemaphore.java: tryAcquireAsync0 / releaseAsync by evalWriteAsync until 3.20.x,
- * syncedEval with handleNoSync and ServiceManager.execute from 3.21.0, syncedEvalNoRetry from
- * 3.37.0 (read at redisson-3.20.1, 3.21.0, 3.36.0, 3.37.0, 4.7.0).
+ * syncedEval with handleNoSync and ServiceManager.execute from 3.21.0 (trySetPermits by
+ * syncedEvalWithRetry), syncedEvalNoRetry from 3.37.0 (read at every tag from redisson-3.11.0
+ * to 4.7.0).
  */
 const RSEMAPHORE: SemaphoreClass = {
   acquire: SEMAPHORE_ACQUIRE,
@@ -73,16 +74,17 @@ const RSEMAPHORE: SemaphoreClass = {
 };
 
 /**
- * RedissonPermitExpirableSemaphore.java: evalWriteAsync until 3.21.x; from 3.22.0 acquire by
- * syncedEval inside ServiceManager.execute with handleNoSync, release by syncedEvalWithRetry;
- * acquire by syncedEvalNoRetry from 3.41.0 (read at redisson-3.21.3, 3.22.0, 3.40.2, 3.41.0, 4.7.0).
+ * RedissonPermitExpirableSemaphore.java: evalWriteAsync until 3.20.x; from 3.21.0 acquire by
+ * syncedEval inside ServiceManager.execute with handleNoSync, release and trySetPermits by
+ * syncedEvalWithRetry; acquire by syncedEvalNoRetry from 3.37.0 (read at every tag from
+ * redisson-3.11.0 to 4.7.0).
  */
 const RPERMIT_EXPIRABLE: SemaphoreClass = {
   acquire: EXPIRABLE_ACQUIRE,
   release: EXPIRABLE_RELEASE,
   trySet: EXPIRABLE_TRY_SET,
-  syncedSince: '3.22.0',
-  acquireNoRetrySince: '3.41.0',
+  syncedSince: '3.21.0',
+  acquireNoRetrySince: '3.37.0',
   releaseNoRetrySince: null,
 };
 
@@ -207,7 +209,7 @@ function* releaseScript(client: SemaphoreClient, cls: SemaphoreClass, lock: Lock
   let script: string[];
   if (!expirable) {
     script = ['EVAL', lua, '2', lock.key, channel, '1'];
-    if (atLeastVersion(version, '3.37.0')) script.push(PUBLISH);
+    if (atLeastVersion(version, '3.22.0')) script.push(PUBLISH);
   } else {
     script = ['EVAL', lua, '3', lock.key, channel, timeoutSetOf(lock.key), lock.token, '1'];
     if (atLeastVersion(version, '3.17.0')) script.push(String((yield CLOCK_EFFECT) as number));

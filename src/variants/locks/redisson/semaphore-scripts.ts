@@ -46,18 +46,18 @@ export const SEMAPHORE_ACQUIRE: readonly ScriptEra[] = [
 
 /**
  * RedissonSemaphore.releaseAsync(int): INCRBY whoever calls it, no owner, and the new count
- * published. KEYS = [name, channel], ARGV = [permits] (+ the publish command from 3.37.0).
+ * published. KEYS = [name, channel], ARGV = [permits] (+ the publish command from 3.22.0).
  */
 export const SEMAPHORE_RELEASE: readonly ScriptEra[] = [
   {
     since: '3.11.0',
     lua: "local value = redis.call('incrby', KEYS[1], ARGV[1]); redis.call('publish', KEYS[2], value); ",
-    source: 'RedissonSemaphore.java releaseAsync @ redisson-3.11.0 .. redisson-3.36.0',
+    source: 'RedissonSemaphore.java releaseAsync @ redisson-3.11.0 .. redisson-3.21.3',
   },
   {
-    since: '3.37.0',
+    since: '3.22.0',
     lua: "local value = redis.call('incrby', KEYS[1], ARGV[1]); redis.call(ARGV[2], KEYS[2], value); ",
-    source: 'RedissonSemaphore.java releaseAsync @ redisson-3.37.0 .. redisson-4.7.0',
+    source: 'RedissonSemaphore.java releaseAsync @ redisson-3.22.0 .. redisson-4.7.0',
   },
 ];
 
