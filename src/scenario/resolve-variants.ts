@@ -62,6 +62,8 @@ export const VARIANT_DERIVED_SOURCES: Readonly<Record<string, string>> = {
   'watchdog-on-error': 'Redisson by version (variants/locks/redisson/versions.ts): stop before 3.44.0, continue from 3.44.0 (one timer renews every lock)',
   'command-retries': 'Redisson by version: retryAttempts 3, 4 from 3.48.0 (BaseConfig.java)',
   'command-retry-interval': 'Redisson by version: retryInterval 1500 ms, EqualJitterDelay(1s, 2s) from 3.48.0 (BaseConfig.java)',
+  permits: 'lock-sim: one permit unless given, a mutex; the count is what the application passes to trySetPermits(N) (RedissonSemaphore.java, RedissonPermitExpirableSemaphore.java @ redisson-4.7.0)',
+  'lease (redisson-permit-expirable-semaphore)': 'RedissonPermitExpirableSemaphore: none, tryAcquire without a lease (-1): the permit is scored nonExpirableTimeout = 922337203685477 and never expires (RedissonPermitExpirableSemaphore.java @ redisson-4.7.0)',
 };
 
 type RawVariant = RawScenario['variants'][string];
@@ -186,6 +188,10 @@ export function resolveVariants(
     for (const [option, owner] of Object.entries(OPTION_OWNERS)) {
       if (!(option in v) || v[option as keyof RawVariant] === undefined) continue;
       if (option === 'wait' && v.lock === 'redlock') continue; // its own message below
+      if (option === 'lease' && v.lock === 'redisson-semaphore') {
+        issue(['variants', name, option], 'an RSemaphore permit has no lease: RedissonSemaphore.tryAcquire takes none, so a holder that dies keeps its permit for good; lock: redisson-permit-expirable-semaphore takes a lease per permit');
+        continue;
+      }
       if (!optionApplies(option, v.lock, guard)) {
         const to = owner.locks ? `lock ${owner.locks.join(' or ')}` : `guard ${owner.guards?.join(' or ')}`;
         issue(['variants', name, option], `${option} applies to ${to}, not to this variant (lock ${v.lock}, guard ${guard})`);
