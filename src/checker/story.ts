@@ -45,6 +45,9 @@ export function tellStory(violation: Violation, ops: readonly Operation[]): Stor
     ...ops.filter((o) => o.timeUs <= toUs && 'request' in o && involved.has(o.request) && o.f !== 'request').map((o) => o.timeUs),
   );
   const key = lockKeyOf(violation, ops);
+  // A semaphore's history tells permits taken and given back (setup's `permits`).
+  const setup = ops[0];
+  const permits = setup !== undefined && setup.f === 'setup' ? setup.permits : undefined;
   const clients = new Set<string>();
   const nodes = new Set<string>();
   for (const op of ops) {
@@ -96,7 +99,7 @@ export function tellStory(violation: Violation, ops: readonly Operation[]): Stor
     }
     if (!('request' in op) || !involved.has(op.request)) continue;
     const causal = op.f === 'acquire' && op.type === 'ok' && (op.request === earlier || op.request === later);
-    const text = describe(op);
+    const text = permits === undefined ? describe(op) : describePermit(op, permits) ?? describe(op);
     if (text !== null) add(op, text, causal);
   }
 
@@ -202,6 +205,15 @@ function removal(op: KeyStateOp): string {
   const whose = op.previousHolder === null ? 'its' : `${op.previousHolder}'s`;
   const how = op.cause === 'expire' ? 'expired' : op.cause === 'delete' ? `deleted by ${op.by}` : `dropped (${op.cause})`;
   return op.holder === null ? `${op.key} gone: ${whose} lock ${how}` : `${op.key} taken from ${op.previousHolder} by ${op.holder} (${op.cause})`;
+}
+
+/** A semaphore's acquire and release, told as a permit taken and given back. */
+function describePermit(op: Operation, permits: number): string | null {
+  if (op.f === 'acquire' && op.type === 'ok') {
+    return `${op.request} took one of the ${permits} permits of ${op.key}${op.leaseMs != null ? ` (lease ${formatMicros(op.leaseMs * 1000)})` : ' (no lease)'}`;
+  }
+  if (op.f === 'release' && op.type === 'invoke') return `${op.request} leaves its critical section and gives back its permit of ${op.key}`;
+  return null;
 }
 
 function describe(op: Operation): string | null {

@@ -23,10 +23,12 @@ function brokenSafety(m: RunMetrics): string[] {
   if (m.oversold > 0) broken.push('oversell');
   if (m.negativeStock > 0) broken.push('negative stock');
   if (m.doubleHolders > 0) broken.push('double holders');
+  if ((m.permitsExceeded ?? 0) > 0) broken.push('permits exceeded');
   if (m.lostUpdates > 0) broken.push('lost updates');
   if (m.lockLost > 0) broken.push('lock lost');
   if (m.foreignUnlocks > 0) broken.push('foreign unlock');
   if (m.stuckLockUs > 0) broken.push('stuck lock');
+  if ((m.permitsLeaked ?? 0) > 0) broken.push('leaked permits');
   if (m.duplicateOrders > 0) broken.push('duplicate orders');
   if (m.staleTokens > 0) broken.push('stale fencing tokens');
   return broken;
@@ -44,7 +46,8 @@ export function brokenInvariants(m: RunMetrics): string[] {
 
 /**
  * UNSAFE: the data is wrong (oversell, negative stock, lost update, duplicate order).
- * LEAKY: the lock broke (or its fencing tokens did) but the data held.
+ * LEAKY: the lock broke (or its fencing tokens did; a semaphore let in more than its permits
+ * or lost permits for good) but the data held.
  * DEGRADED: nothing broke, but a lock was orphaned: held on the server while none of its
  * owner's requests worked under it (an acquire that timed out but executed, a lost unlock, a
  * reentrant count left above zero), so requests were turned away for nothing.

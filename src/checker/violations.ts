@@ -1,6 +1,10 @@
 /** A broken invariant found in a history, with what the story needs to tell it. */
 type ViolationKind =
   | 'double-holder'
+  /** More holders of a semaphore's key at once than it has permits (observers/holders.ts). */
+  | 'permits-exceeded'
+  /** A semaphore permit taken and never given back nor expired (observers/permits.ts). */
+  | 'permit-leak'
   | 'oversell'
   | 'negative-stock'
   | 'lost-update'
@@ -22,9 +26,10 @@ export interface Violation {
 }
 
 /**
- * The violation that explains a run best: two holders at once if there were any (the cause
+ * The violation that explains a run best: two holders at once (more than a semaphore's
+ * permits) if there were any (the cause
  * behind oversells and lost updates), else the first. Timelines and stories zoom on it.
  */
 export function focusViolation(violations: readonly Violation[]): Violation | undefined {
-  return violations.find((v) => v.kind === 'double-holder') ?? violations[0];
+  return violations.find((v) => v.kind === 'double-holder' || v.kind === 'permits-exceeded') ?? violations[0];
 }

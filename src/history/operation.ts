@@ -30,6 +30,12 @@ export interface SetupOp extends Base {
    * a thread's later request re-enters a lock its earlier request left behind).
    */
   lockOwner?: 'request' | 'thread';
+  /**
+   * A semaphore's permits: how many requests may hold a key at once (absent: a mutex, one).
+   * Its servers' keys count permits and name no holder, so such a history has no key-state
+   * records of its lock keys.
+   */
+  permits?: number;
 }
 
 /** A shopper's request, from arrival at a client to its end. */

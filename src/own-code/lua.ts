@@ -99,6 +99,12 @@ function init(): LuaState {
     lua.lua_setfield(L, -2, S(name));
   }
   lua.lua_setglobal(L, S('redis'));
+  // Lua 5.1's global unpack (Redis embeds 5.1; 5.3 keeps it as table.unpack only): scripts
+  // such as Redisson's RPermitExpirableSemaphore call `unpack(expiredIds)`.
+  lua.lua_getglobal(L, S('table'));
+  lua.lua_getfield(L, -1, S('unpack'));
+  lua.lua_setglobal(L, S('unpack'));
+  lua.lua_pop(L, 1);
   return st;
 }
 

@@ -89,6 +89,7 @@ export function runKit(sim: Simulation, scenario: Scenario, variant: VariantSpec
         quorum,
         durationUs: scenario.durationUs,
         lockOwner: lock.reentrantByThread ? 'thread' : 'request',
+        ...(variant.permits === undefined ? {} : { permits: variant.permits }),
       });
     },
     createWorkload(clients) {

@@ -112,10 +112,12 @@ function simulate(scenario: Scenario, variant: VariantSpec, seed: number, option
   const kit = runKit(sim, scenario, variant, recorder, lock, guard);
   const { nemesis } = kit;
 
-  // User code may send scripts of its own: they run in the Lua VM; the built-in protocols' never need it.
-  const world = buildWorld(sim, scenario, kit.hooks, variant, variant.lockModule ? luaScriptRunner : null);
-  // The Redis keys lock metrics read, as the request's key (a user module may declare `lock.keys`).
-  const lockKeyOf = lockKeyAttribution(variant.lockModule?.keys ?? null, requestKeysOf(scenario));
+  // User code may send scripts of its own, and the semaphores send upstream's Lua text: they
+  // run in the Lua VM; the other built-in protocols' scripts are native.
+  const world = buildWorld(sim, scenario, kit.hooks, variant, variant.lockModule || lock.countsPermits ? luaScriptRunner : null);
+  // The Redis keys lock metrics read, as the request's key (a user module may declare `lock.keys`);
+  // none for a semaphore, whose key counts permits and names no holder.
+  const lockKeyOf = lock.countsPermits ? noLockKey : lockKeyAttribution(variant.lockModule?.keys ?? null, requestKeysOf(scenario));
   for (const node of world.redis.nodes) node.observer = (n, change) => recordKeyState(recorder, n, change, lockKeyOf);
   kit.recordTransactions(world.database);
   world.redis.onFailover((oldPrimary, newPrimary) => {
@@ -166,6 +168,8 @@ function moduleLock(sim: Simulation, scenario: Scenario, variant: VariantSpec, r
   runtime.onDiagnostic = (client, kind, detail, frame) => recorder.record(diagnosticRecord(client, kind, detail, frame ?? undefined));
   return ownCodeLock(runtime, spec.module);
 }
+
+const noLockKey = (_key: string): string | null => null;
 
 /** The run's lock keys, one per sku (variants/lock-key.ts lockKeyOf): lock-key patterns match these whole. */
 function requestKeysOf(scenario: Scenario): ReadonlySet<string> {

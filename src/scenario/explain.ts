@@ -7,7 +7,7 @@
  */
 import { DEFAULT_ENTRIES, type Default } from './resolve.js';
 import { FAULT_DEFAULT_ENTRIES } from './resolve-faults.js';
-import { VARIANT_DEFAULT_ENTRIES, VARIANT_DERIVED_SOURCES } from './resolve-variants.js';
+import { optionApplies, VARIANT_DEFAULT_ENTRIES, VARIANT_DERIVED_SOURCES } from './resolve-variants.js';
 import { scenarioToObject } from './to-yaml.js';
 import type { Scenario } from '../spec/scenario.js';
 import { CLIENT_MODELS, describeClientModel } from '../world/client-model.js';
@@ -113,8 +113,10 @@ export function explainScenario(scenario: Scenario, raw: unknown): ExplainedFiel
   }
   // A lease left out is no value to write: the lock picks its own.
   for (const v of scenario.variants) {
-    if (v.leaseMs === null && v.lock !== 'none') {
-      fields.push({ field: `variants.${v.name}.lease`, value: null, origin: 'default', source: VARIANT_DERIVED_SOURCES.lease });
+    // (RSemaphore permits have none: refused there.)
+    if (v.leaseMs === null && v.lock !== 'none' && optionApplies('lease', v.lock, v.guard)) {
+      const own = VARIANT_DERIVED_SOURCES[`lease (${v.lock})`] ?? VARIANT_DERIVED_SOURCES.lease;
+      fields.push({ field: `variants.${v.name}.lease`, value: null, origin: 'default', source: own });
     }
   }
   return fields;

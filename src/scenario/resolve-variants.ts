@@ -47,6 +47,9 @@ export const VARIANT_DEFAULT_ENTRIES = {
   fenceCheck: vdef('fence-check', 'writes' as const, 'Kleppmann, "How to do distributed locking" (2016): the storage checks the token of every write'),
 };
 
+/** A semaphore of one permit unless given: a mutex, the lock every other variant is. */
+const DEFAULT_PERMITS = 1;
+
 type VariantValues<T> = { [K in keyof T]: T[K] extends VariantDefault<infer V> ? V : never };
 
 /** The default values the resolver reads (sources: VARIANT_DEFAULT_ENTRIES). */
@@ -64,6 +67,8 @@ export const VARIANT_DERIVED_SOURCES: Readonly<Record<string, string>> = {
   'watchdog-on-error': 'Redisson by version (variants/locks/redisson/versions.ts): stop before 3.44.0, continue from 3.44.0 (one timer renews every lock)',
   'command-retries': 'Redisson by version: retryAttempts 3, 4 from 3.48.0 (BaseConfig.java)',
   'command-retry-interval': 'Redisson by version: retryInterval 1500 ms, EqualJitterDelay(1s, 2s) from 3.48.0 (BaseConfig.java)',
+  permits: 'lock-sim: one permit unless given, a mutex; the count is what the application passes to trySetPermits(N) (RedissonSemaphore.java, RedissonPermitExpirableSemaphore.java @ redisson-4.7.0)',
+  'lease (redisson-permit-expirable-semaphore)': 'RedissonPermitExpirableSemaphore: none, tryAcquire without a lease (-1): the permit is scored nonExpirableTimeout = 922337203685477 and never expires (RedissonPermitExpirableSemaphore.java @ redisson-4.7.0)',
 };
 
 type RawVariant = RawScenario['variants'][string];
@@ -85,10 +90,19 @@ function vdef<T>(option: string, value: T, source: string): VariantDefault<T> {
  * retry-count / retry-delay, and `none` takes no lock at all.
  */
 const POLLING_LOCKS = ['setnx-expire', 'set-nx-px', 'token-get-del', 'lua-unlock', 'fenced'];
+/**
+ * Redisson's semaphores (variants/locks/redisson-semaphore.ts): Redisson's client and version
+ * table, N permits; only the permit-expirable one takes a lease.
+ */
+const SEMAPHORE_LOCKS = ['redisson-semaphore', 'redisson-permit-expirable-semaphore'];
+/** The locks that run on Redisson's client (its executor, its version table). */
+const REDISSON_LOCKS = ['redisson', ...SEMAPHORE_LOCKS];
 /** A user lock module (`lock: { module: ... }`) gets the polling locks' options, to use as it likes. */
 const MODULE_LOCK = 'module';
 /** Every lock that takes something: lease and unlock-always mean nothing to `none`. */
-const LOCKING = [...POLLING_LOCKS, 'redisson', 'redlock', MODULE_LOCK];
+const LOCKING = [...POLLING_LOCKS, 'redisson', 'redlock', MODULE_LOCK, ...SEMAPHORE_LOCKS];
+/** RSemaphore.tryAcquire takes no lease: its permits never expire (RedissonSemaphore.java @ redisson-4.7.0). */
+const LEASED = LOCKING.filter((l) => l !== 'redisson-semaphore');
 
 /** A variant option: which locks or guards it belongs to (none listed: every variant), its default, its meaning. */
 export interface VariantOption {
@@ -103,18 +117,18 @@ export interface VariantOption {
 }
 
 export const VARIANT_OPTIONS: readonly VariantOption[] = [
-  { option: 'lease', takenBy: LOCKING, default: '5s (hand-written locks), watchdog (redisson), 10s (redlock)', meaning: 'the lock TTL; for redisson a lease turns the watchdog off' },
-  { option: 'wait', takenBy: [...POLLING_LOCKS, 'redisson', MODULE_LOCK], default: '0 (try once)', meaning: 'how long acquire may keep trying; "forever" never gives up' },
+  { option: 'lease', takenBy: LEASED, default: '5s (hand-written locks), watchdog (redisson), 10s (redlock)', meaning: 'the lock TTL; for redisson a lease turns the watchdog off' },
+  { option: 'wait', takenBy: [...POLLING_LOCKS, 'redisson', MODULE_LOCK, ...SEMAPHORE_LOCKS], default: '0 (try once)', meaning: 'how long acquire may keep trying; "forever" never gives up' },
   { option: 'retry-interval', takenBy: [...POLLING_LOCKS, MODULE_LOCK], default: `${VARIANT_DEFAULTS.retryIntervalMs}ms`, meaning: 'pause between attempts of polling locks' },
   { option: 'unlock-always', takenBy: LOCKING, default: String(VARIANT_DEFAULTS.unlockAlways), meaning: 'unlock in a finally block even when the lock was never acquired' },
   { option: 'order-key', default: VARIANT_DEFAULTS.orderKey, meaning: '"unique": a unique index on the order number' },
-  { option: 'redisson-version', locks: ['redisson'], default: DEFAULT_REDISSON_VERSION, meaning: 'the Redisson release modelled (3.11.0 and later, or a minor line such as "3.25"); see the version table below' },
-  { option: 'sync-replicas', locks: ['redisson'], default: String(VARIANT_DEFAULTS.syncReplicas), meaning: 'checkLockSyncedSlaves (3.17.0+): whether a WAIT after a lock command that no replica acknowledged fails it (WAIT is sent either way)' },
+  { option: 'redisson-version', locks: REDISSON_LOCKS, default: DEFAULT_REDISSON_VERSION, meaning: 'the Redisson release modelled (3.11.0 and later, or a minor line such as "3.25"); see the version table below' },
+  { option: 'sync-replicas', locks: REDISSON_LOCKS, default: String(VARIANT_DEFAULTS.syncReplicas), meaning: 'checkLockSyncedSlaves (3.17.0+): whether a WAIT after a lock command that no replica acknowledged fails it (WAIT is sent either way)' },
   { option: 'slaves-sync-timeout', locks: ['redisson'], default: `${VARIANT_DEFAULTS.slavesSyncTimeoutMs / 1000}s`, meaning: 'slavesSyncTimeout (3.22.0+; 1s fixed before): how long the WAIT after a lock, renew or unlock script waits for the replicas; a batch with WAIT gets the command timeout plus this' },
   { option: 'lock-watchdog-timeout', locks: ['redisson'], default: `${VARIANT_DEFAULTS.lockWatchdogTimeoutMs / 1000}s`, meaning: 'lockWatchdogTimeout: the lease of a lock taken without one, which the watchdog renews every third of it; refused with a lease' },
   { option: 'watchdog-on-error', locks: ['redisson'], default: 'by version: stop before 3.44, continue from 3.44', meaning: 'after a failed renewal: stop, or keep renewing; stop is refused from 3.44 (one timer renews every lock)' },
-  { option: 'command-retries', locks: ['redisson'], default: 'by version: 3, 4 from 3.48.0', meaning: 'retryAttempts: re-sends of a command that got no reply within network.command-timeout (Redisson\'s timeout)' },
-  { option: 'command-retry-interval', locks: ['redisson'], default: 'by version: 1500ms, EqualJitterDelay(1s, 2s) from 3.48.0', meaning: 'retryInterval: a constant pause before each re-send (before 3.15.2 a re-send went out at once)' },
+  { option: 'command-retries', locks: REDISSON_LOCKS, default: 'by version: 3, 4 from 3.48.0', meaning: 'retryAttempts: re-sends of a command that got no reply within network.command-timeout (Redisson\'s timeout)' },
+  { option: 'command-retry-interval', locks: REDISSON_LOCKS, default: 'by version: 1500ms, EqualJitterDelay(1s, 2s) from 3.48.0', meaning: 'retryInterval: a constant pause before each re-send (before 3.15.2 a re-send went out at once)' },
   { option: 'redlock-version', locks: ['redlock'], default: VARIANT_DEFAULTS.redlockVersion, meaning: 'spec (redis.io\'s algorithm: per-instance timeout), v4 (node-redlock 4.2.0: waits for every reply), v5 (node-redlock 5.0.0-beta.2: decides at a quorum, no validity check)' },
   { option: 'retry-count', locks: ['redlock'], default: String(VARIANT_DEFAULTS.retryCount), meaning: 'retries after a failed attempt (node-redlock\'s default)' },
   { option: 'retry-delay', locks: ['redlock'], default: `${VARIANT_DEFAULTS.retryDelayMs}ms`, meaning: 'pause between attempts' },
@@ -126,6 +140,7 @@ export const VARIANT_OPTIONS: readonly VariantOption[] = [
   { option: 'cas-jitter', guards: ['version-cas'], default: `${VARIANT_DEFAULTS.casJitterMs}ms`, meaning: '+- random part of the backoff' },
   { option: 'client', takenBy: [...LOCKING.filter((l) => l !== MODULE_LOCK)], default: 'by lock: redisson for redisson, ioredis for redlock v4/v5, jedis otherwise', meaning: `the Redis client library the variant runs on (${CLIENT_MODEL_NAMES.join(', ')}): its pool, what a closed connection and a failover do to commands (lock-sim explain prints it)` },
   { option: 'client-pool', takenBy: [...LOCKING.filter((l) => l !== MODULE_LOCK)], default: 'by client: jedis 8, redisson 64, ioredis one multiplexed connection', meaning: 'connections per Redis node of the client\'s pool (jedis: maxTotal; redisson: connectionPoolSize / masterConnectionPoolSize); a command waits for a free one' },
+  { option: 'permits', locks: SEMAPHORE_LOCKS, default: String(DEFAULT_PERMITS), meaning: 'how many requests may hold the semaphore at once (trySetPermits(N) at each client process\'s start); the checker judges at most N holders at once and permits that leak' },
   { option: 'fence-check', guards: ['fenced-write'], default: VARIANT_DEFAULTS.fenceCheck, meaning: 'which statements carry the token: writes (Kleppmann), or reads-and-writes (reads are checked and raise the highest token too)' },
 ];
 
@@ -180,6 +195,10 @@ export function resolveVariants(
     for (const [option, owner] of Object.entries(OPTION_OWNERS)) {
       if (!(option in v) || v[option as keyof RawVariant] === undefined) continue;
       if (option === 'wait' && v.lock === 'redlock') continue; // its own message below
+      if (option === 'lease' && v.lock === 'redisson-semaphore') {
+        issue(['variants', name, option], 'an RSemaphore permit has no lease: RedissonSemaphore.tryAcquire takes none, so a holder that dies keeps its permit for good; lock: redisson-permit-expirable-semaphore takes a lease per permit');
+        continue;
+      }
       if (!optionApplies(option, v.lock, guard)) {
         const to = owner.locks ? `lock ${owner.locks.join(' or ')}` : `guard ${owner.guards?.join(' or ')}`;
         const redisson = v.lock === 'redisson' ? redissonNameHint(option) : null;
@@ -195,7 +214,7 @@ export function resolveVariants(
     }
     const redissonVersion = v['redisson-version'] ?? VARIANT_DEFAULTS.redissonVersion;
     const redisson = behaviourOf(redissonVersion);
-    if (v.lock === 'redisson' && v['sync-replicas'] !== undefined && !redisson.hasCheckLockSyncedSlaves) {
+    if (REDISSON_LOCKS.includes(v.lock) && v['sync-replicas'] !== undefined && !redisson.hasCheckLockSyncedSlaves) {
       issue(['variants', name, 'sync-replicas'], `sync-replicas is checkLockSyncedSlaves, which Redisson has from 3.17.0; ${redissonVersion} ${redisson.replicaCount === 'none' ? 'sends no WAIT at all' : 'sends WAIT and cannot be told to ignore it'}`);
     }
     if (v.lock === 'redisson' && v['slaves-sync-timeout'] !== undefined && !redisson.hasSlavesSyncTimeout) {
@@ -215,8 +234,8 @@ export function resolveVariants(
     if (v.lock === 'redlock') checkRedlockVersion(v, redlockVersion, (option, message) => issue(['variants', name, option], message));
     if (v.client !== undefined && module === null) {
       const own = defaultClient(v.lock, redlockVersion);
-      if ((v.lock === 'redisson' || (v.lock === 'redlock' && redlockVersion !== 'spec')) && v.client !== own) {
-        issue(['variants', name, 'client'], `${v.lock === 'redisson' ? 'Redisson' : `node-redlock ${redlockVersion}`} runs on its own client, ${own}; client chooses the library of the hand-written locks and the spec's Redlock`);
+      if ((REDISSON_LOCKS.includes(v.lock) || (v.lock === 'redlock' && redlockVersion !== 'spec')) && v.client !== own) {
+        issue(['variants', name, 'client'], `${REDISSON_LOCKS.includes(v.lock) ? 'Redisson' : `node-redlock ${redlockVersion}`} runs on its own client, ${own}; client chooses the library of the hand-written locks and the spec's Redlock`);
       }
     }
     if (v['client-pool'] !== undefined && (v.client ?? defaultClient(v.lock, redlockVersion)) === 'ioredis') {
@@ -251,6 +270,7 @@ export function resolveVariants(
       fenceCheck: v['fence-check'] ?? VARIANT_DEFAULTS.fenceCheck,
       client: module !== null ? null : (v.client ?? defaultClient(v.lock, redlockVersion)),
       clientPool: v['client-pool'] ?? null,
+      ...(SEMAPHORE_LOCKS.includes(v.lock) ? { permits: v.permits ?? DEFAULT_PERMITS } : {}),
     });
   }
   if (variants.length === 0) issue(['variants'], 'name at least one variant');
@@ -264,7 +284,7 @@ export function resolveVariants(
  * and `jedis.eval`, and for the spec's Redlock.
  */
 function defaultClient(lock: string, redlockVersion: RedlockVersion): ClientModelName {
-  if (lock === 'redisson') return 'redisson';
+  if (REDISSON_LOCKS.includes(lock)) return 'redisson';
   if (lock === 'redlock' && redlockVersion !== 'spec') return 'ioredis';
   return 'jedis';
 }

@@ -286,6 +286,7 @@ const variantSchema = z.strictObject({
   'fence-check': z.enum(FENCE_CHECKS).optional(),
   client: z.enum(CLIENT_MODEL_NAMES).optional(),
   'client-pool': int(1, 4096).optional(),
+  permits: int(1, 10_000).optional(),
 });
 
 /** The `redis:` section, without the fields that no longer exist (`lock-sim list` shows these). */

@@ -90,6 +90,12 @@ function redissonEntry(v: VariantSpec): Record<string, unknown> {
   };
 }
 
+/** A Redisson semaphore's version and executor options (it has no watchdog). */
+function semaphoreEntry(v: VariantSpec): Record<string, unknown> {
+  const { 'watchdog-on-error': _watchdog, ...entry } = redissonEntry(v);
+  return entry;
+}
+
 /** Every option the variant may give (resolve-variants.ts's table): the others are refused. */
 function variantEntry(v: VariantSpec): Record<string, unknown> {
   const entry = allVariantFields(v);
@@ -121,6 +127,7 @@ function allVariantFields(v: VariantSpec): Record<string, unknown> {
     'unlock-always': v.unlockAlways,
     'order-key': v.uniqueOrderKey ? 'unique' : 'none',
     ...(v.lock === 'redisson' ? redissonEntry(v) : {}),
+    ...(v.permits === undefined ? {} : { permits: v.permits, ...semaphoreEntry(v) }),
     ...(v.lock === 'redlock'
       ? {
         'redlock-version': v.redlockVersion,

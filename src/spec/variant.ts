@@ -84,4 +84,9 @@ export interface VariantSpec {
   client: ClientModelName | null;
   /** Connections per node of the client's pool (null: the client model's default). */
   clientPool: number | null;
+  /**
+   * A semaphore's permits: how many requests may hold the key at once. Set for the semaphore
+   * locks only (absent: a mutex, one holder), so a mutex's variant is the same data as before.
+   */
+  permits?: number;
 }

@@ -28,6 +28,7 @@ export type LockParams = Pick<
   | 'retryJitterMs'
   | 'driftFactor'
   | 'instanceTimeoutMs'
+  | 'permits'
 >;
 
 /** One acquisition attempt's identity. */
@@ -62,6 +63,12 @@ export interface LockProtocol {
    * "<client uuid>:<thread id>"): a thread re-enters a lock it already holds.
    */
   readonly reentrantByThread?: boolean;
+  /**
+   * A semaphore: the server's key counts free permits and names no holder, so the run records
+   * no key-state facts for it (the checker judges its permits from the client's side:
+   * observers/permits.ts), and its scripts, upstream's Lua text, run in the nodes' Lua VM.
+   */
+  readonly countsPermits?: boolean;
   acquire(lock: LockHandle, params: LockParams): EffectProgram<AcquireResult>;
   release(lock: LockHandle, params: LockParams): EffectProgram<ReleaseResult>;
 }

@@ -5,13 +5,14 @@ import type { LockProtocol } from './lock-protocol.js';
 import { fenced } from './locks/fenced.js';
 import { noLock } from './locks/none.js';
 import { redisson } from './locks/redisson.js';
+import { redissonPermitExpirableSemaphore, redissonSemaphore } from './locks/redisson-semaphore.js';
 import { redlock } from './locks/redlock.js';
 import { setNxPx } from './locks/set-nx-px.js';
 import { setnxExpire } from './locks/setnx-expire.js';
 import { luaUnlock, tokenGetDel } from './locks/token-lock.js';
 
 export const LOCKS: ReadonlyMap<string, LockProtocol> = new Map(
-  [noLock, setnxExpire, setNxPx, tokenGetDel, luaUnlock, redisson, redlock, fenced].map((l) => [l.name, l]),
+  [noLock, setnxExpire, setNxPx, tokenGetDel, luaUnlock, redisson, redlock, fenced, redissonSemaphore, redissonPermitExpirableSemaphore].map((l) => [l.name, l]),
 );
 
 export const GUARDS: ReadonlyMap<string, Guard> = new Map(

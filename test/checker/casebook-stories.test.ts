@@ -36,6 +36,7 @@ const CAUSES: Record<string, RegExp[]> = {
   'retry-forever': [/crash start/],
   'sentinel-double-failover': [/promoted redis-2/, /promoted redis-1/],
   'sentinel-split-brain-min-replicas': [/partition start/, /promoted/],
+  'semaphore-crash-permits-lost': [/crash start/, /never given back: its process died/],
   'setnx-crash-deadlock': [/crash start/],
   'short-watchdog-timeout': [/gc-pause start/, /lock expired/],
   'trylock-lease-disables-watchdog': [/lock expired/],

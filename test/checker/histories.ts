@@ -28,11 +28,14 @@ export interface SetupOptions {
   quorum?: number;
   durationUs?: number;
   lockOwner?: 'request' | 'thread';
+  /** A semaphore's permits (absent: a mutex). */
+  permits?: number;
 }
 
 export const setup = (o: SetupOptions = {}): NewOperation => ({
   process: 'setup', type: 'info', f: 'setup', stock: [{ sku: 1, available: o.available ?? 10 }], primary: o.primary ?? 'redis-0',
   lockNodes: o.lockNodes ?? [], quorum: o.quorum ?? 1, durationUs: o.durationUs ?? 10_000_000, lockOwner: o.lockOwner,
+  ...(o.permits === undefined ? {} : { permits: o.permits }),
 });
 export const end = (): NewOperation => ({ process: 'setup', type: 'info', f: 'end' });
 

@@ -61,6 +61,8 @@ const CASES: Array<{ name: string; setup?: string[][]; script: string; keys?: st
   { name: 'hash commands', script: "redis.call('hset', KEYS[1], 'f', 'v'); return {redis.call('hget', KEYS[1], 'f'), redis.call('hexists', KEYS[1], 'g'), redis.call('hincrby', KEYS[1], 'c', 5)}", keys: ['h'] },
   { name: 'PEXPIRE and PTTL inside a script', script: "redis.call('set', KEYS[1], 'v'); redis.call('pexpire', KEYS[1], 100000); return redis.call('pttl', KEYS[1]) > 99000 and 1 or 0", keys: ['k'] },
   { name: 'tonumber of a reply', setup: [['SET', 'c', '41']], script: "return tonumber(redis.call('get', KEYS[1])) + 1", keys: ['c'] },
+  { name: "Lua 5.1's global unpack spreads a table into arguments", script: "redis.call('set', 'n1', 'a'); redis.call('set', 'n2', 'b'); return redis.call('del', unpack({'n1', 'n2', 'n3'}))" },
+  { name: 'unpack of an empty table passes no argument (an arity error)', script: "return redis.pcall('del', unpack({})).err" },
 ];
 
 describe('Lua number formatting (redis.call arguments)', () => {

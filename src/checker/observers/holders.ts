@@ -1,6 +1,7 @@
 /**
- * Mutual exclusion: for each lock key, the stretches of time when two or more requests were
- * inside their critical sections at once; each maximal stretch is one episode. A sweep over
+ * Mutual exclusion: for each lock key, the stretches of time when more requests were inside
+ * their critical sections at once than the lock admits (two or more for a mutex; more than N
+ * for a semaphore of N permits, setup's `permits`); each maximal stretch is one episode. A sweep over
  * the starts and ends of sections as the ledger tells them, with ends before starts at one
  * instant (a hand-over at one instant is no overlap): the points of the current instant wait
  * in a buffer until the instant is over, then go in that order. Only the sections still
@@ -13,7 +14,10 @@ import type { Violation } from '../violations.js';
 
 type LiveSection = CriticalSection;
 
-/** The double-holder figures of RunMetrics (check-history.ts). */
+/**
+ * The double-holder figures of RunMetrics (check-history.ts): of a mutex (a semaphore of one
+ * permit included), or, for a semaphore of two or more, the permits-exceeded ones instead.
+ */
 export interface HolderFigures {
   doubleHolders: number;
   doubleHolderUs: number;
@@ -21,6 +25,9 @@ export interface HolderFigures {
   firstDoubleHolderUs: number;
   lastDoubleHolderUs: number;
   maxHolders: number;
+  /** A semaphore of N >= 2 permits: episodes of more than N holders at once, and their time (absent for a mutex). */
+  permitsExceeded?: number;
+  permitsExceededUs?: number;
 }
 
 interface KeyState {
@@ -48,6 +55,8 @@ export class HoldersObserver implements Observer {
   firstStartUs = -1;
   lastStartUs = -1;
   first: Violation | null = null;
+  /** How many requests may be inside at once: 1, or a semaphore's permits. */
+  private limit = 1;
   private firstKey: KeyState | null = null;
   private readonly keys = new Map<string, KeyState>();
   /** The points of the current instant: a section and whether it starts (1) or ends (-1), kept in place (no object per point). */
@@ -57,7 +66,9 @@ export class HoldersObserver implements Observer {
   private count = 0;
   private bufferUs = -1;
 
-  setup(_op: SetupOp): void {}
+  setup(op: SetupOp): void {
+    this.limit = op.permits ?? 1;
+  }
 
   sectionOpened(s: LiveSection): void {
     this.add(s, 1, s.startUs);
@@ -72,7 +83,11 @@ export class HoldersObserver implements Observer {
   }
 
   result(): HolderFigures {
-    return { doubleHolders: this.episodes, doubleHolderUs: this.totalUs, firstDoubleHolderUs: this.firstStartUs, lastDoubleHolderUs: this.lastStartUs, maxHolders: this.maxHolders };
+    if (this.limit === 1) {
+      return { doubleHolders: this.episodes, doubleHolderUs: this.totalUs, firstDoubleHolderUs: this.firstStartUs, lastDoubleHolderUs: this.lastStartUs, maxHolders: this.maxHolders };
+    }
+    // Two holders of a semaphore of N >= 2 permits are what it is for: only more than N count.
+    return { doubleHolders: 0, doubleHolderUs: 0, firstDoubleHolderUs: -1, lastDoubleHolderUs: -1, maxHolders: this.maxHolders, permitsExceeded: this.episodes, permitsExceededUs: this.totalUs };
   }
 
   violations(): Violation[] {
@@ -143,7 +158,7 @@ export class HoldersObserver implements Observer {
     if (empty) return;
     if (delta > 0) this.enter(k, s, t);
     else {
-      if (k.inside.size === 2) this.totalUs += t - k.episodeStartUs;
+      if (k.inside.size === this.limit + 1) this.totalUs += t - k.episodeStartUs;
       k.inside.delete(s);
       if (k.inside.size === 0) k.episodeStartUs = -1;
     }
@@ -152,7 +167,7 @@ export class HoldersObserver implements Observer {
   private enter(k: KeyState, s: LiveSection, t: number): void {
     const inside = k.inside;
     inside.add(s);
-    if (inside.size === 2) {
+    if (inside.size === this.limit + 1) {
       k.episodeStartUs = t;
       this.episodes++;
       this.lastStartUs = Math.max(this.lastStartUs, t);
@@ -161,13 +176,21 @@ export class HoldersObserver implements Observer {
         this.firstKey = k;
         let other = s;
         for (let i = 0; i < inside.size; i++) if (inside.at(i) !== s) { other = inside.at(i); break; }
-        this.first = {
-          kind: 'double-holder',
-          timeUs: t,
-          subject: s.key,
-          requests: [other.request, s.request],
-          summary: `${s.thread} (${s.request}) entered the critical section of ${s.key} while ${other.thread} (${other.request}) was still in it`,
-        };
+        this.first = this.limit === 1
+          ? {
+            kind: 'double-holder',
+            timeUs: t,
+            subject: s.key,
+            requests: [other.request, s.request],
+            summary: `${s.thread} (${s.request}) entered the critical section of ${s.key} while ${other.thread} (${other.request}) was still in it`,
+          }
+          : {
+            kind: 'permits-exceeded',
+            timeUs: t,
+            subject: s.key,
+            requests: [other.request, s.request],
+            summary: `${s.thread} (${s.request}) entered the critical section of ${s.key} while its ${this.limit} permits were all held (${other.thread} (${other.request}) among them): ${inside.size} holders`,
+          };
       }
     }
     this.maxHolders = Math.max(this.maxHolders, inside.size);

@@ -112,3 +112,48 @@ describe('double holders', () => {
     expect(findDoubleHolders([])).toEqual({ episodes: 0, totalUs: 0, maxHolders: 0, first: null, firstStartUs: -1, lastStartUs: -1 });
   });
 });
+
+/** The same sweep for a semaphore of `permits`: its figures and first permits-exceeded violation. */
+function findPermitsExceeded(sections: Cs[], permits: number) {
+  const entries: Entry[] = [[0, setup({ permits })]];
+  for (const s of sections) {
+    entries.push(
+      [s.startUs, requestOp('invoke', s.request)],
+      [s.startUs, lockOp('acquire', 'invoke', s.request, { thread: s.thread, key: s.key })],
+      [s.startUs, lockOp('acquire', 'ok', s.request, { thread: s.thread, key: s.key })],
+      [s.endUs, lockOp('release', 'invoke', s.request, { thread: s.thread, key: s.key })],
+    );
+  }
+  entries.push([10_000, end()]);
+  const { metrics: m, violations } = checkHistory(history(entries));
+  return { m, first: violations.find((v) => v.kind === 'permits-exceeded' || v.kind === 'double-holder') ?? null };
+}
+
+describe('a semaphore of N permits', () => {
+  it('admits N holders at once: three inside a three-permit semaphore are no violation', () => {
+    const { m, first } = findPermitsExceeded([cs('r1', 0, 1_000), cs('r2', 100, 1_000), cs('r3', 200, 1_000), cs('r4', 1_000, 2_000)], 3);
+    expect(m).toMatchObject({ permitsExceeded: 0, permitsExceededUs: 0, doubleHolders: 0, maxHolders: 3 });
+    expect(first).toBeNull();
+  });
+
+  it('counts a fourth inside a three-permit semaphore as permits exceeded, not as double holders', () => {
+    const { m, first } = findPermitsExceeded([cs('r1', 0, 1_000), cs('r2', 100, 1_000), cs('r3', 200, 1_000), cs('r4', 900, 2_000)], 3);
+    expect(m).toMatchObject({ permitsExceeded: 1, permitsExceededUs: 100, doubleHolders: 0, doubleHolderUs: 0, maxHolders: 4 });
+    expect(first).toEqual({
+      kind: 'permits-exceeded',
+      timeUs: 900,
+      subject: K,
+      requests: ['r1', 'r4'],
+      summary: 'client-1/r4 (r4) entered the critical section of lock:stock:1 while its 3 permits were all held (client-1/r1 (r1) among them): 4 holders',
+    });
+  });
+
+  it('judges a one-permit semaphore as a mutex: double holders, no permits-exceeded figure', () => {
+    const { m, first } = findPermitsExceeded([cs('r1', 0, 1_000), cs('r2', 999, 2_000)], 1);
+    expect(m).toMatchObject({ doubleHolders: 1, doubleHolderUs: 1 });
+    expect(m.permitsExceeded).toBeUndefined();
+    expect(first?.kind).toBe('double-holder');
+    // Its neighbour: a hand-over at one instant is none.
+    expect(findPermitsExceeded([cs('r1', 0, 1_000), cs('r2', 1_000, 2_000)], 1).m.doubleHolders).toBe(0);
+  });
+});
