@@ -79,7 +79,7 @@ function vdef<T>(option: string, value: T, source: string): VariantDefault<T> {
  * (variants/locks/polling.ts): Redisson waits on pub/sub instead, Redlock retries by
  * retry-count / retry-delay, and `none` takes no lock at all.
  */
-const POLLING_LOCKS = ['setnx-expire', 'set-nx-px', 'token-get-del', 'lua-unlock', 'fenced'];
+const POLLING_LOCKS = ['setnx-expire', 'set-nx-px', 'token-get-del', 'lua-unlock', 'delex-unlock', 'delifeq-unlock', 'fenced'];
 /** A user lock module (`lock: { module: ... }`) gets the polling locks' options, to use as it likes. */
 const MODULE_LOCK = 'module';
 /** Every lock that takes something: lease and unlock-always mean nothing to `none`. */
