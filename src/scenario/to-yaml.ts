@@ -197,8 +197,7 @@ export function scenarioToObject(s: Scenario): Record<string, unknown> {
     redis: Object.fromEntries(
       Object.entries({
         topology: r.topology,
-        // Written only when it is not the default, so the YAML of a scenario that never named it stays as it was.
-        ...(r.server === 'redis-7.0' ? {} : { server: r.server }),
+        server: r.server,
         replicas: r.replicas,
         masters: r.masters,
         'replication-backlog': distributionText(r.replicationBacklog),
