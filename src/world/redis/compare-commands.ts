@@ -24,7 +24,7 @@ const HEX_DIGEST = /^[0-9a-fA-F]{16}$/;
  * leading zeros (stringDigest formats it with PRIx64; redis/redis#14502 "Always return 16 hex
  * characters with leading zeros"; redis.io DIGEST: "Hello world" -> "b6acb9d84a38ff74").
  */
-export function digestOf(value: string): string {
+function digestOf(value: string): string {
   return xxh3(Buffer.from(value, 'utf8')).toString(16).padStart(16, '0');
 }
 
