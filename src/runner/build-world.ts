@@ -25,6 +25,7 @@ export function buildWorld(sim: Simulation, scenario: Scenario, hooks: ClientHoo
     sim,
     {
       topology: r.topology,
+      server: r.server,
       replicas: r.replicas,
       masters: r.masters,
       replicationBacklog: r.replicationBacklog,

@@ -41,6 +41,7 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
   'network.command-timeout': 'How long a client waits for a Redis reply before the command counts as timed out (outcome unknown).',
   redis: 'The Redis deployment.',
   'redis.topology': 'standalone (one server), sentinel (a primary with replicas under Sentinel), cluster (one shard of a Redis Cluster) or independent (masters for Redlock).',
+  'redis.server': 'The server every node runs: redis-7.0 (7.0.15, the measured reference), redis-7.4, redis-8.4 (DELEX, DIGEST, SET IFEQ/IFNE/IFDEQ/IFDNE), valkey-8.1 (SET IFEQ) or valkey-9.0 (SET IFEQ, DELIFEQ); a command the server lacks gets its unknown-command error.',
   'redis.replicas': 'Replicas of the primary (sentinel, cluster).',
   'redis.masters': 'independent: the Redlock masters; cluster: the masters of the cluster.',
   'redis.replication-backlog': 'How long a change waits in the primary\'s output buffer before it is written to the replica\'s socket; a kill loses what is still there.',

@@ -17,6 +17,7 @@ const all: readonly Topology[] = ['standalone', 'sentinel', 'cluster', 'independ
 
 const REDIS_FIELD_RULES: Readonly<Record<string, FieldRule>> = {
   topology: { topologies: all },
+  server: { topologies: all },
   replicas: { topologies: replicated, refusal: 'a standalone Redis has no replicas; use topology: sentinel or cluster' },
   masters: { topologies: ['independent', 'cluster'], refusal: 'masters applies to topology: independent (Redlock) or cluster (masters in the cluster)' },
   'replication-backlog': { topologies: replicated },

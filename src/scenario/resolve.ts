@@ -15,7 +15,7 @@ import { redisFieldRefusal } from './redis-fields.js';
 import { resolveExpectations, resolveExploreDefaults, resolveExploreExpectations } from './resolve-expectations.js';
 import { BUILTIN_STEPS, type Arrival, type Step } from '../spec/workload.js';
 import type { Scenario } from '../spec/scenario.js';
-import type { Topology } from '../spec/redis.js';
+import type { ServerVersion, Topology } from '../spec/redis.js';
 
 /**
  * A default: the field it fills (as written in a scenario file), its value, and where the
@@ -47,6 +47,7 @@ export const DEFAULT_ENTRIES = {
   redisLatency: def('network.redis-latency', { kind: 'uniform', minUs: 200, maxUs: 1_000 } as Distribution, 'lock-sim: a round trip within one data centre (0.2-1 ms)'),
   commandTimeoutUs: def('network.command-timeout', 3_000_000, 'Redisson BaseConfig timeout = 3000 ms (BaseConfig.java, redisson-4.7.0)'),
   topology: def('redis.topology', 'standalone' as Topology, 'lock-sim: one Redis server, the setup of "From setnx to Redisson"'),
+  server: def('redis.server', 'redis-7.0' as ServerVersion, 'redis-server 7.0.15: the version the model follows and test/conformance measures'),
   replicas: def('redis.replicas', 1, 'lock-sim: one replica, the smallest setup that can fail over'),
   // How long a change waits in the primary's process before it is written to the replica's
   // socket (`replication-backlog`). Measured on redis-server 7.0.15 on loopback (2-core
@@ -233,6 +234,7 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
     },
     redis: {
       topology,
+      server: redis.server ?? DEFAULTS.server,
       replicas: topology === 'sentinel' || topology === 'cluster' ? replicas : 0,
       masters: topology === 'independent' || topology === 'cluster' ? masters : 1,
       replicationBacklog: redis['replication-backlog'] ?? DEFAULTS.replicationBacklog,

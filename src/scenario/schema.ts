@@ -11,7 +11,7 @@ import { FAULT_KINDS } from '../faults/index.js';
 import { GUARD_NAMES, LOCK_NAMES } from '../variants/registry.js';
 import { didYouMean } from './suggest.js';
 import { keyPatternProblem } from '../own-code/key-attribution.js';
-import { TOPOLOGIES } from '../spec/redis.js';
+import { SERVER_VERSIONS, TOPOLOGIES } from '../spec/redis.js';
 import { parseRedissonVersion } from './redisson-version.js';
 import { parseSeedSpec } from './seeds.js';
 import { parseDistribution, parseDuration, parseFaultClients, parseRate, parseSignedDuration, type Parsed } from './value-parsers.js';
@@ -292,6 +292,7 @@ const variantSchema = z.strictObject({
 /** The `redis:` section, without the fields that no longer exist (`lock-sim list` shows these). */
 export const redisFields = {
   topology: z.enum(TOPOLOGIES).optional(),
+  server: z.enum(SERVER_VERSIONS).optional(),
   replicas: int(0, 16).optional(),
   masters: int(1, 15).optional(),
   'replication-backlog': distribution().optional(),

@@ -207,6 +207,7 @@ export function scenarioToObject(s: Scenario): Record<string, unknown> {
     redis: Object.fromEntries(
       Object.entries({
         topology: r.topology,
+        server: r.server,
         replicas: r.replicas,
         masters: r.masters,
         'replication-backlog': distributionText(r.replicationBacklog),

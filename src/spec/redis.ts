@@ -5,9 +5,19 @@ import type { Micros } from '../engine/time.js';
 export type Topology = 'standalone' | 'sentinel' | 'cluster' | 'independent';
 export const TOPOLOGIES: readonly Topology[] = ['standalone', 'sentinel', 'cluster', 'independent'];
 
+/**
+ * Which server the nodes run (`redis.server`): it decides which commands exist and which SET
+ * options parse (world/redis/server-versions.ts, with each project's source). redis-7.0 is
+ * redis-server 7.0.15, the model's reference and what test/conformance measures.
+ */
+export const SERVER_VERSIONS = ['redis-7.0', 'redis-7.4', 'redis-8.4', 'valkey-8.1', 'valkey-9.0'] as const;
+export type ServerVersion = (typeof SERVER_VERSIONS)[number];
+
 /** The Redis servers: how many, how they replicate and who decides a failover, when. */
 export interface DeploymentSpec {
   topology: Topology;
+  /** The server every node runs (absent: redis-7.0, the model's reference). */
+  server?: ServerVersion;
   replicas: number;
   /** Number of independent masters (topology `independent`), or of masters in the cluster. */
   masters: number;
@@ -30,6 +40,7 @@ export interface DeploymentSpec {
 
 /** The `redis:` block: the servers, and how the clients follow a failover. */
 export interface RedisSpec extends DeploymentSpec {
+  server: ServerVersion;
   /** Extra time a client takes to act on a switch the deciders announce (drawn per client). */
   rediscover: Distribution;
 }

@@ -9,10 +9,10 @@ import { redissonPermitExpirableSemaphore, redissonSemaphore } from './locks/red
 import { redlock } from './locks/redlock.js';
 import { setNxPx } from './locks/set-nx-px.js';
 import { setnxExpire } from './locks/setnx-expire.js';
-import { luaUnlock, tokenGetDel } from './locks/token-lock.js';
+import { delexUnlock, delifeqUnlock, luaUnlock, tokenGetDel } from './locks/token-lock.js';
 
 export const LOCKS: ReadonlyMap<string, LockProtocol> = new Map(
-  [noLock, setnxExpire, setNxPx, tokenGetDel, luaUnlock, redisson, redlock, fenced, redissonSemaphore, redissonPermitExpirableSemaphore].map((l) => [l.name, l]),
+  [noLock, setnxExpire, setNxPx, tokenGetDel, luaUnlock, delexUnlock, delifeqUnlock, redisson, redlock, fenced, redissonSemaphore, redissonPermitExpirableSemaphore].map((l) => [l.name, l]),
 );
 
 export const GUARDS: ReadonlyMap<string, Guard> = new Map(

@@ -171,6 +171,16 @@ describe('redis, stock and expectations', () => {
     expect(parseScenario(base('', undefined, 'redis: { min-replicas-to-write: 1 }'), 'f.yaml').redis.minReplicasToWrite).toBe(1);
   });
 
+  it('takes redis.server, redis-7.0 by default, and refuses a version it does not model with its position', () => {
+    expect(parseScenario(base(''), 'f.yaml').redis.server).toBe('redis-7.0');
+    expect(parseScenario(base('', undefined, 'redis: { server: redis-8.4 }'), 'f.yaml').redis.server).toBe('redis-8.4');
+    expect(parseScenario(base('', undefined, 'redis: { topology: sentinel, server: valkey-9.0 }'), 'f.yaml').redis.server).toBe('valkey-9.0');
+    const error = errorOf(base('', undefined, 'redis: { server: redis-8.2 }'));
+    expect(error).toMatch(/^f\.yaml:5:\d+: redis\.server: /);
+    expect(error).toContain('redis-7.0');
+    expect(error).toContain('valkey-9.0');
+  });
+
   it('takes the Sentinel fields, with defaults from sentinel.conf', () => {
     const s = parseScenario(base('', undefined, 'redis: { topology: sentinel, replicas: 1 }'), 'f.yaml');
     expect([s.redis.sentinels, s.redis.quorum, s.redis.failoverTimeoutUs]).toEqual([3, 2, 180e6]);

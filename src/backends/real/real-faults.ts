@@ -27,6 +27,11 @@ const CLIENT = /^client-[0-9]+$/;
 
 /** Throws (exit 2) for what a real run cannot do, naming the fault or the field. */
 export function refuseUnreal(scenario: Scenario, faults: readonly FaultSpec[]): void {
+  // The real backend runs the redis-server it finds (redis-binary.ts), which here is 7.0.15: a
+  // scenario about another server's commands would silently run on 7.0's.
+  if (scenario.redis.server !== 'redis-7.0') {
+    throw new RealBackendError(`${scenario.file || scenario.name}: redis.server ${scenario.redis.server} has no real backend: it runs redis-server 7.0 only; run it on the model (the default backend) or set redis.server: redis-7.0`);
+  }
   if (scenario.redis.topology === 'cluster') {
     throw new RealBackendError(`${scenario.file || scenario.name}: redis.topology cluster has no real backend yet (standalone, sentinel and independent do)`);
   }

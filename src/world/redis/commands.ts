@@ -21,6 +21,9 @@ import { ZSET_COMMANDS } from './zset-commands.js';
 import { SCAN_COMMANDS, typeName } from './scan-commands.js';
 import { KEY_COMMANDS } from './key-commands.js';
 import { HASH_COMMANDS } from './hash-commands.js';
+import { COMPARE_COMMANDS, conditionArgError, conditionHolds } from './compare-commands.js';
+import { serverHasCommand, setConditionOf, VERSIONED_COMMANDS, type SetCondition } from './server-versions.js';
+import type { ServerVersion } from '../../spec/redis.js';
 import {
   ERR_NOT_INTEGER,
   ERR_OVERFLOW,
@@ -66,7 +69,7 @@ const subcommands = (list: ReadonlyArray<readonly [string, number, string]>): Re
 const OBJECT_SPEC: CommandSpec = { arity: -2, write: false, noscript: false, subcommands: subcommands([['encoding', 3, ''], ['freq', 3, ''], ['refcount', 3, ''], ['help', 2, '']]) };
 
 /** The command files' commands (hash-, set-, list-, zset-, scan-, key-commands.ts). */
-const COMMAND_DEFS: readonly CommandDef[] = [...HASH_COMMANDS, ...SET_COMMANDS, ...LIST_COMMANDS, ...ZSET_COMMANDS, ...SCAN_COMMANDS, ...KEY_COMMANDS];
+const COMMAND_DEFS: readonly CommandDef[] = [...HASH_COMMANDS, ...SET_COMMANDS, ...LIST_COMMANDS, ...ZSET_COMMANDS, ...SCAN_COMMANDS, ...KEY_COMMANDS, ...COMPARE_COMMANDS];
 
 /** Arity and flags from redis 7.0.15 src/commands/*.json, for every command the model answers. */
 const COMMAND_SPECS: ReadonlyMap<string, CommandSpec> = new Map([
@@ -155,16 +158,29 @@ const KEYLESS_COMMANDS: ReadonlySet<string> = new Set([
 ]);
 
 const infoByName = new Map<string, CommandInfo>();
+/** The other servers' resolutions (a versioned command resolves differently there). */
+const infoByServer = new Map<ServerVersion, Map<string, CommandInfo>>();
 
-/** The command `nameAsSent` names (args[0] of a command), resolved once per distinct short name. */
-export function commandInfo(nameAsSent: string): CommandInfo {
-  const known = infoByName.get(nameAsSent);
+/** Whether `server` has the command `name` (lower case): every 7.0.15 command, and its own (server-versions.ts). */
+const serverAnswers = (server: ServerVersion, name: string): boolean => !VERSIONED_COMMANDS.has(name) || serverHasCommand(server, name);
+
+/**
+ * The command `nameAsSent` names (args[0] of a command) on `server`, resolved once per distinct
+ * short name; a command the server does not have resolves as unknown.
+ */
+export function commandInfo(nameAsSent: string, server: ServerVersion = 'redis-7.0'): CommandInfo {
+  let cache = infoByName;
+  if (server !== 'redis-7.0') {
+    cache = infoByServer.get(server) ?? new Map();
+    infoByServer.set(server, cache);
+  }
+  const known = cache.get(nameAsSent);
   if (known !== undefined) return known;
   const name = asciiLower(nameAsSent);
-  const spec = COMMAND_SPECS.get(name);
+  const spec = serverAnswers(server, name) ? COMMAND_SPECS.get(name) : undefined;
   const keyed = name === 'eval' || name === 'evalsha' || (spec !== undefined && !KEYLESS_COMMANDS.has(name));
-  const info: CommandInfo = { name, spec, handler: HANDLERS.get(name), keyed };
-  if (nameAsSent.length <= 16 && infoByName.size < 1_000) infoByName.set(nameAsSent, info);
+  const info: CommandInfo = { name, spec, handler: spec === undefined ? undefined : HANDLERS.get(name), keyed };
+  if (nameAsSent.length <= 16 && cache.size < 1_000) cache.set(nameAsSent, info);
   return info;
 }
 
@@ -261,7 +277,7 @@ const HANDLERS: ReadonlyMap<string, Handler> = new Map<string, Handler>([
  */
 export function executeKeyspaceCommand(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
   const name = asciiLower(args[0]);
-  const handler = HANDLERS.get(name);
+  const handler = serverAnswers(ks.server, name) ? HANDLERS.get(name) : undefined;
   if (handler === undefined) return unknownCommand(args);
   const shape = commandShapeError(args, name);
   if (shape !== null) return shape;
@@ -311,7 +327,10 @@ const SMALL_INT = /^(0|-?[1-9][0-9]{0,11})$/;
  * option may repeat (SET k v PX 10 PX 20 keeps 20: measured on redis-server 7.0.15, PTTL 17
  * right after); an expiry option with no argument after it, or any other word, is a syntax
  * error. The expiry number is read only after every option parsed (setGenericCommand), so a
- * syntax error wins over a bad number.
+ * syntax error wins over a bad number. A server with compare options (server-versions.ts) takes
+ * one of them with its argument, exclusive of NX, XX and each other (valkey 9.0
+ * tests/unit/type/string.tcl "SET with IFEQ conditional - with nx": syntax error; redis.io SET
+ * 8.4: "NX | XX | IFEQ | IFNE | IFDEQ | IFDNE"), its digest checked as it is read.
  */
 function set(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
   let nx = false;
@@ -320,12 +339,20 @@ function set(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
   let keepTtl = false;
   let expiry: 'ex' | 'px' | 'exat' | 'pxat' | null = null;
   let expireArg = '';
+  let cond: SetCondition | null = null;
+  let condArg = '';
   for (let j = 3; j < args.length; j++) {
     const opt = asciiLower(args[j]);
     const hasNext = j < args.length - 1;
-    if (opt === 'nx' && !xx) nx = true;
-    else if (opt === 'xx' && !nx) xx = true;
-    else if (opt === 'get') get = true;
+    const asCond = ks.server === 'redis-7.0' ? null : setConditionOf(ks.server, opt);
+    if (opt === 'nx' && !xx && cond === null) nx = true;
+    else if (opt === 'xx' && !nx && cond === null) xx = true;
+    else if (asCond !== null && cond === null && !nx && !xx && hasNext) {
+      cond = asCond;
+      condArg = args[++j];
+      const argError = conditionArgError(cond, condArg);
+      if (argError !== null) return argError;
+    } else if (opt === 'get') get = true;
     else if (opt === 'keepttl' && expiry === null) keepTtl = true;
     else if ((opt === 'ex' || opt === 'px' || opt === 'exat' || opt === 'pxat') && !keepTtl && (expiry === null || expiry === opt) && hasNext) {
       expiry = opt;
@@ -338,7 +365,21 @@ function set(ks: Keyspace, args: readonly string[], tag: string): RedisReply {
     if (at instanceof RedisErrorReply) return at;
     expireAtMs = at;
   }
+  if (cond !== null) return setIf(ks, args, cond, condArg, get, keepTtl, expireAtMs, tag);
   return setGeneric(ks, args[1], args[2], nx, xx, get, keepTtl, expireAtMs, tag);
+}
+
+/**
+ * SET with a compare condition (valkey 9.0 t_string.c setGenericCommand, redis.io SET 8.4):
+ * another type is WRONGTYPE (with GET too, as getGenericCommand answers it first) and nothing
+ * is written; the condition decides (compare-commands.ts conditionHolds); the reply is NX's:
+ * the old value with GET, else OK or nil.
+ */
+function setIf(ks: Keyspace, args: readonly string[], cond: SetCondition, condArg: string, get: boolean, keepTtl: boolean, expireAtMs: number | undefined, tag: string): RedisReply {
+  const old = getString(ks, args[1]);
+  if (old instanceof RedisErrorReply) return old;
+  if (!conditionHolds(cond, condArg, (old as string | null) ?? undefined)) return get ? old : null;
+  return setGeneric(ks, args[1], args[2], false, false, get, keepTtl, expireAtMs, tag);
 }
 
 /**

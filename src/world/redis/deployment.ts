@@ -72,6 +72,7 @@ export class RedisDeployment implements RedisControl {
       params.topology === 'standalone' ? 1 : params.topology === 'independent' ? params.masters : 1 + params.replicas;
     for (let i = 0; i < count; i++) {
       const node = new RedisNode(`redis-${i}`, sim, new LocalClock(sim), userScripts);
+      node.keyspace.server = params.server ?? 'redis-7.0';
       node.writeRefusal = () => this.writeRefusal(node);
       this.nodes.push(node);
       this.newRunId(node);

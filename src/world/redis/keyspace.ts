@@ -10,6 +10,7 @@
  * Every write reports the key's new state through `onChange`, which is how replication
  * (by effects, like Redis >= 5 for scripts) and the lock observer learn about it.
  */
+import type { ServerVersion } from '../../spec/redis.js';
 import { HASHTABLE_HASHES, RedisList, RedisSet, RedisZset } from './collection-values.js';
 
 export type StoredValue = string | Map<string, string> | RedisList | RedisSet | RedisZset;
@@ -40,6 +41,8 @@ export class Keyspace {
   private readonly data = new Map<string, Entry>();
   /** Replicas report expired keys as missing but keep them until the primary deletes them. */
   deletesExpiredKeys = true;
+  /** The server this keyspace's node runs: which commands and SET options exist (server-versions.ts). */
+  server: ServerVersion = 'redis-7.0';
   /**
    * Told of every change. The change object is this keyspace's one, set anew for each change
    * (a run makes thousands): read it during the call, copy what you keep. No listener changes

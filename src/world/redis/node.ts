@@ -151,7 +151,7 @@ export class RedisNode implements SessionHost {
         return;
       }
     }
-    const cmd = commandInfo(args[0]);
+    const cmd = commandInfo(args[0], this.keyspace.server);
     const refused = admissionError(this, args, cmd, session);
     if (refused !== null) answer(reply, refused);
     else if (cmd.name === 'wait') this.waits.wait(args, reply, false, session);
@@ -272,9 +272,9 @@ export class RedisNode implements SessionHost {
     reply(
       runTransaction(
         commands,
-        (args) => admissionError(this, args, commandInfo(args[0]), session),
+        (args) => admissionError(this, args, commandInfo(args[0], this.keyspace.server), session),
         (args) => {
-          const cmd = commandInfo(args[0]);
+          const cmd = commandInfo(args[0], this.keyspace.server);
           // Inside EXEC a WAIT cannot block (CLIENT_DENY_BLOCKING): it answers the count now.
           if (cmd.name === 'wait') {
             let r: RedisReply = null;

@@ -60,7 +60,7 @@ export function scriptCall(ctx: ScriptContext, line: number, args: readonly stri
  * knows the line itself, and redis.pcall, which returns the error as a table).
  */
 export function scriptCallReply(ctx: ScriptContext, args: readonly string[]): RedisReply {
-  const cmd = commandInfo(args[0]);
+  const cmd = commandInfo(args[0], ctx.keyspace.server);
   const spec = cmd.spec;
   if (spec === undefined) return new RedisErrorReply('ERR Unknown Redis command called from script');
   // script.c scriptVerifyCommandArity: lookupCommand finds no command for an unknown subcommand.
