@@ -113,6 +113,10 @@ function* clientOf(params: LockParams, cls: SemaphoreClass): EffectProgram<Semap
     retryDelay: params.commandRetryIntervalMs === null ? b.retryDelay : { kind: 'constant', ms: params.commandRetryIntervalMs },
     checkSyncedSlaves: params.syncReplicas,
     watchdogOnError: params.watchdogOnError,
+    // A semaphore has no watchdog; its WAIT waits slavesSyncTimeout as RLock's does.
+    lockWatchdogTimeoutMs: params.lockWatchdogTimeoutMs,
+    slavesSyncTimeoutMs: params.slavesSyncTimeoutMs,
+    waitCommands: [],
     sync: yield* syncState(),
   };
   const client = { config, permitsSet: new Set<string>() };
