@@ -18,6 +18,10 @@ const DIR = join(__dirname, '..', '..', 'scenarios');
 const CAUSES: Record<string, RegExp[]> = {
   'cluster-split-brain': [/partition start/, /the cluster promoted redis-1/],
   'constant-value-del': [/r1's lock deleted by r2/],
+  // delex: no DELEX on redis 7.0, every unlock refused, every lock orphaned until its lease runs out.
+  'delex-on-redis-7': [/unknown command 'DELEX'/],
+  // get-then-del, next to DELEX: the delayed GET-then-DEL deletes the next holder's lock.
+  'delex-unlock': [/network-delay start/, /deleted by|foreign/],
   'duplicate-orders': [/slow-call start/, /lock expired/],
   'failover-lag-race': [/primary-crash start/, /promoted redis-1/],
   'failover-wait-sync': [/primary-crash start/, /promoted/],
