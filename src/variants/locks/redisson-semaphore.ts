@@ -17,11 +17,11 @@
  * process, before its first acquire of a name (a key that exists is left alone: after a
  * restart the count keeps what the dead process took).
  */
-import { awaitMessage, CLOCK_EFFECT, clientStateEffect, REDIS_SETUP_EFFECT, subscribe, unsubscribe, type EffectProgram, type RedisSetup } from '../../world/effects.js';
+import { awaitMessage, CLOCK_EFFECT, clientStateEffect, subscribe, unsubscribe, type EffectProgram } from '../../world/effects.js';
 import { isErrorReply, type RedisReply } from '../../world/redis/reply.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../lock-protocol.js';
 import { ACQUIRED, BUSY, RELEASED } from './lock-results.js';
-import { recognisedNoSync, rerunDelay, rerunsAfter, syncedEval, syncState, type Outcome, type RedissonConfig } from './redisson/executor.js';
+import { clientConfig, recognisedNoSync, rerunDelay, rerunsAfter, syncedEval, type Outcome, type RedissonConfig } from './redisson/executor.js';
 import {
   atLeastVersion,
   eraAt,
@@ -106,19 +106,7 @@ function* clientOf(params: LockParams, cls: SemaphoreClass): EffectProgram<Semap
   const lock = behaviourOf(version);
   // Before syncedSince the semaphore's commands carry no WAIT at all, whatever RLock did then.
   const b = synced ? lock : Object.freeze({ ...lock, replicaCount: 'none' as const, waitProbe: 'none' as const, giveBackOnNoSync: false, retryAcquireOnNoSync: false, retryUnlockOnNoSync: false });
-  const config: RedissonConfig = {
-    b,
-    setup: (yield REDIS_SETUP_EFFECT) as RedisSetup,
-    retryAttempts: params.commandRetries ?? b.retryAttempts,
-    retryDelay: params.commandRetryIntervalMs === null ? b.retryDelay : { kind: 'constant', ms: params.commandRetryIntervalMs },
-    checkSyncedSlaves: params.syncReplicas,
-    watchdogOnError: params.watchdogOnError,
-    // A semaphore has no watchdog; its WAIT waits slavesSyncTimeout as RLock's does.
-    lockWatchdogTimeoutMs: params.lockWatchdogTimeoutMs,
-    slavesSyncTimeoutMs: params.slavesSyncTimeoutMs,
-    waitCommands: [],
-    sync: yield* syncState(),
-  };
+  const config = yield* clientConfig(params, b);
   const client = { config, permitsSet: new Set<string>() };
   made.set(params, client);
   return client;

@@ -8,12 +8,12 @@
  * (redisson/executor.ts): re-sent after a response timeout, followed by WAIT when Redis has
  * replicas, the whole acquire or unlock run again after a recognised "no replica synced".
  */
-import { awaitMessage, CLOCK_EFFECT, clientStateEffect, CURRENT_REQUEST_EFFECT, REDIS_SETUP_EFFECT, redisSend, subscribe, unsubscribe, type EffectProgram, type RedisSetup } from '../../world/effects.js';
+import { awaitMessage, CLOCK_EFFECT, clientStateEffect, CURRENT_REQUEST_EFFECT, redisSend, subscribe, unsubscribe, type EffectProgram } from '../../world/effects.js';
 import { isErrorReply } from '../../world/redis/reply.js';
 import { redissonAcquire, redissonUnlock, redissonUnlockLatch } from '../../world/redis/scripts.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../lock-protocol.js';
 import { ACQUIRED, BUSY, RELEASED } from './lock-results.js';
-import { knownSync, recognisedNoSync, rerunDelay, rerunsAfter, retryDelayMs, SYNC_UNKNOWN, syncedEffect, syncedEval, syncedOutcome, syncedResent, syncState, type Outcome, type RedissonConfig } from './redisson/executor.js';
+import { clientConfig, knownSync, recognisedNoSync, rerunDelay, rerunsAfter, retryDelayMs, SYNC_UNKNOWN, syncedEffect, syncedEval, syncedOutcome, syncedResent, type Outcome, type RedissonConfig } from './redisson/executor.js';
 import { cancelRenewal, scheduleRenewal } from './redisson/renewal.js';
 import { behaviourOf } from './redisson/versions.js';
 
@@ -28,20 +28,7 @@ const CONFIGS = clientStateEffect('redisson/config', newConfigs);
 
 /** The settings of this variant's Redisson client, made once per client process, at its first lock call. */
 function* makeConfig(params: LockParams, made: Map<LockParams, RedissonConfig>): EffectProgram<RedissonConfig> {
-  const b = behaviourOf(params.redissonVersion);
-  const config: RedissonConfig = {
-    b,
-    setup: (yield REDIS_SETUP_EFFECT) as RedisSetup,
-    retryAttempts: params.commandRetries ?? b.retryAttempts,
-    // BaseConfig.setRetryInterval sets a ConstantDelay (3.48+), as retryInterval always was.
-    retryDelay: params.commandRetryIntervalMs === null ? b.retryDelay : { kind: 'constant', ms: params.commandRetryIntervalMs },
-    checkSyncedSlaves: params.syncReplicas,
-    watchdogOnError: params.watchdogOnError,
-    lockWatchdogTimeoutMs: params.lockWatchdogTimeoutMs,
-    slavesSyncTimeoutMs: params.slavesSyncTimeoutMs,
-    waitCommands: [],
-    sync: yield* syncState(),
-  };
+  const config = yield* clientConfig(params, behaviourOf(params.redissonVersion));
   made.set(params, config);
   return config;
 }

@@ -10,8 +10,9 @@
  * - ServiceManager.execute (3.21.0+): the whole operation runs again after a "no replica
  *   synced" error it recognises.
  */
-import { clientStateEffect, pipeline, random, REPLICAS_EFFECT, sleep, timedCommand, type Effect, type EffectProgram, type RedisOutcome, type RedisSetup } from '../../../world/effects.js';
+import { clientStateEffect, pipeline, random, REDIS_SETUP_EFFECT, REPLICAS_EFFECT, sleep, timedCommand, type Effect, type EffectProgram, type RedisOutcome, type RedisSetup } from '../../../world/effects.js';
 import { isErrorReply, type RedisReply } from '../../../world/redis/reply.js';
+import type { LockParams } from '../../lock-protocol.js';
 import { NO_SYNC, type DelayStrategy, type RedissonBehaviour } from './versions.js';
 
 /** One Redisson client's settings as a lock call sees them. */
@@ -177,6 +178,26 @@ export class SyncState {
 
 const newSyncState = (): SyncState => new SyncState();
 const SYNC_STATE = clientStateEffect('redisson/sync', newSyncState);
+/**
+ * The settings of one Redisson client for a variant (its Config, by version `b`), made once
+ * per client process at its first call: RLock's and the semaphores' alike.
+ */
+export function* clientConfig(params: LockParams, b: RedissonBehaviour): EffectProgram<RedissonConfig> {
+  return {
+    b,
+    setup: (yield REDIS_SETUP_EFFECT) as RedisSetup,
+    retryAttempts: params.commandRetries ?? b.retryAttempts,
+    // BaseConfig.setRetryInterval sets a ConstantDelay (3.48+), as retryInterval always was.
+    retryDelay: params.commandRetryIntervalMs === null ? b.retryDelay : { kind: 'constant', ms: params.commandRetryIntervalMs },
+    checkSyncedSlaves: params.syncReplicas,
+    watchdogOnError: params.watchdogOnError,
+    lockWatchdogTimeoutMs: params.lockWatchdogTimeoutMs,
+    slavesSyncTimeoutMs: params.slavesSyncTimeoutMs,
+    waitCommands: [],
+    sync: yield* syncState(),
+  };
+}
+
 export function* syncState(): EffectProgram<SyncState> {
   return (yield SYNC_STATE) as SyncState;
 }
