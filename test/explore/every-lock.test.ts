@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { exploreScenario, type ExploreOptions } from '../../src/explore/explore-scenario.js';
 import { parseScenario } from '../../src/scenario/load.js';
+import { optionApplies } from '../../src/scenario/resolve-variants.js';
 import { GUARDS, LOCKS } from '../../src/variants/registry.js';
 
 const TOPOLOGIES: Record<string, string> = {
@@ -36,7 +37,8 @@ function scenarioText(topology: string, lock: string, guard: string): string {
     'redis:',
     `  ${TOPOLOGIES[topology]}`,
     'variants:',
-    `  v: { lock: ${lock}, guard: ${guard}${lock === 'none' ? '' : ', lease: 2s'} }`,
+    // A lease only where the lock takes one (none takes nothing; an RSemaphore permit has no lease).
+    `  v: { lock: ${lock}, guard: ${guard}${optionApplies('lease', lock, guard) ? ', lease: 2s' : ''} }`,
     '',
   ].join('\n');
 }

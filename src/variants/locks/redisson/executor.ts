@@ -198,7 +198,7 @@ export function* clientConfig(params: LockParams, b: RedissonBehaviour): EffectP
   };
 }
 
-export function* syncState(): EffectProgram<SyncState> {
+function* syncState(): EffectProgram<SyncState> {
   return (yield SYNC_STATE) as SyncState;
 }
 
