@@ -134,7 +134,7 @@ class NodeWatch {
   async start(): Promise<void> {
     await Promise.all([this.events.connect(), this.reader.connect()]);
     await this.reader.config('SET', 'notify-keyspace-events', NOTIFY_FLAGS);
-    await this.events.psubscribe(...this.watch.globs.map((glob) => `${CHANNEL_PREFIX}${glob}`));
+    if (this.watch.globs.length > 0) await this.events.psubscribe(...this.watch.globs.map((glob) => `${CHANNEL_PREFIX}${glob}`));
     this.started = true;
   }
 
@@ -278,15 +278,20 @@ export class KeyWatch {
   readonly globs: string[];
   private readonly watches: NodeWatch[] = [];
 
-  /** `keyPatterns`: a user module's `lock.keys` (null: the request's key itself). */
+  /**
+   * `keyPatterns`: a user module's `lock.keys` (null: the request's key itself). `namesHolders`
+   * false: the lock's keys name no holder (a semaphore's permit counter), so none is watched
+   * and no key-state is recorded, as the model records none (runner/run.ts noLockKey).
+   */
   constructor(
     readonly deployment: RealDeployment,
     readonly driver: RealTimeDriver,
     readonly recordOp: Record,
     keyPatterns: readonly string[] | null = null,
+    namesHolders = true,
   ) {
-    this.lockKeyOf = lockKeyAttribution(keyPatterns);
-    this.globs = lockKeyGlobs(keyPatterns);
+    this.lockKeyOf = namesHolders ? lockKeyAttribution(keyPatterns) : () => null;
+    this.globs = namesHolders ? lockKeyGlobs(keyPatterns) : [];
     this.ledger = new CommandLedger(this.lockKeyOf);
   }
 
