@@ -60,6 +60,8 @@ export interface OwnLockOptions {
   retryIntervalMs: number;
   /** The scenario's `network.command-timeout` in ms, for a module that wants the same timeout as the built-in clients. */
   commandTimeoutMs: number;
+  /** The variant's `permits`: how many requests the checker lets hold the key at once (null: not given, a mutex). */
+  permits: number | null;
   /** The variant's `lock.options`, as written. */
   [option: string]: unknown;
 }

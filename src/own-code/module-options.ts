@@ -9,5 +9,7 @@ export function factoryOptions(variant: VariantSpec, commandTimeoutUs: number): 
     waitMs: variant.waitMs,
     retryIntervalMs: variant.retryIntervalMs,
     commandTimeoutMs: Math.round(commandTimeoutUs / 1000),
+    // A semaphore module's limit (the variant's `permits`); null: a mutex.
+    permits: variant.permits ?? null,
   };
 }

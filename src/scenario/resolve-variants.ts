@@ -140,7 +140,7 @@ export const VARIANT_OPTIONS: readonly VariantOption[] = [
   { option: 'cas-jitter', guards: ['version-cas'], default: `${VARIANT_DEFAULTS.casJitterMs}ms`, meaning: '+- random part of the backoff' },
   { option: 'client', takenBy: [...LOCKING.filter((l) => l !== MODULE_LOCK)], default: 'by lock: redisson for redisson, ioredis for redlock v4/v5, jedis otherwise', meaning: `the Redis client library the variant runs on (${CLIENT_MODEL_NAMES.join(', ')}): its pool, what a closed connection and a failover do to commands (lock-sim explain prints it)` },
   { option: 'client-pool', takenBy: [...LOCKING.filter((l) => l !== MODULE_LOCK)], default: 'by client: jedis 8, redisson 64, ioredis one multiplexed connection', meaning: 'connections per Redis node of the client\'s pool (jedis: maxTotal; redisson: connectionPoolSize / masterConnectionPoolSize); a command waits for a free one' },
-  { option: 'permits', locks: SEMAPHORE_LOCKS, default: String(DEFAULT_PERMITS), meaning: 'how many requests may hold the semaphore at once (trySetPermits(N) at each client process\'s start); the checker judges at most N holders at once and permits that leak' },
+  { option: 'permits', takenBy: [...SEMAPHORE_LOCKS, MODULE_LOCK], default: `${DEFAULT_PERMITS} (a lock module: none, a mutex)`, meaning: 'how many requests may hold the semaphore at once (Redisson: trySetPermits(N) at each client process\'s start; a lock module gets it as options.permits, e.g. redis-semaphore\'s maxCount); the checker judges at most N holders at once and permits that leak' },
   { option: 'fence-check', guards: ['fenced-write'], default: VARIANT_DEFAULTS.fenceCheck, meaning: 'which statements carry the token: writes (Kleppmann), or reads-and-writes (reads are checked and raise the highest token too)' },
 ];
 
@@ -206,6 +206,10 @@ export function resolveVariants(
       }
     }
     if (v.lease !== undefined && v.lease < 1000) issue(['variants', name, 'lease'], 'a lease must be at least 1ms');
+    if (module !== null && v.permits !== undefined && module.keys !== undefined) {
+      // The key-state records would make one holder of a key that several hold by design (lock lost, foreign unlocks).
+      issue(['variants', name, 'lock', 'keys'], 'a semaphore module\'s key counts its holders and names none: leave out lock.keys with permits (the checker judges the holders from the clients\' side)');
+    }
     if (v.lock === 'redlock' && topology !== 'independent') {
       issue(['variants', name, 'lock'], 'redlock needs independent masters: set redis: { topology: independent, masters: 5 }');
     }
@@ -270,7 +274,7 @@ export function resolveVariants(
       fenceCheck: v['fence-check'] ?? VARIANT_DEFAULTS.fenceCheck,
       client: module !== null ? null : (v.client ?? defaultClient(v.lock, redlockVersion)),
       clientPool: v['client-pool'] ?? null,
-      ...(SEMAPHORE_LOCKS.includes(v.lock) ? { permits: v.permits ?? DEFAULT_PERMITS } : {}),
+      ...(SEMAPHORE_LOCKS.includes(v.lock) ? { permits: v.permits ?? DEFAULT_PERMITS } : v.permits === undefined ? {} : { permits: v.permits }),
     });
   }
   if (variants.length === 0) issue(['variants'], 'name at least one variant');
