@@ -68,13 +68,14 @@ export const METRICS: readonly MetricDefinition[] = [
   def('p99-error', '99th percentile latency of requests that failed on a lock or database error, or an unavailable client', (m) => m.flashSale.latency.error.p99Us, true),
   def('live', '1 when the run kept working once the faults were over (liveness LIVE), else 0', (m) => (m.liveness.verdict === 'LIVE' ? 1 : 0)),
   def('stalled', `1 when no order came for ${formatMicros(STALL_LIMIT_US)} or more after the last fault while stock and demand remained, or none in the whole run (liveness STALLED), else 0`, (m) => (m.liveness.verdict === 'STALLED' ? 1 : 0)),
-  def('unavailable', '1 when more than half of the judged requests failed or got no answer (liveness UNAVAILABLE), else 0', (m) => (m.liveness.verdict === 'UNAVAILABLE' ? 1 : 0)),
-  def('failed-share', 'share of the judged requests (those after the last fault, or all) that failed or got no answer (0 to 1)', (m) => m.liveness.failedShare, false, true),
+  def('unavailable', '1 when more than half of the judged requests failed, got no answer or were refused "lock busy" while nobody held the lock (liveness UNAVAILABLE), else 0', (m) => (m.liveness.verdict === 'UNAVAILABLE' ? 1 : 0)),
+  def('failed-share', 'share of the judged requests (those after the last fault, or all) that failed, got no answer or were refused "lock busy" while nobody held the lock (0 to 1)', (m) => m.liveness.failedShare, false, true),
+  def('busy-while-free', 'judged requests refused "lock busy" while no critical section of their key was open (fewer than a semaphore\'s permits): the lock failing, not contention', (m) => m.liveness.busyWhileFree),
   def('longest-stall', 'longest stretch after the last fault without an order while stock and demand remained', (m) => m.liveness.longestStallUs, true),
 ];
 
 /** The metrics that speak of liveness: an expectation on one of them is the scenario expecting a variant's liveness (check judges it then, not by its own rule). */
-export const LIVENESS_METRICS: ReadonlySet<string> = new Set(['live', 'stalled', 'unavailable', 'failed-share', 'longest-stall']);
+export const LIVENESS_METRICS: ReadonlySet<string> = new Set(['live', 'stalled', 'unavailable', 'failed-share', 'busy-while-free', 'longest-stall']);
 
 export const METRIC_NAMES = METRICS.map((m) => m.name);
 

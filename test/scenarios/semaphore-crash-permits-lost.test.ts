@@ -29,7 +29,9 @@ describe('semaphore-crash-permits-lost', () => {
     // From the third kill on every request is turned away: nothing is ordered after it.
     const lastOrder = Math.max(...rsemaphore.history.filter((op) => op.f === 'order' && op.type === 'ok').map((op) => op.timeUs));
     expect(lastOrder).toBeLessThan(crashesUs[2]);
-    expect(rsemaphore.metrics.liveness.verdict).toBe('STALLED');
+    // Every request after the last kill is refused with no holder inside (busy while free).
+    expect(rsemaphore.metrics.liveness.verdict).toBe('UNAVAILABLE');
+    expect(rsemaphore.metrics.liveness.busyWhileFree).toBe(rsemaphore.metrics.liveness.judgedRequests);
   });
 
   it('RPermitExpirableSemaphore: the same kills leak nothing; each permit left comes back and it sells after the last', () => {

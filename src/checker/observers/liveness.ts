@@ -9,7 +9,11 @@
  * - UNAVAILABLE: more than FAILED_SHARE_LIMIT of the judged requests failed for a reason
  *   other than a "no" (an error outcome: a lock or database error, a client that was down;
  *   or an unknown one: lost, or still running at the end). A busy lock, a sold-out item, a
- *   conflict, a fence, a duplicate or a full queue is an answer, not a failure. The judged
+ *   conflict, a fence, a duplicate or a full queue is an answer, not a failure; but a "lock
+ *   busy" given when nobody held the lock (no critical section of its key open, or fewer
+ *   than a semaphore's permits) is the lock failing, not the shop saying no: contenders'
+ *   leftover keys blocking one another (node-redlock 5's attempts that keep their keys), a
+ *   key nobody works under. Those count with the failures. The judged
  *   requests are those that arrived after the last fault (the quiet period), or all of them
  *   when fewer than MIN_JUDGED_REQUESTS arrived then (faults until the end: no quiet period
  *   to judge alone).
@@ -27,6 +31,7 @@
 import { formatMicros } from '../../engine/time.js';
 import type { Operation, SetupOp } from '../../history/operation.js';
 import type { Observer, Outcome, RequestFacts } from '../observer.js';
+import { BusyWhileFree } from './busy-while-free.js';
 import type { DiagnosticsObserver } from './diagnostics.js';
 import { failed as failure, stockUnitsOf } from './flash-sale.js';
 
@@ -52,8 +57,10 @@ export interface LivenessFigures {
   /** Where the judged requests arrived from: quietFromUs, or 0 (the whole run) when too few arrived after it. */
   judgedFromUs: number;
   judgedRequests: number;
-  /** Of the judged requests, those that failed (error outcome) or whose outcome is unknown. */
+  /** Of the judged requests, those that failed (error outcome), whose outcome is unknown, or that were refused "lock busy" while nobody held the lock. */
   failedRequests: number;
+  /** Of those, the ones refused "lock busy" while no critical section of their key was open (fewer than a semaphore's permits). */
+  busyWhileFree: number;
   /** failedRequests / judgedRequests, 0 to 1, 4 decimals. */
   failedShare: number;
   /** The longest stretch of the quiet period without an order answered while stock remained and requests waited or arrived (0: none). */
@@ -83,12 +90,15 @@ export class LivenessObserver implements Observer {
   private demandFromUs = -1;
   private longestUs = 0;
   private longestFromUs = -1;
+  /** "Lock busy" answers no holder explains (set up with the key's limit). */
+  private busyWhileFree = new BusyWhileFree(1);
 
   constructor(private readonly diagnostics: DiagnosticsObserver) {}
 
   setup(op: SetupOp): void {
     this.stockUnits = stockUnitsOf(op);
     this.durationUs = op.durationUs;
+    this.busyWhileFree = new BusyWhileFree(op.permits ?? 1);
   }
 
   observe(op: Operation): void {
@@ -115,6 +125,12 @@ export class LivenessObserver implements Observer {
     if (endUs === null || failure(outcome)) {
       this.failed++;
       if (r.invokeUs >= this.quietFromUs) this.quietFailed++;
+    }
+    const work = r.work;
+    if (work !== null) {
+      // A request that held the lock (a section open or closed) holds it over its whole lock work.
+      if (r.open !== null || r.csEndUs >= 0) this.busyWhileFree.held(work.key, work.fromUs, work.toUs);
+      else if (outcome === 'lock-busy' && endUs !== null) this.busyWhileFree.refused(work.key, work.fromUs, endUs, r.invokeUs);
     }
     if (outcome !== 'ordered' || endUs === null) return;
     this.orders++;
@@ -143,7 +159,8 @@ export class LivenessObserver implements Observer {
     this.stretch(this.durationUs);
     const quiet = this.quietRequests >= MIN_JUDGED_REQUESTS;
     const judgedRequests = quiet ? this.quietRequests : this.requests;
-    const failedRequests = quiet ? this.quietFailed : this.failed;
+    const busyWhileFree = this.busyWhileFree.count(quiet ? this.quietFromUs : 0);
+    const failedRequests = (quiet ? this.quietFailed : this.failed) + busyWhileFree;
     const failedShare = judgedRequests > 0 ? Math.round((failedRequests / judgedRequests) * 10_000) / 10_000 : 0;
     const figures: LivenessFigures = {
       verdict: 'LIVE',
@@ -152,6 +169,7 @@ export class LivenessObserver implements Observer {
       judgedFromUs: quiet ? this.quietFromUs : 0,
       judgedRequests,
       failedRequests,
+      busyWhileFree,
       failedShare,
       longestStallUs: this.longestUs,
       longestStallFromUs: this.longestFromUs,
@@ -161,7 +179,8 @@ export class LivenessObserver implements Observer {
     const since = quiet ? (this.quietFromUs > 0 ? `after the last fault (${formatMicros(this.quietFromUs)})` : 'in the run (no fault)') : 'in the whole run';
     if (failedRequests / judgedRequests > FAILED_SHARE_LIMIT) {
       figures.verdict = 'UNAVAILABLE';
-      figures.cause = `${percent(failedShare)} of the ${judgedRequests} requests ${since} failed or got no answer${this.mostFrequent()}`;
+      const how = busyWhileFree === 0 ? 'failed or got no answer' : `failed, got no answer or were refused "lock busy" while nobody held the lock (${busyWhileFree} of them)`;
+      figures.cause = `${percent(failedShare)} of the ${judgedRequests} requests ${since} ${how}${busyWhileFree * 2 > failedRequests ? '' : this.mostFrequent()}`;
     } else if (this.orders === 0 && this.stockUnits > 0) {
       figures.verdict = 'STALLED';
       figures.cause = `no order in the whole run: ${this.requests} requests, ${this.stockUnits} units in stock${this.mostFrequent()}`;

@@ -48,7 +48,8 @@ export function* acquireV5(lock: LockHandle, params: LockParams): EffectProgram<
     if (attempt < attempts) yield* retryPause(params);
   }
   yield* releaseAttempt(lock, quorum);
-  return refused(attempts, last!, quorum, ' (no unlock between attempts)');
+  // node-redlock's own words for it (src/index.ts _execute at v5.0.0-beta.2), whether the masters said "taken" or failed.
+  return refused(attempts, last!, quorum, ' (no unlock between attempts): ExecutionError "The operation was unable to achieve a quorum during its retry window."');
 }
 
 export function* releaseV5(lock: LockHandle, params: LockParams): EffectProgram<ReleaseResult> {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { checkHistory } from '../../../src/checker/check-history.js';
 import { MIN_JUDGED_REQUESTS, STALL_LIMIT_US } from '../../../src/checker/observers/liveness.js';
 import { verdictOf } from '../../../src/checker/verdict.js';
-import { end, fault, history, lockOp, requestOp, setup, type Entry } from '../histories.js';
+import { end, fault, history, lockOp, requestOp, section, setup, type Entry } from '../histories.js';
 
 const S = 1_000_000;
 /** Request `id` arrives at `at` and is answered 1 ms later with `outcome` (null: never answered). */
@@ -25,6 +25,59 @@ const judge = (entries: Entry[], o: { available?: number; durationUs?: number } 
   const { metrics } = checkHistory(history([[0, setup({ available: o.available ?? 1_000, durationUs: o.durationUs ?? 60 * S })], ...entries, [(o.durationUs ?? 60 * S) + 1, end()]]));
   return { ...metrics.liveness, word: verdictOf(metrics) };
 };
+
+/** Request `id` on `thread` tries the lock from `at` and is refused "lock busy" `waitUs` later. */
+function busy(id: string, at: number, waitUs: number, thread = 'client-2/w1'): Entry[] {
+  const client = thread.split('/')[0];
+  return [
+    [at, requestOp('invoke', id, { client })],
+    [at, lockOp('acquire', 'invoke', id, { thread })],
+    [at + waitUs, lockOp('acquire', 'fail', id, { thread, detail: 'busy' })],
+    [at + waitUs + 1, requestOp('fail', id, { client, outcome: 'lock-busy' })],
+  ];
+}
+
+describe('"lock busy" while nobody held the lock', () => {
+  // 30 refusals one second apart, each after trying for 200 ms.
+  const refusals = (from = 0) => Array.from({ length: 30 }, (_, k) => busy(`b${k + 1}`, from + k * S, 200_000)).flat();
+
+  it('counts as a failure: 30 refusals with no holder at all are UNAVAILABLE, the lock failing', () => {
+    const free = judge(refusals());
+    expect(free).toMatchObject({ verdict: 'UNAVAILABLE', busyWhileFree: 30, failedRequests: 30, failedShare: 1 });
+    expect(free.cause).toBe('100.0% of the 30 requests in the run (no fault) failed, got no answer or were refused "lock busy" while nobody held the lock (30 of them)');
+  });
+
+  it('... but not when a holder was inside during each refused acquire: contention is an answer', () => {
+    // One holder inside from 0 to 29.5 s explains every refusal (the last ends at 29.2 s).
+    expect(judge([...section('h', 0, 29.5 * S), ...refusals()])).toMatchObject({ verdict: 'LIVE', busyWhileFree: 0, failedRequests: 0 });
+    // A holder whose work (its release answered) ends 1 us into a refused acquire explains it
+    // (its DEL was in flight when the contender's SET arrived) ...
+    const holderEnding = (endUs: number) =>
+      Array.from({ length: 30 }, (_, k) => [...section(`h${k + 1}`, (k + 1) * S - 100_000, (k + 1) * S + endUs - 1), ...busy(`b${k + 1}`, (k + 1) * S, 200_000)]).flat();
+    expect(judge(holderEnding(1))).toMatchObject({ busyWhileFree: 0, verdict: 'LIVE' });
+    // ... one whose work ended 1 us before it does not.
+    expect(judge(holderEnding(-1))).toMatchObject({ busyWhileFree: 30 });
+  });
+
+  it('counts each refusal its acquire window does not meet a holder in, as a share with the rest', () => {
+    // Holders inside during the first 10 refusals only.
+    const j = judge([...section('h', 0, 9 * S + 100_000), ...refusals()]);
+    expect(j).toMatchObject({ busyWhileFree: 20, failedRequests: 20, verdict: 'UNAVAILABLE' });
+    // A holder on another key explains nothing.
+    expect(judge([...section('h', 0, 40 * S, 'client-1/w1', 'lock:stock:2'), ...refusals()]).busyWhileFree).toBe(30);
+  });
+
+  it('with a semaphore of two permits, one holder inside does not explain a refusal; two do', () => {
+    const judgeN = (entries: Entry[]) => checkHistory(history([[0, setup({ available: 1_000, durationUs: 60 * S, permits: 2 })], ...entries, [60 * S + 1, end()]])).metrics.liveness;
+    expect(judgeN([...section('h1', 0, 40 * S), ...refusals()]).busyWhileFree).toBe(30);
+    expect(judgeN([...section('h1', 0, 40 * S), ...section('h2', 0, 40 * S, 'client-1/w2'), ...refusals()]).busyWhileFree).toBe(0);
+  });
+
+  it('judges only the refusals after the last fault when enough requests came then', () => {
+    const entries = [[0, fault('crash', 'start', 'client-1')] as Entry, ...refusals(), [35 * S, fault('crash', 'end', 'client-1')] as Entry, ...section('h', 36 * S, 37 * S), ...requests(25, 38 * S, 100_000, () => 'ordered', 'q')];
+    expect(judge(entries)).toMatchObject({ verdict: 'LIVE', busyWhileFree: 0, judgedFromUs: 35 * S });
+  });
+});
 
 describe('UNAVAILABLE', () => {
   it('when more than half of the requests failed, with the most frequent error text as its cause', () => {
