@@ -25,7 +25,7 @@ import type { Violation } from '../violations.js';
 /** Two acquires invoked this close may reach the server in either order: neither overtakes the other. */
 export const FIFO_SLACK_US = 10_000;
 /** A waiter that saw its lock free this long in all while it waited, and never got it, is starved. */
-export const STARVED_FREE_US = 1_000_000;
+const STARVED_FREE_US = 1_000_000;
 
 /** The fairness figures of RunMetrics: present for a fair lock's run only (setup's `fair`). */
 export interface FairnessFigures {
