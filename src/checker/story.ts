@@ -48,6 +48,8 @@ export function tellStory(violation: Violation, ops: readonly Operation[]): Stor
   // A semaphore's history tells permits taken and given back (setup's `permits`).
   const setup = ops[0];
   const permits = setup !== undefined && setup.f === 'setup' ? setup.permits : undefined;
+  // A fair lock's history tells each involved request's arrival: the order it was owed.
+  const fair = setup !== undefined && setup.f === 'setup' && setup.fair === true;
   const clients = new Set<string>();
   const nodes = new Set<string>();
   for (const op of ops) {
@@ -98,8 +100,9 @@ export function tellStory(violation: Violation, ops: readonly Operation[]): Stor
       continue;
     }
     if (!('request' in op) || !involved.has(op.request)) continue;
-    const causal = op.f === 'acquire' && op.type === 'ok' && (op.request === earlier || op.request === later);
-    const text = permits === undefined ? describe(op) : describePermit(op, permits) ?? describe(op);
+    const arrival = fair && op.f === 'acquire' && op.type === 'invoke';
+    const causal = (op.f === 'acquire' && op.type === 'ok' && (op.request === earlier || op.request === later)) || arrival;
+    const text = arrival ? `${op.request} asks for ${op.key} and joins its waiters` : permits === undefined ? describe(op) : describePermit(op, permits) ?? describe(op);
     if (text !== null) add(op, text, causal);
   }
 

@@ -38,11 +38,16 @@ function brokenSafety(m: RunMetrics): string[] {
 export function brokenInvariants(m: RunMetrics): string[] {
   const broken = brokenSafety(m);
   if (m.orphanLockUs > 0) broken.push('orphaned lock');
+  if ((m.fifoOvertakes ?? 0) > 0) broken.push('fair order (grants out of arrival order)');
+  if ((m.starvedWaiters ?? 0) > 0) broken.push('starved waiters');
   const live = livenessOf(m);
   if (live === 'STALLED') broken.push('progress (stalled)');
   if (live === 'UNAVAILABLE') broken.push('availability (most requests failed)');
   return broken;
 }
+
+/** A fair lock granted out of arrival order or starved a waiter (observers/fairness.ts). */
+const letDown = (m: RunMetrics): boolean => (m.fifoOvertakes ?? 0) > 0 || (m.starvedWaiters ?? 0) > 0;
 
 /**
  * UNSAFE: the data is wrong (oversell, negative stock, lost update, duplicate order).
@@ -50,12 +55,14 @@ export function brokenInvariants(m: RunMetrics): string[] {
  * or lost permits for good) but the data held.
  * DEGRADED: nothing broke, but a lock was orphaned: held on the server while none of its
  * owner's requests worked under it (an acquire that timed out but executed, a lost unlock, a
- * reentrant count left above zero), so requests were turned away for nothing.
+ * reentrant count left above zero), so requests were turned away for nothing; or a fair lock
+ * broke its order (granted out of arrival order, or left a waiter waiting while the lock went
+ * to later arrivals or sat free).
  */
 export function safetyOf(m: RunMetrics): SafetyVerdict {
   if (m.oversold > 0 || m.negativeStock > 0 || m.lostUpdates > 0 || m.duplicateOrders > 0) return 'UNSAFE';
   if (brokenSafety(m).length > 0) return 'LEAKY';
-  return m.orphanLockUs > 0 ? 'DEGRADED' : 'SAFE';
+  return m.orphanLockUs > 0 || letDown(m) ? 'DEGRADED' : 'SAFE';
 }
 
 /** LIVE, STALLED or UNAVAILABLE (observers/liveness.ts). */
@@ -73,6 +80,6 @@ export function verdictOf(m: RunMetrics): Verdict {
 
 /** The verdicts explained, for the legend under a report's table. */
 export const VERDICT_LEGEND =
-  'SAFE: no invariant broken. DEGRADED: safe, but a lock was orphaned (held with nobody working under it). ' +
+  'SAFE: no invariant broken. DEGRADED: safe, but a lock was orphaned (held with nobody working under it), or a fair lock broke its order. ' +
   'STALLED / UNAVAILABLE: safe, but it stopped selling, or most requests failed, once the faults were over. ' +
   'LEAKY: the lock broke, the data held. UNSAFE: wrong data (oversell, lost update, negative stock, duplicate order).';

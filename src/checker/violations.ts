@@ -5,6 +5,10 @@ type ViolationKind =
   | 'permits-exceeded'
   /** A semaphore permit taken and never given back nor expired (observers/permits.ts). */
   | 'permit-leak'
+  /** A fair lock granted out of arrival order (observers/fairness.ts). */
+  | 'fifo-overtaken'
+  /** A fair lock's waiter that never got it while it went to later arrivals or sat free (observers/fairness.ts). */
+  | 'waiter-starved'
   | 'oversell'
   | 'negative-stock'
   | 'lost-update'

@@ -36,6 +36,8 @@ export interface SetupOp extends Base {
    * records of its lock keys.
    */
   permits?: number;
+  /** A fair lock (Redisson's RFairLock): its grants are judged against arrival order (observers/fairness.ts). */
+  fair?: boolean;
 }
 
 /** A shopper's request, from arrival at a client to its end. */

@@ -90,6 +90,7 @@ export function runKit(sim: Simulation, scenario: Scenario, variant: VariantSpec
         durationUs: scenario.durationUs,
         lockOwner: lock.reentrantByThread ? 'thread' : 'request',
         ...(variant.permits === undefined ? {} : { permits: variant.permits }),
+        ...(lock.fair ? { fair: true } : {}),
       });
     },
     createWorkload(clients) {

@@ -116,6 +116,7 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
   'variants.*.cas-backoff': 'version-cas: the first pause before a retry (doubling after each).',
   'variants.*.cas-jitter': 'version-cas: the random part added to each pause (plus or minus).',
   'variants.*.permits': 'redisson-semaphore, redisson-permit-expirable-semaphore: how many requests may hold the semaphore at once (1: a mutex).',
+  'variants.*.thread-wait-time': 'redisson-fair: how long a waiter\'s queue entry lasts past the one before it before later callers drop it (threadWaitTime; Config.fairLockWaitTimeout from 3.46.0).',
   'variants.*.fence-check': 'fenced-write: writes (only writes carry the token) or reads-and-writes (reads are checked too).',
   explore: 'How lock-sim explore searches this scenario\'s fault timings (its flags override each field).',
   'explore.faults': 'At most this many faults at once (default 1).',

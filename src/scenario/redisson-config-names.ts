@@ -15,6 +15,8 @@ interface RedissonName {
 
 const NAMES: Record<string, RedissonName> = {
   lockWatchdogTimeout: { option: 'lock-watchdog-timeout', why: 'Config.lockWatchdogTimeout' },
+  fairLockWaitTimeout: { option: 'thread-wait-time', why: 'Config.fairLockWaitTimeout (3.46.0+; RedissonFairLock\'s threadWaitTime)' },
+  threadWaitTime: { option: 'thread-wait-time', why: 'RedissonFairLock.threadWaitTime' },
   slavesSyncTimeout: { option: 'slaves-sync-timeout', why: 'Config.slavesSyncTimeout' },
   checkLockSyncedSlaves: { option: 'sync-replicas', why: 'Config.checkLockSyncedSlaves' },
   retryAttempts: { option: 'command-retries', why: 'BaseConfig.retryAttempts' },

@@ -4,6 +4,8 @@
  * Redisson variant is an error rather than silently ignored.
  */
 import { behaviourOf, DEFAULT_REDISSON_VERSION } from '../variants/locks/redisson/versions.js';
+import { defaultThreadWaitTimeMs, THREAD_WAIT_TIME_SINCE } from '../variants/locks/redisson-fair.js';
+import { atLeastVersion } from '../variants/locks/redisson/semaphore-scripts.js';
 import { CLIENT_MODEL_NAMES, type ClientModelName, type RedlockVersion, type VariantSpec } from '../spec/variant.js';
 import type { Topology } from '../spec/redis.js';
 import type { ScenarioIssue } from '../spec/errors.js';
@@ -68,6 +70,7 @@ export const VARIANT_DERIVED_SOURCES: Readonly<Record<string, string>> = {
   'command-retries': 'Redisson by version: retryAttempts 3, 4 from 3.48.0 (BaseConfig.java)',
   'command-retry-interval': 'Redisson by version: retryInterval 1500 ms, EqualJitterDelay(1s, 2s) from 3.48.0 (BaseConfig.java)',
   permits: 'lock-sim: one permit unless given, a mutex; the count is what the application passes to trySetPermits(N) (RedissonSemaphore.java, RedissonPermitExpirableSemaphore.java @ redisson-4.7.0)',
+  'thread-wait-time': 'RedissonFairLock by version: threadWaitTime 5000 ms (RedissonFairLock.java @ redisson-3.11.0 to 3.13.2), 60000*5 from 3.13.3 (the constructor\'s default), Config.fairLockWaitTimeout = 5 * 60000 from 3.46.0 (config/Config.java)',
   'lease (redisson-permit-expirable-semaphore)': 'RedissonPermitExpirableSemaphore: none, tryAcquire without a lease (-1): the permit is scored nonExpirableTimeout = 922337203685477 and never expires (RedissonPermitExpirableSemaphore.java @ redisson-4.7.0)',
 };
 
@@ -95,12 +98,16 @@ const POLLING_LOCKS = ['setnx-expire', 'set-nx-px', 'token-get-del', 'lua-unlock
  * table, N permits; only the permit-expirable one takes a lease.
  */
 const SEMAPHORE_LOCKS = ['redisson-semaphore', 'redisson-permit-expirable-semaphore'];
+/** Redisson's fair lock (variants/locks/redisson-fair.ts): an RLock with a queue of waiters. */
+const FAIR_LOCK = 'redisson-fair';
+/** The RLocks: the watchdog, its timeout and the WAIT timeout are theirs. */
+const RLOCKS = ['redisson', FAIR_LOCK];
 /** The locks that run on Redisson's client (its executor, its version table). */
-const REDISSON_LOCKS = ['redisson', ...SEMAPHORE_LOCKS];
+const REDISSON_LOCKS = [...RLOCKS, ...SEMAPHORE_LOCKS];
 /** A user lock module (`lock: { module: ... }`) gets the polling locks' options, to use as it likes. */
 const MODULE_LOCK = 'module';
 /** Every lock that takes something: lease and unlock-always mean nothing to `none`. */
-const LOCKING = [...POLLING_LOCKS, 'redisson', 'redlock', MODULE_LOCK, ...SEMAPHORE_LOCKS];
+const LOCKING = [...POLLING_LOCKS, 'redisson', 'redlock', MODULE_LOCK, ...SEMAPHORE_LOCKS, FAIR_LOCK];
 /** RSemaphore.tryAcquire takes no lease: its permits never expire (RedissonSemaphore.java @ redisson-4.7.0). */
 const LEASED = LOCKING.filter((l) => l !== 'redisson-semaphore');
 
@@ -118,15 +125,15 @@ export interface VariantOption {
 
 export const VARIANT_OPTIONS: readonly VariantOption[] = [
   { option: 'lease', takenBy: LEASED, default: '5s (hand-written locks), watchdog (redisson), 10s (redlock)', meaning: 'the lock TTL; for redisson a lease turns the watchdog off' },
-  { option: 'wait', takenBy: [...POLLING_LOCKS, 'redisson', MODULE_LOCK, ...SEMAPHORE_LOCKS], default: '0 (try once)', meaning: 'how long acquire may keep trying; "forever" never gives up' },
+  { option: 'wait', takenBy: [...POLLING_LOCKS, 'redisson', MODULE_LOCK, ...SEMAPHORE_LOCKS, FAIR_LOCK], default: '0 (try once)', meaning: 'how long acquire may keep trying; "forever" never gives up' },
   { option: 'retry-interval', takenBy: [...POLLING_LOCKS, MODULE_LOCK], default: `${VARIANT_DEFAULTS.retryIntervalMs}ms`, meaning: 'pause between attempts of polling locks' },
   { option: 'unlock-always', takenBy: LOCKING, default: String(VARIANT_DEFAULTS.unlockAlways), meaning: 'unlock in a finally block even when the lock was never acquired' },
   { option: 'order-key', default: VARIANT_DEFAULTS.orderKey, meaning: '"unique": a unique index on the order number' },
   { option: 'redisson-version', locks: REDISSON_LOCKS, default: DEFAULT_REDISSON_VERSION, meaning: 'the Redisson release modelled (3.11.0 and later, or a minor line such as "3.25"); see the version table below' },
   { option: 'sync-replicas', locks: REDISSON_LOCKS, default: String(VARIANT_DEFAULTS.syncReplicas), meaning: 'checkLockSyncedSlaves (3.17.0+): whether a WAIT after a lock command that no replica acknowledged fails it (WAIT is sent either way)' },
-  { option: 'slaves-sync-timeout', locks: ['redisson'], default: `${VARIANT_DEFAULTS.slavesSyncTimeoutMs / 1000}s`, meaning: 'slavesSyncTimeout (3.22.0+; 1s fixed before): how long the WAIT after a lock, renew or unlock script waits for the replicas; a batch with WAIT gets the command timeout plus this' },
-  { option: 'lock-watchdog-timeout', locks: ['redisson'], default: `${VARIANT_DEFAULTS.lockWatchdogTimeoutMs / 1000}s`, meaning: 'lockWatchdogTimeout: the lease of a lock taken without one, which the watchdog renews every third of it; refused with a lease' },
-  { option: 'watchdog-on-error', locks: ['redisson'], default: 'by version: stop before 3.44, continue from 3.44', meaning: 'after a failed renewal: stop, or keep renewing; stop is refused from 3.44 (one timer renews every lock)' },
+  { option: 'slaves-sync-timeout', locks: RLOCKS, default: `${VARIANT_DEFAULTS.slavesSyncTimeoutMs / 1000}s`, meaning: 'slavesSyncTimeout (3.22.0+; 1s fixed before): how long the WAIT after a lock, renew or unlock script waits for the replicas; a batch with WAIT gets the command timeout plus this' },
+  { option: 'lock-watchdog-timeout', locks: RLOCKS, default: `${VARIANT_DEFAULTS.lockWatchdogTimeoutMs / 1000}s`, meaning: 'lockWatchdogTimeout: the lease of a lock taken without one, which the watchdog renews every third of it; refused with a lease' },
+  { option: 'watchdog-on-error', locks: RLOCKS, default: 'by version: stop before 3.44, continue from 3.44', meaning: 'after a failed renewal: stop, or keep renewing; stop is refused from 3.44 (one timer renews every lock)' },
   { option: 'command-retries', locks: REDISSON_LOCKS, default: 'by version: 3, 4 from 3.48.0', meaning: 'retryAttempts: re-sends of a command that got no reply within network.command-timeout (Redisson\'s timeout)' },
   { option: 'command-retry-interval', locks: REDISSON_LOCKS, default: 'by version: 1500ms, EqualJitterDelay(1s, 2s) from 3.48.0', meaning: 'retryInterval: a constant pause before each re-send (before 3.15.2 a re-send went out at once)' },
   { option: 'redlock-version', locks: ['redlock'], default: VARIANT_DEFAULTS.redlockVersion, meaning: 'spec (redis.io\'s algorithm: per-instance timeout), v4 (node-redlock 4.2.0: waits for every reply), v5 (node-redlock 5.0.0-beta.2: decides at a quorum, no validity check)' },
@@ -141,6 +148,7 @@ export const VARIANT_OPTIONS: readonly VariantOption[] = [
   { option: 'client', takenBy: [...LOCKING.filter((l) => l !== MODULE_LOCK)], default: 'by lock: redisson for redisson, ioredis for redlock v4/v5, jedis otherwise', meaning: `the Redis client library the variant runs on (${CLIENT_MODEL_NAMES.join(', ')}): its pool, what a closed connection and a failover do to commands (lock-sim explain prints it)` },
   { option: 'client-pool', takenBy: [...LOCKING.filter((l) => l !== MODULE_LOCK)], default: 'by client: jedis 8, redisson 64, ioredis one multiplexed connection', meaning: 'connections per Redis node of the client\'s pool (jedis: maxTotal; redisson: connectionPoolSize / masterConnectionPoolSize); a command waits for a free one' },
   { option: 'permits', takenBy: [...SEMAPHORE_LOCKS, MODULE_LOCK], default: `${DEFAULT_PERMITS} (a lock module: none, a mutex)`, meaning: 'how many requests may hold the semaphore at once (Redisson: trySetPermits(N) at each client process\'s start; a lock module gets it as options.permits, e.g. redis-semaphore\'s maxCount); the checker judges at most N holders at once and permits that leak' },
+  { option: 'thread-wait-time', locks: [FAIR_LOCK], default: 'by version: 5s, 300s from 3.13.3', meaning: 'threadWaitTime: how long a waiter\'s queue entry lasts past the one before it; lock() (wait: forever) uses it, tryLock uses its own wait from 3.13.3. Set through the RedissonFairLock constructor (3.11.1-3.45.x) or Config.fairLockWaitTimeout (3.46.0+)' },
   { option: 'fence-check', guards: ['fenced-write'], default: VARIANT_DEFAULTS.fenceCheck, meaning: 'which statements carry the token: writes (Kleppmann), or reads-and-writes (reads are checked and raise the highest token too)' },
 ];
 
@@ -221,15 +229,18 @@ export function resolveVariants(
     if (REDISSON_LOCKS.includes(v.lock) && v['sync-replicas'] !== undefined && !redisson.hasCheckLockSyncedSlaves) {
       issue(['variants', name, 'sync-replicas'], `sync-replicas is checkLockSyncedSlaves, which Redisson has from 3.17.0; ${redissonVersion} ${redisson.replicaCount === 'none' ? 'sends no WAIT at all' : 'sends WAIT and cannot be told to ignore it'}`);
     }
-    if (v.lock === 'redisson' && v['slaves-sync-timeout'] !== undefined && !redisson.hasSlavesSyncTimeout) {
+    if (RLOCKS.includes(v.lock) && v['slaves-sync-timeout'] !== undefined && !redisson.hasSlavesSyncTimeout) {
       issue(['variants', name, 'slaves-sync-timeout'], `slaves-sync-timeout is slavesSyncTimeout, which Redisson has from 3.22.0; ${redissonVersion} ${redisson.replicaCount === 'none' ? 'sends no WAIT at all' : 'waits a fixed 1s for the replicas'}`);
     }
-    if (v.lock === 'redisson' && v['lock-watchdog-timeout'] !== undefined) {
+    if (RLOCKS.includes(v.lock) && v['lock-watchdog-timeout'] !== undefined) {
       if (v['lock-watchdog-timeout'] < 3000) issue(['variants', name, 'lock-watchdog-timeout'], 'a lock-watchdog-timeout must be at least 3ms: the watchdog renews every third of it, in whole ms');
       if (v.lease !== undefined) issue(['variants', name, 'lock-watchdog-timeout'], 'lock-watchdog-timeout is the lease of a lock taken without one: with a lease the watchdog is off (leave out lease, or lock-watchdog-timeout)');
     }
-    if (v.lock === 'redisson' && v['watchdog-on-error'] === 'stop' && redisson.renewal === 'shared') {
+    if (RLOCKS.includes(v.lock) && v['watchdog-on-error'] === 'stop' && redisson.renewal === 'shared') {
       issue(['variants', name, 'watchdog-on-error'], `Redisson ${redissonVersion} renews every lock of a client from one timer that always goes on after an error; "stop" exists before 3.44.0 (set redisson-version)`);
+    }
+    if (v.lock === FAIR_LOCK && v['thread-wait-time'] !== undefined && !atLeastVersion(redissonVersion, THREAD_WAIT_TIME_SINCE)) {
+      issue(['variants', name, 'thread-wait-time'], `Redisson ${redissonVersion}'s fair lock has threadWaitTime fixed at 5s (a final field of RedissonFairLock); it can be set from ${THREAD_WAIT_TIME_SINCE} (set redisson-version)`);
     }
     if (v.lock === 'redlock' && v.wait !== undefined) {
       issue(['variants', name, 'wait'], 'redlock retries by retry-count / retry-delay / retry-jitter, not by wait');
@@ -275,6 +286,7 @@ export function resolveVariants(
       client: module !== null ? null : (v.client ?? defaultClient(v.lock, redlockVersion)),
       clientPool: v['client-pool'] ?? null,
       ...(SEMAPHORE_LOCKS.includes(v.lock) ? { permits: v.permits ?? DEFAULT_PERMITS } : v.permits === undefined ? {} : { permits: v.permits }),
+      ...(v.lock === FAIR_LOCK ? { threadWaitTimeMs: ms(v['thread-wait-time'], defaultThreadWaitTimeMs(redissonVersion)) } : {}),
     });
   }
   if (variants.length === 0) issue(['variants'], 'name at least one variant');

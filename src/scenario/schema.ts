@@ -287,6 +287,7 @@ const variantSchema = z.strictObject({
   client: z.enum(CLIENT_MODEL_NAMES).optional(),
   'client-pool': int(1, 4096).optional(),
   permits: int(1, 10_000).optional(),
+  'thread-wait-time': duration().optional(),
 });
 
 /** The `redis:` section, without the fields that no longer exist (`lock-sim list` shows these). */

@@ -127,6 +127,7 @@ function allVariantFields(v: VariantSpec): Record<string, unknown> {
     'unlock-always': v.unlockAlways,
     'order-key': v.uniqueOrderKey ? 'unique' : 'none',
     ...(v.lock === 'redisson' ? redissonEntry(v) : {}),
+    ...(v.threadWaitTimeMs === undefined ? {} : { 'thread-wait-time': durationText(v.threadWaitTimeMs * 1000), ...redissonEntry(v) }),
     ...(v.permits === undefined ? {} : { permits: v.permits, ...semaphoreEntry(v) }),
     ...(v.lock === 'redlock'
       ? {

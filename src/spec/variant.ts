@@ -89,4 +89,9 @@ export interface VariantSpec {
    * locks only (absent: a mutex, one holder), so a mutex's variant is the same data as before.
    */
   permits?: number;
+  /**
+   * Redisson's fair lock: threadWaitTime in ms (RedissonFairLock.java), set for redisson-fair only
+   * (absent: the version's default, variants/locks/redisson-fair.ts defaultThreadWaitTimeMs).
+   */
+  threadWaitTimeMs?: number;
 }

@@ -29,6 +29,7 @@ export type LockParams = Pick<
   | 'driftFactor'
   | 'instanceTimeoutMs'
   | 'permits'
+  | 'threadWaitTimeMs'
 >;
 
 /** One acquisition attempt's identity. */
@@ -69,6 +70,10 @@ export interface LockProtocol {
    * observers/permits.ts), and its scripts, upstream's Lua text, run in the nodes' Lua VM.
    */
   readonly countsPermits?: boolean;
+  /** Its scripts are upstream's Lua text (Redisson's fair lock): they run in the nodes' Lua VM. */
+  readonly runsUpstreamLua?: boolean;
+  /** A fair lock: it promises its waiters the lock in arrival order (the run's setup says so, for observers/fairness.ts). */
+  readonly fair?: boolean;
   acquire(lock: LockHandle, params: LockParams): EffectProgram<AcquireResult>;
   release(lock: LockHandle, params: LockParams): EffectProgram<ReleaseResult>;
 }

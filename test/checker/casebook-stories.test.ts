@@ -23,6 +23,8 @@ const CAUSES: Record<string, RegExp[]> = {
   // get-then-del, next to DELEX: the delayed GET-then-DEL deletes the next holder's lock.
   'delex-unlock': [/network-delay start/, /deleted by|foreign/],
   'duplicate-orders': [/slow-call start/, /lock expired/],
+  // fair lock: the waiter dropped behind the 40 s holder asked after it began, and a later arrival got the lock.
+  'fair-lock-waiters-dropped': [/slow-call start/, /asks for lock:stock:\d+ and joins its waiters/, /went to r\d+ .* while r\d+ .* still waited/],
   'failover-lag-race': [/primary-crash start/, /promoted redis-1/],
   'failover-wait-sync': [/primary-crash start/, /promoted/],
   failover: [/primary-crash start/, /promoted redis-1/],

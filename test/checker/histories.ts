@@ -30,12 +30,15 @@ export interface SetupOptions {
   lockOwner?: 'request' | 'thread';
   /** A semaphore's permits (absent: a mutex). */
   permits?: number;
+  /** A fair lock (its grants judged against arrival order). */
+  fair?: boolean;
 }
 
 export const setup = (o: SetupOptions = {}): NewOperation => ({
   process: 'setup', type: 'info', f: 'setup', stock: [{ sku: 1, available: o.available ?? 10 }], primary: o.primary ?? 'redis-0',
   lockNodes: o.lockNodes ?? [], quorum: o.quorum ?? 1, durationUs: o.durationUs ?? 10_000_000, lockOwner: o.lockOwner,
   ...(o.permits === undefined ? {} : { permits: o.permits }),
+  ...(o.fair === undefined ? {} : { fair: o.fair }),
 });
 export const end = (): NewOperation => ({ process: 'setup', type: 'info', f: 'end' });
 
