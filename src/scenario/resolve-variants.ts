@@ -3,6 +3,8 @@
  * options checked against the lock and guard they belong to, so a Redlock option on a
  * Redisson variant is an error rather than silently ignored.
  */
+import { FENCED_SINCE } from '../variants/locks/redisson/fenced-scripts.js';
+import { atLeastVersion } from '../variants/locks/redisson/semaphore-scripts.js';
 import { behaviourOf, DEFAULT_REDISSON_VERSION } from '../variants/locks/redisson/versions.js';
 import { CLIENT_MODEL_NAMES, type ClientModelName, type RedlockVersion, type VariantSpec } from '../spec/variant.js';
 import type { Topology } from '../spec/redis.js';
@@ -95,12 +97,19 @@ const POLLING_LOCKS = ['setnx-expire', 'set-nx-px', 'token-get-del', 'lua-unlock
  * table, N permits; only the permit-expirable one takes a lease.
  */
 const SEMAPHORE_LOCKS = ['redisson-semaphore', 'redisson-permit-expirable-semaphore'];
+/**
+ * RLock and the locks built on it (RFencedLock, variants/locks/redisson-fenced.ts: its
+ * watchdog, lockWatchdogTimeout and slavesSyncTimeout are RLock's).
+ */
+const RLOCKS = ['redisson', 'redisson-fenced'];
 /** The locks that run on Redisson's client (its executor, its version table). */
-const REDISSON_LOCKS = ['redisson', ...SEMAPHORE_LOCKS];
+const REDISSON_LOCKS = [...RLOCKS, ...SEMAPHORE_LOCKS];
+/** The locks that hand out fencing tokens, which guard fenced-write needs. */
+const FENCING_LOCKS = ['fenced', 'redisson-fenced'];
 /** A user lock module (`lock: { module: ... }`) gets the polling locks' options, to use as it likes. */
 const MODULE_LOCK = 'module';
 /** Every lock that takes something: lease and unlock-always mean nothing to `none`. */
-const LOCKING = [...POLLING_LOCKS, 'redisson', 'redlock', MODULE_LOCK, ...SEMAPHORE_LOCKS];
+const LOCKING = [...POLLING_LOCKS, ...RLOCKS, 'redlock', MODULE_LOCK, ...SEMAPHORE_LOCKS];
 /** RSemaphore.tryAcquire takes no lease: its permits never expire (RedissonSemaphore.java @ redisson-4.7.0). */
 const LEASED = LOCKING.filter((l) => l !== 'redisson-semaphore');
 
@@ -118,15 +127,15 @@ export interface VariantOption {
 
 export const VARIANT_OPTIONS: readonly VariantOption[] = [
   { option: 'lease', takenBy: LEASED, default: '5s (hand-written locks), watchdog (redisson), 10s (redlock)', meaning: 'the lock TTL; for redisson a lease turns the watchdog off' },
-  { option: 'wait', takenBy: [...POLLING_LOCKS, 'redisson', MODULE_LOCK, ...SEMAPHORE_LOCKS], default: '0 (try once)', meaning: 'how long acquire may keep trying; "forever" never gives up' },
+  { option: 'wait', takenBy: [...POLLING_LOCKS, ...RLOCKS, MODULE_LOCK, ...SEMAPHORE_LOCKS], default: '0 (try once)', meaning: 'how long acquire may keep trying; "forever" never gives up' },
   { option: 'retry-interval', takenBy: [...POLLING_LOCKS, MODULE_LOCK], default: `${VARIANT_DEFAULTS.retryIntervalMs}ms`, meaning: 'pause between attempts of polling locks' },
   { option: 'unlock-always', takenBy: LOCKING, default: String(VARIANT_DEFAULTS.unlockAlways), meaning: 'unlock in a finally block even when the lock was never acquired' },
   { option: 'order-key', default: VARIANT_DEFAULTS.orderKey, meaning: '"unique": a unique index on the order number' },
   { option: 'redisson-version', locks: REDISSON_LOCKS, default: DEFAULT_REDISSON_VERSION, meaning: 'the Redisson release modelled (3.11.0 and later, or a minor line such as "3.25"); see the version table below' },
   { option: 'sync-replicas', locks: REDISSON_LOCKS, default: String(VARIANT_DEFAULTS.syncReplicas), meaning: 'checkLockSyncedSlaves (3.17.0+): whether a WAIT after a lock command that no replica acknowledged fails it (WAIT is sent either way)' },
-  { option: 'slaves-sync-timeout', locks: ['redisson'], default: `${VARIANT_DEFAULTS.slavesSyncTimeoutMs / 1000}s`, meaning: 'slavesSyncTimeout (3.22.0+; 1s fixed before): how long the WAIT after a lock, renew or unlock script waits for the replicas; a batch with WAIT gets the command timeout plus this' },
-  { option: 'lock-watchdog-timeout', locks: ['redisson'], default: `${VARIANT_DEFAULTS.lockWatchdogTimeoutMs / 1000}s`, meaning: 'lockWatchdogTimeout: the lease of a lock taken without one, which the watchdog renews every third of it; refused with a lease' },
-  { option: 'watchdog-on-error', locks: ['redisson'], default: 'by version: stop before 3.44, continue from 3.44', meaning: 'after a failed renewal: stop, or keep renewing; stop is refused from 3.44 (one timer renews every lock)' },
+  { option: 'slaves-sync-timeout', locks: RLOCKS, default: `${VARIANT_DEFAULTS.slavesSyncTimeoutMs / 1000}s`, meaning: 'slavesSyncTimeout (3.22.0+; 1s fixed before): how long the WAIT after a lock, renew or unlock script waits for the replicas; a batch with WAIT gets the command timeout plus this' },
+  { option: 'lock-watchdog-timeout', locks: RLOCKS, default: `${VARIANT_DEFAULTS.lockWatchdogTimeoutMs / 1000}s`, meaning: 'lockWatchdogTimeout: the lease of a lock taken without one, which the watchdog renews every third of it; refused with a lease' },
+  { option: 'watchdog-on-error', locks: RLOCKS, default: 'by version: stop before 3.44, continue from 3.44', meaning: 'after a failed renewal: stop, or keep renewing; stop is refused from 3.44 (one timer renews every lock)' },
   { option: 'command-retries', locks: REDISSON_LOCKS, default: 'by version: 3, 4 from 3.48.0', meaning: 'retryAttempts: re-sends of a command that got no reply within network.command-timeout (Redisson\'s timeout)' },
   { option: 'command-retry-interval', locks: REDISSON_LOCKS, default: 'by version: 1500ms, EqualJitterDelay(1s, 2s) from 3.48.0', meaning: 'retryInterval: a constant pause before each re-send (before 3.15.2 a re-send went out at once)' },
   { option: 'redlock-version', locks: ['redlock'], default: VARIANT_DEFAULTS.redlockVersion, meaning: 'spec (redis.io\'s algorithm: per-instance timeout), v4 (node-redlock 4.2.0: waits for every reply), v5 (node-redlock 5.0.0-beta.2: decides at a quorum, no validity check)' },
@@ -209,22 +218,25 @@ export function resolveVariants(
     if (v.lock === 'redlock' && topology !== 'independent') {
       issue(['variants', name, 'lock'], 'redlock needs independent masters: set redis: { topology: independent, masters: 5 }');
     }
-    if (guard === 'fenced-write' && v.lock !== 'fenced') {
-      issue(['variants', name, 'guard'], 'fenced-write needs a lock that hands out fencing tokens: lock: fenced');
+    if (guard === 'fenced-write' && !FENCING_LOCKS.includes(v.lock)) {
+      issue(['variants', name, 'guard'], 'fenced-write needs a lock that hands out fencing tokens: lock: fenced or redisson-fenced');
     }
     const redissonVersion = v['redisson-version'] ?? VARIANT_DEFAULTS.redissonVersion;
     const redisson = behaviourOf(redissonVersion);
+    if (v.lock === 'redisson-fenced' && !atLeastVersion(redissonVersion, FENCED_SINCE)) {
+      issue(['variants', name, 'redisson-version'], `RFencedLock first ships in Redisson ${FENCED_SINCE} (RedissonFencedLock.java, tag redisson-${FENCED_SINCE}); ${redissonVersion} has none: set redisson-version to ${FENCED_SINCE} or later, or use lock: redisson`);
+    }
     if (REDISSON_LOCKS.includes(v.lock) && v['sync-replicas'] !== undefined && !redisson.hasCheckLockSyncedSlaves) {
       issue(['variants', name, 'sync-replicas'], `sync-replicas is checkLockSyncedSlaves, which Redisson has from 3.17.0; ${redissonVersion} ${redisson.replicaCount === 'none' ? 'sends no WAIT at all' : 'sends WAIT and cannot be told to ignore it'}`);
     }
-    if (v.lock === 'redisson' && v['slaves-sync-timeout'] !== undefined && !redisson.hasSlavesSyncTimeout) {
+    if (RLOCKS.includes(v.lock) && v['slaves-sync-timeout'] !== undefined && !redisson.hasSlavesSyncTimeout) {
       issue(['variants', name, 'slaves-sync-timeout'], `slaves-sync-timeout is slavesSyncTimeout, which Redisson has from 3.22.0; ${redissonVersion} ${redisson.replicaCount === 'none' ? 'sends no WAIT at all' : 'waits a fixed 1s for the replicas'}`);
     }
-    if (v.lock === 'redisson' && v['lock-watchdog-timeout'] !== undefined) {
+    if (RLOCKS.includes(v.lock) && v['lock-watchdog-timeout'] !== undefined) {
       if (v['lock-watchdog-timeout'] < 3000) issue(['variants', name, 'lock-watchdog-timeout'], 'a lock-watchdog-timeout must be at least 3ms: the watchdog renews every third of it, in whole ms');
       if (v.lease !== undefined) issue(['variants', name, 'lock-watchdog-timeout'], 'lock-watchdog-timeout is the lease of a lock taken without one: with a lease the watchdog is off (leave out lease, or lock-watchdog-timeout)');
     }
-    if (v.lock === 'redisson' && v['watchdog-on-error'] === 'stop' && redisson.renewal === 'shared') {
+    if (RLOCKS.includes(v.lock) && v['watchdog-on-error'] === 'stop' && redisson.renewal === 'shared') {
       issue(['variants', name, 'watchdog-on-error'], `Redisson ${redissonVersion} renews every lock of a client from one timer that always goes on after an error; "stop" exists before 3.44.0 (set redisson-version)`);
     }
     if (v.lock === 'redlock' && v.wait !== undefined) {

@@ -126,7 +126,7 @@ function allVariantFields(v: VariantSpec): Record<string, unknown> {
     'retry-interval': durationText(v.retryIntervalMs * 1000),
     'unlock-always': v.unlockAlways,
     'order-key': v.uniqueOrderKey ? 'unique' : 'none',
-    ...(v.lock === 'redisson' ? redissonEntry(v) : {}),
+    ...(v.lock === 'redisson' || v.lock === 'redisson-fenced' ? redissonEntry(v) : {}),
     ...(v.permits === undefined ? {} : { permits: v.permits, ...semaphoreEntry(v) }),
     ...(v.lock === 'redlock'
       ? {

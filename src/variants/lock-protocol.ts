@@ -69,6 +69,8 @@ export interface LockProtocol {
    * observers/permits.ts), and its scripts, upstream's Lua text, run in the nodes' Lua VM.
    */
   readonly countsPermits?: boolean;
+  /** Its scripts are upstream's Lua text (RFencedLock's acquire): the run's nodes get the Lua VM. */
+  readonly upstreamLua?: boolean;
   acquire(lock: LockHandle, params: LockParams): EffectProgram<AcquireResult>;
   release(lock: LockHandle, params: LockParams): EffectProgram<ReleaseResult>;
 }
