@@ -38,6 +38,7 @@ function brokenSafety(m: RunMetrics): string[] {
 export function brokenInvariants(m: RunMetrics): string[] {
   const broken = brokenSafety(m);
   if (m.orphanLockUs > 0) broken.push('orphaned lock');
+  if ((m.partialHoldsGivenBack ?? 0) > 0) broken.push('partial holds given back');
   const live = livenessOf(m);
   if (live === 'STALLED') broken.push('progress (stalled)');
   if (live === 'UNAVAILABLE') broken.push('availability (most requests failed)');
@@ -50,12 +51,14 @@ export function brokenInvariants(m: RunMetrics): string[] {
  * or lost permits for good) but the data held.
  * DEGRADED: nothing broke, but a lock was orphaned: held on the server while none of its
  * owner's requests worked under it (an acquire that timed out but executed, a lost unlock, a
- * reentrant count left above zero), so requests were turned away for nothing.
+ * reentrant count left above zero), so requests were turned away for nothing; or a
+ * multi-lock held some of its locks while it waited for the rest and gave them back without
+ * the lock (observers/partial-holds.ts): held for nothing, too.
  */
 export function safetyOf(m: RunMetrics): SafetyVerdict {
   if (m.oversold > 0 || m.negativeStock > 0 || m.lostUpdates > 0 || m.duplicateOrders > 0) return 'UNSAFE';
   if (brokenSafety(m).length > 0) return 'LEAKY';
-  return m.orphanLockUs > 0 ? 'DEGRADED' : 'SAFE';
+  return m.orphanLockUs > 0 || (m.partialHoldsGivenBack ?? 0) > 0 ? 'DEGRADED' : 'SAFE';
 }
 
 /** LIVE, STALLED or UNAVAILABLE (observers/liveness.ts). */
@@ -73,6 +76,6 @@ export function verdictOf(m: RunMetrics): Verdict {
 
 /** The verdicts explained, for the legend under a report's table. */
 export const VERDICT_LEGEND =
-  'SAFE: no invariant broken. DEGRADED: safe, but a lock was orphaned (held with nobody working under it). ' +
+  'SAFE: no invariant broken. DEGRADED: safe, but a lock was orphaned (held with nobody working under it), or a multi-lock held locks for nothing. ' +
   'STALLED / UNAVAILABLE: safe, but it stopped selling, or most requests failed, once the faults were over. ' +
   'LEAKY: the lock broke, the data held. UNSAFE: wrong data (oversell, lost update, negative stock, duplicate order).';

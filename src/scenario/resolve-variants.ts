@@ -46,6 +46,8 @@ export const VARIANT_DEFAULT_ENTRIES = {
   casJitterMs: vdef('cas-jitter', 30, '"No master key for data safety" 4.4: +-30 ms of jitter'),
   // Kleppmann, "How to do distributed locking" (2016): the storage checks the token of every
   // write and remembers the highest it has processed; reads carry none.
+  // RedissonMultiLock takes its locks in the order its constructor was given them (RedissonMultiLock.java @ redisson-4.7.0).
+  lockOrder: vdef('lock-order', 'as-given' as const, 'RedissonMultiLock: the order of the locks given to its constructor (RedissonMultiLock.java, tryLock iterates locks.listIterator(), @ redisson-3.11.0 to redisson-4.7.0)'),
   fenceCheck: vdef('fence-check', 'writes' as const, 'Kleppmann, "How to do distributed locking" (2016): the storage checks the token of every write'),
 };
 
@@ -101,7 +103,7 @@ const SEMAPHORE_LOCKS = ['redisson-semaphore', 'redisson-permit-expirable-semaph
  * RLock and the locks built on it (RFencedLock, variants/locks/redisson-fenced.ts: its
  * watchdog, lockWatchdogTimeout and slavesSyncTimeout are RLock's).
  */
-const RLOCKS = ['redisson', 'redisson-fenced'];
+const RLOCKS = ['redisson', 'redisson-fenced', 'redisson-multi'];
 /** The locks that run on Redisson's client (its executor, its version table). */
 const REDISSON_LOCKS = [...RLOCKS, ...SEMAPHORE_LOCKS];
 /** The locks that hand out fencing tokens, which guard fenced-write needs. */
@@ -150,6 +152,7 @@ export const VARIANT_OPTIONS: readonly VariantOption[] = [
   { option: 'client', takenBy: [...LOCKING.filter((l) => l !== MODULE_LOCK)], default: 'by lock: redisson for redisson, ioredis for redlock v4/v5, jedis otherwise', meaning: `the Redis client library the variant runs on (${CLIENT_MODEL_NAMES.join(', ')}): its pool, what a closed connection and a failover do to commands (lock-sim explain prints it)` },
   { option: 'client-pool', takenBy: [...LOCKING.filter((l) => l !== MODULE_LOCK)], default: 'by client: jedis 8, redisson 64, ioredis one multiplexed connection', meaning: 'connections per Redis node of the client\'s pool (jedis: maxTotal; redisson: connectionPoolSize / masterConnectionPoolSize); a command waits for a free one' },
   { option: 'permits', locks: SEMAPHORE_LOCKS, default: String(DEFAULT_PERMITS), meaning: 'how many requests may hold the semaphore at once (trySetPermits(N) at each client process\'s start); the checker judges at most N holders at once and permits that leak' },
+  { option: 'lock-order', locks: ['redisson-multi'], default: VARIANT_DEFAULTS.lockOrder, meaning: 'the order the multi-lock takes its cart\'s locks in: as-given (new RedissonMultiLock(locks...) in the cart\'s order), or sorted (one key order for every request, which no two carts can take in opposite orders)' },
   { option: 'fence-check', guards: ['fenced-write'], default: VARIANT_DEFAULTS.fenceCheck, meaning: 'which statements carry the token: writes (Kleppmann), or reads-and-writes (reads are checked and raise the highest token too)' },
 ];
 
@@ -223,6 +226,9 @@ export function resolveVariants(
     }
     const redissonVersion = v['redisson-version'] ?? VARIANT_DEFAULTS.redissonVersion;
     const redisson = behaviourOf(redissonVersion);
+    if (v.lock === 'redisson-multi' && v.lease !== undefined && (v.wait === undefined || v.wait === 0) && !atLeastVersion(redissonVersion, '3.11.1')) {
+      issue(['variants', name, 'lease'], `Redisson ${redissonVersion}'s RedissonMultiLock.tryLock(-1, lease) leases each lock for 2 x waitTime = -2 ms (redisson#2172, fixed in 3.11.1): not modelled; give a wait, or redisson-version 3.11.1 or later`);
+    }
     if (v.lock === 'redisson-fenced' && !atLeastVersion(redissonVersion, FENCED_SINCE)) {
       issue(['variants', name, 'redisson-version'], `RFencedLock first ships in Redisson ${FENCED_SINCE} (RedissonFencedLock.java, tag redisson-${FENCED_SINCE}); ${redissonVersion} has none: set redisson-version to ${FENCED_SINCE} or later, or use lock: redisson`);
     }
@@ -283,6 +289,7 @@ export function resolveVariants(
       client: module !== null ? null : (v.client ?? defaultClient(v.lock, redlockVersion)),
       clientPool: v['client-pool'] ?? null,
       ...(SEMAPHORE_LOCKS.includes(v.lock) ? { permits: v.permits ?? DEFAULT_PERMITS } : {}),
+      ...(v.lock === 'redisson-multi' ? { lockOrder: v['lock-order'] ?? VARIANT_DEFAULTS.lockOrder } : {}),
     });
   }
   if (variants.length === 0) issue(['variants'], 'name at least one variant');

@@ -89,4 +89,9 @@ export interface VariantSpec {
    * locks only (absent: a mutex, one holder), so a mutex's variant is the same data as before.
    */
   permits?: number;
+  /**
+   * A multi-lock's order (lock redisson-multi only): its cart's keys as given, or sorted (one
+   * order for every request). Absent for every other lock.
+   */
+  lockOrder?: 'as-given' | 'sorted';
 }

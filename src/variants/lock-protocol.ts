@@ -29,11 +29,14 @@ export type LockParams = Pick<
   | 'driftFactor'
   | 'instanceTimeoutMs'
   | 'permits'
+  | 'lockOrder'
 >;
 
 /** One acquisition attempt's identity. */
 export interface LockHandle {
   key: string;
+  /** A multi-lock's keys (a cart's SKUs), in the order it takes them; `key` is the first. Absent: `key` alone. */
+  keys?: readonly string[];
   /** A token unique to this acquisition (what token locks store as the value). */
   token: string;
   /** "<client uuid>:<thread id>": Redisson's hash field, the same for every acquisition of a thread. */
