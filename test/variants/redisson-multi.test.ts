@@ -53,6 +53,14 @@ describe('redisson-multi', () => {
     expect(r.metrics.renewals).toBe(0);
   });
 
+  it('unlock() stops at the first RLock that throws: a lease run out under the holder fails at the cart\'s first key', () => {
+    const lapsed = runYaml(world('lock: redisson-multi, wait: 1s, lease: 200ms', ['[1, 2]'], { work: '500ms' }));
+    const kept = runYaml(world('lock: redisson-multi, wait: 1s, lease: 2s', ['[1, 2]'], { work: '500ms' }));
+    const failed = lapsed.history.filter((op) => op.f === 'release' && op.type === 'fail').map((op) => (op as { detail?: string }).detail);
+    expect(failed).toEqual(['lock:stock:1: IllegalMonitorStateException: not locked by current thread']);
+    expect(kept.history.filter((op) => op.f === 'release' && op.type === 'fail')).toEqual([]);
+  });
+
   it('without a lease: the watchdog renews every lock of the cart', () => {
     const r = runYaml(world('lock: redisson-multi, lock-watchdog-timeout: 150ms', ['[1, 2]'], { work: '400ms' }));
     expect(r.metrics.orders).toBe(1);
