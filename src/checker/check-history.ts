@@ -14,6 +14,7 @@ import type { HolderFigures } from './observers/holders.js';
 import type { OutcomeFigures } from './observers/outcomes.js';
 import type { OwnershipFigures } from './observers/ownership.js';
 import type { FairnessFigures } from './observers/fairness.js';
+import type { PartialHoldFigures } from './observers/partial-holds.js';
 import type { PermitFigures } from './observers/permits.js';
 import type { StockFigures } from './observers/stock.js';
 import { RequestLedger } from './ledger.js';
@@ -24,7 +25,7 @@ import type { Violation } from './violations.js';
  * Every observer's figures, from the interfaces of the observers that count them (checker.ts
  * merge writes them in the order the JSON lists them).
  */
-export interface RunMetrics extends OutcomeFigures, StockFigures, HolderFigures, OwnershipFigures, PermitFigures, FairnessFigures {
+export interface RunMetrics extends OutcomeFigures, StockFigures, HolderFigures, OwnershipFigures, PermitFigures, FairnessFigures, PartialHoldFigures {
   /** Units of every committed order (observers/stock.ts). */
   unitsSold: number;
   /** Fencing tokens that went backwards (observers/fencing.ts). */

@@ -40,6 +40,7 @@ export function brokenInvariants(m: RunMetrics): string[] {
   if (m.orphanLockUs > 0) broken.push('orphaned lock');
   if ((m.fifoOvertakes ?? 0) > 0) broken.push('fair order (grants out of arrival order)');
   if ((m.starvedWaiters ?? 0) > 0) broken.push('starved waiters');
+  if ((m.partialHoldsGivenBack ?? 0) > 0) broken.push('partial holds given back');
   const live = livenessOf(m);
   if (live === 'STALLED') broken.push('progress (stalled)');
   if (live === 'UNAVAILABLE') broken.push('availability (most requests failed)');
@@ -47,7 +48,8 @@ export function brokenInvariants(m: RunMetrics): string[] {
 }
 
 /** A fair lock granted out of arrival order or starved a waiter (observers/fairness.ts). */
-const letDown = (m: RunMetrics): boolean => (m.fifoOvertakes ?? 0) > 0 || (m.starvedWaiters ?? 0) > 0;
+/** A lock that broke no invariant but let its users down: a fair lock out of order, a multi-lock's locks held for nothing. */
+const letDown = (m: RunMetrics): boolean => (m.fifoOvertakes ?? 0) > 0 || (m.starvedWaiters ?? 0) > 0 || (m.partialHoldsGivenBack ?? 0) > 0;
 
 /**
  * UNSAFE: the data is wrong (oversell, negative stock, lost update, duplicate order).
@@ -57,7 +59,8 @@ const letDown = (m: RunMetrics): boolean => (m.fifoOvertakes ?? 0) > 0 || (m.sta
  * owner's requests worked under it (an acquire that timed out but executed, a lost unlock, a
  * reentrant count left above zero), so requests were turned away for nothing; or a fair lock
  * broke its order (granted out of arrival order, or left a waiter waiting while the lock went
- * to later arrivals or sat free).
+ * to later arrivals or sat free); or a multi-lock held some of its locks while it waited for
+ * the rest and gave them back without the lock (observers/partial-holds.ts): held for nothing.
  */
 export function safetyOf(m: RunMetrics): SafetyVerdict {
   if (m.oversold > 0 || m.negativeStock > 0 || m.lostUpdates > 0 || m.duplicateOrders > 0) return 'UNSAFE';
@@ -80,6 +83,6 @@ export function verdictOf(m: RunMetrics): Verdict {
 
 /** The verdicts explained, for the legend under a report's table. */
 export const VERDICT_LEGEND =
-  'SAFE: no invariant broken. DEGRADED: safe, but a lock was orphaned (held with nobody working under it), or a fair lock broke its order. ' +
+  'SAFE: no invariant broken. DEGRADED: safe, but a lock was orphaned (held with nobody working under it), a fair lock broke its order, or a multi-lock held locks for nothing. ' +
   'STALLED / UNAVAILABLE: safe, but it stopped selling, or most requests failed, once the faults were over. ' +
   'LEAKY: the lock broke, the data held. UNSAFE: wrong data (oversell, lost update, negative stock, duplicate order).';

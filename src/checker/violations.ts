@@ -17,7 +17,9 @@ type ViolationKind =
   | 'stuck-lock'
   | 'duplicate-order'
   | 'stale-token'
-  | 'orphaned-lock';
+  | 'orphaned-lock'
+  /** A multi-lock that held some of its locks while it waited, and gave them back without the lock (observers/partial-holds.ts). */
+  | 'partial-hold';
 
 export interface Violation {
   kind: ViolationKind;

@@ -112,9 +112,9 @@ function simulate(scenario: Scenario, variant: VariantSpec, seed: number, option
   const kit = runKit(sim, scenario, variant, recorder, lock, guard);
   const { nemesis } = kit;
 
-  // User code may send scripts of its own, and the semaphores and the fair lock send upstream's Lua text: they
-  // run in the Lua VM; the other built-in protocols' scripts are native.
-  const world = buildWorld(sim, scenario, kit.hooks, variant, variant.lockModule || lock.countsPermits || lock.runsUpstreamLua ? luaScriptRunner : null);
+  // User code may send scripts of its own, and the semaphores, the fair lock, RFencedLock and RedissonMultiLock
+  // send upstream's Lua text: they run in the Lua VM; the other built-in protocols' scripts are native.
+  const world = buildWorld(sim, scenario, kit.hooks, variant, variant.lockModule || lock.countsPermits || lock.upstreamLua ? luaScriptRunner : null);
   // The Redis keys lock metrics read, as the request's key (a user module may declare `lock.keys`);
   // none for a semaphore, whose key counts permits and names no holder.
   const lockKeyOf = lock.countsPermits ? noLockKey : lockKeyAttribution(variant.lockModule?.keys ?? null, requestKeysOf(scenario));

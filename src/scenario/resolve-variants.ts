@@ -3,9 +3,10 @@
  * options checked against the lock and guard they belong to, so a Redlock option on a
  * Redisson variant is an error rather than silently ignored.
  */
+import { FENCED_SINCE } from '../variants/locks/redisson/fenced-scripts.js';
+import { atLeastVersion } from '../variants/locks/redisson/semaphore-scripts.js';
 import { behaviourOf, DEFAULT_REDISSON_VERSION } from '../variants/locks/redisson/versions.js';
 import { defaultThreadWaitTimeMs, THREAD_WAIT_TIME_SINCE } from '../variants/locks/redisson-fair.js';
-import { atLeastVersion } from '../variants/locks/redisson/semaphore-scripts.js';
 import { CLIENT_MODEL_NAMES, type ClientModelName, type RedlockVersion, type VariantSpec } from '../spec/variant.js';
 import type { Topology } from '../spec/redis.js';
 import type { ScenarioIssue } from '../spec/errors.js';
@@ -46,6 +47,8 @@ export const VARIANT_DEFAULT_ENTRIES = {
   casJitterMs: vdef('cas-jitter', 30, '"No master key for data safety" 4.4: +-30 ms of jitter'),
   // Kleppmann, "How to do distributed locking" (2016): the storage checks the token of every
   // write and remembers the highest it has processed; reads carry none.
+  // RedissonMultiLock takes its locks in the order its constructor was given them (RedissonMultiLock.java @ redisson-4.7.0).
+  lockOrder: vdef('lock-order', 'as-given' as const, 'RedissonMultiLock: the order of the locks given to its constructor (RedissonMultiLock.java, tryLock iterates locks.listIterator(), @ redisson-3.11.0 to redisson-4.7.0)'),
   fenceCheck: vdef('fence-check', 'writes' as const, 'Kleppmann, "How to do distributed locking" (2016): the storage checks the token of every write'),
 };
 
@@ -100,14 +103,19 @@ const POLLING_LOCKS = ['setnx-expire', 'set-nx-px', 'token-get-del', 'lua-unlock
 const SEMAPHORE_LOCKS = ['redisson-semaphore', 'redisson-permit-expirable-semaphore'];
 /** Redisson's fair lock (variants/locks/redisson-fair.ts): an RLock with a queue of waiters. */
 const FAIR_LOCK = 'redisson-fair';
-/** The RLocks: the watchdog, its timeout and the WAIT timeout are theirs. */
-const RLOCKS = ['redisson', FAIR_LOCK];
+/**
+ * RLock and the locks built on it (RFencedLock, variants/locks/redisson-fenced.ts; the
+ * multi-lock's RLocks; the fair lock): the watchdog, lockWatchdogTimeout and slavesSyncTimeout are RLock's.
+ */
+const RLOCKS = ['redisson', 'redisson-fenced', 'redisson-multi', FAIR_LOCK];
 /** The locks that run on Redisson's client (its executor, its version table). */
 const REDISSON_LOCKS = [...RLOCKS, ...SEMAPHORE_LOCKS];
+/** The locks that hand out fencing tokens, which guard fenced-write needs. */
+const FENCING_LOCKS = ['fenced', 'redisson-fenced'];
 /** A user lock module (`lock: { module: ... }`) gets the polling locks' options, to use as it likes. */
 const MODULE_LOCK = 'module';
 /** Every lock that takes something: lease and unlock-always mean nothing to `none`. */
-const LOCKING = [...POLLING_LOCKS, 'redisson', 'redlock', MODULE_LOCK, ...SEMAPHORE_LOCKS, FAIR_LOCK];
+const LOCKING = [...POLLING_LOCKS, ...RLOCKS, 'redlock', MODULE_LOCK, ...SEMAPHORE_LOCKS];
 /** RSemaphore.tryAcquire takes no lease: its permits never expire (RedissonSemaphore.java @ redisson-4.7.0). */
 const LEASED = LOCKING.filter((l) => l !== 'redisson-semaphore');
 
@@ -125,7 +133,7 @@ export interface VariantOption {
 
 export const VARIANT_OPTIONS: readonly VariantOption[] = [
   { option: 'lease', takenBy: LEASED, default: '5s (hand-written locks), watchdog (redisson), 10s (redlock)', meaning: 'the lock TTL; for redisson a lease turns the watchdog off' },
-  { option: 'wait', takenBy: [...POLLING_LOCKS, 'redisson', MODULE_LOCK, ...SEMAPHORE_LOCKS, FAIR_LOCK], default: '0 (try once)', meaning: 'how long acquire may keep trying; "forever" never gives up' },
+  { option: 'wait', takenBy: [...POLLING_LOCKS, ...RLOCKS, MODULE_LOCK, ...SEMAPHORE_LOCKS], default: '0 (try once)', meaning: 'how long acquire may keep trying; "forever" never gives up' },
   { option: 'retry-interval', takenBy: [...POLLING_LOCKS, MODULE_LOCK], default: `${VARIANT_DEFAULTS.retryIntervalMs}ms`, meaning: 'pause between attempts of polling locks' },
   { option: 'unlock-always', takenBy: LOCKING, default: String(VARIANT_DEFAULTS.unlockAlways), meaning: 'unlock in a finally block even when the lock was never acquired' },
   { option: 'order-key', default: VARIANT_DEFAULTS.orderKey, meaning: '"unique": a unique index on the order number' },
@@ -149,6 +157,7 @@ export const VARIANT_OPTIONS: readonly VariantOption[] = [
   { option: 'client-pool', takenBy: [...LOCKING.filter((l) => l !== MODULE_LOCK)], default: 'by client: jedis 8, redisson 64, ioredis one multiplexed connection', meaning: 'connections per Redis node of the client\'s pool (jedis: maxTotal; redisson: connectionPoolSize / masterConnectionPoolSize); a command waits for a free one' },
   { option: 'permits', takenBy: [...SEMAPHORE_LOCKS, MODULE_LOCK], default: `${DEFAULT_PERMITS} (a lock module: none, a mutex)`, meaning: 'how many requests may hold the semaphore at once (Redisson: trySetPermits(N) at each client process\'s start; a lock module gets it as options.permits, e.g. redis-semaphore\'s maxCount); the checker judges at most N holders at once and permits that leak' },
   { option: 'thread-wait-time', locks: [FAIR_LOCK], default: 'by version: 5s, 300s from 3.13.3', meaning: 'threadWaitTime: how long a waiter\'s queue entry lasts past the one before it; lock() (wait: forever) uses it, tryLock uses its own wait from 3.13.3. Set through the RedissonFairLock constructor (3.11.1-3.45.x) or Config.fairLockWaitTimeout (3.46.0+)' },
+  { option: 'lock-order', locks: ['redisson-multi'], default: VARIANT_DEFAULTS.lockOrder, meaning: 'the order the multi-lock takes its cart\'s locks in: as-given (new RedissonMultiLock(locks...) in the cart\'s order), or sorted (one key order for every request, which no two carts can take in opposite orders)' },
   { option: 'fence-check', guards: ['fenced-write'], default: VARIANT_DEFAULTS.fenceCheck, meaning: 'which statements carry the token: writes (Kleppmann), or reads-and-writes (reads are checked and raise the highest token too)' },
 ];
 
@@ -221,11 +230,17 @@ export function resolveVariants(
     if (v.lock === 'redlock' && topology !== 'independent') {
       issue(['variants', name, 'lock'], 'redlock needs independent masters: set redis: { topology: independent, masters: 5 }');
     }
-    if (guard === 'fenced-write' && v.lock !== 'fenced') {
-      issue(['variants', name, 'guard'], 'fenced-write needs a lock that hands out fencing tokens: lock: fenced');
+    if (guard === 'fenced-write' && !FENCING_LOCKS.includes(v.lock)) {
+      issue(['variants', name, 'guard'], 'fenced-write needs a lock that hands out fencing tokens: lock: fenced or redisson-fenced');
     }
     const redissonVersion = v['redisson-version'] ?? VARIANT_DEFAULTS.redissonVersion;
     const redisson = behaviourOf(redissonVersion);
+    if (v.lock === 'redisson-multi' && v.lease !== undefined && (v.wait === undefined || v.wait === 0) && !atLeastVersion(redissonVersion, '3.11.1')) {
+      issue(['variants', name, 'lease'], `Redisson ${redissonVersion}'s RedissonMultiLock.tryLock(-1, lease) leases each lock for 2 x waitTime = -2 ms (redisson#2172, fixed in 3.11.1): not modelled; give a wait, or redisson-version 3.11.1 or later`);
+    }
+    if (v.lock === 'redisson-fenced' && !atLeastVersion(redissonVersion, FENCED_SINCE)) {
+      issue(['variants', name, 'redisson-version'], `RFencedLock first ships in Redisson ${FENCED_SINCE} (RedissonFencedLock.java, tag redisson-${FENCED_SINCE}); ${redissonVersion} has none: set redisson-version to ${FENCED_SINCE} or later, or use lock: redisson`);
+    }
     if (REDISSON_LOCKS.includes(v.lock) && v['sync-replicas'] !== undefined && !redisson.hasCheckLockSyncedSlaves) {
       issue(['variants', name, 'sync-replicas'], `sync-replicas is checkLockSyncedSlaves, which Redisson has from 3.17.0; ${redissonVersion} ${redisson.replicaCount === 'none' ? 'sends no WAIT at all' : 'sends WAIT and cannot be told to ignore it'}`);
     }
@@ -287,6 +302,7 @@ export function resolveVariants(
       clientPool: v['client-pool'] ?? null,
       ...(SEMAPHORE_LOCKS.includes(v.lock) ? { permits: v.permits ?? DEFAULT_PERMITS } : v.permits === undefined ? {} : { permits: v.permits }),
       ...(v.lock === FAIR_LOCK ? { threadWaitTimeMs: ms(v['thread-wait-time'], defaultThreadWaitTimeMs(redissonVersion)) } : {}),
+      ...(v.lock === 'redisson-multi' ? { lockOrder: v['lock-order'] ?? VARIANT_DEFAULTS.lockOrder } : {}),
     });
   }
   if (variants.length === 0) issue(['variants'], 'name at least one variant');

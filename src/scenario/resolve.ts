@@ -185,7 +185,15 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
 
   w.requests?.forEach((r, i) => {
     if (r.at >= raw.duration) issue(['workload', 'requests', i, 'at'], `${r.at / 1e6}s is not within the run (duration ${raw.duration / 1e6}s)`);
-    if (stock.length > 0 && !skus.has(r.sku)) issue(['workload', 'requests', i, 'sku'], `no sku ${r.sku} in stock`);
+    if (r.sku === undefined && r.skus === undefined) issue(['workload', 'requests', i], 'give the sku it orders (sku: 1), or a cart of several (skus: [1, 2])');
+    if (r.sku !== undefined && r.skus !== undefined) issue(['workload', 'requests', i, 'skus'], 'give sku or skus, not both (a cart\'s first SKU is the one it orders)');
+    if (stock.length > 0 && r.sku !== undefined && !skus.has(r.sku)) issue(['workload', 'requests', i, 'sku'], `no sku ${r.sku} in stock`);
+    r.skus?.forEach((sku, k) => {
+      if (stock.length > 0 && !skus.has(sku)) issue(['workload', 'requests', i, 'skus', k], `no sku ${sku} in stock`);
+      if (r.skus?.indexOf(sku) !== k) issue(['workload', 'requests', i, 'skus', k], `sku ${sku} appears twice in the cart (a multi-lock of one RLock twice re-enters it)`);
+    });
+    const single = r.skus !== undefined && r.skus.length > 1 ? variants.find((v) => v.lock !== 'redisson-multi') : undefined;
+    if (single !== undefined) issue(['workload', 'requests', i, 'skus'], `a cart of several SKUs is locked by lock: redisson-multi; variant ${single.name} (lock ${single.lock}) takes one lock per request`);
     if ((r.client ?? DEFAULTS.requestClient) > clients) issue(['workload', 'requests', i, 'client'], `no client ${r.client} (the workload has ${clients})`);
   });
 
@@ -264,7 +272,8 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
 function arrivalOf(w: RawScenario['workload']): Arrival {
   if (w.arrival !== undefined) return { kind: 'open', ratePerS: w.arrival };
   if (w.requests !== undefined) {
-    const requests = w.requests.map((r) => ({ atUs: r.at, sku: r.sku, client: r.client ?? DEFAULTS.requestClient }));
+    // A cart's first SKU is the one the request orders (request-flow.ts reads one SKU).
+    const requests = w.requests.map((r) => ({ atUs: r.at, sku: r.skus?.[0] ?? r.sku ?? 0, ...(r.skus === undefined ? {} : { cart: r.skus }), client: r.client ?? DEFAULTS.requestClient }));
     // In time order; requests at the same instant keep the order they were written in.
     return { kind: 'script', requests: requests.sort((a, b) => a.atUs - b.atUs) };
   }

@@ -72,6 +72,8 @@ const int = (min: number, max: number) => z.number().int().min(min).max(max);
 export const MAX_NAME_LENGTH = 100;
 const name = () => z.string().min(1).max(MAX_NAME_LENGTH);
 
+/** `workload.requests[].skus`: a cart locked by one multi-lock, written by hand. */
+const MAX_CART_SKUS = 100;
 /** `workload.requests`: a script is written by hand; more than this is a generated load (use arrival). */
 const MAX_SCRIPTED_REQUESTS = 1_000;
 
@@ -288,6 +290,7 @@ const variantSchema = z.strictObject({
   'client-pool': int(1, 4096).optional(),
   permits: int(1, 10_000).optional(),
   'thread-wait-time': duration().optional(),
+  'lock-order': z.enum(['as-given', 'sorted']).optional(),
 });
 
 /** The `redis:` section, without the fields that no longer exist (`lock-sim list` shows these). */
@@ -347,7 +350,7 @@ export const scenarioSchema = z.strictObject({
     'queue-limit': int(0, 10_000_000).optional(),
     resubmit: z.number().min(0).max(1).optional(),
     'resubmit-after': distribution().optional(),
-    requests: z.array(z.strictObject({ at: duration(), sku: int(0, Number.MAX_SAFE_INTEGER), client: clientRef.optional() })).min(1).max(MAX_SCRIPTED_REQUESTS).optional(),
+    requests: z.array(z.strictObject({ at: duration(), sku: int(0, Number.MAX_SAFE_INTEGER).optional(), skus: z.array(int(0, Number.MAX_SAFE_INTEGER)).min(1).max(MAX_CART_SKUS).optional(), client: clientRef.optional() })).min(1).max(MAX_SCRIPTED_REQUESTS).optional(),
   }),
   dependencies: z.record(name(), distribution()).optional(),
   network: z

@@ -126,8 +126,9 @@ function allVariantFields(v: VariantSpec): Record<string, unknown> {
     'retry-interval': durationText(v.retryIntervalMs * 1000),
     'unlock-always': v.unlockAlways,
     'order-key': v.uniqueOrderKey ? 'unique' : 'none',
-    ...(v.lock === 'redisson' ? redissonEntry(v) : {}),
+    ...(v.lock === 'redisson' || v.lock === 'redisson-fenced' || v.lock === 'redisson-multi' ? redissonEntry(v) : {}),
     ...(v.threadWaitTimeMs === undefined ? {} : { 'thread-wait-time': durationText(v.threadWaitTimeMs * 1000), ...redissonEntry(v) }),
+    ...(v.lockOrder === undefined ? {} : { 'lock-order': v.lockOrder }),
     ...(v.permits === undefined ? {} : { permits: v.permits, ...semaphoreEntry(v) }),
     ...(v.lock === 'redlock'
       ? {
@@ -155,7 +156,7 @@ function arrivalEntry(a: Arrival): Record<string, unknown> {
     case 'closed':
       return { users: a.users, think: distributionText(a.think) };
     case 'script':
-      return { requests: a.requests.map((r) => ({ at: durationText(r.atUs), sku: r.sku, client: r.client })) };
+      return { requests: a.requests.map((r) => ({ at: durationText(r.atUs), ...(r.cart === undefined ? { sku: r.sku } : { skus: r.cart }), client: r.client })) };
   }
 }
 

@@ -94,4 +94,9 @@ export interface VariantSpec {
    * (absent: the version's default, variants/locks/redisson-fair.ts defaultThreadWaitTimeMs).
    */
   threadWaitTimeMs?: number;
+  /**
+   * A multi-lock's order (lock redisson-multi only): its cart's keys as given, or sorted (one
+   * order for every request). Absent for every other lock.
+   */
+  lockOrder?: 'as-given' | 'sorted';
 }

@@ -16,6 +16,11 @@ export type Arrival =
 interface ScriptedRequest {
   atUs: Micros;
   sku: number;
+  /**
+   * A cart (workload.requests[].skus): the SKUs a multi-lock (lock redisson-multi) takes, in
+   * this order; `sku` is the first. Absent: the request's one SKU.
+   */
+  cart?: number[];
   /** 1-based client number. */
   client: number;
 }

@@ -30,11 +30,14 @@ export type LockParams = Pick<
   | 'instanceTimeoutMs'
   | 'permits'
   | 'threadWaitTimeMs'
+  | 'lockOrder'
 >;
 
 /** One acquisition attempt's identity. */
 export interface LockHandle {
   key: string;
+  /** A multi-lock's keys (a cart's SKUs), in the order it takes them; `key` is the first. Absent: `key` alone. */
+  keys?: readonly string[];
   /** A token unique to this acquisition (what token locks store as the value). */
   token: string;
   /** "<client uuid>:<thread id>": Redisson's hash field, the same for every acquisition of a thread. */
@@ -70,8 +73,8 @@ export interface LockProtocol {
    * observers/permits.ts), and its scripts, upstream's Lua text, run in the nodes' Lua VM.
    */
   readonly countsPermits?: boolean;
-  /** Its scripts are upstream's Lua text (Redisson's fair lock): they run in the nodes' Lua VM. */
-  readonly runsUpstreamLua?: boolean;
+  /** Its scripts are upstream's Lua text (the semaphores, the fair lock, RFencedLock's acquire): the run's nodes get the Lua VM. */
+  readonly upstreamLua?: boolean;
   /** A fair lock: it promises its waiters the lock in arrival order (the run's setup says so, for observers/fairness.ts). */
   readonly fair?: boolean;
   acquire(lock: LockHandle, params: LockParams): EffectProgram<AcquireResult>;

@@ -3,6 +3,7 @@
  * the flow records around its lock calls and its stock writes: the history's words for them.
  */
 import type { RequestOutcome } from '../history/operation.js';
+import { multiLockDetail } from '../history/multi-lock.js';
 import type { HistoryRecorder } from '../history/recorder.js';
 import type { StockWrite } from '../history/records.js';
 import type { Guard } from '../variants/guard.js';
@@ -81,7 +82,8 @@ export function describeWrite(
 
 /** Before the acquire (a lock that is no lock, `noop`, has no critical section to judge). */
 export function acquireInvoked(recorder: HistoryRecorder, thread: string, request: string, lock: LockHandle, st: RequestState): void {
-  recorder.recordLock(thread, 'invoke', 'acquire', request, lock.key, undefined, undefined, undefined);
+  // A multi-lock's invocation names its keys in order (observers/partial-holds.ts reads them).
+  recorder.recordLock(thread, 'invoke', 'acquire', request, lock.key, undefined, undefined, lock.keys === undefined ? undefined : multiLockDetail(lock.keys));
   st.attempted = true;
 }
 

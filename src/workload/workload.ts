@@ -25,6 +25,8 @@ interface PendingRequest extends RequestInfo {
    * a closed-loop user, who waits for it (null: nobody waits, as for open arrivals).
    */
   done: Signal<RequestOutcome | null> | null;
+  /** A scripted cart (workload.requests[].skus): the SKUs its multi-lock takes, in order. */
+  cart?: number[];
 }
 
 interface ClientState {
@@ -96,7 +98,7 @@ export class Workload {
       // Draws nothing: the script says when, where and which SKU.
       for (const r of arrival.requests) {
         const state = this.states[r.client - 1];
-        this.sim.scheduleAt(r.atUs, () => this.submit(state, null, r.sku));
+        this.sim.scheduleAt(r.atUs, () => this.submit(state, null, r.sku, false, r.cart));
       }
     }
   }
@@ -160,7 +162,8 @@ export class Workload {
     }
   }
 
-  private submit(state: ClientState, copyOf: { sku: number; orderKey: string } | null = null, scriptedSku: number | null = null, awaited = false): PendingRequest {
+  private submit(state: ClientState, copyOf: { sku: number; orderKey: string; cart?: number[] } | null = null, scriptedSku: number | null = null, awaited = false, scriptedCart?: number[]): PendingRequest {
+    const cart = copyOf ? copyOf.cart : scriptedCart;
     const sku = copyOf ? copyOf.sku : (scriptedSku ?? this.skus[this.skuRng.int(0, this.skus.length - 1)]);
     const n = this.nextRequest++;
     const req: PendingRequest = {
@@ -170,11 +173,12 @@ export class Workload {
       orderKey: copyOf ? copyOf.orderKey : `o${n}`,
       client: state.client,
       done: awaited ? new Signal() : null,
+      ...(cart === undefined ? {} : { cart }),
     };
     if (copyOf === null && this.spec.resubmitProbability > 0 && this.resubmitRng.next() < this.spec.resubmitProbability) {
       // The shopper (or a gateway retry) sends the same order again a little later.
       const delayUs = Math.max(1, Math.round(sample(this.spec.resubmitAfter, this.resubmitRng)));
-      const original = { sku, orderKey: req.orderKey };
+      const original = { sku, orderKey: req.orderKey, ...(cart === undefined ? {} : { cart }) };
       this.sim.schedule(delayUs, () => this.submit(state, original));
     }
     this.flow.recorder.recordRequest(state.client.name, 'invoke', req.id, sku, req.qty, undefined);
@@ -258,6 +262,7 @@ class WorkerProgram implements Generator<Effect, void, unknown> {
       this.thread.requestTag = next.id;
       flow.start(next, {
         key: this.lockKey(next.sku),
+        ...(next.cart === undefined ? {} : { keys: next.cart.map((sku) => this.lockKey(sku)) }),
         // Unique per acquisition, like a UUID, without drawing from any random stream.
         token: `${state.uuid}:${next.id}`,
         threadOwner: this.threadOwner,

@@ -32,6 +32,8 @@ const CAUSES: Record<string, RegExp[]> = {
   'fencing-tokens': [/gc-pause start/, /lock expired/],
   'get-then-del': [/network-delay start/, /deleted by/],
   'lease-vs-slow-risk-check': [/slow-call start/, /lock expired/],
+  // as-given, try-2s: two carts in opposite orders, each holding one SKU and waiting for the other's.
+  'multilock-opposite-order': [/each waits for the other/, /gave it back/],
   'orphaned-reentrant-hold': [/primary-crash/],
   'random-gc-pauses': [/gc-pause start/, /lock expired/],
   'redlock-clock-jump': [/clock-jump event/, /redis-2: lock:stock:\d+ gone: r\d+'s lock expired/],

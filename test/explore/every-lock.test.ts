@@ -16,7 +16,7 @@ const TOPOLOGIES: Record<string, string> = {
   cluster: 'topology: cluster\n  replicas: 1\n  node-timeout: 1s',
   independent: 'topology: independent\n  masters: 3',
 };
-// fenced-write needs the fenced lock's tokens: the fenced lock gets it, the others the rest in turn.
+// fenced-write needs a fencing lock's tokens: the fenced locks get it, the others the rest in turn.
 const guards = [...GUARDS.keys()].filter((g) => g !== 'fenced-write');
 const BUDGET = 3;
 
@@ -49,7 +49,7 @@ const options: ExploreOptions = { variants: [], maxFaults: 1, budget: BUDGET, ki
 const cases = Object.keys(TOPOLOGIES).flatMap((topology, t) =>
   [...LOCKS.keys()]
     .filter((lock) => lock !== 'redlock' || topology === 'independent')
-    .map((lock, l) => ({ topology, lock, guard: lock === 'fenced' ? 'fenced-write' : guards[(t + l) % guards.length] })),
+    .map((lock, l) => ({ topology, lock, guard: lock === 'fenced' || lock === 'redisson-fenced' ? 'fenced-write' : guards[(t + l) % guards.length] })),
 );
 
 describe('explore on every lock and topology', () => {

@@ -25,7 +25,7 @@ describe('node-redlock v5 quorum errors under load', () => {
     // Every refusal is the retry window running out with the keys kept, as node-redlock says it.
     for (const op of refusals) expect((op as { detail?: string }).detail).toMatch(/^no quorum after 11 attempts: .*\(no unlock between attempts\): ExecutionError "The operation was unable to achieve a quorum during its retry window\."$/);
     // The refused attempts' keys are on the masters: key-state facts name requests that never held the lock.
-    const held = new Set(v5.history.filter((op) => op.f === 'acquire' && op.type === 'ok').map((op) => op.request));
+    const held = new Set(v5.history.flatMap((op) => (op.f === 'acquire' && op.type === 'ok' ? [op.request] : [])));
     const leftovers = v5.history.filter((op) => op.f === 'key-state' && op.holder !== null && !held.has(op.holder));
     expect(leftovers.length).toBeGreaterThan(100);
   });

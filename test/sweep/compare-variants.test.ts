@@ -13,7 +13,7 @@ function metrics(m: Partial<RunMetrics>): RunMetrics {
     firstDoubleHolderUs: -1, lastDoubleHolderUs: -1, maxHolders: 0, lockLost: 0, foreignUnlocks: 0, stuckLockUs: 0, orphanLockUs: 0, renewals: 0,
     renewalFailures: 0, throughputPerS: 0, requestsPerS: 0, latencyP50Us: 0, latencyP99Us: 0, lostUnits: 0,
     flashSale: { soldOutUs: -1, arrivalsPerS: 0, busyShare: 0, latency: { ordered: { count: 0, p50Us: 0, p99Us: 0 }, refused: { count: 0, p50Us: 0, p99Us: 0 }, error: { count: 0, p50Us: 0, p99Us: 0 } } },
-    liveness: { verdict: 'LIVE', cause: null, quietFromUs: 0, judgedFromUs: 0, judgedRequests: 0, failedRequests: 0, failedShare: 0, longestStallUs: 0, longestStallFromUs: -1 },
+    liveness: { verdict: 'LIVE', cause: null, quietFromUs: 0, judgedFromUs: 0, judgedRequests: 0, failedRequests: 0, busyWhileFree: 0, failedShare: 0, longestStallUs: 0, longestStallFromUs: -1 },
     ...m,
   };
 }

@@ -8,7 +8,7 @@ import { seedsIdentity } from '../../src/sweep/tally-identity.js';
 
 const split = { count: 1, p50Us: 5, p99Us: 10 };
 const flashSale: RunMetrics['flashSale'] = { soldOutUs: 3_000_000, arrivalsPerS: 2, busyShare: 0.25, latency: { ordered: split, refused: split, error: split } };
-const liveness: RunMetrics['liveness'] = { verdict: 'LIVE', cause: null, quietFromUs: 0, judgedFromUs: 0, judgedRequests: 40, failedRequests: 2, failedShare: 0.05, longestStallUs: 1_000, longestStallFromUs: 10 };
+const liveness: RunMetrics['liveness'] = { verdict: 'LIVE', cause: null, quietFromUs: 0, judgedFromUs: 0, judgedRequests: 40, failedRequests: 2, busyWhileFree: 0, failedShare: 0.05, longestStallUs: 1_000, longestStallFromUs: 10 };
 const metrics = (oversold: number): RunMetrics =>
   ({ oversold, doubleHolders: oversold, doubleHolderUs: 0, stuckLockUs: 0, orphanLockUs: 0, throughputPerS: 1, latencyP99Us: 10, flashSale, lostUpdates: oversold, lostUnits: 2 * oversold, liveness }) as RunMetrics;
 

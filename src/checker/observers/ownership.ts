@@ -24,6 +24,7 @@
  * violation of each kind is the earliest; ties go to the key whose list came first, then (for
  * lock lost) to the section that started first.
  */
+import { multiLockKeys } from '../../history/multi-lock.js';
 import type { FaultOp, KeyStateOp, Operation, SetupOp } from '../../history/operation.js';
 import { Bag } from '../unordered-slots.js';
 import type { CriticalSection, LedgerView, LockWork, Observer, RequestFacts } from '../observer.js';
@@ -81,6 +82,8 @@ export class OwnershipObserver implements Observer {
    * its facts.
    */
   private readonly windows = new Map<string, LockWork[]>();
+  /** A multi-lock's works: the keys of its cart, under each of which it is listed. */
+  private readonly cartKeys = new WeakMap<LockWork, string[]>();
   private byThread = false;
   private ledger: LedgerView | null = null;
   private segments: SegmentStream | null = null;
@@ -145,15 +148,23 @@ export class OwnershipObserver implements Observer {
   refersTo(w: RequestFacts): boolean {
     if (this.firstOrphan !== null && this.firstOrphan.work === w) return true;
     if (!this.byThread) return false;
-    const list = this.windows.get(w.key);
-    return list !== undefined && list.includes(w);
+    for (const key of this.cartKeys.get(w) ?? [w.key]) {
+      const list = this.windows.get(key);
+      if (list !== undefined && list.includes(w)) return true;
+    }
+    return false;
   }
 
   workStarted(w: LockWork): void {
     if (!this.byThread) return;
-    const list = this.windows.get(w.key);
-    if (list) list.push(w);
-    else this.windows.set(w.key, [w]);
+    // A multi-lock works under every key of its cart (its invocation names them: history/multi-lock.ts).
+    const keys = multiLockKeys(w.detail);
+    if (keys !== null) this.cartKeys.set(w, keys);
+    for (const key of keys ?? [w.key]) {
+      const list = this.windows.get(key);
+      if (list) list.push(w);
+      else this.windows.set(key, [w]);
+    }
   }
 
   sectionOpened(s: LiveSection): void {

@@ -227,7 +227,7 @@ export const redissonFair: LockProtocol = {
   name: 'redisson-fair',
   summary: 'Redisson RFairLock by version: RLock\'s hash and watchdog plus a FIFO queue of waiters with timeouts (threadWaitTime); each waiter woken on its own channel',
   reentrantByThread: true,
-  runsUpstreamLua: true,
+  upstreamLua: true,
   fair: true,
   *acquire(lock, params) {
     const config = yield* configOf(params);

@@ -75,7 +75,7 @@ function* unlockInner(config: RedissonConfig, lock: LockHandle, requestId: strin
  * (scheduleExpirationRenewal). Returns the result, or the holder's PTTL (the script's reply
  * when another thread holds the lock).
  */
-function* tryAcquire(config: RedissonConfig, lock: LockHandle, params: LockParams, request: string, script: string[]): EffectProgram<AcquireResult | number> {
+function* tryAcquire(config: RedissonConfig, lock: LockHandle, watchdog: boolean, request: string, script: string[]): EffectProgram<AcquireResult | number> {
   let givenBack = false;
   let giveBacks = 0;
   let r: Outcome;
@@ -110,7 +110,7 @@ function* tryAcquire(config: RedissonConfig, lock: LockHandle, params: LockParam
     case 'reply':
       if (isErrorReply(r.reply)) return { acquired: false, reason: 'error', detail: r.reply.message };
       if (r.reply === null) {
-        if (params.leaseMs === null) yield* scheduleRenewal(config, lock.key, lock.threadOwner, request);
+        if (watchdog) yield* scheduleRenewal(config, lock.key, lock.threadOwner, request);
         return ACQUIRED;
       }
       // Otherwise the script returned the holder's PTTL: how long a waiter may sleep at most.
@@ -118,45 +118,48 @@ function* tryAcquire(config: RedissonConfig, lock: LockHandle, params: LockParam
   }
 }
 
+/**
+ * RedissonLock.tryLock(waitTime, leaseTime, unit): a first try; with a wait budget,
+ * subscribe and try again after each unlock message or the holder's PTTL until the budget
+ * is spent, then unsubscribe. The variant's own acquire, and each lock of a multi-lock
+ * (redisson-multi.ts), which passes its own wait and lease per lock.
+ */
+export function* tryLockRLock(lock: LockHandle, params: LockParams, waitMs: number, leaseMs: number | null): EffectProgram<AcquireResult> {
+  // configOf in place (a generator less per lock call): the config, made on first use.
+  const made = (yield CONFIGS) as Map<LockParams, RedissonConfig>;
+  const config = made.get(params) ?? (yield* makeConfig(params, made));
+  // Without a lease: tryLockInnerAsync(lockWatchdogTimeout) (RedissonLock.tryAcquireAsync).
+  lock.leaseMs = leaseMs ?? config.lockWatchdogTimeoutMs;
+  const request = (yield CURRENT_REQUEST_EFFECT) as string;
+  const startMs = (yield CLOCK_EFFECT) as number;
+  // The script is the same for every try of this call (commands are only read).
+  const script = ['EVAL', redissonAcquire.lua, '1', lock.key, String(lock.leaseMs), lock.threadOwner];
+  const first = yield* tryAcquire(config, lock, leaseMs === null, request, script);
+  if (typeof first !== 'number') return first;
+  if (waitMs <= 0) return BUSY;
+  const channel = channelOf(lock.key);
+  yield subscribe(channel);
+  // From here on the call unsubscribes when it ends (not when the subscribe itself failed).
+  try {
+    for (;;) {
+      const remainingMs = waitMs - (((yield CLOCK_EFFECT) as number) - startMs);
+      if (remainingMs <= 0) return BUSY;
+      const ttl = yield* tryAcquire(config, lock, leaseMs === null, request, script);
+      if (typeof ttl !== 'number') return ttl;
+      // A key without TTL (ttl < 0) gives no bound: wait for an unlock message or the budget.
+      const sleepMs = ttl >= 0 ? Math.min(ttl, remainingMs) : remainingMs;
+      yield awaitMessage(channel, Math.max(1, sleepMs) * 1000);
+    }
+  } finally {
+    yield unsubscribe(channel);
+  }
+}
+
 export const redisson: LockProtocol = {
   name: 'redisson',
   summary: 'Redisson RLock by version: hash + reentrancy, watchdog when no lease, pub/sub waiters, command re-sends, WAIT for replicas',
   reentrantByThread: true,
-  /**
-   * RedissonLock.tryLock(waitTime, leaseTime, unit): a first try; with a wait budget,
-   * subscribe and try again after each unlock message or the holder's PTTL until the budget
-   * is spent, then unsubscribe.
-   */
-  *acquire(lock, params) {
-    // configOf in place (a generator less per lock call): the config, made on first use.
-    const made = (yield CONFIGS) as Map<LockParams, RedissonConfig>;
-    const config = made.get(params) ?? (yield* makeConfig(params, made));
-    // Without a lease: tryLockInnerAsync(lockWatchdogTimeout) (RedissonLock.tryAcquireAsync).
-    lock.leaseMs = params.leaseMs ?? config.lockWatchdogTimeoutMs;
-    const request = (yield CURRENT_REQUEST_EFFECT) as string;
-    const startMs = (yield CLOCK_EFFECT) as number;
-    // The script is the same for every try of this call (commands are only read).
-    const script = ['EVAL', redissonAcquire.lua, '1', lock.key, String(lock.leaseMs), lock.threadOwner];
-    const first = yield* tryAcquire(config, lock, params, request, script);
-    if (typeof first !== 'number') return first;
-    if (params.waitMs <= 0) return BUSY;
-    const channel = channelOf(lock.key);
-    yield subscribe(channel);
-    // From here on the call unsubscribes when it ends (not when the subscribe itself failed).
-    try {
-      for (;;) {
-        const remainingMs = params.waitMs - (((yield CLOCK_EFFECT) as number) - startMs);
-        if (remainingMs <= 0) return BUSY;
-        const ttl = yield* tryAcquire(config, lock, params, request, script);
-        if (typeof ttl !== 'number') return ttl;
-        // A key without TTL (ttl < 0) gives no bound: wait for an unlock message or the budget.
-        const sleepMs = ttl >= 0 ? Math.min(ttl, remainingMs) : remainingMs;
-        yield awaitMessage(channel, Math.max(1, sleepMs) * 1000);
-      }
-    } finally {
-      yield unsubscribe(channel);
-    }
-  },
+  acquire: (lock, params) => tryLockRLock(lock, params, params.waitMs, params.leaseMs),
   /** RedissonBaseLock.unlockAsync: the unlock script, then the watchdog cancelled; run again by ServiceManager.execute. */
   *release(lock, params) {
     const made = (yield CONFIGS) as Map<LockParams, RedissonConfig>;
