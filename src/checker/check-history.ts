@@ -14,6 +14,7 @@ import type { HolderFigures } from './observers/holders.js';
 import type { OutcomeFigures } from './observers/outcomes.js';
 import type { OwnershipFigures } from './observers/ownership.js';
 import type { PermitFigures } from './observers/permits.js';
+import type { ReadWriteFigures } from './observers/read-write.js';
 import type { StockFigures } from './observers/stock.js';
 import { RequestLedger } from './ledger.js';
 import { CheckerArena } from './arena.js';
@@ -23,7 +24,7 @@ import type { Violation } from './violations.js';
  * Every observer's figures, from the interfaces of the observers that count them (checker.ts
  * merge writes them in the order the JSON lists them).
  */
-export interface RunMetrics extends OutcomeFigures, StockFigures, HolderFigures, OwnershipFigures, PermitFigures {
+export interface RunMetrics extends OutcomeFigures, StockFigures, HolderFigures, OwnershipFigures, PermitFigures, ReadWriteFigures {
   /** Units of every committed order (observers/stock.ts). */
   unitsSold: number;
   /** Fencing tokens that went backwards (observers/fencing.ts). */

@@ -24,6 +24,7 @@ import { LivenessObserver } from './observers/liveness.js';
 import { OutcomesObserver } from './observers/outcomes.js';
 import { OwnershipObserver } from './observers/ownership.js';
 import { PermitsObserver } from './observers/permits.js';
+import { ReadWriteObserver } from './observers/read-write.js';
 import { StockObserver } from './observers/stock.js';
 import type { Violation } from './violations.js';
 
@@ -45,6 +46,7 @@ export class Checker {
   private readonly holders = new HoldersObserver();
   private readonly ownership = new OwnershipObserver();
   private readonly permits = new PermitsObserver();
+  private readonly readWrite = new ReadWriteObserver();
   private readonly stock = new StockObserver();
   private readonly fencing = new FencingObserver();
   private readonly flashSale = new FlashSaleObserver();
@@ -75,7 +77,7 @@ export class Checker {
 
   constructor(options: CheckerOptions = {}) {
     this.keep = options.keep ?? new Set();
-    this.observers = [this.outcomes, this.holders, this.ownership, this.stock, this.fencing, this.flashSale, this.diagnostics, this.liveness, this.permits];
+    this.observers = [this.outcomes, this.holders, this.ownership, this.stock, this.fencing, this.flashSale, this.diagnostics, this.liveness, this.permits, this.readWrite];
     this.ledger = new RequestLedger(this.observers, options.arena ?? new CheckerArena(), options.graceUs ?? DEFAULT_GRACE_US, this.keep);
     const reading = (kind: Kind): Observer[] => this.observers.filter((o) => o.reads.includes(kind));
     const readingFailed = (kinds: Kind[]): Observer[] => this.observers.filter((o) => kinds.some((k) => o.reads.includes(k) || (o.readsFailed?.includes(k) ?? false)));
@@ -224,7 +226,7 @@ export class Checker {
     const stock = this.stock.result();
     const holders = this.holders.result();
     const ownership = this.ownership.result();
-    const violations: Violation[] = [...this.stock.violations(), ...this.ownership.violations(), ...this.fencing.stats.violations, ...this.holders.violations(), ...this.permits.violations()];
+    const violations: Violation[] = [...this.stock.violations(), ...this.ownership.violations(), ...this.fencing.stats.violations, ...this.holders.violations(), ...this.permits.violations(), ...this.readWrite.violations()];
     violations.sort((a, b) => a.timeUs - b.timeUs || (a.kind < b.kind ? -1 : 1));
     return {
       metrics: {
@@ -238,6 +240,7 @@ export class Checker {
         ...holders,
         ...ownership,
         ...this.permits.result(),
+        ...this.readWrite.result(),
         renewals: requests.renewals,
         renewalFailures: requests.renewalFailures,
         throughputPerS: requests.throughputPerS,

@@ -5,6 +5,8 @@ type ViolationKind =
   | 'permits-exceeded'
   /** A semaphore permit taken and never given back nor expired (observers/permits.ts). */
   | 'permit-leak'
+  /** A writer inside a read-write lock's critical section together with a reader (observers/read-write.ts). */
+  | 'read-write-overlap'
   | 'oversell'
   | 'negative-stock'
   | 'lost-update'
@@ -31,5 +33,5 @@ export interface Violation {
  * behind oversells and lost updates), else the first. Timelines and stories zoom on it.
  */
 export function focusViolation(violations: readonly Violation[]): Violation | undefined {
-  return violations.find((v) => v.kind === 'double-holder' || v.kind === 'permits-exceeded') ?? violations[0];
+  return violations.find((v) => v.kind === 'double-holder' || v.kind === 'permits-exceeded' || v.kind === 'read-write-overlap') ?? violations[0];
 }

@@ -114,10 +114,11 @@ function simulate(scenario: Scenario, variant: VariantSpec, seed: number, option
 
   // User code may send scripts of its own, and the semaphores send upstream's Lua text: they
   // run in the Lua VM; the other built-in protocols' scripts are native.
-  const world = buildWorld(sim, scenario, kit.hooks, variant, variant.lockModule || lock.countsPermits ? luaScriptRunner : null);
+  const world = buildWorld(sim, scenario, kit.hooks, variant, variant.lockModule || lock.countsPermits || lock.readWrite ? luaScriptRunner : null);
   // The Redis keys lock metrics read, as the request's key (a user module may declare `lock.keys`);
   // none for a semaphore, whose key counts permits and names no holder.
-  const lockKeyOf = lock.countsPermits ? noLockKey : lockKeyAttribution(variant.lockModule?.keys ?? null, requestKeysOf(scenario));
+  // None for a read-write lock either: its hash names readers and a writer, not one holder.
+  const lockKeyOf = lock.countsPermits || lock.readWrite ? noLockKey : lockKeyAttribution(variant.lockModule?.keys ?? null, requestKeysOf(scenario));
   for (const node of world.redis.nodes) node.observer = (n, change) => recordKeyState(recorder, n, change, lockKeyOf);
   kit.recordTransactions(world.database);
   world.redis.onFailover((oldPrimary, newPrimary) => {

@@ -95,12 +95,19 @@ const POLLING_LOCKS = ['setnx-expire', 'set-nx-px', 'token-get-del', 'lua-unlock
  * table, N permits; only the permit-expirable one takes a lease.
  */
 const SEMAPHORE_LOCKS = ['redisson-semaphore', 'redisson-permit-expirable-semaphore'];
+/**
+ * Redisson's RReadWriteLock (variants/locks/redisson-read-write.ts): each request takes its
+ * read or its write lock (workload.read-share, workload.requests[].mode); RLock's options.
+ */
+export const READ_WRITE_LOCKS: ReadonlySet<string> = new Set(['redisson-read-write']);
+/** The RLock-like locks: a hash per lock, a watchdog when no lease is given. */
+const WATCHDOG_LOCKS = ['redisson', ...READ_WRITE_LOCKS];
 /** The locks that run on Redisson's client (its executor, its version table). */
-const REDISSON_LOCKS = ['redisson', ...SEMAPHORE_LOCKS];
+const REDISSON_LOCKS = ['redisson', ...SEMAPHORE_LOCKS, ...READ_WRITE_LOCKS];
 /** A user lock module (`lock: { module: ... }`) gets the polling locks' options, to use as it likes. */
 const MODULE_LOCK = 'module';
 /** Every lock that takes something: lease and unlock-always mean nothing to `none`. */
-const LOCKING = [...POLLING_LOCKS, 'redisson', 'redlock', MODULE_LOCK, ...SEMAPHORE_LOCKS];
+const LOCKING = [...POLLING_LOCKS, 'redisson', 'redlock', MODULE_LOCK, ...SEMAPHORE_LOCKS, ...READ_WRITE_LOCKS];
 /** RSemaphore.tryAcquire takes no lease: its permits never expire (RedissonSemaphore.java @ redisson-4.7.0). */
 const LEASED = LOCKING.filter((l) => l !== 'redisson-semaphore');
 
@@ -118,15 +125,15 @@ export interface VariantOption {
 
 export const VARIANT_OPTIONS: readonly VariantOption[] = [
   { option: 'lease', takenBy: LEASED, default: '5s (hand-written locks), watchdog (redisson), 10s (redlock)', meaning: 'the lock TTL; for redisson a lease turns the watchdog off' },
-  { option: 'wait', takenBy: [...POLLING_LOCKS, 'redisson', MODULE_LOCK, ...SEMAPHORE_LOCKS], default: '0 (try once)', meaning: 'how long acquire may keep trying; "forever" never gives up' },
+  { option: 'wait', takenBy: [...POLLING_LOCKS, 'redisson', MODULE_LOCK, ...SEMAPHORE_LOCKS, ...READ_WRITE_LOCKS], default: '0 (try once)', meaning: 'how long acquire may keep trying; "forever" never gives up' },
   { option: 'retry-interval', takenBy: [...POLLING_LOCKS, MODULE_LOCK], default: `${VARIANT_DEFAULTS.retryIntervalMs}ms`, meaning: 'pause between attempts of polling locks' },
   { option: 'unlock-always', takenBy: LOCKING, default: String(VARIANT_DEFAULTS.unlockAlways), meaning: 'unlock in a finally block even when the lock was never acquired' },
   { option: 'order-key', default: VARIANT_DEFAULTS.orderKey, meaning: '"unique": a unique index on the order number' },
   { option: 'redisson-version', locks: REDISSON_LOCKS, default: DEFAULT_REDISSON_VERSION, meaning: 'the Redisson release modelled (3.11.0 and later, or a minor line such as "3.25"); see the version table below' },
   { option: 'sync-replicas', locks: REDISSON_LOCKS, default: String(VARIANT_DEFAULTS.syncReplicas), meaning: 'checkLockSyncedSlaves (3.17.0+): whether a WAIT after a lock command that no replica acknowledged fails it (WAIT is sent either way)' },
-  { option: 'slaves-sync-timeout', locks: ['redisson'], default: `${VARIANT_DEFAULTS.slavesSyncTimeoutMs / 1000}s`, meaning: 'slavesSyncTimeout (3.22.0+; 1s fixed before): how long the WAIT after a lock, renew or unlock script waits for the replicas; a batch with WAIT gets the command timeout plus this' },
-  { option: 'lock-watchdog-timeout', locks: ['redisson'], default: `${VARIANT_DEFAULTS.lockWatchdogTimeoutMs / 1000}s`, meaning: 'lockWatchdogTimeout: the lease of a lock taken without one, which the watchdog renews every third of it; refused with a lease' },
-  { option: 'watchdog-on-error', locks: ['redisson'], default: 'by version: stop before 3.44, continue from 3.44', meaning: 'after a failed renewal: stop, or keep renewing; stop is refused from 3.44 (one timer renews every lock)' },
+  { option: 'slaves-sync-timeout', locks: WATCHDOG_LOCKS, default: `${VARIANT_DEFAULTS.slavesSyncTimeoutMs / 1000}s`, meaning: 'slavesSyncTimeout (3.22.0+; 1s fixed before): how long the WAIT after a lock, renew or unlock script waits for the replicas; a batch with WAIT gets the command timeout plus this' },
+  { option: 'lock-watchdog-timeout', locks: WATCHDOG_LOCKS, default: `${VARIANT_DEFAULTS.lockWatchdogTimeoutMs / 1000}s`, meaning: 'lockWatchdogTimeout: the lease of a lock taken without one, which the watchdog renews every third of it; refused with a lease' },
+  { option: 'watchdog-on-error', locks: WATCHDOG_LOCKS, default: 'by version: stop before 3.44, continue from 3.44', meaning: 'after a failed renewal: stop, or keep renewing; stop is refused from 3.44 (one timer renews every lock)' },
   { option: 'command-retries', locks: REDISSON_LOCKS, default: 'by version: 3, 4 from 3.48.0', meaning: 'retryAttempts: re-sends of a command that got no reply within network.command-timeout (Redisson\'s timeout)' },
   { option: 'command-retry-interval', locks: REDISSON_LOCKS, default: 'by version: 1500ms, EqualJitterDelay(1s, 2s) from 3.48.0', meaning: 'retryInterval: a constant pause before each re-send (before 3.15.2 a re-send went out at once)' },
   { option: 'redlock-version', locks: ['redlock'], default: VARIANT_DEFAULTS.redlockVersion, meaning: 'spec (redis.io\'s algorithm: per-instance timeout), v4 (node-redlock 4.2.0: waits for every reply), v5 (node-redlock 5.0.0-beta.2: decides at a quorum, no validity check)' },
@@ -217,14 +224,14 @@ export function resolveVariants(
     if (REDISSON_LOCKS.includes(v.lock) && v['sync-replicas'] !== undefined && !redisson.hasCheckLockSyncedSlaves) {
       issue(['variants', name, 'sync-replicas'], `sync-replicas is checkLockSyncedSlaves, which Redisson has from 3.17.0; ${redissonVersion} ${redisson.replicaCount === 'none' ? 'sends no WAIT at all' : 'sends WAIT and cannot be told to ignore it'}`);
     }
-    if (v.lock === 'redisson' && v['slaves-sync-timeout'] !== undefined && !redisson.hasSlavesSyncTimeout) {
+    if (WATCHDOG_LOCKS.includes(v.lock) && v['slaves-sync-timeout'] !== undefined && !redisson.hasSlavesSyncTimeout) {
       issue(['variants', name, 'slaves-sync-timeout'], `slaves-sync-timeout is slavesSyncTimeout, which Redisson has from 3.22.0; ${redissonVersion} ${redisson.replicaCount === 'none' ? 'sends no WAIT at all' : 'waits a fixed 1s for the replicas'}`);
     }
-    if (v.lock === 'redisson' && v['lock-watchdog-timeout'] !== undefined) {
+    if (WATCHDOG_LOCKS.includes(v.lock) && v['lock-watchdog-timeout'] !== undefined) {
       if (v['lock-watchdog-timeout'] < 3000) issue(['variants', name, 'lock-watchdog-timeout'], 'a lock-watchdog-timeout must be at least 3ms: the watchdog renews every third of it, in whole ms');
       if (v.lease !== undefined) issue(['variants', name, 'lock-watchdog-timeout'], 'lock-watchdog-timeout is the lease of a lock taken without one: with a lease the watchdog is off (leave out lease, or lock-watchdog-timeout)');
     }
-    if (v.lock === 'redisson' && v['watchdog-on-error'] === 'stop' && redisson.renewal === 'shared') {
+    if (WATCHDOG_LOCKS.includes(v.lock) && v['watchdog-on-error'] === 'stop' && redisson.renewal === 'shared') {
       issue(['variants', name, 'watchdog-on-error'], `Redisson ${redissonVersion} renews every lock of a client from one timer that always goes on after an error; "stop" exists before 3.44.0 (set redisson-version)`);
     }
     if (v.lock === 'redlock' && v.wait !== undefined) {

@@ -154,7 +154,7 @@ function arrivalEntry(a: Arrival): Record<string, unknown> {
     case 'closed':
       return { users: a.users, think: distributionText(a.think) };
     case 'script':
-      return { requests: a.requests.map((r) => ({ at: durationText(r.atUs), sku: r.sku, client: r.client })) };
+      return { requests: a.requests.map((r) => ({ at: durationText(r.atUs), sku: r.sku, client: r.client, ...(r.mode !== undefined ? { mode: r.mode } : {}) })) };
   }
 }
 
@@ -200,6 +200,8 @@ export function scenarioToObject(s: Scenario): Record<string, unknown> {
       'queue-limit': w.queueLimit,
       resubmit: w.resubmitProbability,
       'resubmit-after': distributionText(w.resubmitAfter),
+      // Only where there are readers (a read-write lock's workload).
+      ...(w.readShare > 0 ? { 'read-share': w.readShare } : {}),
       steps: w.steps.map((step) => (typeof step === 'string' ? step : step.call)),
     },
     ...(s.dependencies.length > 0 ? { dependencies: Object.fromEntries(s.dependencies.map((d) => [d.name, distributionText(d.latency)])) } : {}),

@@ -5,6 +5,7 @@ import type { LockProtocol } from './lock-protocol.js';
 import { fenced } from './locks/fenced.js';
 import { noLock } from './locks/none.js';
 import { redisson } from './locks/redisson.js';
+import { redissonReadWrite } from './locks/redisson-read-write.js';
 import { redissonPermitExpirableSemaphore, redissonSemaphore } from './locks/redisson-semaphore.js';
 import { redlock } from './locks/redlock.js';
 import { setNxPx } from './locks/set-nx-px.js';
@@ -12,7 +13,7 @@ import { setnxExpire } from './locks/setnx-expire.js';
 import { delexUnlock, delifeqUnlock, luaUnlock, tokenGetDel } from './locks/token-lock.js';
 
 export const LOCKS: ReadonlyMap<string, LockProtocol> = new Map(
-  [noLock, setnxExpire, setNxPx, tokenGetDel, luaUnlock, delexUnlock, delifeqUnlock, redisson, redlock, fenced, redissonSemaphore, redissonPermitExpirableSemaphore].map((l) => [l.name, l]),
+  [noLock, setnxExpire, setNxPx, tokenGetDel, luaUnlock, delexUnlock, delifeqUnlock, redisson, redlock, fenced, redissonSemaphore, redissonPermitExpirableSemaphore, redissonReadWrite].map((l) => [l.name, l]),
 );
 
 export const GUARDS: ReadonlyMap<string, Guard> = new Map(

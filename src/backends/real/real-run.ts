@@ -48,6 +48,7 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
   const faults = faultsOfRun(scenario, sim.random);
   refuseUnreal(scenario, faults);
   // The key watch names a lock key's holder by its last writer, which a semaphore's counter has none of (runner/run.ts records none either).
+  if (LOCKS.get(variant.lock)?.readWrite) throw new Error(`variant ${variant.name}: the real backend does not run the read-write lock yet (${variant.lock}); run it on the model`);
   if (LOCKS.get(variant.lock)?.countsPermits) throw new Error(`variant ${variant.name}: the real backend does not run the semaphore locks yet (${variant.lock}); run it on the model`);
   const driver = new RealTimeDriver(sim);
   const recorder = new HistoryRecorder(() => sim.nowUs);
