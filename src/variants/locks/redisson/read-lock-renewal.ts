@@ -91,7 +91,12 @@ function* renewAll(config: RedissonConfig, version: string, task: ReadLockTask):
     const results = r.kind === 'reply' && Array.isArray(r.reply) ? r.reply : [];
     for (const [j, c] of chunk.entries()) {
       if (results[j] === 1) {
-        for (const request of c.requests) yield note('renew', true, `ReadLockTask renewed the read lock to ${config.lockWatchdogTimeoutMs}ms (its script answered 1)`, request);
+        // 3.44.0 .. 3.52.0: past the chunk's first name, the inner loop's `i` names the first name's prefix.
+        const shadowed = j > 0 && !atLeastVersion(version, '4.0.0');
+        const what = shadowed
+          ? `ReadLockTask renewed the hash of ${c.name} to ${config.lockWatchdogTimeoutMs}ms, not its readers' timeout keys (the script's inner loop reuses i and renews ${chunk[0].name}'s prefix instead)`
+          : `ReadLockTask renewed the read lock to ${config.lockWatchdogTimeoutMs}ms`;
+        for (const request of c.requests) yield note('renew', true, what, request);
         continue;
       }
       yield note('renew', false, 'read lock no longer held; its renewal ends (the thread is not told)', c.requests[0]);
