@@ -68,6 +68,7 @@ export const VARIANT_DERIVED_SOURCES: Readonly<Record<string, string>> = {
   'command-retries': 'Redisson by version: retryAttempts 3, 4 from 3.48.0 (BaseConfig.java)',
   'command-retry-interval': 'Redisson by version: retryInterval 1500 ms, EqualJitterDelay(1s, 2s) from 3.48.0 (BaseConfig.java)',
   permits: 'lock-sim: one permit unless given, a mutex; the count is what the application passes to trySetPermits(N) (RedissonSemaphore.java, RedissonPermitExpirableSemaphore.java @ redisson-4.7.0)',
+  'lease (redisson-read-write)': 'Redisson\'s watchdog, as RLock\'s: the read or write lock taken for lockWatchdogTimeout (30000 ms, Config.java) and renewed every third of it; a reader\'s timeout key {name}:<uuid>:<thread>:rwlock_timeout:N gets the same lease (RedissonReadLock.java tryLockInnerAsync @ redisson-4.7.0)',
   'lease (redisson-permit-expirable-semaphore)': 'RedissonPermitExpirableSemaphore: none, tryAcquire without a lease (-1): the permit is scored nonExpirableTimeout = 922337203685477 and never expires (RedissonPermitExpirableSemaphore.java @ redisson-4.7.0)',
 };
 

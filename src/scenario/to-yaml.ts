@@ -126,7 +126,8 @@ function allVariantFields(v: VariantSpec): Record<string, unknown> {
     'retry-interval': durationText(v.retryIntervalMs * 1000),
     'unlock-always': v.unlockAlways,
     'order-key': v.uniqueOrderKey ? 'unique' : 'none',
-    ...(v.lock === 'redisson' ? redissonEntry(v) : {}),
+    // RReadWriteLock's two locks are RLocks: the same options (resolve-variants.ts WATCHDOG_LOCKS).
+    ...(v.lock === 'redisson' || v.lock === 'redisson-read-write' ? redissonEntry(v) : {}),
     ...(v.permits === undefined ? {} : { permits: v.permits, ...semaphoreEntry(v) }),
     ...(v.lock === 'redlock'
       ? {

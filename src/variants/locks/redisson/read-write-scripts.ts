@@ -173,9 +173,9 @@ export const READ_RENEW: readonly ScriptEra[] = [
  * per name, 1 renewed, 0 gone.
  * - 3.44.0 .. 3.52.0: ARGV = [lease ms, the first thread's lock name of each name]; the inner
  *   loop reuses `i`, the outer loop's index into KEYS, for the entry number, so `KEYS[i+1]`
- *   is the key prefix of the first name in the chunk for entry 1, and past the last key for a
- *   count above the chunk's size (a Lua error: concatenating nil). Only the first name's timeout
- *   keys are renewed; the other names' hashes are, their readers' timeout keys are not.
+ *   is the key prefix of the first name in the chunk for entry 1, another key for entry n
+ *   (`KEYS[n+1]`), and nil past the last key (a Lua error: concatenating nil). The first name's
+ *   single entries are renewed; the other names' hashes are, their readers' timeout keys are not.
  * - 4.0.0 .. 4.3.x (redisson#6883, "fix LockTask, ReadLockTask"): the inner loop's own `c`.
  * - 4.4.0+ (redisson#7098, "Fix ReadWriteLock cross-instance zombie renewal"): ARGV = [lease
  *   ms, then per name the count of this client's holding threads and their lock names]; only
