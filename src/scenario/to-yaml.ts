@@ -201,8 +201,7 @@ export function scenarioToObject(s: Scenario): Record<string, unknown> {
       'queue-limit': w.queueLimit,
       resubmit: w.resubmitProbability,
       'resubmit-after': distributionText(w.resubmitAfter),
-      // Only where there are readers (a read-write lock's workload).
-      ...(w.readShare > 0 ? { 'read-share': w.readShare } : {}),
+      'read-share': w.readShare,
       steps: w.steps.map((step) => (typeof step === 'string' ? step : step.call)),
     },
     ...(s.dependencies.length > 0 ? { dependencies: Object.fromEntries(s.dependencies.map((d) => [d.name, distributionText(d.latency)])) } : {}),
