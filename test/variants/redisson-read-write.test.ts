@@ -57,3 +57,39 @@ describe.each(VERSIONS)('redisson-read-write %s', (version) => {
     expect(r.metrics.renewals).toBeGreaterThan(0);
   });
 });
+
+describe('redisson-read-write under generated arrivals', () => {
+  const mixed = (share: number) => parseScenario(`name: rw-mixed
+duration: 20s
+stock: { sku: 1, available: 1000 }
+workload: { clients: 2, workers: 8, arrival: 40/s, read-share: ${share}, steps: [lock, read, work, deduct, order, unlock] }
+dependencies:
+  work: uniform(20ms, 60ms)
+variants:
+  rw: { lock: redisson-read-write, wait: 5s }
+`, 'mixed.yaml');
+  const run = (share: number) => {
+    const s = mixed(share);
+    return runVariant(s, s.variants[0]);
+  };
+
+  it('draws about the read share of readers, the same ones for the same seed, and keeps writers apart from them', () => {
+    const a = run(0.75);
+    const reads = a.metrics.outcomes.read ?? 0;
+    expect(reads / a.metrics.requests).toBeGreaterThan(0.65);
+    expect(reads / a.metrics.requests).toBeLessThan(0.85);
+    // The rest are buyers that waited their 5 s out: a reader gets in while a writer waits (no writer preference).
+    const busy = a.metrics.outcomes['lock-busy'];
+    expect(a.metrics.orders + reads + busy).toBe(a.metrics.requests);
+    expect(busy).toBeLessThan(0.05 * (a.metrics.requests - reads));
+    expect(a.metrics).toMatchObject({ readWriteOverlaps: 0, doubleHolders: 0 });
+    expect(run(0.75).metrics).toEqual(a.metrics);
+  });
+
+  it('with a share of 0 has only buyers and no read-write figures', () => {
+    const b = run(0);
+    expect(b.metrics.outcomes.read).toBeUndefined();
+    expect(b.metrics.readWriteOverlaps).toBeUndefined();
+    expect(b.metrics.orders).toBe(b.metrics.requests);
+  });
+});
