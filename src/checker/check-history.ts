@@ -16,6 +16,7 @@ import type { OwnershipFigures } from './observers/ownership.js';
 import type { FairnessFigures } from './observers/fairness.js';
 import type { PartialHoldFigures } from './observers/partial-holds.js';
 import type { PermitFigures } from './observers/permits.js';
+import type { ReadWriteFigures } from './observers/read-write.js';
 import type { StockFigures } from './observers/stock.js';
 import { RequestLedger } from './ledger.js';
 import { CheckerArena } from './arena.js';
@@ -25,7 +26,7 @@ import type { Violation } from './violations.js';
  * Every observer's figures, from the interfaces of the observers that count them (checker.ts
  * merge writes them in the order the JSON lists them).
  */
-export interface RunMetrics extends OutcomeFigures, StockFigures, HolderFigures, OwnershipFigures, PermitFigures, FairnessFigures, PartialHoldFigures {
+export interface RunMetrics extends OutcomeFigures, StockFigures, HolderFigures, OwnershipFigures, PermitFigures, FairnessFigures, PartialHoldFigures, ReadWriteFigures {
   /** Units of every committed order (observers/stock.ts). */
   unitsSold: number;
   /** Fencing tokens that went backwards (observers/fencing.ts). */

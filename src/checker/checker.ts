@@ -26,6 +26,7 @@ import { OutcomesObserver } from './observers/outcomes.js';
 import { OwnershipObserver } from './observers/ownership.js';
 import { PartialHoldsObserver } from './observers/partial-holds.js';
 import { PermitsObserver } from './observers/permits.js';
+import { ReadWriteObserver } from './observers/read-write.js';
 import { StockObserver } from './observers/stock.js';
 import type { Violation } from './violations.js';
 
@@ -49,6 +50,7 @@ export class Checker {
   private readonly permits = new PermitsObserver();
   private readonly fairness = new FairnessObserver();
   private readonly partialHolds = new PartialHoldsObserver();
+  private readonly readWrite = new ReadWriteObserver();
   private readonly stock = new StockObserver();
   private readonly fencing = new FencingObserver();
   private readonly flashSale = new FlashSaleObserver();
@@ -79,7 +81,7 @@ export class Checker {
 
   constructor(options: CheckerOptions = {}) {
     this.keep = options.keep ?? new Set();
-    this.observers = [this.outcomes, this.holders, this.ownership, this.stock, this.fencing, this.flashSale, this.diagnostics, this.liveness, this.permits, this.fairness, this.partialHolds];
+    this.observers = [this.outcomes, this.holders, this.ownership, this.stock, this.fencing, this.flashSale, this.diagnostics, this.liveness, this.permits, this.fairness, this.partialHolds, this.readWrite];
     this.ledger = new RequestLedger(this.observers, options.arena ?? new CheckerArena(), options.graceUs ?? DEFAULT_GRACE_US, this.keep);
     const reading = (kind: Kind): Observer[] => this.observers.filter((o) => o.reads.includes(kind));
     const readingFailed = (kinds: Kind[]): Observer[] => this.observers.filter((o) => kinds.some((k) => o.reads.includes(k) || (o.readsFailed?.includes(k) ?? false)));
@@ -228,7 +230,7 @@ export class Checker {
     const stock = this.stock.result();
     const holders = this.holders.result();
     const ownership = this.ownership.result();
-    const violations: Violation[] = [...this.stock.violations(), ...this.ownership.violations(), ...this.fencing.stats.violations, ...this.holders.violations(), ...this.permits.violations(), ...this.fairness.violations(), ...this.partialHolds.violations()];
+    const violations: Violation[] = [...this.stock.violations(), ...this.ownership.violations(), ...this.fencing.stats.violations, ...this.holders.violations(), ...this.permits.violations(), ...this.fairness.violations(), ...this.partialHolds.violations(), ...this.readWrite.violations()];
     violations.sort((a, b) => a.timeUs - b.timeUs || (a.kind < b.kind ? -1 : 1));
     return {
       metrics: {
@@ -244,6 +246,7 @@ export class Checker {
         ...this.permits.result(),
         ...this.fairness.result(),
         ...this.partialHolds.result(),
+        ...this.readWrite.result(),
         renewals: requests.renewals,
         renewalFailures: requests.renewalFailures,
         throughputPerS: requests.throughputPerS,

@@ -166,7 +166,7 @@ export class RequestLedger implements LedgerView {
   acquire(op: LockOp): void {
     if (op.type === 'invoke') return this.acquireInvoked(op.request, op.process, op.key, op.timeUs, op.detail);
     if (op.type === 'ok') {
-      this.openSection(op.request, op.process, op.key, op.timeUs);
+      this.openSection(op.request, op.process, op.key, op.timeUs, op.mode === 'read');
       const w = this.facts(op.request)?.work;
       if (w) depart(w, 'kept', op.timeUs, op.detail);
       return;
@@ -205,10 +205,10 @@ export class RequestLedger implements LedgerView {
     for (let i = 0; i < this.onWork.length; i++) (this.onWork[i].workStarted as (w: LockWork) => void)(r);
   }
 
-  private openSection(request: string, thread: string, key: string, atUs: number): void {
+  private openSection(request: string, thread: string, key: string, atUs: number, shared: boolean): void {
     const r = this.reqOf(request);
     if (r.open !== null) this.closeOf(r, atUs);
-    const s: CriticalSection = { request, thread, client: this.clientOf(thread), key, startUs: atUs, endUs: NaN };
+    const s: CriticalSection = { request, thread, client: this.clientOf(thread), key, startUs: atUs, endUs: NaN, shared };
     r.open = s;
     for (let i = 0; i < this.onOpened.length; i++) (this.onOpened[i].sectionOpened as (s: CriticalSection) => void)(s);
   }

@@ -24,6 +24,8 @@ export interface CriticalSection {
   key: string;
   startUs: number;
   endUs: number;
+  /** Under a read lock (shared with other readers; a read-write lock's acquire of mode read). */
+  shared: boolean;
 }
 
 /** How a request stopped working under its lock (for the orphan's story). */

@@ -223,11 +223,13 @@ function describe(op: Operation): string | null {
   switch (op.f) {
     case 'acquire':
       if (op.type === 'invoke') return null;
+      // A read-write lock's reader says so (a writer's records carry no mode).
       return op.type === 'ok'
-        ? `${op.request} acquired ${op.key}${op.leaseMs != null ? ` (lease ${formatMicros(op.leaseMs * 1000)})` : ''}`
-        : `${op.request} did not get ${op.key}: ${op.detail ?? op.type}`;
+        ? `${op.request} acquired ${op.mode === 'read' ? `the read lock of ${op.key}` : op.key}${op.leaseMs != null ? ` (lease ${formatMicros(op.leaseMs * 1000)})` : ''}`
+        : `${op.request} did not get ${op.mode === 'read' ? `the read lock of ${op.key}` : op.key}: ${op.detail ?? op.type}`;
     case 'release':
-      return op.type === 'invoke' ? `${op.request} leaves its critical section and releases ${op.key}` : `${op.request} release ${op.type}${op.detail ? `: ${op.detail}` : ''}`;
+      if (op.type === 'invoke') return `${op.request} leaves its critical section and releases ${op.mode === 'read' ? `its read lock of ${op.key}` : op.key}`;
+      return `${op.request} release ${op.type}${op.detail ? `: ${op.detail}` : ''}`;
     case 'read-stock':
       return op.type === 'ok' ? `${op.request} reads available = ${op.available}` : null;
     case 'write-stock':

@@ -24,6 +24,7 @@ function brokenSafety(m: RunMetrics): string[] {
   if (m.negativeStock > 0) broken.push('negative stock');
   if (m.doubleHolders > 0) broken.push('double holders');
   if ((m.permitsExceeded ?? 0) > 0) broken.push('permits exceeded');
+  if ((m.readWriteOverlaps ?? 0) > 0) broken.push('read-write exclusion');
   if (m.lostUpdates > 0) broken.push('lost updates');
   if (m.lockLost > 0) broken.push('lock lost');
   if (m.foreignUnlocks > 0) broken.push('foreign unlock');
@@ -54,7 +55,7 @@ const letDown = (m: RunMetrics): boolean => (m.fifoOvertakes ?? 0) > 0 || (m.sta
 /**
  * UNSAFE: the data is wrong (oversell, negative stock, lost update, duplicate order).
  * LEAKY: the lock broke (or its fencing tokens did; a semaphore let in more than its permits
- * or lost permits for good) but the data held.
+ * or lost permits for good; a read-write lock let a writer in beside a reader) but the data held.
  * DEGRADED: nothing broke, but a lock was orphaned: held on the server while none of its
  * owner's requests worked under it (an acquire that timed out but executed, a lost unlock, a
  * reentrant count left above zero), so requests were turned away for nothing; or a fair lock

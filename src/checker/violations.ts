@@ -9,6 +9,8 @@ type ViolationKind =
   | 'fifo-overtaken'
   /** A fair lock's waiter that never got it while it went to later arrivals or sat free (observers/fairness.ts). */
   | 'waiter-starved'
+  /** A writer inside a read-write lock's critical section together with a reader (observers/read-write.ts). */
+  | 'read-write-overlap'
   | 'oversell'
   | 'negative-stock'
   | 'lost-update'
@@ -37,5 +39,5 @@ export interface Violation {
  * behind oversells and lost updates), else the first. Timelines and stories zoom on it.
  */
 export function focusViolation(violations: readonly Violation[]): Violation | undefined {
-  return violations.find((v) => v.kind === 'double-holder' || v.kind === 'permits-exceeded') ?? violations[0];
+  return violations.find((v) => v.kind === 'double-holder' || v.kind === 'permits-exceeded' || v.kind === 'read-write-overlap') ?? violations[0];
 }

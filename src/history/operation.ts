@@ -67,7 +67,9 @@ export type RequestOutcome =
   /** The client's queue was full. */
   | 'overloaded'
   /** The client process was down when the request arrived. */
-  | 'unavailable';
+  | 'unavailable'
+  /** A reader (workload mode `read`) read the stock under a read lock; it orders nothing. */
+  | 'read';
 
 /** Lock acquisition (ok: the client believes it holds the lock) and release. */
 export interface LockOp extends Base {
@@ -79,6 +81,8 @@ export interface LockOp extends Base {
   /** The fencing token the lock handed out with this acquisition. */
   fence?: number;
   detail?: string;
+  /** A read lock's acquisition (a read-write lock; absent: exclusive). */
+  mode?: 'read';
 }
 
 /** Database statements that matter to the checker. */

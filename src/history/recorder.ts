@@ -57,9 +57,9 @@ export class HistoryRecorder {
 
   recordLock(
     process: string, type: OpType, f: 'acquire' | 'release', request: string, key: string,
-    leaseMs: number | null | undefined, fence: number | undefined, detail: string | undefined,
+    leaseMs: number | null | undefined, fence: number | undefined, detail: string | undefined, mode?: 'read',
   ): Operation {
-    return this.record(this.records.lock(process, type, f, request, key, leaseMs, fence, detail));
+    return this.record(this.records.lock(process, type, f, request, key, leaseMs, fence, detail, mode));
   }
 
   recordStockRead(

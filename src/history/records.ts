@@ -121,7 +121,7 @@ export class RecordBuilder {
 
   lock(
     process: string, type: OpType, f: 'acquire' | 'release', request: string, key: string,
-    leaseMs: number | null | undefined, fence: number | undefined, detail: string | undefined,
+    leaseMs: number | null | undefined, fence: number | undefined, detail: string | undefined, mode?: 'read',
   ): LockOp {
     if (this.recycled !== null) {
       const o = this.recycled.lock;
@@ -133,8 +133,11 @@ export class RecordBuilder {
       o.leaseMs = leaseMs;
       o.fence = fence;
       o.detail = detail;
+      o.mode = mode;
       return o;
     }
+    // `mode` only on a read lock's records, so every other history reads as before.
+    if (mode !== undefined) return { index: 0, timeUs: 0, process, type, f, request, key, leaseMs, fence, detail, mode };
     return { index: 0, timeUs: 0, process, type, f, request, key, leaseMs, fence, detail };
   }
 

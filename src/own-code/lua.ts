@@ -13,6 +13,8 @@
  * Arguments to redis.call are strings; numbers are written as Lua 5.1 prints them ("%.14g").
  * A script runs at one simulated instant, so time inside it is frozen as in Redis.
  */
+// First: fengari's configuration, read when fengari loads.
+import './lua-conf.js';
 import { lauxlib, lua, lualib, to_luastring } from 'fengari';
 import { isStatusReply } from '../world/redis/commands.js';
 import { RedisErrorReply, type RedisReply } from '../world/redis/reply.js';
@@ -104,6 +106,24 @@ function init(): LuaState {
   lua.lua_getglobal(L, S('table'));
   lua.lua_getfield(L, -1, S('unpack'));
   lua.lua_setglobal(L, S('unpack'));
+  lua.lua_pop(L, 1);
+  // Lua 5.1's math.max / math.min (lmathlib.c math_max: luaL_checknumber of every argument, so
+  // a numeric string counts as its number; 5.3 compares the values as they are and fails on a
+  // string): Redisson's read lock calls `math.max(remainTime, ARGV[1])`.
+  lua.lua_getglobal(L, S('math'));
+  for (const [name, greater] of [['max', true], ['min', false]] as const) {
+    lua.lua_pushjsfunction(L, (Ls: unknown) => {
+      const n = lua.lua_gettop(Ls);
+      let best = lauxlib.luaL_checknumber(Ls, 1) as number;
+      for (let i = 2; i <= n; i++) {
+        const d = lauxlib.luaL_checknumber(Ls, i) as number;
+        if (greater ? d > best : d < best) best = d;
+      }
+      lua.lua_pushnumber(Ls, best);
+      return 1;
+    });
+    lua.lua_setfield(L, -2, S(name));
+  }
   lua.lua_pop(L, 1);
   return st;
 }

@@ -74,6 +74,7 @@ export const VARIANT_DERIVED_SOURCES: Readonly<Record<string, string>> = {
   'command-retry-interval': 'Redisson by version: retryInterval 1500 ms, EqualJitterDelay(1s, 2s) from 3.48.0 (BaseConfig.java)',
   permits: 'lock-sim: one permit unless given, a mutex; the count is what the application passes to trySetPermits(N) (RedissonSemaphore.java, RedissonPermitExpirableSemaphore.java @ redisson-4.7.0)',
   'thread-wait-time': 'RedissonFairLock by version: threadWaitTime 5000 ms (RedissonFairLock.java @ redisson-3.11.0 to 3.13.2), 60000*5 from 3.13.3 (the constructor\'s default), Config.fairLockWaitTimeout = 5 * 60000 from 3.46.0 (config/Config.java)',
+  'lease (redisson-read-write)': 'Redisson\'s watchdog, as RLock\'s: the read or write lock taken for lockWatchdogTimeout (30000 ms, Config.java) and renewed every third of it; a reader\'s timeout key {name}:<uuid>:<thread>:rwlock_timeout:N gets the same lease (RedissonReadLock.java tryLockInnerAsync @ redisson-4.7.0)',
   'lease (redisson-permit-expirable-semaphore)': 'RedissonPermitExpirableSemaphore: none, tryAcquire without a lease (-1): the permit is scored nonExpirableTimeout = 922337203685477 and never expires (RedissonPermitExpirableSemaphore.java @ redisson-4.7.0)',
 };
 
@@ -104,10 +105,16 @@ const SEMAPHORE_LOCKS = ['redisson-semaphore', 'redisson-permit-expirable-semaph
 /** Redisson's fair lock (variants/locks/redisson-fair.ts): an RLock with a queue of waiters. */
 const FAIR_LOCK = 'redisson-fair';
 /**
- * RLock and the locks built on it (RFencedLock, variants/locks/redisson-fenced.ts; the
- * multi-lock's RLocks; the fair lock): the watchdog, lockWatchdogTimeout and slavesSyncTimeout are RLock's.
+ * Redisson's RReadWriteLock (variants/locks/redisson-read-write.ts): each request takes its
+ * read or its write lock (workload.read-share, workload.requests[].mode); RLock's options.
  */
-const RLOCKS = ['redisson', 'redisson-fenced', 'redisson-multi', FAIR_LOCK];
+export const READ_WRITE_LOCKS: ReadonlySet<string> = new Set(['redisson-read-write']);
+/**
+ * RLock and the locks built on it (RFencedLock, variants/locks/redisson-fenced.ts; the
+ * multi-lock's RLocks; the fair lock; the read-write lock's two locks): a hash per lock, the
+ * watchdog when no lease is given, lockWatchdogTimeout and slavesSyncTimeout are RLock's.
+ */
+const RLOCKS = ['redisson', 'redisson-fenced', 'redisson-multi', FAIR_LOCK, ...READ_WRITE_LOCKS];
 /** The locks that run on Redisson's client (its executor, its version table). */
 const REDISSON_LOCKS = [...RLOCKS, ...SEMAPHORE_LOCKS];
 /** The locks that hand out fencing tokens, which guard fenced-write needs. */

@@ -10,7 +10,7 @@ import { didYouMean } from './suggest.js';
 import { resolveFaults } from './resolve-faults.js';
 import { factoryOptions } from '../own-code/module-options.js';
 import { probeModule, resolveModulePath } from '../backends/worker/probe.js';
-import { resolveVariants } from './resolve-variants.js';
+import { READ_WRITE_LOCKS, resolveVariants } from './resolve-variants.js';
 import { redisFieldRefusal } from './redis-fields.js';
 import { resolveExpectations, resolveExploreDefaults, resolveExploreExpectations } from './resolve-expectations.js';
 import { BUILTIN_STEPS, type Arrival, type Step } from '../spec/workload.js';
@@ -43,6 +43,7 @@ export const DEFAULT_ENTRIES = {
   requestClient: def('workload.requests.client', 1, 'lock-sim: a scripted request goes to client 1 unless it names another'),
   queueLimit: def('workload.queue-limit', 1000, 'lock-sim: a bounded queue of 1000 requests per instance before requests are turned away'),
   resubmit: def('workload.resubmit', 0, 'lock-sim: no order is submitted twice unless asked'),
+  readShare: def('workload.read-share', 0, 'lock-sim: every generated request a buyer (a writer) unless asked; readers only for a read-write lock'),
   steps: def('workload.steps', ['lock', 'read', 'deduct', 'order', 'unlock'] as string[], '"From setnx to Redisson": lock, read the stock, deduct, insert the order, unlock'),
   redisLatency: def('network.redis-latency', { kind: 'uniform', minUs: 200, maxUs: 1_000 } as Distribution, 'lock-sim: a round trip within one data centre (0.2-1 ms)'),
   commandTimeoutUs: def('network.command-timeout', 3_000_000, 'Redisson BaseConfig timeout = 3000 ms (BaseConfig.java, redisson-4.7.0)'),
@@ -160,6 +161,15 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
   variants.forEach((v) => {
     if (v.lock !== 'none' && !steps.includes('lock')) issue(['workload', 'steps'], `variant ${v.name} uses a lock but the steps have no "lock"`);
   });
+  // Readers take a read lock: only a read-write lock has one.
+  const notReadWrite = variants.filter((v) => !READ_WRITE_LOCKS.has(v.lock)).map((v) => v.name);
+  if (notReadWrite.length > 0) {
+    const which = `variant${notReadWrite.length > 1 ? 's' : ''} ${notReadWrite.join(', ')} ${notReadWrite.length > 1 ? 'have' : 'has'} no read lock (only ${[...READ_WRITE_LOCKS].join(', ')} does)`;
+    if ((w['read-share'] ?? 0) > 0) issue(['workload', 'read-share'], `readers need a read-write lock: ${which}`);
+    w.requests?.forEach((r, i) => {
+      if (r.mode !== undefined) issue(['workload', 'requests', i, 'mode'], `mode ${r.mode} needs a read-write lock: ${which}`);
+    });
+  }
 
   const variantNames = variants.map((v) => v.name);
   const expectations = resolveExpectations(raw.expect, variantNames, issue);
@@ -234,6 +244,7 @@ export function resolveScenario(raw: RawScenario, file: string): { scenario: Sce
       queueLimit: w['queue-limit'] ?? DEFAULTS.queueLimit,
       resubmitProbability: w.resubmit ?? DEFAULTS.resubmit,
       resubmitAfter: w['resubmit-after'] ?? DEFAULTS.resubmitAfter,
+      readShare: w['read-share'] ?? DEFAULTS.readShare,
     },
     dependencies,
     network: {
@@ -273,7 +284,7 @@ function arrivalOf(w: RawScenario['workload']): Arrival {
   if (w.arrival !== undefined) return { kind: 'open', ratePerS: w.arrival };
   if (w.requests !== undefined) {
     // A cart's first SKU is the one the request orders (request-flow.ts reads one SKU).
-    const requests = w.requests.map((r) => ({ atUs: r.at, sku: r.skus?.[0] ?? r.sku ?? 0, ...(r.skus === undefined ? {} : { cart: r.skus }), client: r.client ?? DEFAULTS.requestClient }));
+    const requests = w.requests.map((r) => ({ atUs: r.at, sku: r.skus?.[0] ?? r.sku ?? 0, ...(r.skus === undefined ? {} : { cart: r.skus }), client: r.client ?? DEFAULTS.requestClient, ...(r.mode !== undefined ? { mode: r.mode } : {}) }));
     // In time order; requests at the same instant keep the order they were written in.
     return { kind: 'script', requests: requests.sort((a, b) => a.atUs - b.atUs) };
   }

@@ -350,7 +350,8 @@ export const scenarioSchema = z.strictObject({
     'queue-limit': int(0, 10_000_000).optional(),
     resubmit: z.number().min(0).max(1).optional(),
     'resubmit-after': distribution().optional(),
-    requests: z.array(z.strictObject({ at: duration(), sku: int(0, Number.MAX_SAFE_INTEGER).optional(), skus: z.array(int(0, Number.MAX_SAFE_INTEGER)).min(1).max(MAX_CART_SKUS).optional(), client: clientRef.optional() })).min(1).max(MAX_SCRIPTED_REQUESTS).optional(),
+    requests: z.array(z.strictObject({ at: duration(), sku: int(0, Number.MAX_SAFE_INTEGER).optional(), skus: z.array(int(0, Number.MAX_SAFE_INTEGER)).min(1).max(MAX_CART_SKUS).optional(), client: clientRef.optional(), mode: z.enum(['read', 'write']).optional() })).min(1).max(MAX_SCRIPTED_REQUESTS).optional(),
+    'read-share': z.number().min(0).max(1).optional(),
   }),
   dependencies: z.record(name(), distribution()).optional(),
   network: z

@@ -126,7 +126,7 @@ function allVariantFields(v: VariantSpec): Record<string, unknown> {
     'retry-interval': durationText(v.retryIntervalMs * 1000),
     'unlock-always': v.unlockAlways,
     'order-key': v.uniqueOrderKey ? 'unique' : 'none',
-    ...(v.lock === 'redisson' || v.lock === 'redisson-fenced' || v.lock === 'redisson-multi' ? redissonEntry(v) : {}),
+    ...(v.lock === 'redisson' || v.lock === 'redisson-fenced' || v.lock === 'redisson-multi' || v.lock === 'redisson-read-write' ? redissonEntry(v) : {}),
     ...(v.threadWaitTimeMs === undefined ? {} : { 'thread-wait-time': durationText(v.threadWaitTimeMs * 1000), ...redissonEntry(v) }),
     ...(v.lockOrder === undefined ? {} : { 'lock-order': v.lockOrder }),
     ...(v.permits === undefined ? {} : { permits: v.permits, ...semaphoreEntry(v) }),
@@ -156,7 +156,7 @@ function arrivalEntry(a: Arrival): Record<string, unknown> {
     case 'closed':
       return { users: a.users, think: distributionText(a.think) };
     case 'script':
-      return { requests: a.requests.map((r) => ({ at: durationText(r.atUs), ...(r.cart === undefined ? { sku: r.sku } : { skus: r.cart }), client: r.client })) };
+      return { requests: a.requests.map((r) => ({ at: durationText(r.atUs), ...(r.cart === undefined ? { sku: r.sku } : { skus: r.cart }), client: r.client, ...(r.mode !== undefined ? { mode: r.mode } : {}) })) };
   }
 }
 
@@ -202,6 +202,7 @@ export function scenarioToObject(s: Scenario): Record<string, unknown> {
       'queue-limit': w.queueLimit,
       resubmit: w.resubmitProbability,
       'resubmit-after': distributionText(w.resubmitAfter),
+      'read-share': w.readShare,
       steps: w.steps.map((step) => (typeof step === 'string' ? step : step.call)),
     },
     ...(s.dependencies.length > 0 ? { dependencies: Object.fromEntries(s.dependencies.map((d) => [d.name, distributionText(d.latency)])) } : {}),

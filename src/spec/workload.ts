@@ -23,6 +23,8 @@ interface ScriptedRequest {
   cart?: number[];
   /** 1-based client number. */
   client: number;
+  /** A read-write lock's side (absent: write, a buyer). */
+  mode?: 'read' | 'write';
 }
 
 export interface WorkloadSpec {
@@ -40,4 +42,10 @@ export interface WorkloadSpec {
    */
   resubmitProbability: number;
   resubmitAfter: Distribution;
+  /**
+   * The share of generated requests that are readers (a read-write lock's workload: they take
+   * the read lock and only read the stock), each drawn from the stream `workload/mode`; 0:
+   * none, and nothing is drawn.
+   */
+  readShare: number;
 }

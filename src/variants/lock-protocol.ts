@@ -46,6 +46,8 @@ export interface LockHandle {
   leaseMs: number | null;
   /** The fencing token handed out with this acquisition (locks that mint them). */
   fence: number | null;
+  /** A read-write lock's side for this request: `read` shares the lock with other readers (absent: write, exclusive). */
+  mode?: 'read' | 'write';
 }
 
 export type AcquireResult =
@@ -77,6 +79,12 @@ export interface LockProtocol {
   readonly upstreamLua?: boolean;
   /** A fair lock: it promises its waiters the lock in arrival order (the run's setup says so, for observers/fairness.ts). */
   readonly fair?: boolean;
+  /**
+   * A read-write lock: each request takes the read or the write side (LockHandle.mode), its
+   * scripts are upstream's Lua text (run in the nodes' Lua VM), and its hash names readers
+   * and a writer, not one holder, so the run records no key-state facts for it.
+   */
+  readonly readWrite?: boolean;
   acquire(lock: LockHandle, params: LockParams): EffectProgram<AcquireResult>;
   release(lock: LockHandle, params: LockParams): EffectProgram<ReleaseResult>;
 }

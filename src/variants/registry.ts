@@ -8,6 +8,7 @@ import { redisson } from './locks/redisson.js';
 import { redissonFair } from './locks/redisson-fair.js';
 import { redissonFenced } from './locks/redisson-fenced.js';
 import { redissonMulti } from './locks/redisson-multi.js';
+import { redissonReadWrite } from './locks/redisson-read-write.js';
 import { redissonPermitExpirableSemaphore, redissonSemaphore } from './locks/redisson-semaphore.js';
 import { redlock } from './locks/redlock.js';
 import { setNxPx } from './locks/set-nx-px.js';
@@ -15,7 +16,7 @@ import { setnxExpire } from './locks/setnx-expire.js';
 import { delexUnlock, delifeqUnlock, luaUnlock, tokenGetDel } from './locks/token-lock.js';
 
 export const LOCKS: ReadonlyMap<string, LockProtocol> = new Map(
-  [noLock, setnxExpire, setNxPx, tokenGetDel, luaUnlock, delexUnlock, delifeqUnlock, redisson, redlock, fenced, redissonSemaphore, redissonPermitExpirableSemaphore, redissonFair, redissonFenced, redissonMulti].map((l) => [l.name, l]),
+  [noLock, setnxExpire, setNxPx, tokenGetDel, luaUnlock, delexUnlock, delifeqUnlock, redisson, redlock, fenced, redissonSemaphore, redissonPermitExpirableSemaphore, redissonFair, redissonFenced, redissonMulti, redissonReadWrite].map((l) => [l.name, l]),
 );
 
 export const GUARDS: ReadonlyMap<string, Guard> = new Map(

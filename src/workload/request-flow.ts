@@ -67,6 +67,11 @@ export interface RequestInfo {
   qty: number;
   /** The shopper's order number; a resubmission carries the same one. */
   orderKey: string;
+  /**
+   * `read`: a reader (a read-write lock's workload), which takes the read lock and only reads
+   * the stock: no order check, no deduct, no order (absent: a buyer).
+   */
+  mode?: 'read' | 'write';
 }
 
 /**
@@ -211,6 +216,8 @@ export class RequestFlow {
     if (this.i === steps.length) return this.returnFromRequest();
     const step = steps[this.i];
     if (typeof step === 'object') return this.await(DEPENDENCY_CALL, this.calls[this.i] as Effect);
+    // A reader reads and works under its read lock; it writes nothing.
+    if ((this.req as RequestInfo).mode === 'read' && (step === 'check-order' || step === 'deduct' || step === 'order')) return this.stepDone();
     switch (step) {
       case 'lock': return this.acquire();
       case 'check-order': return this.checkOrder();
@@ -306,6 +313,8 @@ export class RequestFlow {
     }
     st.read = r.row;
     this.s.recorder.recordStockRead(this.thread, 'ok', req.id, req.sku, r.row.available, r.row.version, fence, this.readForUpdate, this.readTxn, undefined);
+    // A reader's answer is the stock, whatever it is.
+    if (req.mode === 'read') return this.stepDone();
     if (r.row.available < req.qty) st.outcome = 'sold-out';
     else if (this.readForDeduct) return this.writeDeduct();
     return this.stepDone();
@@ -426,7 +435,7 @@ export class RequestFlow {
 
   private endRequest(): null {
     const st = this.st;
-    this.outcome = st.outcome ?? (st.ordered ? 'ordered' : 'sold-out');
+    this.outcome = st.outcome ?? (st.ordered ? 'ordered' : (this.req as RequestInfo).mode === 'read' && st.read !== null ? 'read' : 'sold-out');
     this.awaiting = REQUEST_ENDED;
     this.req = null;
     this.lock = null;

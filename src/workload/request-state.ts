@@ -80,10 +80,13 @@ export function describeWrite(
   }
 }
 
+/** A read lock's records say so (the checker's readers); every other lock's carry no mode. */
+const readMode = (lock: LockHandle): 'read' | undefined => (lock.mode === 'read' ? 'read' : undefined);
+
 /** Before the acquire (a lock that is no lock, `noop`, has no critical section to judge). */
 export function acquireInvoked(recorder: HistoryRecorder, thread: string, request: string, lock: LockHandle, st: RequestState): void {
   // A multi-lock's invocation names its keys in order (observers/partial-holds.ts reads them).
-  recorder.recordLock(thread, 'invoke', 'acquire', request, lock.key, undefined, undefined, lock.keys === undefined ? undefined : multiLockDetail(lock.keys));
+  recorder.recordLock(thread, 'invoke', 'acquire', request, lock.key, undefined, undefined, lock.keys === undefined ? undefined : multiLockDetail(lock.keys), readMode(lock));
   st.attempted = true;
 }
 
@@ -91,12 +94,12 @@ export function acquireEnded(recorder: HistoryRecorder, thread: string, request:
   if (r.acquired) {
     st.holding = true;
     const fence = lock.fence ?? undefined;
-    recorder.recordLock(thread, 'ok', 'acquire', request, lock.key, lock.leaseMs, fence, undefined);
+    recorder.recordLock(thread, 'ok', 'acquire', request, lock.key, lock.leaseMs, fence, undefined, readMode(lock));
     return;
   }
   // A timed-out acquire may have taken the lock after all: its outcome is unknown.
   const type = r.reason === 'timeout' || r.reason === 'unknown' ? 'info' : 'fail';
-  recorder.recordLock(thread, type, 'acquire', request, lock.key, undefined, undefined, r.detail);
+  recorder.recordLock(thread, type, 'acquire', request, lock.key, undefined, undefined, r.detail, readMode(lock));
   st.outcome = r.reason === 'busy' ? 'lock-busy' : 'lock-error';
 }
 
@@ -108,11 +111,11 @@ export function releaseInvoked(recorder: HistoryRecorder, thread: string, reques
   if (!st.holding && !(unlockAlways && st.attempted)) return false;
   st.holding = false;
   st.attempted = false;
-  recorder.recordLock(thread, 'invoke', 'release', request, lock.key, undefined, undefined, undefined);
+  recorder.recordLock(thread, 'invoke', 'release', request, lock.key, undefined, undefined, undefined, readMode(lock));
   return true;
 }
 
 export function releaseEnded(recorder: HistoryRecorder, thread: string, request: string, lock: LockHandle, r: ReleaseResult): void {
-  if (r.released) recorder.recordLock(thread, 'ok', 'release', request, lock.key, undefined, undefined, undefined);
-  else recorder.recordLock(thread, r.reason === 'timeout' ? 'info' : 'fail', 'release', request, lock.key, undefined, undefined, r.detail);
+  if (r.released) recorder.recordLock(thread, 'ok', 'release', request, lock.key, undefined, undefined, undefined, readMode(lock));
+  else recorder.recordLock(thread, r.reason === 'timeout' ? 'info' : 'fail', 'release', request, lock.key, undefined, undefined, r.detail, readMode(lock));
 }

@@ -51,6 +51,7 @@ export class Workload {
   private readonly states: ClientState[];
   private readonly skuRng: RandomStream;
   private readonly resubmitRng: RandomStream;
+  private readonly modeRng: RandomStream | null;
   private readonly lockKeys = new Map<number, string>();
 
   constructor(
@@ -70,6 +71,8 @@ export class Workload {
     }));
     this.skuRng = sim.random.fork('workload/sku');
     this.resubmitRng = sim.random.fork('workload/resubmit');
+    // Forked only when there are readers to draw, so a workload without them draws as before.
+    this.modeRng = spec.readShare > 0 ? sim.random.fork('workload/mode') : null;
   }
 
   /** Requests arrived but not finished (queued or being served). */
@@ -98,7 +101,7 @@ export class Workload {
       // Draws nothing: the script says when, where and which SKU.
       for (const r of arrival.requests) {
         const state = this.states[r.client - 1];
-        this.sim.scheduleAt(r.atUs, () => this.submit(state, null, r.sku, false, r.cart));
+        this.sim.scheduleAt(r.atUs, () => this.submit(state, null, r.sku, false, r.cart, r.mode));
       }
     }
   }
@@ -162,9 +165,18 @@ export class Workload {
     }
   }
 
-  private submit(state: ClientState, copyOf: { sku: number; orderKey: string; cart?: number[] } | null = null, scriptedSku: number | null = null, awaited = false, scriptedCart?: number[]): PendingRequest {
+  private submit(
+    state: ClientState,
+    copyOf: { sku: number; orderKey: string; cart?: number[]; mode: 'read' | 'write' | undefined } | null = null,
+    scriptedSku: number | null = null,
+    awaited = false,
+    scriptedCart?: number[],
+    scriptedMode: 'read' | 'write' | undefined = undefined,
+  ): PendingRequest {
     const cart = copyOf ? copyOf.cart : scriptedCart;
     const sku = copyOf ? copyOf.sku : (scriptedSku ?? this.skus[this.skuRng.int(0, this.skus.length - 1)]);
+    // A copy keeps its original's side; a generated request is a reader with the read share's chance.
+    const mode = copyOf ? copyOf.mode : scriptedMode ?? (this.modeRng !== null ? (this.modeRng.next() < this.spec.readShare ? 'read' : 'write') : undefined);
     const n = this.nextRequest++;
     const req: PendingRequest = {
       id: `r${n}`,
@@ -174,11 +186,12 @@ export class Workload {
       client: state.client,
       done: awaited ? new Signal() : null,
       ...(cart === undefined ? {} : { cart }),
+      ...(mode !== undefined ? { mode } : {}),
     };
     if (copyOf === null && this.spec.resubmitProbability > 0 && this.resubmitRng.next() < this.spec.resubmitProbability) {
       // The shopper (or a gateway retry) sends the same order again a little later.
       const delayUs = Math.max(1, Math.round(sample(this.spec.resubmitAfter, this.resubmitRng)));
-      const original = { sku, orderKey: req.orderKey, ...(cart === undefined ? {} : { cart }) };
+      const original = { sku, orderKey: req.orderKey, mode, ...(cart === undefined ? {} : { cart }) };
       this.sim.schedule(delayUs, () => this.submit(state, original));
     }
     this.flow.recorder.recordRequest(state.client.name, 'invoke', req.id, sku, req.qty, undefined);
@@ -268,6 +281,7 @@ class WorkerProgram implements Generator<Effect, void, unknown> {
         threadOwner: this.threadOwner,
         leaseMs: null,
         fence: null,
+        ...(next.mode !== undefined ? { mode: next.mode } : {}),
       });
       this.serving = next;
       input = undefined;

@@ -36,6 +36,8 @@ const CAUSES: Record<string, RegExp[]> = {
   'multilock-opposite-order': [/each waits for the other/, /gave it back/],
   'orphaned-reentrant-hold': [/primary-crash/],
   'random-gc-pauses': [/gc-pause start/, /lock expired/],
+  // 3.44-3.52: the ReadLockTask renews SKU 2's hash, not its readers' timeout keys.
+  'read-lock-timeout-not-renewed': [/not its readers' timeout keys/],
   'redlock-clock-jump': [/clock-jump event/, /redis-2: lock:stock:\d+ gone: r\d+'s lock expired/],
   'redlock-gc-pause': [/gc-pause start/, /lock expired/],
   'redlock-master-down': [/redis-restart start/],

@@ -60,8 +60,8 @@ export const lockOp = (
   f: 'acquire' | 'release',
   type: Operation['type'],
   request: string,
-  o: { thread?: string; key?: string; leaseMs?: number | null; fence?: number; detail?: string } = {},
-): NewOperation => ({ process: o.thread ?? 'client-1/w1', request, type, f, key: o.key ?? K, ...(o.leaseMs !== undefined ? { leaseMs: o.leaseMs } : {}), ...(o.fence !== undefined ? { fence: o.fence } : {}), ...(o.detail !== undefined ? { detail: o.detail } : {}) }) as NewOperation;
+  o: { thread?: string; key?: string; leaseMs?: number | null; fence?: number; detail?: string; mode?: 'read' } = {},
+): NewOperation => ({ process: o.thread ?? 'client-1/w1', request, type, f, key: o.key ?? K, ...(o.leaseMs !== undefined ? { leaseMs: o.leaseMs } : {}), ...(o.fence !== undefined ? { fence: o.fence } : {}), ...(o.detail !== undefined ? { detail: o.detail } : {}), ...(o.mode !== undefined ? { mode: o.mode } : {}) }) as NewOperation;
 
 export const fault = (fault: string, phase: 'start' | 'end' | 'event', target: string, detail = ''): NewOperation => ({
   process: 'nemesis', type: 'info', f: 'fault', fault, phase, target, detail,

@@ -34,7 +34,7 @@ describe('critical sections', () => {
       [901, requestOp('fail', 'r2', { outcome: 'lock-busy' })],
       [1_000, end()],
     ]));
-    expect(sections).toEqual([{ request: 'r1', thread: 'client-1/w1', client: 'client-1', key: K, startUs: 10, endUs: 500 }]);
+    expect(sections).toEqual([{ request: 'r1', thread: 'client-1/w1', client: 'client-1', key: K, startUs: 10, endUs: 500, shared: false }]);
     expect(endUs).toBe(1_000);
   });
 

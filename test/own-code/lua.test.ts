@@ -63,6 +63,9 @@ const CASES: Array<{ name: string; setup?: string[][]; script: string; keys?: st
   { name: 'tonumber of a reply', setup: [['SET', 'c', '41']], script: "return tonumber(redis.call('get', KEYS[1])) + 1", keys: ['c'] },
   { name: "Lua 5.1's global unpack spreads a table into arguments", script: "redis.call('set', 'n1', 'a'); redis.call('set', 'n2', 'b'); return redis.call('del', unpack({'n1', 'n2', 'n3'}))" },
   { name: 'unpack of an empty table passes no argument (an arity error)', script: "return redis.pcall('del', unpack({})).err" },
+  { name: "Lua 5.1's math.max and math.min take numeric strings", script: "return {math.max('5', 3), math.min(7, '2', 4), math.max(-3, redis.call('pttl', 'none'))}" },
+  { name: 'a numeric for loop counted from a string names keys without ".0"', setup: [['HSET', 'h', 'f', '2']], script: "local out = {}; for c = redis.call('hget', KEYS[1], 'f'), 1, -1 do out[#out + 1] = 'k:' .. c end; return out", keys: ['h'] },
+  { name: 'math.max of a string that is no number fails', script: "return redis.pcall('get', math.max('x', 1))" },
 ];
 
 describe('Lua number formatting (redis.call arguments)', () => {

@@ -22,6 +22,8 @@ export const OUTCOME_GROUP: Record<RequestOutcome, 'ordered' | 'refused' | 'erro
   'lock-error': 'error',
   'db-error': 'error',
   unavailable: 'error',
+  // A reader's answer is the stock it read: what it asked for, as an order is.
+  read: 'ordered',
 };
 
 /**

@@ -70,12 +70,13 @@ export class HoldersObserver implements Observer {
     this.limit = op.permits ?? 1;
   }
 
+  // A reader (a read lock's section) shares the key with other readers: read-write.ts judges it.
   sectionOpened(s: LiveSection): void {
-    this.add(s, 1, s.startUs);
+    if (!s.shared) this.add(s, 1, s.startUs);
   }
 
   sectionClosed(s: LiveSection): void {
-    this.add(s, -1, s.endUs);
+    if (!s.shared) this.add(s, -1, s.endUs);
   }
 
   instantEnded(): void {

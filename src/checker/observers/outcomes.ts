@@ -8,7 +8,8 @@ import type { Operation, RequestOutcome, SetupOp } from '../../history/operation
 import { ValueCounts } from '../whole-run-stores.js';
 import type { Observer, Outcome, RequestFacts } from '../observer.js';
 
-type OutcomeCounts = Record<RequestOutcome | 'unknown', number>;
+/** `read` only where readers ran (a read-write lock's workload), so other runs' figures read as before. */
+type OutcomeCounts = Record<Exclude<RequestOutcome, 'read'> | 'unknown', number> & { read?: number };
 
 /** The request figures of RunMetrics (check-history.ts). */
 export interface OutcomeFigures {
@@ -134,6 +135,9 @@ function countOutcome(c: OutcomeCounts, outcome: RequestOutcome): void {
       return;
     case 'unavailable':
       c.unavailable++;
+      return;
+    case 'read':
+      c.read = (c.read ?? 0) + 1;
       return;
     default:
       // A name the workload never records (a hand-written history): counted under its name.

@@ -26,9 +26,17 @@ const renewEveryUs = (config: RedissonConfig): number => Math.floor(config.lockW
 /** Config.lockWatchdogBatchSize (3.44+): locks renewed per script. */
 const LOCK_WATCHDOG_BATCH_SIZE = 100;
 
+/**
+ * The renewal command of the lock object that made an entry (its renewExpirationAsync): RLock's
+ * by default; RedissonReadLock's renews its readers' timeout keys too (redisson-read-write.ts).
+ */
+export type RenewCommand = (key: string, owner: string, leaseMs: number) => string[];
+
 /** A lock name's holders in this client: thread -> re-entries, in arrival order (a LinkedHashMap). */
-class RenewalEntry {
+export class RenewalEntry {
   readonly threads = new Map<string, { count: number; request: string }>();
+  /** The renewal of the lock object that made the entry (null: RLock's). */
+  renew: RenewCommand | null = null;
   /** The armed timer of the per-lock design; `firing` while its renewal is in flight. */
   timer: { handle: number; firing: boolean } | null = null;
 
@@ -71,8 +79,12 @@ function failure(r: Outcome): string | null {
   return isErrorReply(r.reply) ? r.reply.message : null;
 }
 
-/** scheduleExpirationRenewal: the lock was taken without a lease. */
-export function* scheduleRenewal(config: RedissonConfig, key: string, owner: string, request: string): EffectProgram<void> {
+/**
+ * scheduleExpirationRenewal: the lock was taken without a lease. `renew`: the per-lock design's
+ * renewal when the lock object that makes the entry is not an RLock (3.x keys EXPIRATION_RENEWAL_MAP
+ * by name alone, so the first lock object of a name decides how every renewal of it is sent).
+ */
+export function* scheduleRenewal(config: RedissonConfig, key: string, owner: string, request: string, renew: RenewCommand | null = null): EffectProgram<void> {
   if (config.b.renewal === 'shared') {
     const shared = (yield SHARED_RENEWAL) as SharedRenewal;
     const old = shared.entries.get(key);
@@ -93,6 +105,7 @@ export function* scheduleRenewal(config: RedissonConfig, key: string, owner: str
   if (old) return old.add(owner, request);
   const entry = new RenewalEntry();
   entry.add(owner, request);
+  entry.renew = renew;
   map.set(key, entry);
   yield* renewExpiration(config, map, key);
 }
@@ -128,7 +141,8 @@ function* perLockTimer(config: RedissonConfig, map: Map<string, RenewalEntry>, k
     const entry = map.get(key);
     const first = entry?.first();
     if (!entry || !first) return;
-    const r = yield* syncedEval(config, ['EVAL', redissonRenew.lua, '1', key, lease, first.owner], true);
+    const command = entry.renew === null ? ['EVAL', redissonRenew.lua, '1', key, lease, first.owner] : entry.renew(key, first.owner, config.lockWatchdogTimeoutMs);
+    const r = yield* syncedEval(config, command, true);
     const error = failure(r);
     if (error !== null) {
       // "Can't update lock expiration": stop for good (3.x); `continue` is a what-if for this design.
