@@ -19,12 +19,15 @@ const LONGEST_FIRST = [
   'test/docs/examples.test.ts', // 182 s: every example of the docs, one CLI process each
   'test/backends/real/real-run.test.ts', // 165 s, mostly waiting on real Redis and Sentinel
   'test/own-code/determinism.test.ts', // 126 s
+  'test/backends/real/redisson-kinds.test.ts', // 57 s, real time
   'test/checker/replay/replay-3.test.ts', // 51 s
   'test/backends/real/partition-modes.test.ts', // 51 s, real time
   'test/cli/explore.test.ts', // 49 s
   'test/backends/real/key-watch.test.ts', // 46 s, real time
   'test/report/html-browser.test.ts', // 42 s
   'test/cli/check-shards.test.ts', // 41 s
+  'test/backends/real/redisson-multi-fenced.test.ts', // 26 s, real time
+  'test/backends/real/semaphores.test.ts', // 19 s, real time
 ];
 
 class LongestFirst extends BaseSequencer {

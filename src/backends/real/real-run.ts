@@ -47,8 +47,6 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
   const sim = new Simulation(seed);
   const faults = faultsOfRun(scenario, sim.random);
   refuseUnreal(scenario, faults);
-  // A read-write lock's hash names readers and a writer, not one holder, which the key watch cannot tell apart.
-  if (LOCKS.get(variant.lock)?.readWrite) throw new Error(`variant ${variant.name}: the real backend does not run the read-write lock yet (${variant.lock}); run it on the model`);
   const driver = new RealTimeDriver(sim);
   const recorder = new HistoryRecorder(() => sim.nowUs);
   const clientNames = Array.from({ length: scenario.workload.clients }, (_, i) => `client-${i + 1}`);
@@ -57,8 +55,10 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
   const clients: ClientHost<RealTransport>[] = [];
   let watcher: Redis | null = null;
   const module = variant.lockModule;
-  // A semaphore's counter names no holder: no key is watched (runner/run.ts records none either).
-  const keyWatch = new KeyWatch(deployment, driver, (op) => recorder.record(op), module?.keys ?? null, !(LOCKS.get(variant.lock)?.countsPermits ?? false));
+  // A semaphore's counter names no holder, nor does a read-write lock's hash (readers and a writer):
+  // no key is watched for them (runner/run.ts records none either).
+  const protocol = LOCKS.get(variant.lock);
+  const keyWatch = new KeyWatch(deployment, driver, (op) => recorder.record(op), module?.keys ?? null, !(protocol?.countsPermits || protocol?.readWrite));
   const userCode = module
     ? new RealOwnCodeRuntime(module.file, module.export ?? 'default', factoryOptions(variant, scenario.network.commandTimeoutUs), scenario.redis.topology === 'independent', driver, keyWatch, module.client, module.keys ?? null)
     : null;
