@@ -11,79 +11,161 @@
  * attempts keep their keys until the acquire gives up), a dead holder's key with no TTL, an
  * unlock the server does not know.
  *
- * Judged at the end, from spans collected as requests end (holders may end after the
- * refusals they explain).
+ * Judged as the run goes, in memory bounded by what is in flight: a refusal is decided as soon
+ * as a holder whose section is open explains it (a mutex), or once every lock work of its key
+ * that began before its answer has ended; finished holds are kept only while a refusal still
+ * to come or to decide could meet them.
  */
+import type { CriticalSection, LockWork, RequestFacts } from '../observer.js';
 
 interface Span {
   fromUs: number;
   toUs: number;
 }
 
+/** A lock work not ended yet: acquiring, or holding (its section open or closed). */
+interface OpenWork {
+  fromUs: number;
+  held: boolean;
+  sectionOpen: boolean;
+}
+
 interface Refusal extends Span {
   invokeUs: number;
 }
 
+interface KeyState {
+  works: Map<string, OpenWork>;
+  /** Holds whose work ended, while a refusal could still meet them. */
+  ended: Span[];
+  /** Refusals a work still open may yet explain. */
+  pending: Refusal[];
+}
+
+/** Pruning the ended holds: at most once per this many new ones, per key. */
+const PRUNE_EVERY = 64;
+
 export class BusyWhileFree {
-  private readonly holds = new Map<string, Span[]>();
-  private readonly refusals = new Map<string, Refusal[]>();
+  private readonly keys = new Map<string, KeyState>();
+  /** When each unexplained refusal's request arrived (the quiet period is known at the end). */
+  private readonly unexplainedInvokeUs: number[] = [];
 
   /** `limit`: how many may hold a key at once. */
   constructor(private readonly limit: number) {}
 
-  held(key: string, fromUs: number, toUs: number): void {
-    listOf(this.holds, key).push({ fromUs, toUs });
+  workStarted(w: LockWork): void {
+    this.stateOf(w.key).works.set(w.request, { fromUs: w.fromUs, held: false, sectionOpen: false });
   }
 
-  refused(key: string, fromUs: number, toUs: number, invokeUs: number): void {
-    listOf(this.refusals, key).push({ fromUs, toUs, invokeUs });
-  }
-
-  /** The refusals of requests invoked at `sinceUs` or later that no holder explains. */
-  count(sinceUs: number): number {
-    let unexplained = 0;
-    for (const [key, refusals] of this.refusals) {
-      const full = fullSpans(this.holds.get(key) ?? [], this.limit);
-      for (const r of refusals) if (r.invokeUs >= sinceUs && !overlapsAny(full, r)) unexplained++;
+  sectionOpened(s: CriticalSection): void {
+    const work = this.keys.get(s.key)?.works.get(s.request);
+    if (work) {
+      work.held = true;
+      work.sectionOpen = true;
     }
-    return unexplained;
+  }
+
+  sectionClosed(s: CriticalSection): void {
+    const work = this.keys.get(s.key)?.works.get(s.request);
+    if (work) work.sectionOpen = false;
+  }
+
+  /** Request `r` ended at `endUs` (null: unknown); `refused`: answered "lock busy". */
+  requestEnded(r: RequestFacts, endUs: number | null, refused: boolean, nowUs: number): void {
+    const lockWork = r.work;
+    if (lockWork === null) return;
+    const state = this.keys.get(lockWork.key);
+    const work = state?.works.get(r.id);
+    if (!state || !work) return;
+    state.works.delete(r.id);
+    if (work.held) {
+      state.ended.push({ fromUs: work.fromUs, toUs: Number.isFinite(lockWork.toUs) ? lockWork.toUs : (endUs ?? Infinity) });
+      if (state.ended.length % PRUNE_EVERY === 0) this.prune(state, nowUs);
+    } else if (refused && endUs !== null) {
+      const refusal = { fromUs: work.fromUs, toUs: endUs, invokeUs: r.invokeUs };
+      if (!this.decide(state, refusal, false)) state.pending.push(refusal);
+    }
+    if (state.pending.length > 0) state.pending = state.pending.filter((p) => !this.decide(state, p, false));
+  }
+
+  /** The refusals of requests invoked at `sinceUs` or later that no holder explains (every work ended). */
+  count(sinceUs: number): number {
+    for (const state of this.keys.values()) {
+      for (const p of state.pending) this.decide(state, p, true);
+      state.pending = [];
+    }
+    return this.unexplainedInvokeUs.filter((at) => at >= sinceUs).length;
+  }
+
+  private stateOf(key: string): KeyState {
+    let state = this.keys.get(key);
+    if (state === undefined) this.keys.set(key, (state = { works: new Map(), ended: [], pending: [] }));
+    return state;
+  }
+
+  /**
+   * Whether `r` is decided (and, if unexplained, counted): explained by holds known, or no open
+   * work that began before its answer is left to explain it (`final`: none will be).
+   */
+  private decide(state: KeyState, r: Refusal, final: boolean): boolean {
+    const explained = this.limit === 1 ? explainedOnce(state, r) : explainedByMany(state, r, this.limit);
+    if (explained === true) return true;
+    if (explained === 'undecided' && !final) return false;
+    this.unexplainedInvokeUs.push(r.invokeUs);
+    return true;
+  }
+
+  /** Drops the ended holds no refusal can meet: ended before every open work and pending refusal began, and before now. */
+  private prune(state: KeyState, nowUs: number): void {
+    let floorUs = nowUs;
+    for (const w of state.works.values()) floorUs = Math.min(floorUs, w.fromUs);
+    for (const p of state.pending) floorUs = Math.min(floorUs, p.fromUs);
+    state.ended = state.ended.filter((h) => h.toUs >= floorUs);
   }
 }
 
-function listOf<T>(map: Map<string, T[]>, key: string): T[] {
-  let list = map.get(key);
-  if (list === undefined) map.set(key, (list = []));
-  return list;
+/**
+ * A mutex: one hold meeting the refusal explains it (an open section that began before its
+ * answer spans its end); no allocation, as every refusal of a busy lock passes here.
+ */
+function explainedOnce(state: KeyState, r: Refusal): boolean | 'undecided' {
+  let undecided = false;
+  for (const w of state.works.values()) {
+    if (w.fromUs > r.toUs) continue;
+    if (w.held && w.sectionOpen) return true;
+    undecided = true;
+  }
+  for (const h of state.ended) if (h.fromUs <= r.toUs && h.toUs >= r.fromUs) return true;
+  return undecided ? 'undecided' : false;
 }
 
-/** The maximal spans (closed, ascending) during which at least `limit` holds overlap. */
-function fullSpans(holds: readonly Span[], limit: number): Span[] {
+/** A semaphore of `limit` permits: as many holds at one instant of the refusal explain it. */
+function explainedByMany(state: KeyState, r: Refusal, limit: number): boolean | 'undecided' {
+  let undecided = false;
+  const meeting = state.ended.filter((h) => h.fromUs <= r.toUs && h.toUs >= r.fromUs);
+  for (const w of state.works.values()) {
+    if (w.fromUs > r.toUs) continue;
+    if (w.held && w.sectionOpen) meeting.push({ fromUs: w.fromUs, toUs: Infinity });
+    else undecided = true;
+  }
+  if (mostAtOnce(meeting, r) >= limit) return true;
+  return undecided ? 'undecided' : false;
+}
+
+/** The most of `spans` (each meeting `within`) that overlap at one instant inside `within`. */
+function mostAtOnce(spans: readonly Span[], within: Span): number {
+  if (spans.length <= 1) return spans.length;
   // Starts before ends at the same instant: spans that touch overlap (closed spans).
-  const events = holds.flatMap((h) => [
-    { atUs: h.fromUs, delta: 1 },
-    { atUs: h.toUs, delta: -1 },
+  const events = spans.flatMap((s) => [
+    { atUs: Math.max(s.fromUs, within.fromUs), delta: 1 },
+    { atUs: Math.min(s.toUs, within.toUs), delta: -1 },
   ]);
   events.sort((a, b) => a.atUs - b.atUs || b.delta - a.delta);
-  const full: Span[] = [];
   let count = 0;
-  let fromUs = 0;
+  let most = 0;
   for (const e of events) {
-    const before = count;
     count += e.delta;
-    if (before < limit && count >= limit) fromUs = e.atUs;
-    else if (before >= limit && count < limit) full.push({ fromUs, toUs: e.atUs });
+    most = Math.max(most, count);
   }
-  return full;
-}
-
-/** Whether span `s` meets any of the ascending, disjoint `spans` (binary search on their ends). */
-function overlapsAny(spans: readonly Span[], s: Span): boolean {
-  let lo = 0;
-  let hi = spans.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (spans[mid].toUs < s.fromUs) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < spans.length && spans[lo].fromUs <= s.toUs;
+  return most;
 }

@@ -30,7 +30,7 @@
  */
 import { formatMicros } from '../../engine/time.js';
 import type { Operation, SetupOp } from '../../history/operation.js';
-import type { Observer, Outcome, RequestFacts } from '../observer.js';
+import type { CriticalSection, LedgerView, LockWork, Observer, Outcome, RequestFacts } from '../observer.js';
 import { BusyWhileFree } from './busy-while-free.js';
 import type { DiagnosticsObserver } from './diagnostics.js';
 import { failed as failure, stockUnitsOf } from './flash-sale.js';
@@ -92,13 +92,27 @@ export class LivenessObserver implements Observer {
   private longestFromUs = -1;
   /** "Lock busy" answers no holder explains (set up with the key's limit). */
   private busyWhileFree = new BusyWhileFree(1);
+  private ledger: LedgerView | null = null;
 
   constructor(private readonly diagnostics: DiagnosticsObserver) {}
 
-  setup(op: SetupOp): void {
+  setup(op: SetupOp, ledger: LedgerView): void {
+    this.ledger = ledger;
     this.stockUnits = stockUnitsOf(op);
     this.durationUs = op.durationUs;
     this.busyWhileFree = new BusyWhileFree(op.permits ?? 1);
+  }
+
+  workStarted(w: LockWork): void {
+    this.busyWhileFree.workStarted(w);
+  }
+
+  sectionOpened(s: CriticalSection): void {
+    this.busyWhileFree.sectionOpened(s);
+  }
+
+  sectionClosed(s: CriticalSection): void {
+    this.busyWhileFree.sectionClosed(s);
   }
 
   observe(op: Operation): void {
@@ -126,12 +140,7 @@ export class LivenessObserver implements Observer {
       this.failed++;
       if (r.invokeUs >= this.quietFromUs) this.quietFailed++;
     }
-    const work = r.work;
-    if (work !== null) {
-      // A request that held the lock (a section open or closed) holds it over its whole lock work.
-      if (r.open !== null || r.csEndUs >= 0) this.busyWhileFree.held(work.key, work.fromUs, work.toUs);
-      else if (outcome === 'lock-busy' && endUs !== null) this.busyWhileFree.refused(work.key, work.fromUs, endUs, r.invokeUs);
-    }
+    this.busyWhileFree.requestEnded(r, endUs, outcome === 'lock-busy', this.ledger?.nowUs ?? 0);
     if (outcome !== 'ordered' || endUs === null) return;
     this.orders++;
     this.stretch(Math.min(endUs, this.durationUs));

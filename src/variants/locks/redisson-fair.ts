@@ -18,7 +18,8 @@ import { awaitMessage, CLOCK_EFFECT, clientStateEffect, CURRENT_REQUEST_EFFECT, 
 import { isErrorReply } from '../../world/redis/reply.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../lock-protocol.js';
 import { ACQUIRED, BUSY, RELEASED } from './lock-results.js';
-import { clientConfig, recognisedNoSync, rerunDelay, rerunsAfter, retryDelayMs, syncedEval, type Outcome, type RedissonConfig } from './redisson/executor.js';
+import { acquireFailure, acquireRuns } from './redisson/acquire-runs.js';
+import { clientConfig, rerunDelay, rerunsAfter, retryDelayMs, syncedEval, type Outcome, type RedissonConfig } from './redisson/executor.js';
 import { FAIR_ACQUIRE_FAILED, FAIR_TRY_LOCK, FAIR_UNLOCK, fairChannelOf, fairQueueOf, fairTimeoutSetOf, fairWaiterChannelOf } from './redisson/fair-scripts.js';
 import { cancelRenewal, scheduleRenewal } from './redisson/renewal.js';
 import { atLeastVersion, eraAt } from './redisson/semaphore-scripts.js';
@@ -123,35 +124,20 @@ function* acquireFailed(config: RedissonConfig, lock: LockHandle, params: LockPa
  * unlock); on success without a lease the watchdog. Returns the result or the script's ttl.
  */
 function* tryAcquire(config: RedissonConfig, lock: LockHandle, params: LockParams, request: string): EffectProgram<AcquireResult | number> {
-  let givenBack = false;
-  let giveBacks = 0;
-  let r: Outcome;
-  for (let run = 0; ; run++) {
-    r = yield* syncedEval(config, yield* tryLockScript(lock, params), lockRetried(config));
-    givenBack = false;
-    if (r.kind === 'no-sync' && config.b.giveBackOnNoSync && recognisedNoSync(config, r)) {
-      const back = yield* unlockInner(config, lock, params, `${lock.token}:give-back-${++giveBacks}`);
-      givenBack = back.kind === 'no-sync' || (back.kind === 'reply' && !isErrorReply(back.reply));
-    }
-    if (!(config.b.retryAcquireOnNoSync && rerunsAfter(config, r, run))) break;
-    yield* rerunDelay(config, run);
+  const { outcome: r, givenBack } = yield* acquireRuns(
+    config,
+    lock.token,
+    function* () {
+      return yield* syncedEval(config, yield* tryLockScript(lock, params), lockRetried(config));
+    },
+    (requestId) => unlockInner(config, lock, params, requestId),
+  );
+  if (r.kind !== 'reply' || isErrorReply(r.reply)) return acquireFailure(r, givenBack);
+  if (r.reply === null) {
+    if (params.leaseMs === null) yield* scheduleRenewal(config, lock.key, lock.threadOwner, request);
+    return ACQUIRED;
   }
-  switch (r.kind) {
-    case 'timeout':
-      return { acquired: false, reason: 'timeout', detail: `no reply after ${r.sends} sends (RedisResponseTimeoutException)` };
-    case 'no-sync':
-      if (r.reply !== null) return { acquired: false, reason: 'error', detail: r.message };
-      return givenBack
-        ? { acquired: false, reason: 'error', detail: `${r.message}; lock given back` }
-        : { acquired: false, reason: 'unknown', detail: `${r.message}; the lock taken stays held` };
-    case 'reply':
-      if (isErrorReply(r.reply)) return { acquired: false, reason: 'error', detail: r.reply.message };
-      if (r.reply === null) {
-        if (params.leaseMs === null) yield* scheduleRenewal(config, lock.key, lock.threadOwner, request);
-        return ACQUIRED;
-      }
-      return typeof r.reply === 'number' ? r.reply : -1;
-  }
+  return typeof r.reply === 'number' ? r.reply : -1;
 }
 
 /** Redisson's tryLock(wait, lease): acquireFailed each time the wait runs out (RedissonLock.java tryLock). */

@@ -18,7 +18,8 @@ import { awaitMessage, CLOCK_EFFECT, clientStateEffect, CURRENT_REQUEST_EFFECT, 
 import { isErrorReply } from '../../world/redis/reply.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../lock-protocol.js';
 import { ACQUIRED, BUSY, RELEASED } from './lock-results.js';
-import { clientConfig, recognisedNoSync, rerunDelay, rerunsAfter, retryDelayMs, syncedEval, type Outcome, type RedissonConfig } from './redisson/executor.js';
+import { acquireFailure, acquireRuns } from './redisson/acquire-runs.js';
+import { clientConfig, rerunDelay, rerunsAfter, retryDelayMs, syncedEval, type Outcome, type RedissonConfig } from './redisson/executor.js';
 import { cancelReadRenewal, scheduleReadRenewal } from './redisson/read-lock-renewal.js';
 import { readAcquireCommand, readRenewCommand, readUnlockCommand, rwLatchOf, writeAcquireCommand, writeUnlockCommand, type UnlockLatch } from './redisson/read-write-commands.js';
 import { rwChannelOf, writeFieldOf } from './redisson/read-write-scripts.js';
@@ -82,35 +83,18 @@ function* stopRenewal(config: RedissonConfig, lock: LockHandle): EffectProgram<v
  * lease. Returns the result, or the hash's PTTL (the script's reply when the lock is taken).
  */
 function* tryAcquire(config: RedissonConfig, lock: LockHandle, params: LockParams, request: string, script: string[]): EffectProgram<AcquireResult | number> {
-  let givenBack = false;
-  let giveBacks = 0;
-  let r: Outcome;
-  for (let run = 0; ; run++) {
-    r = yield* syncedEval(config, script, lockRetried(config));
-    givenBack = false;
-    if (r.kind === 'no-sync' && config.b.giveBackOnNoSync && recognisedNoSync(config, r)) {
-      const back = yield* unlockInner(config, lock, params, `${lock.token}:give-back-${++giveBacks}`);
-      givenBack = back.kind === 'no-sync' || (back.kind === 'reply' && !isErrorReply(back.reply));
-    }
-    if (!(config.b.retryAcquireOnNoSync && rerunsAfter(config, r, run))) break;
-    yield* rerunDelay(config, run);
+  const { outcome: r, givenBack } = yield* acquireRuns(
+    config,
+    lock.token,
+    () => syncedEval(config, script, lockRetried(config)),
+    (requestId) => unlockInner(config, lock, params, requestId),
+  );
+  if (r.kind !== 'reply' || isErrorReply(r.reply)) return acquireFailure(r, givenBack);
+  if (r.reply === null) {
+    if (params.leaseMs === null) yield* startRenewal(config, lock, params, request);
+    return ACQUIRED;
   }
-  switch (r.kind) {
-    case 'timeout':
-      return { acquired: false, reason: 'timeout', detail: `no reply after ${r.sends} sends (RedisResponseTimeoutException)` };
-    case 'no-sync':
-      if (r.reply !== null) return { acquired: false, reason: 'error', detail: r.message };
-      return givenBack
-        ? { acquired: false, reason: 'error', detail: `${r.message}; lock given back` }
-        : { acquired: false, reason: 'unknown', detail: `${r.message}; the lock taken stays held` };
-    case 'reply':
-      if (isErrorReply(r.reply)) return { acquired: false, reason: 'error', detail: r.reply.message };
-      if (r.reply === null) {
-        if (params.leaseMs === null) yield* startRenewal(config, lock, params, request);
-        return ACQUIRED;
-      }
-      return typeof r.reply === 'number' ? r.reply : -1;
-  }
+  return typeof r.reply === 'number' ? r.reply : -1;
 }
 
 export const redissonReadWrite: LockProtocol = {

@@ -13,6 +13,7 @@ import { isErrorReply } from '../../world/redis/reply.js';
 import { redissonAcquire, redissonUnlock, redissonUnlockLatch } from '../../world/redis/scripts.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../lock-protocol.js';
 import { ACQUIRED, BUSY, RELEASED } from './lock-results.js';
+import { acquireFailure } from './redisson/acquire-runs.js';
 import { clientConfig, knownSync, recognisedNoSync, rerunDelay, rerunsAfter, retryDelayMs, SYNC_UNKNOWN, syncedEffect, syncedEval, syncedOutcome, syncedResent, type Outcome, type RedissonConfig } from './redisson/executor.js';
 import { cancelRenewal, scheduleRenewal } from './redisson/renewal.js';
 import { behaviourOf } from './redisson/versions.js';
@@ -98,24 +99,13 @@ function* tryAcquire(config: RedissonConfig, lock: LockHandle, watchdog: boolean
     if (!(config.b.retryAcquireOnNoSync && rerunsAfter(config, r, run))) break;
     yield* rerunDelay(config, run);
   }
-  switch (r.kind) {
-    case 'timeout':
-      return { acquired: false, reason: 'timeout', detail: `no reply after ${r.sends} sends (RedisResponseTimeoutException)` };
-    case 'no-sync':
-      if (r.reply !== null) return { acquired: false, reason: 'error', detail: r.message };
-      // The script took the lock; unless given back it stays held, and nobody renews it.
-      return givenBack
-        ? { acquired: false, reason: 'error', detail: `${r.message}; lock given back` }
-        : { acquired: false, reason: 'unknown', detail: `${r.message}; the lock taken stays held` };
-    case 'reply':
-      if (isErrorReply(r.reply)) return { acquired: false, reason: 'error', detail: r.reply.message };
-      if (r.reply === null) {
-        if (watchdog) yield* scheduleRenewal(config, lock.key, lock.threadOwner, request);
-        return ACQUIRED;
-      }
-      // Otherwise the script returned the holder's PTTL: how long a waiter may sleep at most.
-      return typeof r.reply === 'number' ? r.reply : -1;
+  if (r.kind !== 'reply' || isErrorReply(r.reply)) return acquireFailure(r, givenBack);
+  if (r.reply === null) {
+    if (watchdog) yield* scheduleRenewal(config, lock.key, lock.threadOwner, request);
+    return ACQUIRED;
   }
+  // Otherwise the script returned the holder's PTTL: how long a waiter may sleep at most.
+  return typeof r.reply === 'number' ? r.reply : -1;
 }
 
 /**
