@@ -14,16 +14,16 @@
  * a message that never comes (lock(): for ever; tryLock: its whole wait); from 3.32.0 it is
  * told the lock's PTTL and joins the queue again at its end (redisson#3004, #5503, #4705).
  */
-import { awaitMessage, CLOCK_EFFECT, clientStateEffect, CURRENT_REQUEST_EFFECT, redisSend, subscribe, unsubscribe, type EffectProgram } from '../../world/effects.js';
+import { awaitMessage, CLOCK_EFFECT, CURRENT_REQUEST_EFFECT, redisSend, subscribe, unsubscribe, type EffectProgram } from '../../world/effects.js';
 import { isErrorReply } from '../../world/redis/reply.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../lock-protocol.js';
 import { ACQUIRED, BUSY, RELEASED } from './lock-results.js';
 import { acquireFailure, acquireRuns } from './redisson/acquire-runs.js';
-import { clientConfig, rerunDelay, rerunsAfter, retryDelayMs, syncedEval, type Outcome, type RedissonConfig } from './redisson/executor.js';
+import { rerunDelay, rerunsAfter, retryDelayMs, syncedEval, type Outcome, type RedissonConfig } from './redisson/executor.js';
 import { FAIR_ACQUIRE_FAILED, FAIR_TRY_LOCK, FAIR_UNLOCK, fairChannelOf, fairQueueOf, fairTimeoutSetOf, fairWaiterChannelOf } from './redisson/fair-scripts.js';
 import { cancelRenewal, scheduleRenewal } from './redisson/renewal.js';
 import { atLeastVersion, eraAt } from './redisson/semaphore-scripts.js';
-import { behaviourOf } from './redisson/versions.js';
+import { configCache } from './redisson/config-cache.js';
 
 /** LockPubSub.UNLOCK_MESSAGE. */
 const UNLOCK_MESSAGE = '0';
@@ -40,17 +40,7 @@ export const defaultThreadWaitTimeMs = (version: string): number => (atLeastVers
 /** The version from which threadWaitTime can be set at all: the three-argument constructor (RedissonFairLock.java @ redisson-3.11.1). */
 export const THREAD_WAIT_TIME_SINCE = '3.11.1';
 
-const newConfigs = (): Map<LockParams, RedissonConfig> => new Map();
-const CONFIGS = clientStateEffect('redisson/fair-config', newConfigs);
-
-function* configOf(params: LockParams): EffectProgram<RedissonConfig> {
-  const made = (yield CONFIGS) as Map<LockParams, RedissonConfig>;
-  const known = made.get(params);
-  if (known) return known;
-  const config = yield* clientConfig(params, behaviourOf(params.redissonVersion));
-  made.set(params, config);
-  return config;
-}
+const configOf = configCache('redisson/fair-config');
 
 /** Acquire and unlock are not re-sent on a single server from 3.37.0 (syncedEvalNoRetry), as RLock's. */
 const lockRetried = (config: RedissonConfig): boolean => !(config.b.lockNoRetryOnSingleServer && !config.setup.replicated);

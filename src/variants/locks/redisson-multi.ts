@@ -23,13 +23,13 @@
  * and at least 2000 ms: redisson#4050). unlock() unlocks the locks in order and stops at the
  * first that throws (locks.forEach(Lock::unlock)): the ones after it stay held.
  */
-import { CLOCK_EFFECT, clientStateEffect, random, type EffectProgram } from '../../world/effects.js';
+import { CLOCK_EFFECT, random, type EffectProgram } from '../../world/effects.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../lock-protocol.js';
 import { ACQUIRED, RELEASED } from './lock-results.js';
 import { redisson, tryLockRLock } from './redisson.js';
-import { clientConfig, send, type RedissonConfig } from './redisson/executor.js';
+import { send } from './redisson/executor.js';
 import { atLeastVersion } from './redisson/semaphore-scripts.js';
-import { behaviourOf } from './redisson/versions.js';
+import { configCache } from './redisson/config-cache.js';
 
 /** lockInterruptibly's baseWaitTime per lock (`locks.size() * 1500`, the same at every tag). */
 const BASE_WAIT_PER_LOCK_MS = 1500;
@@ -56,18 +56,8 @@ const EXPIRE_LUA =
 /** The RLocks of one acquisition, kept for its release (the handle is the request's). */
 const PARTS = new WeakMap<LockHandle, LockHandle[]>();
 
-const newConfigs = (): Map<LockParams, RedissonConfig> => new Map();
-const CONFIGS = clientStateEffect('redisson/multi-config', newConfigs);
-
 /** The executor settings for the PEXPIRE after a leased tryLock (commandExecutor.evalWriteAsync: re-sent, no WAIT). */
-function* configOf(params: LockParams): EffectProgram<RedissonConfig> {
-  const made = (yield CONFIGS) as Map<LockParams, RedissonConfig>;
-  const known = made.get(params);
-  if (known) return known;
-  const config = yield* clientConfig(params, behaviourOf(params.redissonVersion));
-  made.set(params, config);
-  return config;
-}
+const configOf = configCache('redisson/multi-config');
 
 /** Key order for `lock-order: sorted`: shorter first, then by text (lock:stock:<sku> in SKU order). */
 const byKey = (a: string, b: string): number => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);

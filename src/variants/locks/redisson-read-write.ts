@@ -14,29 +14,19 @@
  * versions.ts): the read and write locks moved to WAIT (3.12.5), syncedEval (3.21.0), the
  * unlock latch (3.24.0) and no re-send on a single server (3.37.0) in the same commits as RLock.
  */
-import { awaitMessage, CLOCK_EFFECT, clientStateEffect, CURRENT_REQUEST_EFFECT, redisSend, subscribe, unsubscribe, type EffectProgram } from '../../world/effects.js';
+import { awaitMessage, CLOCK_EFFECT, CURRENT_REQUEST_EFFECT, redisSend, subscribe, unsubscribe, type EffectProgram } from '../../world/effects.js';
 import { isErrorReply } from '../../world/redis/reply.js';
 import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../lock-protocol.js';
 import { ACQUIRED, BUSY, RELEASED } from './lock-results.js';
 import { acquireFailure, acquireRuns } from './redisson/acquire-runs.js';
-import { clientConfig, rerunDelay, rerunsAfter, retryDelayMs, syncedEval, type Outcome, type RedissonConfig } from './redisson/executor.js';
+import { rerunDelay, rerunsAfter, retryDelayMs, syncedEval, type Outcome, type RedissonConfig } from './redisson/executor.js';
 import { cancelReadRenewal, scheduleReadRenewal } from './redisson/read-lock-renewal.js';
 import { readAcquireCommand, readRenewCommand, readUnlockCommand, rwLatchOf, writeAcquireCommand, writeUnlockCommand, type UnlockLatch } from './redisson/read-write-commands.js';
 import { rwChannelOf, writeFieldOf } from './redisson/read-write-scripts.js';
 import { cancelRenewal, scheduleRenewal, type RenewCommand } from './redisson/renewal.js';
-import { behaviourOf } from './redisson/versions.js';
+import { configCache } from './redisson/config-cache.js';
 
-const newConfigs = (): Map<LockParams, RedissonConfig> => new Map();
-const CONFIGS = clientStateEffect('redisson/read-write-config', newConfigs);
-
-function* configOf(params: LockParams): EffectProgram<RedissonConfig> {
-  const made = (yield CONFIGS) as Map<LockParams, RedissonConfig>;
-  const known = made.get(params);
-  if (known) return known;
-  const config = yield* clientConfig(params, behaviourOf(params.redissonVersion));
-  made.set(params, config);
-  return config;
-}
+const configOf = configCache('redisson/read-write-config');
 
 const isRead = (lock: LockHandle): boolean => lock.mode === 'read';
 
