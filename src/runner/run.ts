@@ -115,11 +115,10 @@ function simulate(scenario: Scenario, variant: VariantSpec, seed: number, option
   // User code may send scripts of its own, and the semaphores, the fair lock, the read-write lock,
   // RFencedLock and RedissonMultiLock send upstream's Lua text: they run in the Lua VM; the other
   // built-in protocols' scripts are native.
-  const world = buildWorld(sim, scenario, kit.hooks, variant, variant.lockModule || lock.countsPermits || lock.upstreamLua || lock.readWrite ? luaScriptRunner : null);
+  const world = buildWorld(sim, scenario, kit.hooks, variant, variant.lockModule || lock.upstreamLua ? luaScriptRunner : null);
   // The Redis keys lock metrics read, as the request's key (a user module may declare `lock.keys`);
-  // none for a semaphore, whose key counts permits and names no holder.
-  // None for a read-write lock either: its hash names readers and a writer, not one holder.
-  const lockKeyOf = lock.countsPermits || lock.readWrite ? noLockKey : lockKeyAttribution(variant.lockModule?.keys ?? null, requestKeysOf(scenario));
+  // none for a lock whose keys name no one holder (a semaphore's counter, a read-write lock's hash).
+  const lockKeyOf = lock.namesNoHolder ? noLockKey : lockKeyAttribution(variant.lockModule?.keys ?? null, requestKeysOf(scenario));
   for (const node of world.redis.nodes) node.observer = (n, change) => recordKeyState(recorder, n, change, lockKeyOf);
   kit.recordTransactions(world.database);
   world.redis.onFailover((oldPrimary, newPrimary) => {

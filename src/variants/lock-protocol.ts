@@ -70,19 +70,21 @@ export interface LockProtocol {
    */
   readonly reentrantByThread?: boolean;
   /**
-   * A semaphore: the server's key counts free permits and names no holder, so the run records
-   * no key-state facts for it (the checker judges its permits from the client's side:
-   * observers/permits.ts), and its scripts, upstream's Lua text, run in the nodes' Lua VM.
+   * A semaphore: the server's key counts free permits (the checker judges its permits from the
+   * client's side: observers/permits.ts).
    */
   readonly countsPermits?: boolean;
-  /** Its scripts are upstream's Lua text (the semaphores, the fair lock, RFencedLock's acquire): the run's nodes get the Lua VM. */
+  /**
+   * Its keys name no one holder (a semaphore's counter, a read-write lock's hash of readers and
+   * a writer): neither backend records key-state facts for it (runner/run.ts, the real key watch).
+   */
+  readonly namesNoHolder?: boolean;
+  /** Its scripts are upstream's Lua text (the semaphores, the fair and read-write locks, RFencedLock, the multi-lock): the run's nodes get the Lua VM. */
   readonly upstreamLua?: boolean;
   /** A fair lock: it promises its waiters the lock in arrival order (the run's setup says so, for observers/fairness.ts). */
   readonly fair?: boolean;
   /**
-   * A read-write lock: each request takes the read or the write side (LockHandle.mode), its
-   * scripts are upstream's Lua text (run in the nodes' Lua VM), and its hash names readers
-   * and a writer, not one holder, so the run records no key-state facts for it.
+   * A read-write lock: each request takes the read or the write side (LockHandle.mode).
    */
   readonly readWrite?: boolean;
   acquire(lock: LockHandle, params: LockParams): EffectProgram<AcquireResult>;

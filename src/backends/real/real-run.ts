@@ -57,8 +57,7 @@ export async function runVariantReal(scenario: Scenario, variant: VariantSpec, s
   const module = variant.lockModule;
   // A semaphore's counter names no holder, nor does a read-write lock's hash (readers and a writer):
   // no key is watched for them (runner/run.ts records none either).
-  const protocol = LOCKS.get(variant.lock);
-  const keyWatch = new KeyWatch(deployment, driver, (op) => recorder.record(op), module?.keys ?? null, !(protocol?.countsPermits || protocol?.readWrite));
+  const keyWatch = new KeyWatch(deployment, driver, (op) => recorder.record(op), module?.keys ?? null, !(LOCKS.get(variant.lock)?.namesNoHolder ?? false));
   const userCode = module
     ? new RealOwnCodeRuntime(module.file, module.export ?? 'default', factoryOptions(variant, scenario.network.commandTimeoutUs), scenario.redis.topology === 'independent', driver, keyWatch, module.client, module.keys ?? null)
     : null;

@@ -16,10 +16,10 @@
  */
 import { awaitMessage, CLOCK_EFFECT, CURRENT_REQUEST_EFFECT, redisSend, subscribe, unsubscribe, type EffectProgram } from '../../world/effects.js';
 import { isErrorReply } from '../../world/redis/reply.js';
-import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../lock-protocol.js';
-import { ACQUIRED, BUSY, RELEASED } from './lock-results.js';
-import { acquireFailure, acquireRuns } from './redisson/acquire-runs.js';
-import { rerunDelay, rerunsAfter, retryDelayMs, syncedEval, type Outcome, type RedissonConfig } from './redisson/executor.js';
+import type { AcquireResult, LockHandle, LockParams, LockProtocol } from '../lock-protocol.js';
+import { ACQUIRED, BUSY } from './lock-results.js';
+import { acquireFailure, acquireRuns, unlockRuns } from './redisson/acquire-runs.js';
+import { retryDelayMs, syncedEval, type Outcome, type RedissonConfig } from './redisson/executor.js';
 import { FAIR_ACQUIRE_FAILED, FAIR_TRY_LOCK, FAIR_UNLOCK, fairChannelOf, fairQueueOf, fairTimeoutSetOf, fairWaiterChannelOf } from './redisson/fair-scripts.js';
 import { cancelRenewal, scheduleRenewal } from './redisson/renewal.js';
 import { atLeastVersion, eraAt } from './redisson/semaphore-scripts.js';
@@ -190,15 +190,6 @@ function* lockForever(config: RedissonConfig, lock: LockHandle, params: LockPara
   }
 }
 
-function releaseResult(r: Outcome): ReleaseResult {
-  if (r.kind === 'timeout') return { released: false, reason: 'timeout', detail: `no reply after ${r.sends} sends (RedisResponseTimeoutException)` };
-  if (r.kind === 'no-sync') return { released: false, reason: 'error', detail: r.message };
-  if (isErrorReply(r.reply)) return { released: false, reason: 'error', detail: r.reply.message };
-  if (r.reply === null) return { released: false, reason: 'not-held', detail: 'IllegalMonitorStateException: not locked by current thread' };
-  // 1: released (also when the lock was already gone: the fair unlock then wakes the queue head); 0: re-entries left.
-  return RELEASED;
-}
-
 export const redissonFair: LockProtocol = {
   name: 'redisson-fair',
   summary: 'Redisson RFairLock by version: RLock\'s hash and watchdog plus a FIFO queue of waiters with timeouts (threadWaitTime); each waiter woken on its own channel',
@@ -216,14 +207,12 @@ export const redissonFair: LockProtocol = {
   /** RedissonBaseLock.unlockAsync: the fair unlock script, then the watchdog cancelled; run again by ServiceManager.execute. */
   *release(lock, params) {
     const config = yield* configOf(params);
-    for (let run = 0; ; run++) {
-      const id = config.b.unlockKeepsRequestId ? `${lock.token}:unlock` : `${lock.token}:unlock-${run + 1}`;
-      const out = yield* unlockInner(config, lock, params, id);
-      if (config.b.unlockAlwaysCancelsRenewal || !(out.kind === 'reply' && out.reply === null)) {
-        yield* cancelRenewal(config, lock.key, lock.threadOwner);
-      }
-      if (!(config.b.retryUnlockOnNoSync && rerunsAfter(config, out, run))) return releaseResult(out);
-      yield* rerunDelay(config, run);
-    }
+    return yield* unlockRuns(
+      config,
+      lock.token,
+      (requestId) => unlockInner(config, lock, params, requestId),
+      () => cancelRenewal(config, lock.key, lock.threadOwner),
+      'not locked by current thread',
+    );
   },
 };

@@ -16,10 +16,10 @@
  */
 import { awaitMessage, CLOCK_EFFECT, CURRENT_REQUEST_EFFECT, redisSend, subscribe, unsubscribe, type EffectProgram } from '../../world/effects.js';
 import { isErrorReply } from '../../world/redis/reply.js';
-import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../lock-protocol.js';
-import { ACQUIRED, BUSY, RELEASED } from './lock-results.js';
-import { acquireFailure, acquireRuns } from './redisson/acquire-runs.js';
-import { rerunDelay, rerunsAfter, retryDelayMs, syncedEval, type Outcome, type RedissonConfig } from './redisson/executor.js';
+import type { AcquireResult, LockHandle, LockParams, LockProtocol } from '../lock-protocol.js';
+import { ACQUIRED, BUSY } from './lock-results.js';
+import { acquireFailure, acquireRuns, unlockRuns } from './redisson/acquire-runs.js';
+import { retryDelayMs, syncedEval, type Outcome, type RedissonConfig } from './redisson/executor.js';
 import { cancelReadRenewal, scheduleReadRenewal } from './redisson/read-lock-renewal.js';
 import { readAcquireCommand, readRenewCommand, readUnlockCommand, rwLatchOf, writeAcquireCommand, writeUnlockCommand, type UnlockLatch } from './redisson/read-write-commands.js';
 import { rwChannelOf, writeFieldOf } from './redisson/read-write-scripts.js';
@@ -92,6 +92,8 @@ export const redissonReadWrite: LockProtocol = {
   summary: 'Redisson RReadWriteLock by version: readers share a hash (mode read, a timeout key per reader), a writer holds it alone; watchdog, pub/sub waiters',
   reentrantByThread: true,
   readWrite: true,
+  namesNoHolder: true,
+  upstreamLua: true,
   /** RedissonLock.tryLock on the side's lock object: a first try; with a wait budget, subscribe and try again after each unlock message or the PTTL. */
   *acquire(lock, params) {
     const config = yield* configOf(params);
@@ -121,21 +123,12 @@ export const redissonReadWrite: LockProtocol = {
   /** RedissonBaseLock.unlockAsync on the side's lock object: its unlock script, then its renewal cancelled; run again after a no-sync error when the version does. */
   *release(lock, params) {
     const config = yield* configOf(params);
-    for (let run = 0; ; run++) {
-      const id = config.b.unlockKeepsRequestId ? `${lock.token}:unlock` : `${lock.token}:unlock-${run + 1}`;
-      const out = yield* unlockInner(config, lock, params, id);
-      if (config.b.unlockAlwaysCancelsRenewal || !(out.kind === 'reply' && out.reply === null)) yield* stopRenewal(config, lock);
-      if (!(config.b.retryUnlockOnNoSync && rerunsAfter(config, out, run))) return releaseResult(out);
-      yield* rerunDelay(config, run);
-    }
+    return yield* unlockRuns(
+      config,
+      lock.token,
+      (requestId) => unlockInner(config, lock, params, requestId),
+      () => stopRenewal(config, lock),
+      'attempt to unlock lock, not locked by current thread',
+    );
   },
 };
-
-function releaseResult(r: Outcome): ReleaseResult {
-  if (r.kind === 'timeout') return { released: false, reason: 'timeout', detail: `no reply after ${r.sends} sends (RedisResponseTimeoutException)` };
-  if (r.kind === 'no-sync') return { released: false, reason: 'error', detail: r.message };
-  if (isErrorReply(r.reply)) return { released: false, reason: 'error', detail: r.reply.message };
-  if (r.reply === null) return { released: false, reason: 'not-held', detail: 'IllegalMonitorStateException: attempt to unlock lock, not locked by current thread' };
-  // 0: other holders remain (a reader leaving readers, a writer still re-entered); 1: released.
-  return RELEASED;
-}

@@ -258,6 +258,8 @@ export const redissonSemaphore: LockProtocol = {
   name: 'redisson-semaphore',
   summary: 'Redisson RSemaphore by version: N permits in a counter (DECRBY / INCRBY), no owner, no TTL; pub/sub waiters',
   countsPermits: true,
+  namesNoHolder: true,
+  upstreamLua: true,
   acquire: (lock, params) => acquireSemaphore(RSEMAPHORE, lock, params, false),
   release: (lock, params) => releaseSemaphore(RSEMAPHORE, lock, params, false),
 };
@@ -266,6 +268,8 @@ export const redissonPermitExpirableSemaphore: LockProtocol = {
   name: 'redisson-permit-expirable-semaphore',
   summary: 'Redisson RPermitExpirableSemaphore by version: N permits, each an id in a sorted set scored with its lease end; expired ones given back by the next acquire',
   countsPermits: true,
+  namesNoHolder: true,
+  upstreamLua: true,
   acquire: (lock, params) => acquireSemaphore(RPERMIT_EXPIRABLE, lock, params, true),
   release: (lock, params) => releaseSemaphore(RPERMIT_EXPIRABLE, lock, params, true),
 };

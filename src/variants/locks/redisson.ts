@@ -11,9 +11,9 @@
 import { awaitMessage, CLOCK_EFFECT, clientStateEffect, CURRENT_REQUEST_EFFECT, redisSend, subscribe, unsubscribe, type EffectProgram } from '../../world/effects.js';
 import { isErrorReply } from '../../world/redis/reply.js';
 import { redissonAcquire, redissonUnlock, redissonUnlockLatch } from '../../world/redis/scripts.js';
-import type { AcquireResult, LockHandle, LockParams, LockProtocol, ReleaseResult } from '../lock-protocol.js';
-import { ACQUIRED, BUSY, RELEASED } from './lock-results.js';
-import { acquireFailure } from './redisson/acquire-runs.js';
+import type { AcquireResult, LockHandle, LockParams, LockProtocol } from '../lock-protocol.js';
+import { ACQUIRED, BUSY } from './lock-results.js';
+import { acquireFailure, unlockRuns } from './redisson/acquire-runs.js';
 import { clientConfig, knownSync, recognisedNoSync, rerunDelay, rerunsAfter, retryDelayMs, SYNC_UNKNOWN, syncedEffect, syncedEval, syncedOutcome, syncedResent, type Outcome, type RedissonConfig } from './redisson/executor.js';
 import { cancelRenewal, scheduleRenewal } from './redisson/renewal.js';
 import { behaviourOf } from './redisson/versions.js';
@@ -154,26 +154,12 @@ export const redisson: LockProtocol = {
   *release(lock, params) {
     const made = (yield CONFIGS) as Map<LockParams, RedissonConfig>;
     const config = made.get(params) ?? (yield* makeConfig(params, made));
-    // Run again by ServiceManager.execute after a recognised no-sync error, when the version does.
-    for (let run = 0; ; run++) {
-      // A new request id per run, until 3.52.0 keeps the first (and so finds its own latch).
-      const id = config.b.unlockKeepsRequestId ? `${lock.token}:unlock` : `${lock.token}:unlock-${run + 1}`;
-      const out = yield* unlockInner(config, lock, id);
-      // cancelExpirationRenewal after the reply, errors included; before 3.12.1 not after a nil.
-      if (config.b.unlockAlwaysCancelsRenewal || !(out.kind === 'reply' && out.reply === null)) {
-        yield* cancelRenewal(config, lock.key, lock.threadOwner);
-      }
-      if (!(config.b.retryUnlockOnNoSync && rerunsAfter(config, out, run))) return releaseResult(out);
-      yield* rerunDelay(config, run);
-    }
+    return yield* unlockRuns(
+      config,
+      lock.token,
+      (requestId) => unlockInner(config, lock, requestId),
+      () => cancelRenewal(config, lock.key, lock.threadOwner),
+      'not locked by current thread',
+    );
   },
 };
-
-function releaseResult(r: Outcome): ReleaseResult {
-  if (r.kind === 'timeout') return { released: false, reason: 'timeout', detail: `no reply after ${r.sends} sends (RedisResponseTimeoutException)` };
-  if (r.kind === 'no-sync') return { released: false, reason: 'error', detail: r.message };
-  if (isErrorReply(r.reply)) return { released: false, reason: 'error', detail: r.reply.message };
-  if (r.reply === null) return { released: false, reason: 'not-held', detail: 'IllegalMonitorStateException: not locked by current thread' };
-  // 0: still held by this thread's other entries (the key keeps its TTL); 1: released.
-  return RELEASED;
-}

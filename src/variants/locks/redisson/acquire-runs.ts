@@ -1,13 +1,14 @@
 /**
- * The frame of RedissonLock.tryAcquireAsync (tryAcquireAsync0 from 3.21.0) that every RLock
- * kind shares (redisson.ts, redisson-fair.ts, redisson-read-write.ts): the kind's lock script,
+ * The frames of RedissonLock.tryAcquireAsync (tryAcquireAsync0 from 3.21.0) and of
+ * RedissonBaseLock.unlockAsync (unlockRuns, below) that every RLock kind shares (redisson.ts, redisson-fair.ts, redisson-read-write.ts): the kind's lock script,
  * run again by ServiceManager.execute after a recognised no-sync error where the version does,
  * with RedissonBaseLock.handleNoSync's give-back (the kind's own unlock) first; and what the
  * outcome means when the script did not answer with a ttl or nil.
  */
 import type { EffectProgram } from '../../../world/effects.js';
 import { isErrorReply } from '../../../world/redis/reply.js';
-import type { AcquireResult } from '../../lock-protocol.js';
+import type { AcquireResult, ReleaseResult } from '../../lock-protocol.js';
+import { RELEASED } from '../lock-results.js';
 import { recognisedNoSync, rerunDelay, rerunsAfter, type Outcome, type RedissonConfig } from './executor.js';
 
 /** The last outcome of an acquire's runs, and whether its hold was given back after a no-sync error. */
@@ -57,4 +58,36 @@ export function acquireFailure(outcome: Outcome, givenBack: boolean): AcquireRes
     case 'reply':
       return { acquired: false, reason: 'error', detail: isErrorReply(outcome.reply) ? outcome.reply.message : `unexpected reply ${JSON.stringify(outcome.reply)}` };
   }
+}
+
+/**
+ * RedissonBaseLock.unlockAsync's frame, shared by the RLock kinds: the kind's unlock script
+ * (`unlockScript(requestId)`: a new request id per run, until 3.52.0 keeps the first and so
+ * finds its own latch), then its renewal cancelled (`stopRenewal`; before 3.12.1 not after a
+ * nil), run again by ServiceManager.execute after a recognised no-sync error where the version
+ * does. `notHeld`: the IllegalMonitorStateException text of the kind for a nil reply.
+ */
+export function* unlockRuns(
+  config: RedissonConfig,
+  token: string,
+  unlockScript: (requestId: string) => EffectProgram<Outcome>,
+  stopRenewal: () => EffectProgram<void>,
+  notHeld: string,
+): EffectProgram<ReleaseResult> {
+  for (let run = 0; ; run++) {
+    const id = config.b.unlockKeepsRequestId ? `${token}:unlock` : `${token}:unlock-${run + 1}`;
+    const out = yield* unlockScript(id);
+    if (config.b.unlockAlwaysCancelsRenewal || !(out.kind === 'reply' && out.reply === null)) yield* stopRenewal();
+    if (!(config.b.retryUnlockOnNoSync && rerunsAfter(config, out, run))) return releaseResult(out, notHeld);
+    yield* rerunDelay(config, run);
+  }
+}
+
+function releaseResult(r: Outcome, notHeld: string): ReleaseResult {
+  if (r.kind === 'timeout') return { released: false, reason: 'timeout', detail: `no reply after ${r.sends} sends (RedisResponseTimeoutException)` };
+  if (r.kind === 'no-sync') return { released: false, reason: 'error', detail: r.message };
+  if (isErrorReply(r.reply)) return { released: false, reason: 'error', detail: r.reply.message };
+  if (r.reply === null) return { released: false, reason: 'not-held', detail: `IllegalMonitorStateException: ${notHeld}` };
+  // 1: released; 0: still held (this thread's other entries, or other readers): the key keeps its TTL.
+  return RELEASED;
 }
