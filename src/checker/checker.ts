@@ -16,6 +16,7 @@ import { CheckerArena } from './arena.js';
 import type { CheckResult } from './check-history.js';
 import { DEFAULT_GRACE_US, Forgotten, RequestLedger } from './ledger.js';
 import type { Observer } from './observer.js';
+import { BusyWhileFreeObserver } from './observers/busy-while-free.js';
 import { DiagnosticsObserver } from './observers/diagnostics.js';
 import { FairnessObserver } from './observers/fairness.js';
 import { FencingObserver } from './observers/fencing.js';
@@ -55,21 +56,22 @@ export class Checker {
   private readonly fencing = new FencingObserver();
   private readonly flashSale = new FlashSaleObserver();
   private readonly diagnostics = new DiagnosticsObserver();
-  private readonly liveness = new LivenessObserver(this.diagnostics);
+  private readonly busyWhileFree = new BusyWhileFreeObserver();
+  private readonly liveness = new LivenessObserver(this.diagnostics, this.busyWhileFree);
   /** Every observer, in the order they hear an operation (none depends on another's order). */
   private readonly observers: readonly Observer[];
   // The observers of each kind of operation read raw (a switch picks the list: a keyed
   // lookup with a dozen names goes megamorphic).
-  private readonly onAcquire: Observer[];
-  private readonly onRelease: Observer[];
-  private readonly onFailedAcquire: Observer[];
-  private readonly onFailedRelease: Observer[];
-  private readonly onFailedStock: Observer[];
-  private readonly onFault: Observer[];
-  private readonly onKeyState: Observer[];
-  private readonly onRenew: Observer[];
-  private readonly onStock: Observer[];
-  private readonly onDiagnostic: Observer[];
+  private onAcquire: Observer[] = [];
+  private onRelease: Observer[] = [];
+  private onFailedAcquire: Observer[] = [];
+  private onFailedRelease: Observer[] = [];
+  private onFailedStock: Observer[] = [];
+  private onFault: Observer[] = [];
+  private onKeyState: Observer[] = [];
+  private onRenew: Observer[] = [];
+  private onStock: Observer[] = [];
+  private onDiagnostic: Observer[] = [];
   private readonly keep: ReadonlySet<string>;
   private setupSeen = false;
   private endUs = 0;
@@ -81,10 +83,14 @@ export class Checker {
 
   constructor(options: CheckerOptions = {}) {
     this.keep = options.keep ?? new Set();
-    this.observers = [this.outcomes, this.holders, this.ownership, this.stock, this.fencing, this.flashSale, this.diagnostics, this.liveness, this.permits, this.fairness, this.partialHolds, this.readWrite];
+    this.observers = [this.outcomes, this.holders, this.ownership, this.stock, this.fencing, this.flashSale, this.diagnostics, this.busyWhileFree, this.liveness, this.permits, this.fairness, this.partialHolds, this.readWrite];
     this.ledger = new RequestLedger(this.observers, options.arena ?? new CheckerArena(), options.graceUs ?? DEFAULT_GRACE_US, this.keep);
-    const reading = (kind: Kind): Observer[] => this.observers.filter((o) => o.reads.includes(kind));
-    const readingFailed = (kinds: Kind[]): Observer[] => this.observers.filter((o) => kinds.some((k) => o.reads.includes(k) || (o.readsFailed?.includes(k) ?? false)));
+  }
+
+  /** Hands each kind of operation to the observers that read it, of `observers` (the ones the run concerns). */
+  private route(observers: readonly Observer[]): void {
+    const reading = (kind: Kind): Observer[] => observers.filter((o) => o.reads.includes(kind));
+    const readingFailed = (kinds: Kind[]): Observer[] => observers.filter((o) => kinds.some((k) => o.reads.includes(k) || (o.readsFailed?.includes(k) ?? false)));
     this.onAcquire = reading('acquire');
     this.onRelease = reading('release');
     this.onFailedAcquire = readingFailed(['acquire']);
@@ -94,7 +100,7 @@ export class Checker {
     this.onKeyState = reading('key-state');
     this.onRenew = reading('renew');
     // The database kinds share one list: an observer that reads one of them hears all four.
-    this.onStock = this.observers.filter((o) => o.reads.includes('read-stock') || o.reads.includes('write-stock') || o.reads.includes('order') || o.reads.includes('txn'));
+    this.onStock = observers.filter((o) => o.reads.includes('read-stock') || o.reads.includes('write-stock') || o.reads.includes('order') || o.reads.includes('txn'));
     // (An observer reading only the failed ones of the four hears the failed ones of all four.)
     this.onDiagnostic = reading('diagnostic');
   }
@@ -201,6 +207,11 @@ export class Checker {
     if (op.f !== 'setup') throw new Error(`a history begins with its setup record (found ${op.f} first)`);
     this.setupSeen = true;
     for (const o of this.observers) o.setup(op as SetupOp, this.ledger);
+    // An observer of one lock kind (a semaphore's permits, a fair lock's order, ...) hears
+    // nothing of a run of another: the fewer observers at each call site, the cheaper the call.
+    const concerned = this.observers.filter((o) => o.appliesTo?.(op as SetupOp) ?? true);
+    this.route(concerned);
+    this.ledger.listen(concerned);
   }
 
   /** The verdict, or null when the run must be judged again (incompleteBecause, rerunKeeping). */

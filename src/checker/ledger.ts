@@ -54,14 +54,14 @@ export class RequestLedger implements LedgerView {
   private readonly times: RequestTimes;
   private readonly retiring = new RetireQueue<LedgerEntry>();
   // The observers of each event, in the checker's order.
-  private readonly onInvoked: Observer[];
-  private readonly onEnded: Observer[];
-  private readonly onOpened: Observer[];
-  private readonly onClosed: Observer[];
-  private readonly onWork: Observer[];
-  private readonly onInstant: Observer[];
-  private readonly onRunEnd: Observer[];
-  private readonly referrers: Observer[];
+  private onInvoked: Observer[] = [];
+  private onEnded: Observer[] = [];
+  private onOpened: Observer[] = [];
+  private onClosed: Observer[] = [];
+  private onWork: Observer[] = [];
+  private onInstant: Observer[] = [];
+  private onRunEnd: Observer[] = [];
+  private referrers: Observer[] = [];
 
   constructor(
     observers: readonly Observer[],
@@ -71,6 +71,11 @@ export class RequestLedger implements LedgerView {
   ) {
     this.reqs = arena.table();
     this.times = arena.store();
+    this.listen(observers);
+  }
+
+  /** Who hears what the ledger derives from now on (the checker narrows it to the observers the run's setup concerns). */
+  listen(observers: readonly Observer[]): void {
     this.onInvoked = observers.filter((o) => o.requestInvoked);
     this.onEnded = observers.filter((o) => o.requestEnded);
     this.onOpened = observers.filter((o) => o.sectionOpened);

@@ -100,6 +100,8 @@ export interface Observer {
   readonly readsFailed?: readonly Operation['f'][];
   /** The run's first record: stock, primary, Redlock's masters, the lock's owner, duration. */
   setup(op: SetupOp, ledger: LedgerView): void;
+  /** Whether the run concerns it (absent: every run does); one that does not hears nothing after its setup. */
+  appliesTo?(op: SetupOp): boolean;
   observe?(op: Operation): void;
   /** A request arrived (its facts are filled in). */
   requestInvoked?(r: RequestFacts): void;

@@ -38,6 +38,10 @@ export interface SetupOp extends Base {
   permits?: number;
   /** A fair lock (Redisson's RFairLock): its grants are judged against arrival order (observers/fairness.ts). */
   fair?: boolean;
+  /** A read-write lock (Redisson's RReadWriteLock): its readers may share a key (observers/read-write.ts). */
+  readWrite?: boolean;
+  /** Requests take multi-locks of carts (RedissonMultiLock): their partial holds are judged (observers/partial-holds.ts). */
+  multiLock?: boolean;
 }
 
 /** A shopper's request, from arrival at a client to its end. */

@@ -11,6 +11,7 @@ import type { FaultContext } from '../faults/index.js';
 import type { HistoryRecorder } from '../history/recorder.js';
 import type { Scenario } from '../spec/scenario.js';
 import type { VariantSpec } from '../spec/variant.js';
+import type { Arrival } from '../spec/workload.js';
 import type { Guard } from '../variants/guard.js';
 import type { LockProtocol } from '../variants/lock-protocol.js';
 import { Workload } from '../workload/workload.js';
@@ -91,6 +92,8 @@ export function runKit(sim: Simulation, scenario: Scenario, variant: VariantSpec
         lockOwner: lock.reentrantByThread ? 'thread' : 'request',
         ...(variant.permits === undefined ? {} : { permits: variant.permits }),
         ...(lock.fair ? { fair: true } : {}),
+        ...(lock.readWrite ? { readWrite: true } : {}),
+        ...(takesCarts(scenario.workload.arrival) ? { multiLock: true } : {}),
       });
     },
     createWorkload(clients) {
@@ -145,4 +148,9 @@ export function runKit(sim: Simulation, scenario: Scenario, variant: VariantSpec
     },
   };
   return kit;
+}
+
+/** Whether a workload's requests take multi-locks: a script with a cart (only a multi-lock's variants may have one: scenario/resolve.ts). */
+function takesCarts(arrival: Arrival): boolean {
+  return arrival.kind === 'script' && arrival.requests.some((r) => r.cart !== undefined);
 }

@@ -32,6 +32,10 @@ export interface SetupOptions {
   permits?: number;
   /** A fair lock (its grants judged against arrival order). */
   fair?: boolean;
+  /** A read-write lock (its readers may share a key). */
+  readWrite?: boolean;
+  /** Requests take multi-locks of carts. */
+  multiLock?: boolean;
 }
 
 export const setup = (o: SetupOptions = {}): NewOperation => ({
@@ -39,6 +43,8 @@ export const setup = (o: SetupOptions = {}): NewOperation => ({
   lockNodes: o.lockNodes ?? [], quorum: o.quorum ?? 1, durationUs: o.durationUs ?? 10_000_000, lockOwner: o.lockOwner,
   ...(o.permits === undefined ? {} : { permits: o.permits }),
   ...(o.fair === undefined ? {} : { fair: o.fair }),
+  ...(o.readWrite === undefined ? {} : { readWrite: o.readWrite }),
+  ...(o.multiLock === undefined ? {} : { multiLock: o.multiLock }),
 });
 export const end = (): NewOperation => ({ process: 'setup', type: 'info', f: 'end' });
 

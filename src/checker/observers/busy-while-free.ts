@@ -11,16 +11,59 @@
  * attempts keep their keys until the acquire gives up), a dead holder's key with no TTL, an
  * unlock the server does not know.
  *
- * Judged as the run goes, in memory bounded by what is in flight: a refusal is decided as soon
- * as a holder whose section is open explains it (a mutex), or once every lock work of its key
- * that began before its answer has ended; finished holds are kept only while a refusal still
- * to come or to decide could meet them.
+ * Judged as the run goes, in memory bounded by what is in flight. A mutex (this file) needs no
+ * record of finished holds: when a refusal is answered every hold that ended began before it,
+ * so the latest end of one tells whether any met it; a refusal no open section or ended hold
+ * explains waits for the works of its key open at its answer, and is explained by the first of
+ * them that holds the lock, or left unexplained when the last of them ends without it. A
+ * semaphore's refusal needs N holds at one instant: busy-while-free-permits.ts.
  */
-import type { CriticalSection, LockWork, RequestFacts } from '../observer.js';
+import type { SetupOp } from '../../history/operation.js';
+import type { CriticalSection, LedgerView, LockWork, Observer, Outcome, RequestFacts } from '../observer.js';
+import { PermitsBusyWhileFree } from './busy-while-free-permits.js';
 
-interface Span {
-  fromUs: number;
-  toUs: number;
+/** What judges a run's refusals (one per run, chosen by how many may hold a key at once). */
+export interface RefusalJudge {
+  workStarted(w: LockWork): void;
+  sectionOpened(s: CriticalSection): void;
+  sectionClosed(s: CriticalSection): void;
+  /** Request `r` ended at `endUs` (null: unknown); `refused`: answered "lock busy". */
+  requestEnded(r: RequestFacts, endUs: number | null, refused: boolean, nowUs: number): void;
+  /** The refusals of requests invoked at `sinceUs` or later that no holder explains (every work ended). */
+  count(sinceUs: number): number;
+}
+
+/** The busy-while-free observer: liveness.ts reads its count. */
+export class BusyWhileFreeObserver implements Observer {
+  readonly reads = [] as const;
+  private judge: RefusalJudge = new MutexBusyWhileFree();
+  private ledger: LedgerView | null = null;
+
+  setup(op: SetupOp, ledger: LedgerView): void {
+    this.ledger = ledger;
+    const permits = op.permits ?? 1;
+    this.judge = permits > 1 ? new PermitsBusyWhileFree(permits) : new MutexBusyWhileFree();
+  }
+
+  workStarted(w: LockWork): void {
+    this.judge.workStarted(w);
+  }
+
+  sectionOpened(s: CriticalSection): void {
+    this.judge.sectionOpened(s);
+  }
+
+  sectionClosed(s: CriticalSection): void {
+    this.judge.sectionClosed(s);
+  }
+
+  requestEnded(r: RequestFacts, endUs: number | null, outcome: Outcome): void {
+    this.judge.requestEnded(r, endUs, outcome === 'lock-busy', this.ledger?.nowUs ?? 0);
+  }
+
+  count(sinceUs: number): number {
+    return this.judge.count(sinceUs);
+  }
 }
 
 /** A lock work not ended yet: acquiring, or holding (its section open or closed). */
@@ -30,142 +73,130 @@ interface OpenWork {
   sectionOpen: boolean;
 }
 
-interface Refusal extends Span {
+/** A refusal no hold explained when it was answered, waiting for the works open then. */
+interface Pending {
+  fromUs: number;
+  toUs: number;
   invokeUs: number;
+  /** Works that may still explain it: open at its answer (or begun at that instant), not ended. */
+  waitingOn: number;
 }
 
 interface KeyState {
   works: Map<string, OpenWork>;
-  /** Holds whose work ended, while a refusal could still meet them. */
-  ended: Span[];
-  /** Refusals a work still open may yet explain. */
-  pending: Refusal[];
+  /** Open works whose section is open now. */
+  sectionsOpen: number;
+  /** The latest end of a hold whose work ended (-Infinity: none). */
+  lastHoldEndUs: number;
+  /** In answer order. */
+  pending: Pending[];
 }
 
-/** Pruning the ended holds: at most once per this many new ones, per key. */
-const PRUNE_EVERY = 64;
-
-export class BusyWhileFree {
+/** A mutex's refusals: one hold meeting a refusal explains it. */
+export class MutexBusyWhileFree implements RefusalJudge {
   private readonly keys = new Map<string, KeyState>();
+  // Most runs lock one key: the last one looked up is kept at hand.
+  private lastKey = '';
+  private lastState: KeyState | null = null;
   /** When each unexplained refusal's request arrived (the quiet period is known at the end). */
   private readonly unexplainedInvokeUs: number[] = [];
 
-  /** `limit`: how many may hold a key at once. */
-  constructor(private readonly limit: number) {}
-
   workStarted(w: LockWork): void {
-    this.stateOf(w.key).works.set(w.request, { fromUs: w.fromUs, held: false, sectionOpen: false });
+    const state = this.stateOf(w.key);
+    state.works.set(w.request, { fromUs: w.fromUs, held: false, sectionOpen: false });
+    // A work begun at the instant a pending refusal was answered may explain it too.
+    const pending = state.pending;
+    for (let i = pending.length - 1; i >= 0 && pending[i].toUs >= w.fromUs; i--) pending[i].waitingOn++;
   }
 
   sectionOpened(s: CriticalSection): void {
-    const work = this.keys.get(s.key)?.works.get(s.request);
-    if (work) {
-      work.held = true;
+    const state = this.keys.get(s.key);
+    const work = state?.works.get(s.request);
+    if (state === undefined || work === undefined) return;
+    if (!work.sectionOpen) {
       work.sectionOpen = true;
+      state.sectionsOpen++;
     }
+    if (work.held) return;
+    work.held = true;
+    // Its hold runs from before their answers to after now: every pending refusal it was open for is explained.
+    const pending = state.pending;
+    while (pending.length > 0 && pending[pending.length - 1].toUs >= work.fromUs) pending.pop();
   }
 
   sectionClosed(s: CriticalSection): void {
-    const work = this.keys.get(s.key)?.works.get(s.request);
-    if (work) work.sectionOpen = false;
+    const state = this.keys.get(s.key);
+    const work = state?.works.get(s.request);
+    if (state === undefined || work === undefined || !work.sectionOpen) return;
+    work.sectionOpen = false;
+    state.sectionsOpen--;
   }
 
-  /** Request `r` ended at `endUs` (null: unknown); `refused`: answered "lock busy". */
-  requestEnded(r: RequestFacts, endUs: number | null, refused: boolean, nowUs: number): void {
+  requestEnded(r: RequestFacts, endUs: number | null, refused: boolean): void {
     const lockWork = r.work;
     if (lockWork === null) return;
-    const state = this.keys.get(lockWork.key);
-    const work = state?.works.get(r.id);
-    if (!state || !work) return;
+    const state = this.stateOf(lockWork.key);
+    const work = state.works.get(r.id);
+    if (work === undefined) return;
     state.works.delete(r.id);
+    if (work.sectionOpen) state.sectionsOpen--;
     if (work.held) {
-      state.ended.push({ fromUs: work.fromUs, toUs: Number.isFinite(lockWork.toUs) ? lockWork.toUs : (endUs ?? Infinity) });
-      if (state.ended.length % PRUNE_EVERY === 0) this.prune(state, nowUs);
-    } else if (refused && endUs !== null) {
-      const refusal = { fromUs: work.fromUs, toUs: endUs, invokeUs: r.invokeUs };
-      if (!this.decide(state, refusal, false)) state.pending.push(refusal);
+      const toUs = Number.isFinite(lockWork.toUs) ? lockWork.toUs : (endUs ?? Infinity);
+      if (toUs > state.lastHoldEndUs) state.lastHoldEndUs = toUs;
+      this.workEnded(state, work.fromUs, toUs);
+      return;
     }
-    if (state.pending.length > 0) state.pending = state.pending.filter((p) => !this.decide(state, p, false));
+    // A work that never held explains nothing.
+    this.workEnded(state, work.fromUs, -Infinity);
+    if (refused && endUs !== null) this.refused(state, work.fromUs, endUs, r.invokeUs);
   }
 
-  /** The refusals of requests invoked at `sinceUs` or later that no holder explains (every work ended). */
   count(sinceUs: number): number {
+    // Every work has ended: a refusal still waiting is one nothing explained.
     for (const state of this.keys.values()) {
-      for (const p of state.pending) this.decide(state, p, true);
+      for (const p of state.pending) this.unexplainedInvokeUs.push(p.invokeUs);
       state.pending = [];
     }
     return this.unexplainedInvokeUs.filter((at) => at >= sinceUs).length;
   }
 
-  private stateOf(key: string): KeyState {
-    let state = this.keys.get(key);
-    if (state === undefined) this.keys.set(key, (state = { works: new Map(), ended: [], pending: [] }));
-    return state;
+  /** A refusal answered now: explained by an open section or a hold that ended after it began, else pending. */
+  private refused(state: KeyState, fromUs: number, toUs: number, invokeUs: number): void {
+    if (state.sectionsOpen > 0 || state.lastHoldEndUs >= fromUs) return;
+    const waitingOn = state.works.size;
+    if (waitingOn === 0) this.unexplainedInvokeUs.push(invokeUs);
+    else state.pending.push({ fromUs, toUs, invokeUs, waitingOn });
   }
 
   /**
-   * Whether `r` is decided (and, if unexplained, counted): explained by holds known, or no open
-   * work that began before its answer is left to explain it (`final`: none will be).
+   * A work that began at `fromUs` ended, its hold ending at `holdToUs` (-Infinity: it held
+   * nothing): of the refusals pending since it was open, it explains those its hold met; the
+   * others have one work fewer to wait for, and those with none left are unexplained.
    */
-  private decide(state: KeyState, r: Refusal, final: boolean): boolean {
-    const explained = this.limit === 1 ? explainedOnce(state, r) : explainedByMany(state, r, this.limit);
-    if (explained === true) return true;
-    if (explained === 'undecided' && !final) return false;
-    this.unexplainedInvokeUs.push(r.invokeUs);
-    return true;
+  private workEnded(state: KeyState, fromUs: number, holdToUs: number): void {
+    const pending = state.pending;
+    let first = pending.length;
+    while (first > 0 && pending[first - 1].toUs >= fromUs) first--;
+    if (first === pending.length) return;
+    let kept = first;
+    for (let i = first; i < pending.length; i++) {
+      const p = pending[i];
+      if (holdToUs >= p.fromUs) continue;
+      if (--p.waitingOn === 0) {
+        this.unexplainedInvokeUs.push(p.invokeUs);
+        continue;
+      }
+      pending[kept++] = p;
+    }
+    pending.length = kept;
   }
 
-  /** Drops the ended holds no refusal can meet: ended before every open work and pending refusal began, and before now. */
-  private prune(state: KeyState, nowUs: number): void {
-    let floorUs = nowUs;
-    for (const w of state.works.values()) floorUs = Math.min(floorUs, w.fromUs);
-    for (const p of state.pending) floorUs = Math.min(floorUs, p.fromUs);
-    state.ended = state.ended.filter((h) => h.toUs >= floorUs);
+  private stateOf(key: string): KeyState {
+    if (key === this.lastKey && this.lastState !== null) return this.lastState;
+    let state = this.keys.get(key);
+    if (state === undefined) this.keys.set(key, (state = { works: new Map(), sectionsOpen: 0, lastHoldEndUs: -Infinity, pending: [] }));
+    this.lastKey = key;
+    this.lastState = state;
+    return state;
   }
-}
-
-/**
- * A mutex: one hold meeting the refusal explains it (an open section that began before its
- * answer spans its end); no allocation, as every refusal of a busy lock passes here.
- */
-function explainedOnce(state: KeyState, r: Refusal): boolean | 'undecided' {
-  let undecided = false;
-  for (const w of state.works.values()) {
-    if (w.fromUs > r.toUs) continue;
-    if (w.held && w.sectionOpen) return true;
-    undecided = true;
-  }
-  for (const h of state.ended) if (h.fromUs <= r.toUs && h.toUs >= r.fromUs) return true;
-  return undecided ? 'undecided' : false;
-}
-
-/** A semaphore of `limit` permits: as many holds at one instant of the refusal explain it. */
-function explainedByMany(state: KeyState, r: Refusal, limit: number): boolean | 'undecided' {
-  let undecided = false;
-  const meeting = state.ended.filter((h) => h.fromUs <= r.toUs && h.toUs >= r.fromUs);
-  for (const w of state.works.values()) {
-    if (w.fromUs > r.toUs) continue;
-    if (w.held && w.sectionOpen) meeting.push({ fromUs: w.fromUs, toUs: Infinity });
-    else undecided = true;
-  }
-  if (mostAtOnce(meeting, r) >= limit) return true;
-  return undecided ? 'undecided' : false;
-}
-
-/** The most of `spans` (each meeting `within`) that overlap at one instant inside `within`. */
-function mostAtOnce(spans: readonly Span[], within: Span): number {
-  if (spans.length <= 1) return spans.length;
-  // Starts before ends at the same instant: spans that touch overlap (closed spans).
-  const events = spans.flatMap((s) => [
-    { atUs: Math.max(s.fromUs, within.fromUs), delta: 1 },
-    { atUs: Math.min(s.toUs, within.toUs), delta: -1 },
-  ]);
-  events.sort((a, b) => a.atUs - b.atUs || b.delta - a.delta);
-  let count = 0;
-  let most = 0;
-  for (const e of events) {
-    count += e.delta;
-    most = Math.max(most, count);
-  }
-  return most;
 }

@@ -74,6 +74,10 @@ export class FairnessObserver implements Observer {
     this.fair = op.fair === true;
   }
 
+  appliesTo(op: SetupOp): boolean {
+    return op.fair === true;
+  }
+
   observe(op: Operation): void {
     if (!this.fair) return;
     switch (op.f) {

@@ -30,8 +30,8 @@
  */
 import { formatMicros } from '../../engine/time.js';
 import type { Operation, SetupOp } from '../../history/operation.js';
-import type { CriticalSection, LedgerView, LockWork, Observer, Outcome, RequestFacts } from '../observer.js';
-import { BusyWhileFree } from './busy-while-free.js';
+import type { Observer, Outcome, RequestFacts } from '../observer.js';
+import type { BusyWhileFreeObserver } from './busy-while-free.js';
 import type { DiagnosticsObserver } from './diagnostics.js';
 import { failed as failure, stockUnitsOf } from './flash-sale.js';
 
@@ -90,29 +90,16 @@ export class LivenessObserver implements Observer {
   private demandFromUs = -1;
   private longestUs = 0;
   private longestFromUs = -1;
-  /** "Lock busy" answers no holder explains (set up with the key's limit). */
-  private busyWhileFree = new BusyWhileFree(1);
-  private ledger: LedgerView | null = null;
 
-  constructor(private readonly diagnostics: DiagnosticsObserver) {}
+  /** `busyWhileFree`: the "lock busy" answers no holder explains, counted with the failures. */
+  constructor(
+    private readonly diagnostics: DiagnosticsObserver,
+    private readonly busyWhileFree: BusyWhileFreeObserver,
+  ) {}
 
-  setup(op: SetupOp, ledger: LedgerView): void {
-    this.ledger = ledger;
+  setup(op: SetupOp): void {
     this.stockUnits = stockUnitsOf(op);
     this.durationUs = op.durationUs;
-    this.busyWhileFree = new BusyWhileFree(op.permits ?? 1);
-  }
-
-  workStarted(w: LockWork): void {
-    this.busyWhileFree.workStarted(w);
-  }
-
-  sectionOpened(s: CriticalSection): void {
-    this.busyWhileFree.sectionOpened(s);
-  }
-
-  sectionClosed(s: CriticalSection): void {
-    this.busyWhileFree.sectionClosed(s);
   }
 
   observe(op: Operation): void {
@@ -140,7 +127,6 @@ export class LivenessObserver implements Observer {
       this.failed++;
       if (r.invokeUs >= this.quietFromUs) this.quietFailed++;
     }
-    this.busyWhileFree.requestEnded(r, endUs, outcome === 'lock-busy', this.ledger?.nowUs ?? 0);
     if (outcome !== 'ordered' || endUs === null) return;
     this.orders++;
     this.stretch(Math.min(endUs, this.durationUs));

@@ -63,6 +63,10 @@ export class PartialHoldsObserver implements Observer {
 
   setup(_op: SetupOp): void {}
 
+  appliesTo(op: SetupOp): boolean {
+    return op.multiLock === true;
+  }
+
   observe(op: Operation): void {
     if (op.f === 'acquire') this.acquire(op);
     else if (op.f === 'key-state') this.keyState(op);

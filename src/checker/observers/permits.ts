@@ -57,6 +57,10 @@ export class PermitsObserver implements Observer {
     this.permits = op.permits ?? null;
   }
 
+  appliesTo(op: SetupOp): boolean {
+    return op.permits !== undefined;
+  }
+
   observe(op: Operation): void {
     if (this.permits === null) return;
     switch (op.f) {

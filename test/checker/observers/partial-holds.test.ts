@@ -26,7 +26,7 @@ const busy = (request: string, at: number, key: string, client = 'client-1'): En
 ];
 
 function judge(entries: Entry[]) {
-  const { metrics: m, violations } = checkHistory(history([[0, setup({ lockOwner: 'thread' })], ...entries, [10_000_000, end()]]));
+  const { metrics: m, violations } = checkHistory(history([[0, setup({ lockOwner: 'thread', multiLock: true })], ...entries, [10_000_000, end()]]));
   return { m, first: violations.find((v) => v.kind === 'partial-hold') ?? null };
 }
 

@@ -13,7 +13,7 @@ type Side = 'read' | 'write';
 
 /** The figures over sections [request, side, start, end] of key K (or `key`), each on a thread of its own. */
 function judge(sections: Array<[string, Side, number, number, string?]>) {
-  const entries: Entry[] = [[0, setup()]];
+  const entries: Entry[] = [[0, setup({ readWrite: true })]];
   for (const [request, side, startUs, endUs, key = K] of sections) {
     const o = { thread: `client-1/${request}`, key, ...(side === 'read' ? { mode: 'read' as const } : {}) };
     entries.push(
