@@ -269,7 +269,7 @@ export class Checker {
         liveness: this.liveness.result(),
       },
       violations,
-      failures: this.diagnostics.result(),
+      failures: this.diagnostics.result(this.busyWhileFree.byText()),
     };
   }
 }

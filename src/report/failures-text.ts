@@ -9,7 +9,8 @@ const SHOWN_GROUPS = 3;
 export function failureLines(variant: string, f: Failures): string[] {
   const out: string[] = [];
   if (f.failed > 0) {
-    out.push(`  ${variant}: ${f.failed} request${f.failed === 1 ? '' : 's'} failed or got no answer`);
+    const how = f.refusedWhileFree > 0 ? `failed, got no answer or were refused "lock busy" while nobody held the lock (${f.refusedWhileFree})` : 'failed or got no answer';
+    out.push(`  ${variant}: ${f.failed} request${f.failed === 1 ? '' : 's'} ${how}`);
     for (const g of f.requests.slice(0, SHOWN_GROUPS)) out.push(`    ${String(g.count).padStart(6)}  ${g.outcome.padEnd(11)} ${g.text}  (first ${g.firstRequest} at ${formatMicros(g.firstUs)})`);
     const more = f.requests.slice(SHOWN_GROUPS).reduce((n, g) => n + g.count, 0) + f.otherRequests;
     if (more > 0) out.push(`    ${String(more).padStart(6)}  with other texts (--json lists them)`);

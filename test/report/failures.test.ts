@@ -53,6 +53,7 @@ describe('a variant that never sells', () => {
 describe('diagnostics', () => {
   const f: Failures = {
     failed: 0,
+    refusedWhileFree: 0,
     requests: [],
     otherRequests: 0,
     diagnostics: [
@@ -69,6 +70,17 @@ describe('diagnostics', () => {
       '         2  with other kinds or texts (--json lists them)',
     ]);
     expect(failureLines('quiet', { ...f, diagnostics: [], otherDiagnostics: 0 })).toEqual([]);
+  });
+  it('count the "lock busy" answers nobody held the lock for among the failed requests, and say so', () => {
+    const refused = { outcome: 'lock-busy' as const, text: '"lock busy" while nobody held the lock: held by another', count: 5, firstRequest: 'r2', firstUs: 900_000 };
+    const lost = { outcome: 'unknown' as const, text: 'lost with its client process (killed)', count: 1, firstRequest: 'r1', firstUs: 100_000 };
+    const quiet = { ...f, diagnostics: [], otherDiagnostics: 0 };
+    expect(failureLines('delex', { ...quiet, failed: 6, refusedWhileFree: 5, requests: [refused, lost] })).toEqual([
+      '  delex: 6 requests failed, got no answer or were refused "lock busy" while nobody held the lock (5)',
+      '         5  lock-busy   "lock busy" while nobody held the lock: held by another  (first r2 at 900ms)',
+      '         1  unknown     lost with its client process (killed)  (first r1 at 100ms)',
+    ]);
+    expect(failureLines('lua', { ...quiet, failed: 1, requests: [lost] })[0]).toBe('  lua: 1 request failed or got no answer');
   });
   it('are escaped in HTML', () => {
     const html = failuresHtml(f);

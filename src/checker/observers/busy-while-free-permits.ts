@@ -7,6 +7,7 @@
  * meet them.
  */
 import type { CriticalSection, LockWork, RequestFacts } from '../observer.js';
+import type { Refusal, UnexplainedRefusals } from './unexplained-refusals.js';
 
 interface Span {
   fromUs: number;
@@ -18,10 +19,6 @@ interface OpenWork {
   fromUs: number;
   held: boolean;
   sectionOpen: boolean;
-}
-
-interface Refusal extends Span {
-  invokeUs: number;
 }
 
 interface KeyState {
@@ -37,11 +34,12 @@ const PRUNE_EVERY = 64;
 
 export class PermitsBusyWhileFree {
   private readonly keys = new Map<string, KeyState>();
-  /** When each unexplained refusal's request arrived (the quiet period is known at the end). */
-  private readonly unexplainedInvokeUs: number[] = [];
 
-  /** `limit`: how many may hold a key at once. */
-  constructor(private readonly limit: number) {}
+  /** `limit`: how many may hold a key at once; `unexplained`: where the refusals no holder explains go. */
+  constructor(
+    private readonly limit: number,
+    private readonly unexplained: UnexplainedRefusals,
+  ) {}
 
   workStarted(w: LockWork): void {
     this.stateOf(w.key).works.set(w.request, { fromUs: w.fromUs, held: false, sectionOpen: false });
@@ -72,19 +70,18 @@ export class PermitsBusyWhileFree {
       state.ended.push({ fromUs: work.fromUs, toUs: Number.isFinite(lockWork.toUs) ? lockWork.toUs : (endUs ?? Infinity) });
       if (state.ended.length % PRUNE_EVERY === 0) this.prune(state, nowUs);
     } else if (refused && endUs !== null) {
-      const refusal = { fromUs: work.fromUs, toUs: endUs, invokeUs: r.invokeUs };
+      const refusal: Refusal = { fromUs: work.fromUs, toUs: endUs, request: r.id, invokeUs: r.invokeUs, text: r.firstError };
       if (!this.decide(state, refusal, false)) state.pending.push(refusal);
     }
     if (state.pending.length > 0) state.pending = state.pending.filter((p) => !this.decide(state, p, false));
   }
 
-  /** The refusals of requests invoked at `sinceUs` or later that no holder explains (every work ended). */
-  count(sinceUs: number): number {
+  /** Every work ended: the refusals still pending are decided. */
+  finish(): void {
     for (const state of this.keys.values()) {
       for (const p of state.pending) this.decide(state, p, true);
       state.pending = [];
     }
-    return this.unexplainedInvokeUs.filter((at) => at >= sinceUs).length;
   }
 
   private stateOf(key: string): KeyState {
@@ -101,7 +98,7 @@ export class PermitsBusyWhileFree {
     const explained = explainedByMany(state, r, this.limit);
     if (explained === true) return true;
     if (explained === 'undecided' && !final) return false;
-    this.unexplainedInvokeUs.push(r.invokeUs);
+    this.unexplained.add(r);
     return true;
   }
 

@@ -21,6 +21,8 @@
 import type { SetupOp } from '../../history/operation.js';
 import type { CriticalSection, LedgerView, LockWork, Observer, Outcome, RequestFacts } from '../observer.js';
 import { PermitsBusyWhileFree } from './busy-while-free-permits.js';
+import { UnexplainedRefusals, type Refusal } from './unexplained-refusals.js';
+import type { FailureGroup } from './diagnostics.js';
 
 /** What judges a run's refusals (one per run, chosen by how many may hold a key at once). */
 export interface RefusalJudge {
@@ -29,20 +31,22 @@ export interface RefusalJudge {
   sectionClosed(s: CriticalSection): void;
   /** Request `r` ended at `endUs` (null: unknown); `refused`: answered "lock busy". */
   requestEnded(r: RequestFacts, endUs: number | null, refused: boolean, nowUs: number): void;
-  /** The refusals of requests invoked at `sinceUs` or later that no holder explains (every work ended). */
-  count(sinceUs: number): number;
+  /** Every work ended: the refusals still pending are decided. */
+  finish(): void;
 }
 
 /** The busy-while-free observer: liveness.ts reads its count. */
 export class BusyWhileFreeObserver implements Observer {
   readonly reads = [] as const;
-  private judge: RefusalJudge = new MutexBusyWhileFree();
+  private unexplained = new UnexplainedRefusals();
+  private judge: RefusalJudge = new MutexBusyWhileFree(this.unexplained);
   private ledger: LedgerView | null = null;
+  private finished = false;
 
   setup(op: SetupOp, ledger: LedgerView): void {
     this.ledger = ledger;
     const permits = op.permits ?? 1;
-    this.judge = permits > 1 ? new PermitsBusyWhileFree(permits) : new MutexBusyWhileFree();
+    this.judge = permits > 1 ? new PermitsBusyWhileFree(permits, this.unexplained) : new MutexBusyWhileFree(this.unexplained);
   }
 
   workStarted(w: LockWork): void {
@@ -61,8 +65,23 @@ export class BusyWhileFreeObserver implements Observer {
     this.judge.requestEnded(r, endUs, outcome === 'lock-busy', this.ledger?.nowUs ?? 0);
   }
 
+  /** The refusals of requests invoked at `sinceUs` or later that no holder explains. */
   count(sinceUs: number): number {
-    return this.judge.count(sinceUs);
+    this.finish();
+    return this.unexplained.count(sinceUs);
+  }
+
+  /** All of them, by what the lock said (the failures table lists them). */
+  byText(): { groups: FailureGroup[]; others: number } {
+    this.finish();
+    return this.unexplained.byText();
+  }
+
+  /** Once every request has ended (the run's result is asked for). */
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.judge.finish();
   }
 }
 
@@ -74,10 +93,7 @@ interface OpenWork {
 }
 
 /** A refusal no hold explained when it was answered, waiting for the works open then. */
-interface Pending {
-  fromUs: number;
-  toUs: number;
-  invokeUs: number;
+interface Pending extends Refusal {
   /** Works that may still explain it: open at its answer (or begun at that instant), not ended. */
   waitingOn: number;
 }
@@ -98,8 +114,8 @@ export class MutexBusyWhileFree implements RefusalJudge {
   // Most runs lock one key: the last one looked up is kept at hand.
   private lastKey = '';
   private lastState: KeyState | null = null;
-  /** When each unexplained refusal's request arrived (the quiet period is known at the end). */
-  private readonly unexplainedInvokeUs: number[] = [];
+
+  constructor(private readonly unexplained: UnexplainedRefusals) {}
 
   workStarted(w: LockWork): void {
     const state = this.stateOf(w.key);
@@ -148,24 +164,23 @@ export class MutexBusyWhileFree implements RefusalJudge {
     }
     // A work that never held explains nothing.
     this.workEnded(state, work.fromUs, -Infinity);
-    if (refused && endUs !== null) this.refused(state, work.fromUs, endUs, r.invokeUs);
+    if (refused && endUs !== null) this.refused(state, { fromUs: work.fromUs, toUs: endUs, request: r.id, invokeUs: r.invokeUs, text: r.firstError });
   }
 
-  count(sinceUs: number): number {
+  finish(): void {
     // Every work has ended: a refusal still waiting is one nothing explained.
     for (const state of this.keys.values()) {
-      for (const p of state.pending) this.unexplainedInvokeUs.push(p.invokeUs);
+      for (const p of state.pending) this.unexplained.add(p);
       state.pending = [];
     }
-    return this.unexplainedInvokeUs.filter((at) => at >= sinceUs).length;
   }
 
   /** A refusal answered now: explained by an open section or a hold that ended after it began, else pending. */
-  private refused(state: KeyState, fromUs: number, toUs: number, invokeUs: number): void {
-    if (state.sectionsOpen > 0 || state.lastHoldEndUs >= fromUs) return;
+  private refused(state: KeyState, r: Refusal): void {
+    if (state.sectionsOpen > 0 || state.lastHoldEndUs >= r.fromUs) return;
     const waitingOn = state.works.size;
-    if (waitingOn === 0) this.unexplainedInvokeUs.push(invokeUs);
-    else state.pending.push({ fromUs, toUs, invokeUs, waitingOn });
+    if (waitingOn === 0) this.unexplained.add(r);
+    else state.pending.push({ ...r, waitingOn });
   }
 
   /**
@@ -183,7 +198,7 @@ export class MutexBusyWhileFree implements RefusalJudge {
       const p = pending[i];
       if (holdToUs >= p.fromUs) continue;
       if (--p.waitingOn === 0) {
-        this.unexplainedInvokeUs.push(p.invokeUs);
+        this.unexplained.add(p);
         continue;
       }
       pending[kept++] = p;

@@ -14,7 +14,7 @@ import type { DiagnosticOp, Operation, SetupOp } from '../../history/operation.j
 import type { LedgerView, Observer, Outcome, RequestFacts } from '../observer.js';
 import { failed } from './flash-sale.js';
 
-interface FailureGroup {
+export interface FailureGroup {
   /** How the requests ended: an error outcome, or unknown. */
   outcome: Outcome;
   /** Their first error text (or how they ended, when none said anything). */
@@ -37,8 +37,10 @@ interface DiagnosticGroup {
 }
 
 export interface Failures {
-  /** Requests that failed or whose outcome is unknown. */
+  /** Requests that failed or whose outcome is unknown, and those refused "lock busy" while nobody held the lock. */
   failed: number;
+  /** Of them, those refused "lock busy" while nobody held the lock. */
+  refusedWhileFree: number;
   /** Their groups, the largest first (ties: the earlier first), at most MAX_GROUPS. */
   requests: FailureGroup[];
   /** Requests whose text came after MAX_GROUPS others (a text that names each request, say). */
@@ -114,11 +116,24 @@ export class DiagnosticsObserver implements Observer {
     else this.otherDiagnostics++;
   }
 
-  result(): Failures {
+  /**
+   * `refusedWhileFree`: the "lock busy" answers no holder explains (busy-while-free.ts), which
+   * liveness counts with the failures: listed with them, by what the lock said.
+   */
+  result(refusedWhileFree: { groups: readonly FailureGroup[]; others: number } = { groups: [], others: 0 }): Failures {
+    const groups = [...this.requestGroups.values()];
+    let others = this.otherRequests + refusedWhileFree.others;
+    let refused = refusedWhileFree.others;
+    for (const g of refusedWhileFree.groups) {
+      refused += g.count;
+      if (groups.length < MAX_GROUPS) groups.push({ ...g });
+      else others += g.count;
+    }
     return {
-      failed: this.failed,
-      requests: [...this.requestGroups.values()].sort(largestFirst),
-      otherRequests: this.otherRequests,
+      failed: this.failed + refused,
+      refusedWhileFree: refused,
+      requests: groups.sort(largestFirst),
+      otherRequests: others,
       diagnostics: [...this.diagnosticGroups.values()].sort(largestFirst),
       otherDiagnostics: this.otherDiagnostics,
     };
@@ -137,7 +152,7 @@ function largestFirst(a: { count: number; firstUs: number; text: string }, b: { 
 }
 
 /** The first line, at most MAX_TEXT characters. */
-function clip(text: string): string {
+export function clip(text: string): string {
   const nl = text.indexOf('\n');
   const line = nl < 0 ? text : text.slice(0, nl);
   return line.length <= MAX_TEXT ? line : `${line.slice(0, MAX_TEXT - 3)}...`;

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { CriticalSection, RequestFacts } from '../../../src/checker/observer.js';
 import { MutexBusyWhileFree, type RefusalJudge } from '../../../src/checker/observers/busy-while-free.js';
 import { PermitsBusyWhileFree } from '../../../src/checker/observers/busy-while-free-permits.js';
+import { UnexplainedRefusals } from '../../../src/checker/observers/unexplained-refusals.js';
 
 type Ending = 'held' | 'refused' | 'failed' | 'unknown';
 
@@ -75,10 +76,12 @@ const workArb: fc.Arbitrary<Work> = fc.record({
   openAtEnd: fc.boolean(),
 });
 
-function judged(make: () => RefusalJudge, steps: Step[], sinceUs: number[]): number[] {
-  const judge = make();
+function judged(make: (sink: UnexplainedRefusals) => RefusalJudge, steps: Step[], sinceUs: number[]): number[] {
+  const unexplained = new UnexplainedRefusals();
+  const judge = make(unexplained);
   for (const s of steps) s.act(judge);
-  return sinceUs.map((since) => judge.count(since));
+  judge.finish();
+  return sinceUs.map((since) => unexplained.count(since));
 }
 
 describe('busy-while-free for a mutex', () => {
@@ -87,7 +90,7 @@ describe('busy-while-free for a mutex', () => {
       fc.property(fc.array(workArb, { maxLength: 30 }), fc.array(fc.integer(), { minLength: 1, maxLength: 20 }), (works, ties) => {
         const steps = schedule(works, ties);
         const since = [0, 10, 25];
-        expect(judged(() => new MutexBusyWhileFree(), steps, since)).toEqual(judged(() => new PermitsBusyWhileFree(1) as RefusalJudge, steps, since));
+        expect(judged((u) => new MutexBusyWhileFree(u), steps, since)).toEqual(judged((u) => new PermitsBusyWhileFree(1, u), steps, since));
       }),
       { numRuns: 2000, seed: 30 },
     );
@@ -95,7 +98,7 @@ describe('busy-while-free for a mutex', () => {
 
   const refused = (fromUs: number, d1: number): Work => ({ key: 0, fromUs, ending: 'refused', d: [d1, 0, 0, 0], openAtEnd: false });
   const held = (fromUs: number, openAfter: number, forUs: number, releaseUs: number, endAfter = 0): Work => ({ key: 0, fromUs, ending: 'held', d: [openAfter, forUs, releaseUs, endAfter], openAtEnd: false });
-  const count = (works: Work[]): number => judged(() => new MutexBusyWhileFree(), schedule(works, [0]), [0])[0];
+  const count = (works: Work[]): number => judged((u) => new MutexBusyWhileFree(u), schedule(works, [0]), [0])[0];
 
   it('explains a refusal met by a hold, open or ended, and by one whose acquire was on its way', () => {
     expect(count([held(0, 1, 10, 1), refused(2, 3)])).toBe(0);

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { checkHistory } from '../../../src/checker/check-history.js';
 import { MAX_GROUPS, NO_TEXT } from '../../../src/checker/observers/diagnostics.js';
 import type { DiagnosticOp, NewOperation } from '../../../src/history/operation.js';
-import { end, history, lockOp, requestOp, setup, type Entry } from '../histories.js';
+import { REFUSED_WHILE_FREE } from '../../../src/checker/observers/unexplained-refusals.js';
+import { end, history, lockOp, requestOp, section, setup, type Entry } from '../histories.js';
 
 const diagnostic = (process: string, kind: DiagnosticOp['kind'], detail: string, frame?: string): NewOperation => ({ process, type: 'info', f: 'diagnostic', kind, detail, frame });
 /** A request whose acquire ends `type` with `detail`, then the request ends with `outcome` (null: never). */
@@ -39,12 +40,27 @@ describe('failed requests', () => {
   });
   it('leave out requests that were answered, "no" included, whatever their operations said', () => {
     const f = failuresOf([
+      ...section('r0', 50, 150, 'client-2/w1'),
       ...failing('r1', 100, 'fail', 'lock is held by r0', 'lock-busy'),
       ...failing('r2', 200, 'fail', 'ERR syntax error', 'sold-out'),
       [300, requestOp('invoke', 'r3')],
       [320, requestOp('ok', 'r3', { outcome: 'ordered' })],
     ]);
-    expect(f).toEqual({ failed: 0, requests: [], otherRequests: 0, diagnostics: [], otherDiagnostics: 0 });
+    expect(f).toEqual({ failed: 0, refusedWhileFree: 0, requests: [], otherRequests: 0, diagnostics: [], otherDiagnostics: 0 });
+  });
+  it('list a "lock busy" no holder explains with the failures, by what the lock said', () => {
+    const f = failuresOf([
+      ...section('r0', 50, 150, 'client-2/w1'),
+      // Refused after r0's release was answered, and again with nobody working under the lock.
+      ...failing('r1', 160, 'fail', 'lock is held by r0', 'lock-busy'),
+      ...failing('r2', 300, 'fail', 'lock is held by r0', 'lock-busy'),
+      ...failing('r3', 400, 'fail', undefined, 'lock-busy'),
+    ]);
+    expect([f.failed, f.refusedWhileFree]).toEqual([3, 3]);
+    expect(f.requests).toEqual([
+      { outcome: 'lock-busy', text: `${REFUSED_WHILE_FREE}: lock is held by r0`, count: 2, firstRequest: 'r1', firstUs: 180 },
+      { outcome: 'lock-busy', text: REFUSED_WHILE_FREE, count: 1, firstRequest: 'r3', firstUs: 420 },
+    ]);
   });
   it('without an error text are described by how they ended', () => {
     const f = failuresOf([
