@@ -96,7 +96,7 @@ function vdef<T>(option: string, value: T, source: string): VariantDefault<T> {
  * (variants/locks/polling.ts): Redisson waits on pub/sub instead, Redlock retries by
  * retry-count / retry-delay, and `none` takes no lock at all.
  */
-const POLLING_LOCKS = ['setnx-expire', 'set-nx-px', 'token-get-del', 'lua-unlock', 'delex-unlock', 'delifeq-unlock', 'fenced'];
+const POLLING_LOCKS = ['setnx-expire', 'set-nx-px', 'token-get-del', 'lua-unlock', 'delex-unlock', 'delifeq-unlock', 'lua-extend', 'ifeq-extend', 'fenced'];
 /**
  * Redisson's semaphores (variants/locks/redisson-semaphore.ts): Redisson's client and version
  * table, N permits; only the permit-expirable one takes a lease.

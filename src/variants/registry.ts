@@ -14,9 +14,10 @@ import { redlock } from './locks/redlock.js';
 import { setNxPx } from './locks/set-nx-px.js';
 import { setnxExpire } from './locks/setnx-expire.js';
 import { delexUnlock, delifeqUnlock, luaUnlock, tokenGetDel } from './locks/token-lock.js';
+import { ifeqExtend, luaExtend } from './locks/token-watchdog.js';
 
 export const LOCKS: ReadonlyMap<string, LockProtocol> = new Map(
-  [noLock, setnxExpire, setNxPx, tokenGetDel, luaUnlock, delexUnlock, delifeqUnlock, redisson, redlock, fenced, redissonSemaphore, redissonPermitExpirableSemaphore, redissonFair, redissonFenced, redissonMulti, redissonReadWrite].map((l) => [l.name, l]),
+  [noLock, setnxExpire, setNxPx, tokenGetDel, luaUnlock, delexUnlock, delifeqUnlock, luaExtend, ifeqExtend, redisson, redlock, fenced, redissonSemaphore, redissonPermitExpirableSemaphore, redissonFair, redissonFenced, redissonMulti, redissonReadWrite].map((l) => [l.name, l]),
 );
 
 export const GUARDS: ReadonlyMap<string, Guard> = new Map(

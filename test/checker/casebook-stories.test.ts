@@ -31,6 +31,8 @@ const CAUSES: Record<string, RegExp[]> = {
   'fencing-counter-failover': [/primary-crash start/, /promoted redis-1/],
   'fencing-tokens': [/gc-pause start/, /lock expired/],
   'get-then-del': [/network-delay start/, /deleted by/],
+  // ifeq-extend: the watchdog's SET IFEQ is a syntax error on redis 7.0; the slow holder's lease runs out.
+  'ifeq-extend-on-redis-7': [/slow-call start/, /ERR syntax error; watchdog stops/, /lock expired/],
   'lease-vs-slow-risk-check': [/slow-call start/, /lock expired/],
   // as-given, try-2s: two carts in opposite orders, each holding one SKU and waiting for the other's.
   'multilock-opposite-order': [/each waits for the other/, /gave it back/],

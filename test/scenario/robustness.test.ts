@@ -122,10 +122,10 @@ describe('YAML', () => {
 describe('options of another lock', () => {
   it('refuses lease, wait, retry-interval and unlock-always where the lock has no use for them', () => {
     const msg = errorOf(file('{ arrival: 1/s }', '', '  n: { lock: none, lease: 1ms, wait: forever, unlock-always: true }\n  r: { lock: redisson, retry-interval: 1ms }'));
-    expect(msg).toContain('f.yaml:7:27: variants.n.lease: lease applies to lock setnx-expire or set-nx-px or token-get-del or lua-unlock or delex-unlock or delifeq-unlock or fenced or redisson or redisson-fenced or redisson-multi or redisson-fair or redisson-read-write or redlock or module or redisson-permit-expirable-semaphore, not to this variant (lock none, guard none)');
-    expect(msg).toContain('variants.n.wait: wait applies to lock setnx-expire or set-nx-px or token-get-del or lua-unlock or delex-unlock or delifeq-unlock or fenced or redisson or redisson-fenced or redisson-multi or redisson-fair or redisson-read-write or module or redisson-semaphore or redisson-permit-expirable-semaphore, not to this variant (lock none, guard none)');
+    expect(msg).toContain('f.yaml:7:27: variants.n.lease: lease applies to lock setnx-expire or set-nx-px or token-get-del or lua-unlock or delex-unlock or delifeq-unlock or lua-extend or ifeq-extend or fenced or redisson or redisson-fenced or redisson-multi or redisson-fair or redisson-read-write or redlock or module or redisson-permit-expirable-semaphore, not to this variant (lock none, guard none)');
+    expect(msg).toContain('variants.n.wait: wait applies to lock setnx-expire or set-nx-px or token-get-del or lua-unlock or delex-unlock or delifeq-unlock or lua-extend or ifeq-extend or fenced or redisson or redisson-fenced or redisson-multi or redisson-fair or redisson-read-write or module or redisson-semaphore or redisson-permit-expirable-semaphore, not to this variant (lock none, guard none)');
     expect(msg).toContain('variants.n.unlock-always: unlock-always applies to lock');
-    expect(msg).toContain('variants.r.retry-interval: retry-interval applies to lock setnx-expire or set-nx-px or token-get-del or lua-unlock or delex-unlock or delifeq-unlock or fenced or module, not to this variant (lock redisson, guard none)');
+    expect(msg).toContain('variants.r.retry-interval: retry-interval applies to lock setnx-expire or set-nx-px or token-get-del or lua-unlock or delex-unlock or delifeq-unlock or lua-extend or ifeq-extend or fenced or module, not to this variant (lock redisson, guard none)');
   });
 
   it('accepts them on the locks that use them', () => {

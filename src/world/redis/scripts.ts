@@ -190,8 +190,27 @@ return 0;`,
   },
 };
 
+/**
+ * Extend a token lock's lease: PEXPIRE only if the value is still my token (redis.io
+ * "Distributed Locks with Redis": extending "by sending a Lua script to all the instances that
+ * extends the TTL of the key if the key exists and its value is still the random value the
+ * client assigned when acquiring the lock"). What SET ... IFEQ ... PX replaces on servers that have it.
+ */
+export const compareAndPexpire: BuiltinScript = {
+  name: 'compare-and-pexpire',
+  lua: `if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('pexpire', KEYS[1], ARGV[2])
+else
+  return 0
+end`,
+  native(ctx, keys, argv) {
+    return call(ctx, 1, 'GET', keys[0]) === argv[0] ? call(ctx, 2, 'PEXPIRE', keys[0], argv[1]) : 0;
+  },
+};
+
 export const BUILTIN_SCRIPTS: readonly BuiltinScript[] = [
   compareAndDelete,
+  compareAndPexpire,
   fencedAcquire,
   redissonAcquire,
   redissonRenew,

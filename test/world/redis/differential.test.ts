@@ -24,6 +24,7 @@ import { isErrorReply, type RedisReply } from '../../../src/world/redis/reply.js
 import {
   BUILTIN_SCRIPTS,
   compareAndDelete,
+  compareAndPexpire,
   fencedAcquire,
   redissonAcquire,
   redissonRenew,
@@ -59,6 +60,7 @@ const command: fc.Arbitrary<Step> = fc.oneof(
   fc.tuple(hashKey, owner).map(([k, f]) => ({ kind: 'cmd' as const, args: ['HEXISTS', k, f] })),
   fc.tuple(hashKey, owner).map(([k, f]) => ({ kind: 'cmd' as const, args: ['HDEL', k, f] })),
   fc.tuple(strKey, value).map(([k, v]) => ({ kind: 'script' as const, name: compareAndDelete.name, keys: [k], argv: [v] })),
+  fc.tuple(strKey, value, ttl).map(([k, v, l]) => ({ kind: 'script' as const, name: compareAndPexpire.name, keys: [k], argv: [v, String(l)] })),
   fc.tuple(strKey, value, ttl).map(([k, v, l]) => ({ kind: 'script' as const, name: fencedAcquire.name, keys: [k, 'n1'], argv: [v, String(l)] })),
   fc.tuple(hashKey, ttl, owner).map(([k, l, o]) => ({ kind: 'script' as const, name: redissonAcquire.name, keys: [k], argv: [String(l), o] })),
   fc.tuple(hashKey, ttl, owner).map(([k, l, o]) => ({ kind: 'script' as const, name: redissonRenew.name, keys: [k], argv: [String(l), o] })),
