@@ -4,8 +4,10 @@
  * (redis.io "Distributed Locks with Redis", "Making the algorithm more reliable: Extending the
  * lock": a client "may extend the lock by sending a Lua script ... that extends the TTL of the
  * key if the key exists and its value is still the random value the client assigned when
- * acquiring the lock"; node-redlock's extend and Redisson's watchdog renew at a third of the
- * lease too). They differ in how they extend, each next to what it replaces:
+ * acquiring the lock"). The page sets no period: a third of the lease is Redisson's watchdog's
+ * (internalLockLeaseTime / 3, RedissonLock renewExpiration @ redisson-3.11.5), where
+ * node-redlock 5.0.0-beta.2's using() extends 500 ms before the lease ends
+ * (automaticExtensionThreshold). They differ in how they extend, each next to what it replaces:
  * - `lua-extend`: EVAL of the compare-and-PEXPIRE script (scripts.ts compareAndPexpire);
  * - `ifeq-extend`: `SET key <token> IFEQ <token> PX lease`, the server's own conditional set
  *   (Redis 8.4, redis/redis#14435; Valkey 8.1, valkey-io/valkey#1324: "set the key's value and
