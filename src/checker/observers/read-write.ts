@@ -8,6 +8,7 @@
  * instant wait until the instant is over, then go ends first (a hand-over at one instant is no
  * overlap), starts by request.
  */
+import type { SetupOp } from '../../history/operation.js';
 import type { CriticalSection, Observer } from '../observer.js';
 import type { Violation } from '../violations.js';
 
@@ -36,12 +37,12 @@ export class ReadWriteObserver implements Observer {
   private readonly points: Array<{ s: CriticalSection; delta: 1 | -1 }> = [];
   private bufferUs = -1;
 
-  /**
-   * Nothing to set up: any key may have readers. It hears every run (no appliesTo): the real
-   * backend's histories of the read-write lock were judged without it when it heard only runs
-   * whose setup says readWrite (its test found no overlap where there is one).
-   */
+  /** Nothing to set up: any key of a read-write lock may have readers. */
   setup(): void {}
+
+  appliesTo(op: SetupOp): boolean {
+    return op.readWrite === true;
+  }
 
   sectionOpened(s: CriticalSection): void {
     if (s.shared) this.sawReader = true;

@@ -15,7 +15,7 @@ import { pollCommand, replyIsOk } from './polling.js';
 import { RELEASED, releaseFailure } from './lock-results.js';
 import { DEFAULT_LEASE_MS } from './setnx-expire.js';
 
-function acquireWithToken(lock: LockHandle, params: LockParams): EffectProgram<AcquireResult> {
+export function acquireWithToken(lock: LockHandle, params: LockParams): EffectProgram<AcquireResult> {
   lock.leaseMs = params.leaseMs ?? DEFAULT_LEASE_MS;
   return pollCommand(params, ['SET', lock.key, lock.token, 'NX', 'PX', String(lock.leaseMs)], replyIsOk);
 }

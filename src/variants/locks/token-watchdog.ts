@@ -20,11 +20,9 @@
  */
 import { cancel, clientStateEffect, CURRENT_REQUEST_EFFECT, note, primaryCommand, sleep, spawn, type EffectProgram, type RedisOutcome } from '../../world/effects.js';
 import { isErrorReply } from '../../world/redis/reply.js';
-import { compareAndDelete, compareAndPexpire } from '../../world/redis/scripts.js';
+import { compareAndPexpire } from '../../world/redis/scripts.js';
 import type { LockHandle, LockParams, LockProtocol } from '../lock-protocol.js';
-import { RELEASED, releaseFailure } from './lock-results.js';
-import { pollCommand, replyIsOk } from './polling.js';
-import { DEFAULT_LEASE_MS } from './setnx-expire.js';
+import { acquireWithToken, luaUnlock } from './token-lock.js';
 
 /** One extension of `key`'s lease to `leaseMs`, if it still holds `token`: the command, and whether its reply says it did. */
 interface Extension {
@@ -72,26 +70,22 @@ function watchdogLock(name: string, summary: string, extension: Extension): Lock
     name,
     summary,
     *acquire(lock: LockHandle, params: LockParams) {
-      const leaseMs = params.leaseMs ?? DEFAULT_LEASE_MS;
-      lock.leaseMs = leaseMs;
-      const result = yield* pollCommand(params, ['SET', lock.key, lock.token, 'NX', 'PX', String(leaseMs)], replyIsOk);
+      const result = yield* acquireWithToken(lock, params);
       if (!result.acquired) return result;
+      const leaseMs = lock.leaseMs as number;
       const request = (yield CURRENT_REQUEST_EFFECT) as string;
       const running = (yield WATCHDOGS) as Map<string, number>;
       running.set(lock.token, (yield spawn('extend', () => watchdog(extension, lock.key, lock.token, leaseMs, request))) as number);
       return result;
     },
-    *release(lock: LockHandle) {
+    *release(lock: LockHandle, params: LockParams) {
       const running = (yield WATCHDOGS) as Map<string, number>;
       const handle = running.get(lock.token);
       if (handle !== undefined) {
         running.delete(lock.token);
         yield cancel(handle);
       }
-      const r = (yield primaryCommand(['EVAL', compareAndDelete.lua, '1', lock.key, lock.token])) as RedisOutcome;
-      const failure = releaseFailure(r);
-      if (failure) return failure;
-      return r.status === 'ok' && r.reply === 1 ? RELEASED : { released: false, reason: 'not-held', detail: 'value is not our token' };
+      return yield* luaUnlock.release(lock, params);
     },
   };
 }
