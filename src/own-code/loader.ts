@@ -14,15 +14,19 @@
  *   CommonJS runs when the graph is linked).
  * - Node builtins -> the host's module objects (`node:crypto`, `node:timers`, `process`,
  *   `perf_hooks` are the context's simulated ones).
- * Every file is parsed once per process: V8 code cache (`cachedData`) per file, made on the
- * first load, so later runs compile from it instead of parsing the packages again.
+ * Each file is compiled once per realm, not per process, where it can be: a CommonJS file's
+ * wrapper function, and an ES module graph as functions (esm-graph.ts; else each module as a
+ * `vm.SourceTextModule` per process, from a V8 code cache made on the first load), each called
+ * once per process (realm-code.ts).
  */
-import { readFileSync } from 'node:fs';
-import { hasModuleSyntax, isTypeScript, stripTypes, typeScriptTwin } from './typescript.js';
+import { dirname } from 'node:path';
 import { createRequire, isBuiltin } from 'node:module';
-import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
+import { analyzeModule, type EsmFunction } from './esm-function.js';
+import { instantiateGraph, planGraph, type SyntheticExports } from './esm-graph.js';
+import { isEsm, resolveSpecifier, sourceOf, type Source } from './module-resolution.js';
+import type { RealmCode } from './realm-code.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -30,101 +34,10 @@ import vm from 'node:vm';
 type VmModule = any;
 const vmModules = vm as unknown as { SourceTextModule?: any; SyntheticModule?: any };
 
-
-interface Source {
-  text: string;
-  cachedData?: Buffer;
-  /** The file may call import(): V8's code cache loses the dynamic-import callback (measured on Node 20.20.2: "A dynamic import callback was not specified"), so it is compiled without one. */
-  dynamicImport: boolean;
-}
-/** Per process: each file's text and its V8 code cache. */
-const sources = new Map<string, Source>();
-
-function sourceOf(file: string): Source {
-  let s = sources.get(file);
-  if (!s) {
-    const raw = readFileSync(file, 'utf8');
-    const text = isTypeScript(file) ? stripTypes(raw, file) : raw;
-    s = { text, dynamicImport: /\bimport\s*\(/.test(text) };
-    sources.set(file, s);
-  }
-  return s;
-}
-
-const typeCache = new Map<string, string>();
-/** The nearest package.json's "type" ("commonjs" when none). */
-function packageType(dir: string): string {
-  const known = typeCache.get(dir);
-  if (known !== undefined) return known;
-  let type = 'commonjs';
-  try {
-    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-    type = pkg.type === 'module' ? 'module' : 'commonjs';
-  } catch {
-    const parent = dirname(dir);
-    type = parent === dir ? 'commonjs' : packageType(parent);
-  }
-  typeCache.set(dir, type);
-  return type;
-}
-
-function isEsm(file: string): boolean {
-  if (file.endsWith('.mjs')) return true;
-  if (file.endsWith('.mts')) return true;
-  if (file.endsWith('.cjs') || file.endsWith('.cts') || file.endsWith('.json')) return false;
-  if (packageType(dirname(file)) === 'module') return true;
-  return isTypeScript(file) && hasModuleSyntax(sourceOf(file).text);
-}
-
-/** A package's "import" entry when `require.resolve` finds no CommonJS one (an import-only package). */
-function resolveImportOnly(specifier: string, fromFile: string): string | null {
-  const parts = specifier.split('/');
-  const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
-  const subpath = '.' + specifier.slice(name.length);
-  for (let dir = dirname(fromFile); ; dir = dirname(dir)) {
-    const pkgDir = join(dir, 'node_modules', name);
-    let pkg: any = null;
-    try {
-      pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
-    } catch {
-      pkg = null;
-    }
-    if (pkg) {
-      let entry: any = typeof pkg.exports === 'object' && pkg.exports !== null && !Array.isArray(pkg.exports) && Object.keys(pkg.exports)[0]?.startsWith('.') ? pkg.exports[subpath] : subpath === '.' ? pkg.exports : undefined;
-      for (let i = 0; i < 5 && entry && typeof entry === 'object'; i++) entry = entry.import ?? entry.node ?? entry.default;
-      if (typeof entry === 'string') return join(pkgDir, entry);
-      if (subpath === '.' && typeof pkg.module === 'string') return join(pkgDir, pkg.module);
-      return null;
-    }
-    if (dirname(dir) === dir) return null;
-  }
-}
-
-/** Where `specifier` imported from `fromFile` is: a file, or `node:<name>` for a builtin. */
-function resolveSpecifier(specifier: string, fromFile: string): string {
-  if (specifier.startsWith('node:')) return specifier;
-  if (isBuiltin(specifier)) return `node:${specifier}`;
-  if (specifier.startsWith('file:')) return fileURLToPath(specifier);
-  try {
-    return createRequire(fromFile).resolve(specifier);
-  } catch (err) {
-    // A TypeScript file imports another by the name of what it compiles to (`./x.js` for x.ts).
-    const twin = /^[./]/.test(specifier) && isTypeScript(fromFile) ? typeScriptTwin(specifier) : null;
-    if (twin !== null) {
-      try {
-        return createRequire(fromFile).resolve(twin);
-      } catch {
-        // not there either: the original error
-      }
-    }
-    const found = /^[./]/.test(specifier) ? null : resolveImportOnly(specifier, fromFile);
-    if (found) return found;
-    throw err;
-  }
-}
-
 interface LoaderHost {
   context: vm.Context;
+  /** The realm's compiled code (realm-code.ts): each file compiled there once, called per process. */
+  realm: RealmCode;
   /** A builtin module's object as user code sees it (sandbox/builtins.ts), imported from `fromFile`. */
   builtin(name: string, fromFile: string, loader: ModuleLoader): any;
   /** Runs the promise continuations queued so far (linking and a dynamic import settle in them). */
@@ -139,22 +52,38 @@ class UnsettledTopLevelAwait extends Error {
   }
 }
 
-/** One run's module graph in one context. */
+/** An identifier-like own key of a CommonJS export object or builtin: a named export of its synthetic module. */
+const EXPORT_NAME = /^[A-Za-z_$][\w$]*$/;
+
+/** One process's module graph in its realm. */
 export class ModuleLoader {
   private readonly esm = new Map<string, VmModule>();
+  /** ES modules instantiated as functions (esm-graph.ts): their namespaces. */
+  private readonly functions = new Map<string, object>();
   private readonly cjs = new Map<string, { exports: any; loaded: boolean }>();
   private readonly synthetic = new Map<string, VmModule>();
+  /** A builtin's or CommonJS file's value and export names, as first linked (both paths read these). */
+  private readonly syntheticValues = new Map<string, SyntheticExports>();
 
-  constructor(private readonly host: LoaderHost) {}
+  /** `asFunctions` false: every ES module graph takes the module path (a test compares the two paths). */
+  constructor(private readonly host: LoaderHost, private readonly asFunctions = true) {
+    host.realm.dynamicImport = (specifier, fromFile) => this.dynamicImport(specifier, fromFile);
+  }
+
+  /** The files this process loaded as functions (esm-graph.ts). */
+  functionFiles(): string[] {
+    return [...this.functions.keys()];
+  }
 
   /** The files of the graph loaded so far. */
   files(): string[] {
-    return [...this.esm.keys(), ...this.cjs.keys()];
+    return [...this.esm.keys(), ...this.functions.keys(), ...this.cjs.keys()];
   }
 
   /**
    * Loads `file` (ESM or CommonJS) and what it imports, links and evaluates it now, and gives
-   * its namespace (CommonJS: `{ default: module.exports, ...keys }`). Linking is Node's
+   * its namespace (CommonJS: `{ default: module.exports, ...keys }`). An ES module graph runs
+   * as functions when esm-graph.ts can plan it so; else as modules: linking is Node's
    * asynchronous `link`, whose steps all settle in the microtask queue when every import is
    * at hand (no I/O: files are read synchronously), so one drain finishes it; so does a
    * top-level await on what is already settled. One still pending after the drain is refused
@@ -165,6 +94,35 @@ export class ModuleLoader {
       const exports = this.require(file);
       return { ...(exports && typeof exports === 'object' ? exports : {}), default: exports };
     }
+    const plan = this.asFunctions ? planGraph(file, { resolve: resolveSpecifier, isEsm, functionOf: (f) => this.functionOf(f) }) : null;
+    if (plan !== null) {
+      const namespace = instantiateGraph(plan, { realm: this.host.realm, synthetic: (target, from) => this.syntheticExports(target, from), drain: () => this.host.drain() });
+      if (namespace !== 'module-path') {
+        for (const f of plan.nodes.keys()) this.functions.set(f, namespace);
+        return namespace as Record<string, unknown>;
+      }
+    }
+    return this.loadModule(file);
+  }
+
+  /** `file` as a function (esm-function.ts), once V8 compiled it as a module: null when it stays a module. */
+  private functionOf(file: string): { fn: EsmFunction; source: Source } | null {
+    const source = sourceOf(file);
+    if (source.compiles === undefined) {
+      try {
+        this.compileModule(file, source);
+        source.compiles = true;
+      } catch {
+        source.compiles = false;
+      }
+    }
+    if (!source.compiles) return null;
+    source.analysis ??= analyzeModule(source.text);
+    return source.analysis.ok ? { fn: source.analysis.fn, source } : null;
+  }
+
+  /** The module path: a vm.SourceTextModule per module of the graph. */
+  private loadModule(file: string): Record<string, unknown> {
     const m = this.esmModule(file);
     this.linkNow(m);
     let state = 'pending' as 'pending' | 'done' | 'failed';
@@ -195,20 +153,16 @@ export class ModuleLoader {
   private link(specifier: string, referrer: VmModule): VmModule {
     const from = fileURLToPath(referrer.identifier);
     const target = resolveSpecifier(specifier, from);
-    if (target.startsWith('node:')) return this.syntheticOf(target, this.host.builtin(target.slice(5), from, this));
-    if (isEsm(target)) return this.esmModule(target);
-    return this.syntheticOf(`cjs:${target}`, this.require(target));
+    if (!target.startsWith('node:') && isEsm(target)) return this.esmModule(target);
+    return this.syntheticOf(target, from);
   }
 
-  private esmModule(file: string): VmModule {
-    let m = this.esm.get(file);
-    if (m) return m;
-    const source = sourceOf(file);
+  private compileModule(file: string, source: Source): VmModule {
     const url = pathToFileURL(file).href;
     // Only the user-code worker (backends/worker) runs with --experimental-vm-modules: a caller
     // that ran a lock module in its own thread picked the wrong backend (default-backend.ts).
     if (vmModules.SourceTextModule === undefined) throw new Error(`lock-sim: ${file} is an ES module, which loads only in the user-code worker (Node's --experimental-vm-modules); run it through backends/default-backend.ts runSimulated, not runner's runVariant`);
-    m = new vmModules.SourceTextModule(source.text, {
+    const m = new vmModules.SourceTextModule(source.text, {
       identifier: url,
       context: this.host.context,
       cachedData: source.dynamicImport ? undefined : source.cachedData,
@@ -216,24 +170,27 @@ export class ModuleLoader {
       importModuleDynamically: (specifier: string) => this.dynamicImport(specifier, file),
     });
     if (!source.cachedData && !source.dynamicImport) source.cachedData = m.createCachedData();
+    return m;
+  }
+
+  private esmModule(file: string): VmModule {
+    let m = this.esm.get(file);
+    if (m) return m;
+    m = this.compileModule(file, sourceOf(file));
     this.esm.set(file, m);
     return m;
   }
 
   private async dynamicImport(specifier: string, fromFile: string): Promise<VmModule> {
     const target = resolveSpecifier(specifier, fromFile);
-    if (target.startsWith('node:')) {
-      const s = this.syntheticOf(target, this.host.builtin(target.slice(5), fromFile, this));
+    if (target.startsWith('node:') || !isEsm(target)) {
+      const s = this.syntheticOf(target, fromFile);
       if (s.status === 'unlinked') await s.link(() => { throw new Error('no imports'); });
       if (s.status === 'linked') void s.evaluate().catch(() => undefined);
       return s;
     }
-    if (!isEsm(target)) {
-      const s = this.syntheticOf(`cjs:${target}`, this.require(target));
-      if (s.status === 'unlinked') await s.link(() => { throw new Error('no imports'); });
-      if (s.status === 'linked') void s.evaluate().catch(() => undefined);
-      return s;
-    }
+    const instantiated = this.functions.get(target);
+    if (instantiated !== undefined) return this.mirror(target, instantiated);
     const m = this.esmModule(target);
     if (m.status === 'unlinked') await m.link((sp: string, ref: VmModule) => this.link(sp, ref));
     if (m.status === 'linked') void m.evaluate().catch(() => undefined);
@@ -241,15 +198,47 @@ export class ModuleLoader {
     return m;
   }
 
-  private syntheticOf(key: string, value: any): VmModule {
+  /**
+   * A module that the graph instantiated as functions, imported dynamically (by CommonJS code):
+   * a synthetic module of its namespace's values now, so import() gives the same instance (its
+   * bindings as they are at the import; esm-graph.ts took it as a function only if no
+   * importer's copy of them could go stale, which import() of it from CommonJS does not check).
+   */
+  private async mirror(file: string, namespace: object): Promise<VmModule> {
+    const key = `mirror:${file}`;
     let m = this.synthetic.get(key);
+    if (m === undefined) {
+      const names = Object.keys(namespace);
+      m = new vmModules.SyntheticModule!(names, function (this: any) {
+        for (const n of names) this.setExport(n, (namespace as Record<string, unknown>)[n]);
+      }, { identifier: key, context: this.host.context });
+      this.synthetic.set(key, m);
+    }
+    if (m.status === 'unlinked') await m.link(() => { throw new Error('no imports'); });
+    if (m.status === 'linked') void m.evaluate().catch(() => undefined);
+    return m;
+  }
+
+  /** A builtin's view (`node:<name>`) or a CommonJS file's exports (run now, once), and its export names as of now. */
+  private syntheticExports(target: string, fromFile: string): SyntheticExports {
+    let s = this.syntheticValues.get(target);
+    if (s === undefined) {
+      const value = target.startsWith('node:') ? this.host.builtin(target.slice(5), fromFile, this) : this.require(target);
+      const names = value !== null && (typeof value === 'object' || typeof value === 'function') ? Object.keys(value).filter((k) => k !== 'default' && EXPORT_NAME.test(k)) : [];
+      s = { value, names: ['default', ...names] };
+      this.syntheticValues.set(target, s);
+    }
+    return s;
+  }
+
+  private syntheticOf(target: string, fromFile: string): VmModule {
+    let m = this.synthetic.get(target);
     if (m) return m;
-    const names = value !== null && (typeof value === 'object' || typeof value === 'function') ? Object.keys(value).filter((k) => k !== 'default' && /^[A-Za-z_$][\w$]*$/.test(k)) : [];
-    m = new vmModules.SyntheticModule!(['default', ...names], function (this: any) {
-      this.setExport('default', value);
-      for (const n of names) this.setExport(n, value[n]);
-    }, { identifier: key, context: this.host.context });
-    this.synthetic.set(key, m);
+    const { value, names } = this.syntheticExports(target, fromFile);
+    m = new vmModules.SyntheticModule!(names, function (this: any) {
+      for (const n of names) this.setExport(n, n === 'default' ? value : value[n]);
+    }, { identifier: target.startsWith('node:') ? target : `cjs:${target}`, context: this.host.context });
+    this.synthetic.set(target, m);
     return m;
   }
 
@@ -279,15 +268,7 @@ export class ModuleLoader {
     if (isEsm(file)) {
       throw Object.assign(new Error(`require() of ES Module ${file} not supported (as in Node 20): import it instead`), { code: 'ERR_REQUIRE_ESM' });
     }
-    const source = sourceOf(file);
-    const fn = vm.compileFunction(source.text.startsWith('#!') ? '//' + source.text : source.text, ['exports', 'require', 'module', '__filename', '__dirname'], {
-      filename: file,
-      parsingContext: this.host.context,
-      cachedData: source.dynamicImport ? undefined : source.cachedData,
-      produceCachedData: !source.cachedData && !source.dynamicImport,
-      importModuleDynamically: ((specifier: string) => this.dynamicImport(specifier, file)) as any,
-    }) as ((...args: any[]) => void) & { cachedData?: Buffer; cachedDataProduced?: boolean };
-    if (!source.cachedData && fn.cachedDataProduced) source.cachedData = fn.cachedData;
+    const fn = this.host.realm.cjsFunction(file, sourceOf(file));
     const module = { exports: {} as any, id: file, filename: file, loaded: false, children: [], paths: [], path: dirname(file), require: null as any };
     const entry = { exports: module.exports, loaded: false };
     this.cjs.set(file, entry);

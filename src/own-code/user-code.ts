@@ -25,6 +25,7 @@ import { ownCodeContextMain, type GlueApi, type GlueHost } from './realm-bridge.
 import { nodeRedisMain } from './node-redis-client.js';
 import { clientStore } from './client-store.js';
 import { ModuleLoader } from './loader.js';
+import { RealmCode } from './realm-code.js';
 import { ContextWatch } from './context-watch.js';
 import type { ThreadAnswer } from './user-thread.js';
 import { Sandbox, type SandboxProcess } from './sandbox/sandbox.js';
@@ -122,6 +123,8 @@ export class UserCode {
   private readonly api: GlueApi;
   private readonly watch: ContextWatch;
   private readonly sandbox: Sandbox;
+  /** The user module's files compiled in this realm, each once for every process it serves. */
+  private readonly code: RealmCode;
   private readonly mailbox: GlueHost['mailbox'] = { msg: null, result: null, namespace: null, loadError: null };
   /** The simulation's clock of this realm's client (OwnCodeRuntime sets it); NaN before the run. */
   clockMs: (monotonic: boolean) => number = () => NaN;
@@ -130,6 +133,7 @@ export class UserCode {
     const options = SHARED_QUEUE ? { name: 'lock-sim user code' } : { name: 'lock-sim user code', microtaskMode: 'afterEvaluate' as const };
     this.context = vm.createContext(DONT_CONTEXTIFY ?? {}, options);
     const main = GLUE_SCRIPT.runInContext(this.context) as typeof ownCodeContextMain;
+    this.code = new RealmCode(this.context);
     this.sandbox = new Sandbox(this.context, file);
     this.api = main({
       als,
@@ -167,7 +171,7 @@ export class UserCode {
     this.api.reset(who.seed, who.client, who.name);
     this.api.at(simMs);
     this.sandbox.begin(who);
-    const loader = new ModuleLoader({ context: this.context, builtin: (name, from, l) => this.sandbox.builtin(name, from, l), drain: () => this.runContinuations() });
+    const loader = new ModuleLoader({ context: this.context, realm: this.code, builtin: (name, from, l) => this.sandbox.builtin(name, from, l), drain: () => this.runContinuations() });
     const m = this.mailbox;
     m.namespace = m.loadError = null;
     try {
