@@ -344,8 +344,20 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
 
   /** ioredis 5.11.1 RedisOptions.ts DEFAULT_REDIS_OPTIONS.retryStrategy. */
   const defaultRetryStrategy = (times: number): number => Math.min(times * 50, 2000);
-  /** ioredis 5.11.1 defaults of the options the simulated connection reads. */
-  const DEFAULT_OPTIONS = { retryStrategy: defaultRetryStrategy, maxRetriesPerRequest: 20, enableOfflineQueue: true, reconnectOnError: null, autoResubscribe: true, failoverDetector: false };
+  /**
+   * A client's options: ioredis 5.11.1's defaults of the options the simulated connection
+   * reads, then `opts` over them (the keys in the order `{ ...defaults, ...opts }` gives). Made
+   * from an object literal, whose hidden class V8 keeps with the literal's site, rather than by
+   * a spread, whose class comes from an inline cache that V8 may reset between two processes
+   * of a realm (measured on Node 20.20.2, the own-code twin: a process's options then had
+   * another class than the last process's, and code the processes share deoptimized 16 times
+   * in 20 runs; none with the literal).
+   */
+  const newOptions = (opts: any): any => {
+    const o = { retryStrategy: defaultRetryStrategy, maxRetriesPerRequest: 20, enableOfflineQueue: true, reconnectOnError: null, autoResubscribe: true, failoverDetector: false };
+    // Object.assign sets what a spread defines: the same but for an own `__proto__` key.
+    return Object.prototype.hasOwnProperty.call(opts, '__proto__') ? { ...o, ...opts } : Object.assign(o, opts);
+  };
   /** What the connection model reads of a client's options (user-thread.ts ClientConfig). */
   type Config = { maxRetries: number | null; offlineQueue: boolean; retry: string; failoverDetector: boolean };
   /** The last config made: a command whose options read the same gets it again (no object per command; the host only reads it). */
@@ -374,7 +386,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     constructor(clientId: number, readonly conn: number, opts: any) {
       super();
       this.clientId = clientId;
-      this.options = { ...DEFAULT_OPTIONS, ...opts };
+      this.options = newOptions(opts);
       clients.get(clientId)?.instances.push(this);
     }
     /** ioredis `call(command, ...args)`. */
