@@ -40,7 +40,7 @@ interface EsmNode {
   deps: GraphDep[];
 }
 
-interface GraphPlan {
+export interface GraphPlan {
   root: EsmNode;
   nodes: Map<string, EsmNode>;
 }

@@ -24,7 +24,7 @@ import { createRequire, isBuiltin } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 import { analyzeModule, type EsmFunction } from './esm-function.js';
-import { instantiateGraph, planGraph, type SyntheticExports } from './esm-graph.js';
+import { instantiateGraph, planGraph, type GraphPlan, type SyntheticExports } from './esm-graph.js';
 import { isEsm, resolveSpecifier, sourceOf, type Source } from './module-resolution.js';
 import type { RealmCode } from './realm-code.js';
 
@@ -51,6 +51,14 @@ class UnsettledTopLevelAwait extends Error {
     this.name = 'UnsettledTopLevelAwait';
   }
 }
+
+/**
+ * Each root's graph plan (esm-graph.ts), or null (the module path): made by the first process
+ * that loads the root, kept for the worker's life as the files are (module-resolution.ts).
+ */
+const plans = new Map<string, GraphPlan | null>();
+/** `module.createRequire(file)` per file: Node's require, for its `resolve`. */
+const nodeRequires = new Map<string, NodeRequire>();
 
 /** An identifier-like own key of a CommonJS export object or builtin: a named export of its synthetic module. */
 const EXPORT_NAME = /^[A-Za-z_$][\w$]*$/;
@@ -94,7 +102,7 @@ export class ModuleLoader {
       const exports = this.require(file);
       return { ...(exports && typeof exports === 'object' ? exports : {}), default: exports };
     }
-    const plan = this.asFunctions ? planGraph(file, { resolve: resolveSpecifier, isEsm, functionOf: (f) => this.functionOf(f) }) : null;
+    const plan = this.asFunctions ? this.planOf(file) : null;
     if (plan !== null) {
       const namespace = instantiateGraph(plan, { realm: this.host.realm, synthetic: (target, from) => this.syntheticExports(target, from), drain: () => this.host.drain() });
       if (namespace !== 'module-path') {
@@ -103,6 +111,15 @@ export class ModuleLoader {
       }
     }
     return this.loadModule(file);
+  }
+
+  private planOf(root: string): GraphPlan | null {
+    let plan = plans.get(root);
+    if (plan === undefined) {
+      plan = planGraph(root, { resolve: resolveSpecifier, isEsm, functionOf: (f) => this.functionOf(f) });
+      plans.set(root, plan);
+    }
+    return plan;
   }
 
   /** `file` as a function (esm-function.ts), once V8 compiled it as a module: null when it stays a module. */
@@ -244,13 +261,14 @@ export class ModuleLoader {
 
   /** The `require` of code in `file` (a CommonJS module's, or `module.createRequire(file)`'s). */
   requireFunction(file: string): any {
-    const resolveFrom = createRequire(file);
+    let resolveFrom = nodeRequires.get(file);
+    if (resolveFrom === undefined) nodeRequires.set(file, (resolveFrom = createRequire(file)));
     const req = (specifier: string): any => {
       const target = resolveSpecifier(String(specifier), file);
       if (target.startsWith('node:')) return this.host.builtin(target.slice(5), file, this);
       return this.require(target);
     };
-    req.resolve = (specifier: string) => (isBuiltin(specifier) ? specifier : resolveFrom.resolve(specifier));
+    req.resolve = (specifier: string) => (isBuiltin(specifier) ? specifier : resolveFrom!.resolve(specifier));
     req.cache = Object.create(null);
     req.main = undefined;
     return req;

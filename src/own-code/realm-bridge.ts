@@ -153,8 +153,8 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   let startedMs = 0;
   let probeOutcome: { lock?: any; err?: unknown } | null = null;
   let rng = mulberry(1);
-  /** Command and call continuations by id: (outcome) => void. */
-  let waiting = new Map<number, (outcome: any) => void>();
+  /** The process was killed: a reply that reaches it still settles nothing. */
+  let killed = false;
   /** Timers by id. */
   let timers = new Map<number, { fn: () => void; ctx: Ctx | undefined; interval: number | null; run: number; chain: number }>();
   /** Timer chains by id (the id of their first timer), kept while armed or watched. */
@@ -321,6 +321,13 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     }
   }
   const sha1 = (s: string): string => hostCrypto.createHash('sha1').update(s).digest('hex');
+  /** A command name as it goes out: each name upper-cased once, not a new string per command. */
+  const upperNames = new Map<string, string>();
+  const upperCase = (name: string): string => {
+    let upper = upperNames.get(name);
+    if (upper === undefined) upperNames.set(name, (upper = name.toUpperCase()));
+    return upper;
+  };
   const flatten = (args: any[]): string[] => {
     const out: string[] = [];
     for (const a of args) {
@@ -417,7 +424,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       const timeoutMs = typeof this.options.commandTimeout === 'number' ? this.options.commandTimeout : null;
       return new Promise((resolve, reject) => {
         if (!state?.alive) return; // the process is gone: nothing settles
-        waiting.set(id, (outcome) => {
+        const done = (outcome: any): void => {
           if (outcome.status === 'ok') {
             if (outcome.error !== undefined) this.replyError(new ReplyError(outcome.error), name, args, resolve, reject);
             else resolve(transforms[name] ? transforms[name](outcome.reply) : outcome.reply);
@@ -426,10 +433,10 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
           } else {
             reject(connectionError(outcome.message));
           }
-        });
+        };
         const c = ctx();
         if (c !== undefined && c.chain !== undefined) chainSent(c);
-        actions.push({ kind: 'cmd', id, client: this.clientId, conn: this.conn, args: [name.toUpperCase(), ...args], timeoutMs, tag: c?.tag ?? selfName, cfg: configOf(this.options) });
+        actions.push({ kind: 'cmd', id, done, client: this.clientId, conn: this.conn, args: [upperCase(name), ...args], timeoutMs, tag: c?.tag ?? selfName, cfg: configOf(this.options) });
       });
     }
     /**
@@ -451,14 +458,14 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       const timeoutMs = typeof this.options.commandTimeout === 'number' ? this.options.commandTimeout : null;
       return new Promise((resolve, reject) => {
         if (!state?.alive) return;
-        waiting.set(id, (outcome) => {
+        const done = (outcome: any): void => {
           if (outcome.status === 'ok') resolve(outcome.reply);
           else if (outcome.status === 'timeout') reject(new Error('Command timed out'));
           else reject(connectionError(outcome.message));
-        });
+        };
         const c = ctx();
         if (c !== undefined && c.chain !== undefined) chainSent(c);
-        actions.push({ kind: 'batch', id, client: this.clientId, conn: this.conn, commands, timeoutMs, tag: c?.tag ?? selfName, cfg: configOf(this.options) });
+        actions.push({ kind: 'batch', id, done, client: this.clientId, conn: this.conn, commands, timeoutMs, tag: c?.tag ?? selfName, cfg: configOf(this.options) });
       });
     }
     /** `script('load', lua)` and friends go out as SCRIPT <sub> ... */
@@ -689,7 +696,6 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   }
 
   function handle(msg: any): any {
-    simMs = msg.simMs ?? simMs;
     switch (msg.op) {
       case 'probe': {
         // Calls the factory once with clients that never answer; 'probe-result' reads the
@@ -796,9 +802,8 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
         return { delay: typeof delay === 'number' ? delay : null };
       }
       case 'reply': {
-        const done = waiting.get(msg.id);
-        waiting.delete(msg.id);
-        done?.(msg.outcome);
+        // A command's continuation travels with the command and comes back with its reply.
+        if (!killed) msg.done(msg.outcome);
         return null;
       }
       case 'fire': {
@@ -837,7 +842,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
         chains.clear();
         holding.clear();
         immediates = [];
-        waiting.clear();
+        killed = true;
         return null;
       }
       default:
@@ -902,7 +907,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       startedMs = 0;
       probeOutcome = null;
       rng = mulberry(seed);
-      waiting = new Map();
+      killed = false;
       timers = new Map();
       chains = new Map();
       holding = new Set();

@@ -26,7 +26,7 @@ import type { Topology } from '../spec/redis.js';
 import type { OwnLockOptions } from './contract.js';
 import { RequestIdentity } from './request-identity.js';
 import { UserCode } from './user-code.js';
-import type { ClientConfig, WorkerAction } from './user-thread.js';
+import type { ClientConfig, ReplyContinuation, WorkerAction } from './user-thread.js';
 import { enterUserCode, leaveUserCode } from './watchdog.js';
 
 /** What a user call settled with, as the protocol reads it. */
@@ -184,7 +184,6 @@ export class OwnCodeRuntime {
     enterUserCode(message.op, bridge.host.name, message.key ?? null, this.sim.nowUs);
     let answer;
     try {
-      message.simMs = this.sim.nowUs / 1000;
       answer = bridge.realm.call(message);
     } finally {
       leaveUserCode();
@@ -325,7 +324,7 @@ export class OwnCodeRuntime {
   }
 
   /** A reply or an error, then the commandTimeout race (ioredis 5.11.1 Command.ts setTimeout: "Command timed out"). */ // lock-sim: wall-clock ok (cites ioredis; reads no clock)
-  private answerOnce(b: Bridge, id: number, timeoutMs: number | null): (outcome: WireOutcome) => void {
+  private answerOnce(b: Bridge, done: ReplyContinuation, timeoutMs: number | null): (outcome: WireOutcome) => void {
     let answered = false;
     const host = b.host;
     if (timeoutMs !== null) {
@@ -336,19 +335,19 @@ export class OwnCodeRuntime {
         this.groupEvent(group, timeoutUs, null, () => {
           if (answered) return;
           answered = true;
-          if (this.live(b.id)) this.send({ op: 'reply', client: b.id, id, outcome: { status: 'timeout' } });
+          if (this.live(b.id)) this.send({ op: 'reply', client: b.id, done, outcome: { status: 'timeout' } });
         });
       });
     }
     return (outcome) => {
       if (answered) return;
       answered = true;
-      this.deliver(b, { op: 'reply', client: b.id, id, outcome });
+      this.deliver(b, { op: 'reply', client: b.id, done, outcome });
     };
   }
 
   private command(b: Bridge, a: Extract<WorkerAction, { kind: 'cmd' }>): void {
-    const answer = this.answerOnce(b, a.id, a.timeoutMs);
+    const answer = this.answerOnce(b, a.done, a.timeoutMs);
     this.connectionOf(b, a.conn, a.cfg).send(a.args, b.identity.tagOf(a.tag, a.args), (outcome) => answer(wire(outcome)));
   }
 
@@ -359,7 +358,7 @@ export class OwnCodeRuntime {
    * queued replies for ioredis' `previousErrors`.
    */
   private batch(b: Bridge, a: Extract<WorkerAction, { kind: 'batch' }>): void {
-    const answer = this.answerOnce(b, a.id, a.timeoutMs);
+    const answer = this.answerOnce(b, a.done, a.timeoutMs);
     let tag = a.tag;
     for (const c of a.commands) if ((tag = b.identity.tagOf(a.tag, c)) !== a.tag) break;
     this.connectionOf(b, a.conn, a.cfg).sendTransaction(

@@ -24,9 +24,12 @@ export interface ClientConfig {
   failoverDetector: boolean;
 }
 
+/** A command's continuation in user code: it goes out with the command and comes back with the reply ('reply' message). */
+export type ReplyContinuation = (outcome: unknown) => void;
+
 export type WorkerAction =
-  | { kind: 'cmd'; id: number; client: number; conn: number; args: string[]; timeoutMs: number | null; tag: string; cfg: ClientConfig }
-  | { kind: 'batch'; id: number; client: number; conn: number; commands: string[][]; timeoutMs: number | null; tag: string; cfg: ClientConfig }
+  | { kind: 'cmd'; id: number; done: ReplyContinuation; client: number; conn: number; args: string[]; timeoutMs: number | null; tag: string; cfg: ClientConfig }
+  | { kind: 'batch'; id: number; done: ReplyContinuation; client: number; conn: number; commands: string[][]; timeoutMs: number | null; tag: string; cfg: ClientConfig }
   | { kind: 'reconnect'; client: number; conn: number }
   | { kind: 'timer'; id: number; client: number; ms: number }
   | { kind: 'clear'; id: number }

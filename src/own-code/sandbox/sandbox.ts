@@ -30,12 +30,24 @@ const EPOCH_MS = 1_704_067_200_000;
 /** Where user code's console output goes: nowhere, unless LOCK_SIM_USER_CONSOLE asks for stderr (a run's output stays the same). */
 const CONSOLE_TO_STDERR = process.env.LOCK_SIM_USER_CONSOLE === 'stderr';
 
+/** Package roots by file, looked up once for the worker's life (the files do not change during a run). */
+const packageRoots = new Map<string, string>();
+
 /** The nearest directory holding a package.json (a package's root), or the file's own directory. */
 function packageRoot(file: string): string {
-  for (let dir = dirname(file); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    if (dirname(dir) === dir) return dirname(file);
+  let root = packageRoots.get(file);
+  if (root === undefined) {
+    root = dirname(file);
+    for (let dir = dirname(file); ; dir = dirname(dir)) {
+      if (existsSync(join(dir, 'package.json'))) {
+        root = dir;
+        break;
+      }
+      if (dirname(dir) === dir) break;
+    }
+    packageRoots.set(file, root);
   }
+  return root;
 }
 
 /** Exports of refused modules Node does not load in a worker thread (trace_events: "Trace events are unavailable"). */
