@@ -28,6 +28,8 @@ interface NodeRedisDeps {
   /** Makes the glue's ioredis-compatible client of connection `conn` (realm-bridge.ts SimRedis). */
   transport(conn: number): any;
   flatten(args: any[]): string[];
+  /** An error element of a reply as the ioredis-compatible client gives it (its ReplyError). */
+  isReplyError(r: unknown): r is Error;
 }
 
 export function nodeRedisMain(deps: NodeRedisDeps): (conn: number, version: 4 | 5) => any {
@@ -37,7 +39,7 @@ export function nodeRedisMain(deps: NodeRedisDeps): (conn: number, version: 4 | 
   const Error: ErrorConstructor = g.Error;
   const Object: ObjectConstructor = g.Object;
   const Array: ArrayConstructor = g.Array;
-  const { EventEmitter, flatten } = deps;
+  const { EventEmitter, flatten, isReplyError } = deps;
 
   class ErrorReply extends Error {
     constructor(message: string) {
@@ -350,10 +352,9 @@ export function nodeRedisMain(deps: NodeRedisDeps): (conn: number, version: 4 | 
         queued.push({ name: String(name).toLowerCase(), args: rest, reply: raw });
         return chain;
       };
-      const isError = (r: any): boolean => r !== null && typeof r === 'object' && !Array.isArray(r) && '__error' in r;
       chain.exec = () => this.io.sendBatch(queued.map((c) => [c.name.toUpperCase(), ...c.args])).then(({ exec }: { exec: any }) => {
-        if (isError(exec)) throw new ErrorReply(exec.__error);
-        const replies = (exec as any[]).map((r, i) => (isError(r) ? new ErrorReply(r.__error) : queued[i].reply(r, this.version)));
+        if (isReplyError(exec)) throw new ErrorReply(exec.message);
+        const replies = (exec as any[]).map((r, i) => (isReplyError(r) ? new ErrorReply(r.message) : queued[i].reply(r, this.version)));
         const failed = replies.flatMap((r, i) => (r instanceof ErrorReply ? [i] : []));
         if (failed.length > 0) throw new MultiErrorReply(replies, failed);
         return replies;

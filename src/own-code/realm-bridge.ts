@@ -339,6 +339,35 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     }
     return out;
   };
+  /**
+   * A reply as user code gets it: its arrays this realm's own, an error inside one a
+   * ReplyError (ioredis' parser gives an error element as its ReplyError). A reply comes from
+   * the simulation, whose arrays belong to another realm: `reply instanceof Array` was false in
+   * user code, and the array's constructor led to the host's Function. Strings and numbers
+   * belong to no realm.
+   */
+  const realmReply = (r: any): any => {
+    if (r === null || typeof r !== 'object') return r;
+    if (Array.isArray(r)) {
+      const out: any[] = [];
+      for (let i = 0; i < r.length; i++) out.push(realmReply(r[i]));
+      return out;
+    }
+    if ('__error' in r) return new ReplyError(r.__error);
+    return r;
+  };
+  /** Plain data from the scenario (a factory's options) as this realm's objects and arrays. */
+  const realmData = (v: any): any => {
+    if (v === null || typeof v !== 'object') return v;
+    if (Array.isArray(v)) {
+      const out: unknown[] = [];
+      for (const x of v) out.push(realmData(x));
+      return out;
+    }
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v)) out[k] = realmData(v[k]);
+    return out;
+  };
   /** ioredis converts HGETALL's flat array into an object (lib/command.ts reply transformers). */
   const transforms: Record<string, (r: any) => any> = {
     hgetall: (r) => {
@@ -427,7 +456,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
         const done = (outcome: any): void => {
           if (outcome.status === 'ok') {
             if (outcome.error !== undefined) this.replyError(new ReplyError(outcome.error), name, args, resolve, reject);
-            else resolve(transforms[name] ? transforms[name](outcome.reply) : outcome.reply);
+            else resolve(transforms[name] ? transforms[name](realmReply(outcome.reply)) : realmReply(outcome.reply));
           } else if (outcome.status === 'timeout') {
             reject(new Error('Command timed out'));
           } else {
@@ -451,7 +480,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       if (answer === 2) this.sendCommand(name, args).then(resolve, reject);
       else reject(err);
     }
-    /** A transaction's commands, run by the server as MULTI ... EXEC; resolves to { exec, queued } (errors as { __error }). */
+    /** A transaction's commands, run by the server as MULTI ... EXEC; resolves to { exec, queued } (realm replies: an error a ReplyError). */
     sendBatch(commands: string[][]): Promise<any> {
       const state = clients.get(this.clientId);
       const id = nextId++;
@@ -459,7 +488,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       return new Promise((resolve, reject) => {
         if (!state?.alive) return;
         const done = (outcome: any): void => {
-          if (outcome.status === 'ok') resolve(outcome.reply);
+          if (outcome.status === 'ok') resolve({ exec: realmReply(outcome.reply.exec), queued: realmReply(outcome.reply.queued) });
           else if (outcome.status === 'timeout') reject(new Error('Command timed out'));
           else reject(connectionError(outcome.message));
         };
@@ -559,14 +588,14 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
         // MULTI ... EXEC: the commands run together on the server, one reply per command.
         // ioredis 5.11.1 transaction.ts execAndUnwrap: EXEC's error (EXECABORT) rejects, with
         // the queued commands' errors as `previousErrors`; else [[err, reply], ...].
-        const isError = (r: any): boolean => r !== null && typeof r === 'object' && !Array.isArray(r) && '__error' in r;
+        const isError = (r: any): boolean => r instanceof ReplyError;
         p = this.redis.sendBatch(this.queued.map((c) => [c.name.toUpperCase(), ...c.args])).then(({ exec, queued }: { exec: any; queued: any[] }) => {
           if (isError(exec)) {
-            const err: any = new ReplyError(exec.__error);
-            err.previousErrors = queued.filter(isError).map((r) => new ReplyError(r.__error));
+            const err: any = exec;
+            err.previousErrors = queued.filter(isError);
             throw err;
           }
-          return (exec as any[]).map((r, i) => (isError(r) ? [new ReplyError(r.__error), null] : [null, transforms[this.queued[i].name] ? transforms[this.queued[i].name](r) : r]));
+          return (exec as any[]).map((r, i) => (isError(r) ? [r, null] : [null, transforms[this.queued[i].name] ? transforms[this.queued[i].name](r) : r]));
         });
       } else {
         p = Promise.all(this.queued.map((c) => this.redis.sendCommand(c.name, c.args).then((r) => [null, r], (e) => [e, null])));
@@ -627,7 +656,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   /** The clients a factory receives: ioredis-compatible, or node-redis (v5, or v4 with 'node-redis@4') over them. */
   function clientsOfFamily(client: number, connections: number, family: string | undefined): any[] {
     if (family === 'node-redis' || family === 'node-redis@5' || family === 'node-redis@4') {
-      const make = host.nodeRedisMain({ EventEmitter, transport: (conn) => new SimRedis(client, conn, {}), flatten });
+      const make = host.nodeRedisMain({ EventEmitter, transport: (conn) => new SimRedis(client, conn, {}), flatten, isReplyError: (r): r is Error => r instanceof ReplyError });
       return Array.from({ length: connections }, (_, i) => make(i, family === 'node-redis@4' ? 4 : 5));
     }
     return Array.from({ length: connections }, (_, i) => new SimRedis(client, i, {}));
@@ -707,7 +736,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
           const probeClient: ClientState = { id: -2, name: 'probe', alive: false, ready: Promise.resolve(null), handles: new Map(), redis: [], instances: [] };
           clients.set(-2, probeClient);
           const redis = clientsOfFamily(-2, msg.connections, msg.family);
-          Promise.resolve(inClient(probeClient, 'probe', () => f(redis, msg.options))).then((lock) => { probeOutcome = { lock }; }, (err) => { probeOutcome = { err }; });
+          Promise.resolve(inClient(probeClient, 'probe', () => f(redis, realmData(msg.options)))).then((lock) => { probeOutcome = { lock }; }, (err) => { probeOutcome = { err }; });
           return null;
         } catch (err) {
           probeOutcome = { err };
@@ -741,7 +770,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
         client.ready = inClient(client, client.name, () => {
           try {
             const factory = loadFactory(msg.exportName);
-            return Promise.resolve(factory(client.redis, msg.options)).then((lock) => {
+            return Promise.resolve(factory(client.redis, realmData(msg.options))).then((lock) => {
               checkShape(lock);
               return lock;
             });

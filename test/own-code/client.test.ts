@@ -35,6 +35,15 @@ variants:
 describe('the simulated ioredis client', () => {
   const s = seen('commands');
 
+  it("hands user code its replies and options as its own realm's arrays, objects and errors", () => {
+    // Made by the simulation, in another realm: \`instanceof Array\` was false, and their constructor led to the host's Function.
+    const r = seen('realm');
+    expect(r.arrays).toEqual([true, true, true, true]);
+    expect(r.nested).toEqual([true, 'ReplyError', 'nested']);
+    expect(r.objects).toEqual([true, true, true]);
+    expect(r.functionOfRealm).toBe(true);
+  });
+
   it('answers commands by name, by call() and through a callback, as ioredis shapes them', () => {
     expect(s.set).toBe('OK');
     expect(s.setAgain).toBeNull();

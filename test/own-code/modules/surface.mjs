@@ -1,6 +1,7 @@
 // Exercises the client surface once and reports what it saw as the message of an error
 // (the history keeps an acquire's error message): test/own-code/client.test.ts reads it.
-export default function surface([redis], { probe }) {
+export default function surface([redis], options) {
+  const { probe } = options;
   let done = false;
   const sub = redis.duplicate();
   return {
@@ -54,6 +55,15 @@ export default function surface([redis], { probe }) {
         await attempt('publish', () => redis.publish('news', 'hello'));
         await new Promise((r) => setTimeout(r, 50));
         seen.messages = messages;
+      } else if (probe === 'realm') {
+        // What crosses from the simulation belongs to this realm, as what Node gives a module does.
+        const table = await redis.eval("return {1, {2, 'x'}, redis.error_reply('nested')}", 0);
+        const hash = (await redis.hset('h', 'f', 'v'), await redis.hgetall('h'));
+        const multi = await redis.multi().set('m', '1').get('m').exec();
+        seen.arrays = [table instanceof Array, table[1] instanceof Array, multi instanceof Array, multi[0] instanceof Array];
+        seen.nested = [table[2] instanceof Error, table[2].name, table[2].message];
+        seen.objects = [hash instanceof Object, options instanceof Object, Object.getPrototypeOf(options) === Object.prototype];
+        seen.functionOfRealm = table.constructor.constructor === Function;
       } else if (probe === 'timeout') {
         redis.options.commandTimeout = 200;
         const t0 = Date.now();
