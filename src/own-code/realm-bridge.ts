@@ -110,7 +110,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     /** Values of the process's AsyncLocalStorage instances (sandbox/async-hooks.ts), carried as the tag is. */
     user?: unknown;
     /** The timer chain whose callback this code continues (a timer it arms re-arms the chain). */
-    chain?: number;
+    chain?: Chain;
   }
   /**
    * A timer chain: a timer, and every timer armed by its callback or the continuations it set
@@ -120,6 +120,11 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
    * releases stopped while the lock was held: a `watchdog-stop` diagnostic.
    */
   interface Chain {
+    /** In `liveChains` (armed or watched); a chain let go starts over when its code arms a timer again. */
+    live: boolean;
+    /** Its place in `liveChains`, and when it went in (reports are in that order). */
+    slot: number;
+    since: number;
     tag: string;
     /** Its timers armed now. */
     armed: number;
@@ -155,14 +160,16 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   let rng = mulberry(1);
   /** The process was killed: a reply that reaches it still settles nothing. */
   let killed = false;
-  /** Timers by id. */
-  let timers = new Map<number, { fn: () => void; ctx: Ctx | undefined; interval: number | null; run: number; chain: number }>();
-  /** Timer chains by id (the id of their first timer), kept while armed or watched. */
-  let chains = new Map<number, Chain>();
+  /**
+   * The timer chains kept while armed or watched, in no order (a chain's `slot` is its place):
+   * a chain leaves by swapping the last one into its place, so chains come and go without
+   * an allocation (V8's Map compacts its table as entries come and go).
+   */
+  const liveChains: Chain[] = [];
+  let chainsSince = 0;
   /** Requests whose acquire returned the lock and that have not called release yet. */
   let holding = new Set<string>();
-  let immediates: Array<{ fn: () => void; ctx: Ctx | undefined; id: number }> = [];
-  let clearedImmediates = new Set<number>();
+  let immediates: Immediate[] = [];
 
   function mulberry(seed: number): () => number {
     let a = seed >>> 0;
@@ -188,20 +195,93 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   const rand = (): number => rng();
 
   // ---- the timers user code sees ----
+  /**
+   * A timer as the host schedules it (user-thread.ts TimerHandle): it goes out with the
+   * 'timer' action and comes back in the 'fire' message, so neither side looks it up by id.
+   * `arming` is the host's: the arming its wake-up belongs to, -1 once cleared.
+   */
+  interface TimerRecord {
+    id: number;
+    fn: () => void;
+    ctx: Ctx | undefined;
+    interval: number | null;
+    run: number;
+    chain: Chain;
+    active: boolean;
+    arming: number;
+  }
+  // What the timers' private fields give the glue (set in the classes' static blocks: no member user code could call).
+  let recordOf: (t: Timeout) => TimerRecord;
+  let clearImmediate: (i: Immediate) => void;
+  let runImmediate: (i: Immediate) => void;
+  /** Timers whose id user code took as a number (Node lib/timers.js knownTimersById): clearTimeout(id) finds them. */
+  let knownTimersById = new Map<number, TimerRecord>();
   class Timeout {
-    constructor(readonly id: number) {}
+    readonly #timer: TimerRecord;
+    readonly id: number;
+    constructor(timer: TimerRecord) {
+      this.#timer = timer;
+      this.id = timer.id;
+    }
     ref(): this { return this; }
     unref(): this { return this; }
     hasRef(): boolean { return true; }
     refresh(): this { return this; }
     close(): this { clearTimer(this); return this; }
-    [Symbol.toPrimitive](): number { return this.id; }
+    [Symbol.toPrimitive](): number {
+      const t = this.#timer;
+      if (t.active) knownTimersById.set(t.id, t);
+      return t.id;
+    }
+    static {
+      recordOf = (t) => t.#timer;
+    }
   }
   class Immediate {
-    constructor(readonly id: number) {}
+    #cleared = false;
+    readonly #fn: () => void;
+    readonly #ctx: Ctx | undefined;
+    constructor(readonly id: number, fn: () => void, c: Ctx | undefined) {
+      this.#fn = fn;
+      this.#ctx = c;
+    }
     ref(): this { return this; }
     unref(): this { return this; }
     hasRef(): boolean { return true; }
+    static {
+      clearImmediate = (i) => { i.#cleared = true; };
+      runImmediate = (i) => { if (!i.#cleared) runUser(i.#ctx, i.#fn); };
+    }
+  }
+  /** The chain a timer armed under `c` belongs to: the chain its code continues, else a new one. */
+  function chainFor(c: Ctx | undefined): Chain {
+    let chain = c?.chain;
+    if (chain === undefined) chain = { live: false, slot: -1, since: 0, tag: '', armed: 0, commands: 0, frame: null, watched: false };
+    if (!chain.live) {
+      // A new chain, or one let go whose code arms a timer again: it starts over.
+      chain.live = true;
+      chain.slot = liveChains.length;
+      chain.since = ++chainsSince;
+      chain.tag = c?.tag ?? selfName;
+      chain.armed = 0;
+      chain.commands = 0;
+      chain.frame = null;
+      chain.watched = false;
+      liveChains.push(chain);
+    }
+    return chain;
+  }
+  function letGo(chain: Chain): void {
+    const last = liveChains.pop()!;
+    if (last !== chain) {
+      liveChains[chain.slot] = last;
+      last.slot = chain.slot;
+    }
+    chain.live = false;
+  }
+  function letGoAll(): void {
+    for (const chain of liveChains) chain.live = false;
+    liveChains.length = 0;
   }
   function addTimer(fn: any, ms: any, args: any[], interval: boolean): Timeout {
     if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function');
@@ -210,65 +290,60 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     if (!(delay >= 1 && delay <= 2147483647)) delay = 1;
     const id = nextId++;
     const c = ctx();
-    const chainId = c?.chain ?? id;
-    let chain = chains.get(chainId);
-    if (chain === undefined) {
-      chain = { tag: c?.tag ?? selfName, armed: 0, commands: 0, frame: null, watched: false };
-      chains.set(chainId, chain);
-    }
+    const chain = chainFor(c);
     chain.armed++;
     if (holding.has(chain.tag)) chain.watched = true;
-    timers.set(id, { fn: args.length === 0 ? fn : () => fn(...args), ctx: c, interval: interval ? delay : null, run: runId, chain: chainId });
-    actions.push({ kind: 'timer', id, client: selfId, ms: delay });
-    return new Timeout(id);
+    const timer: TimerRecord = { id, fn: args.length === 0 ? fn : () => fn(...args), ctx: c, interval: interval ? delay : null, run: runId, chain, active: true, arming: 0 };
+    actions.push({ kind: 'timer', timer, client: selfId, ms: delay });
+    return new Timeout(timer);
   }
   function clearTimer(t: any): void {
-    const id = typeof t === 'number' ? t : t instanceof Timeout ? t.id : Number(t);
-    const timer = timers.get(id);
-    if (timer === undefined) return;
-    timers.delete(id);
+    // Node lib/timers.js clearTimeout: a Timeout, or the number or string of one whose id was taken.
+    const timer = t instanceof Timeout ? recordOf(t) : typeof t === 'number' || typeof t === 'string' ? knownTimersById.get(Number(t)) : undefined;
+    if (timer === undefined || !timer.active || timer.run !== runId) return;
+    timer.active = false;
+    timer.arming = -1; // the host's wake-up of it is stale, and it is not armed again
+    knownTimersById.delete(timer.id);
     disarm(timer.chain);
-    actions.push({ kind: 'clear', id });
   }
   /** A timer of the chain fired once or was cleared. */
-  function disarm(chainId: number): void {
-    const chain = chains.get(chainId);
-    if (chain === undefined) return;
+  function disarm(chain: Chain): void {
+    if (!chain.live) return;
     chain.armed--;
-    if (chain.armed <= 0 && !chain.watched) chains.delete(chainId);
+    if (chain.armed <= 0 && !chain.watched) letGo(chain);
   }
   /** Code of a timer chain sent a command: while its request holds the lock, the chain is a refresh loop. */
   function chainSent(c: Ctx | undefined): void {
-    if (c === undefined || c.chain === undefined) return;
-    const chain = chains.get(c.chain);
-    if (chain === undefined || !chain.watched || !holding.has(chain.tag)) return;
+    const chain = c?.chain;
+    if (chain === undefined || !chain.live || !chain.watched || !holding.has(chain.tag)) return;
     if (chain.commands++ === 0) chain.frame = host.sandbox.frameOf(new Error());
   }
   /** The request took its lock: its chains armed now are watched. */
   function heldBy(tag: string): void {
     holding.add(tag);
-    for (const chain of chains.values()) if (chain.tag === tag && chain.armed > 0) chain.watched = true;
+    for (const chain of liveChains) if (chain.tag === tag && chain.armed > 0) chain.watched = true;
   }
   /** The request calls release: a refresh loop of it with no timer armed stopped while the lock was held. */
   function releasing(tag: string): void {
     if (!holding.delete(tag)) return;
-    for (const [id, chain] of chains) {
-      if (chain.tag !== tag) continue;
+    const ofTag = liveChains.filter((chain) => chain.tag === tag).sort((a, b) => a.since - b.since);
+    for (const chain of ofTag) {
       if (chain.watched && chain.armed <= 0 && chain.commands > 0) {
         report('watchdog-stop', { name: 'LockRefreshStopped', message: 'a timer chain that refreshed the lock stopped re-arming while the lock was held' }, chain.frame);
       }
-      chains.delete(id);
+      letGo(chain);
     }
   }
   const setTimeoutSim = (fn: any, ms?: any, ...args: any[]): Timeout => addTimer(fn, ms, args, false); // lock-sim: wall-clock ok, the simulated timers user code sees
   const setIntervalSim = (fn: any, ms?: any, ...args: any[]): Timeout => addTimer(fn, ms, args, true); // lock-sim: wall-clock ok, the simulated timers user code sees
   const setImmediateSim = (fn: any, ...args: any[]): any => {
     if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function');
-    const id = nextId++;
-    immediates.push({ fn: args.length === 0 ? fn : () => fn(...args), ctx: ctx(), id });
-    return new Immediate(id);
+    const immediate = new Immediate(nextId++, args.length === 0 ? fn : () => fn(...args), ctx());
+    immediates.push(immediate);
+    return immediate;
   };
-  const clearImmediateSim = (i: any): void => { if (i && typeof i.id === 'number') clearedImmediates.add(i.id); };
+  // Node lib/timers.js clearImmediate: an Immediate; anything else is ignored.
+  const clearImmediateSim = (i: any): void => { if (i instanceof Immediate) clearImmediate(i); };
   g.setTimeout = setTimeoutSim; // lock-sim: wall-clock ok (replaced by a simulated timer)
   g.setInterval = setIntervalSim; // lock-sim: wall-clock ok (replaced by a simulated timer)
   g.clearTimeout = clearTimer;
@@ -745,8 +820,9 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       }
       case 'probe-result': {
         clients.delete(-2);
-        timers.clear();
-        chains.clear();
+        runId += 1; // the probe's timers never fire
+        knownTimersById.clear();
+        letGoAll();
         const o = probeOutcome as { lock?: any; err?: unknown } | null;
         try {
           if (o && 'err' in o) throw o.err;
@@ -836,13 +912,14 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
         return null;
       }
       case 'fire': {
-        const t = timers.get(msg.id);
-        if (!t || t.run !== runId) return null;
+        const t = msg.timer as TimerRecord;
+        if (!t.active || t.run !== runId) return null;
         if (t.interval === null) {
-          timers.delete(msg.id);
+          t.active = false;
+          knownTimersById.delete(t.id);
           disarm(t.chain);
         } else {
-          actions.push({ kind: 'timer', id: msg.id, client: selfId, ms: t.interval });
+          actions.push({ kind: 'timer', timer: t, client: selfId, ms: t.interval });
         }
         // The callback and its continuations carry the chain: a timer they arm re-arms it.
         const base = t.ctx ?? selfCtx;
@@ -867,8 +944,9 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
         // kill -9: nothing of this process runs again (its realm serves a later process only after the run).
         const c = clients.get(msg.client);
         if (c) c.alive = false;
-        timers.clear();
-        chains.clear();
+        runId += 1; // its timers never fire
+        knownTimersById.clear();
+        letGoAll();
         holding.clear();
         immediates = [];
         killed = true;
@@ -894,11 +972,9 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
 
   /** Our immediates, in the order set, each with the client that set it. */
   function runImmediates(): void {
-    const batch = immediates.splice(0);
-    for (const im of batch) {
-      if (clearedImmediates.delete(im.id)) continue;
-      runUser(im.ctx, im.fn);
-    }
+    const batch = immediates;
+    immediates = [];
+    for (const im of batch) runImmediate(im);
   }
 
   return {
@@ -937,11 +1013,10 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       probeOutcome = null;
       rng = mulberry(seed);
       killed = false;
-      timers = new Map();
-      chains = new Map();
+      knownTimersById = new Map();
+      letGoAll();
       holding = new Set();
       immediates = [];
-      clearedImmediates = new Set();
       lastConfig = null;
       subscribers = new Map();
       subscriberIds = new WeakMap();

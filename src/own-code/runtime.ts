@@ -26,7 +26,7 @@ import type { Topology } from '../spec/redis.js';
 import type { OwnLockOptions } from './contract.js';
 import { RequestIdentity } from './request-identity.js';
 import { UserCode } from './user-code.js';
-import type { ClientConfig, ReplyContinuation, WorkerAction } from './user-thread.js';
+import type { ClientConfig, ReplyContinuation, TimerHandle, WorkerAction } from './user-thread.js';
 import { enterUserCode, leaveUserCode } from './watchdog.js';
 
 /** What a user call settled with, as the protocol reads it. */
@@ -59,8 +59,6 @@ interface Bridge {
   cfg: Map<number, ClientConfig>;
   /** The requests in flight in this process, to attribute what its handlers send (request-identity.ts). */
   identity: RequestIdentity;
-  /** Its armed user timers: timer id -> the number of the arming; an arming no longer here is stale (cleared, or re-armed). */
-  timers: Map<number, number>;
 }
 
 /** A call in flight: whose, on which key. */
@@ -104,7 +102,7 @@ export class OwnCodeRuntime {
   private readonly bridges = new Map<ClientHost, Bridge>();
   private readonly byId = new Map<number, Bridge>();
   private readonly calls = new Map<number, CallInfo>();
-  /** Numbers the armings of user timers (Bridge.timers). */
+  /** Numbers the armings of user timers (TimerHandle.arming). */
   private armings = 0;
   private readonly subscriptions = new Map<string, () => void>();
   private readonly independent: boolean;
@@ -154,7 +152,7 @@ export class OwnCodeRuntime {
     }
     const realm = UserCode.forProcess(this.module.file);
     const identity = new RequestIdentity(host.name, this.lockKeyOf);
-    const bridge: Bridge = { id: this.nextClient++, host, realm, incarnation: host.incarnation, connections: new Map(), cfg: new Map(), identity, timers: new Map() };
+    const bridge: Bridge = { id: this.nextClient++, host, realm, incarnation: host.incarnation, connections: new Map(), cfg: new Map(), identity };
     if (!this.watchedHosts.has(host)) {
       this.watchedHosts.add(host);
       simulatedTransport(host.transport).primarySwitchListeners.push(() => this.primarySwitched(host));
@@ -222,10 +220,7 @@ export class OwnCodeRuntime {
         return;
       }
       case 'timer':
-        this.timer(from, a.id, a.ms);
-        return;
-      case 'clear':
-        from.timers.delete(a.id);
+        this.timer(from, a.timer, a.ms);
         return;
       case 'reconnect': {
         const b = this.live(a.client);
@@ -399,22 +394,26 @@ export class OwnCodeRuntime {
     }
   }
 
-  /** A user timer: a thread of the client process due when its clock has advanced `ms`. */
-  private timer(b: Bridge, id: number, ms: number): void {
-    const timers = b.timers;
-    timers.delete(id); // a re-armed interval: the earlier arming is stale
+  /**
+   * A user timer: a thread of the client process due when its clock has advanced `ms`. Its
+   * arming is stale once the timer is re-armed (an interval) or cleared (the realm sets the
+   * handle's arming to -1).
+   */
+  private timer(b: Bridge, timer: TimerHandle, ms: number): void {
+    if (timer.arming === -1) return; // cleared before it was armed
+    timer.arming = 0; // a re-armed interval: the earlier arming is stale
     if (!this.live(b.id)) return;
     const delayUs = this.localToSimUs(b.host, ms);
     const arming = ++this.armings;
-    timers.set(id, arming);
-    const stale = (): boolean => timers.get(id) !== arming;
+    timer.arming = arming;
+    const stale = (): boolean => timer.arming !== arming;
     const group = b.host.group;
     // Two events, as the process it was: its start now, its wake-up delayUs later.
     this.groupEvent(group, 0, stale, () => {
       this.groupEvent(group, delayUs, stale, () => {
-        timers.delete(id);
+        timer.arming = 0;
         if (!this.live(b.id)) return;
-        this.send({ op: 'fire', client: b.id, id });
+        this.send({ op: 'fire', client: b.id, timer });
       });
     });
   }

@@ -27,12 +27,21 @@ export interface ClientConfig {
 /** A command's continuation in user code: it goes out with the command and comes back with the reply ('reply' message). */
 export type ReplyContinuation = (outcome: unknown) => void;
 
+/**
+ * A user timer as the realm hands it to the host with a 'timer' action and gets it back in
+ * the 'fire' message: `arming` is the host's number of the arming its wake-up belongs to (0:
+ * none); the realm sets it to -1 when user code clears the timer, which makes a wake-up
+ * stale and keeps the host from arming it again (an interval cleared in its own callback).
+ */
+export interface TimerHandle {
+  arming: number;
+}
+
 export type WorkerAction =
   | { kind: 'cmd'; id: number; done: ReplyContinuation; client: number; conn: number; args: string[]; timeoutMs: number | null; tag: string; cfg: ClientConfig }
   | { kind: 'batch'; id: number; done: ReplyContinuation; client: number; conn: number; commands: string[][]; timeoutMs: number | null; tag: string; cfg: ClientConfig }
   | { kind: 'reconnect'; client: number; conn: number }
-  | { kind: 'timer'; id: number; client: number; ms: number }
-  | { kind: 'clear'; id: number }
+  | { kind: 'timer'; timer: TimerHandle; client: number; ms: number }
   | { kind: 'settled'; call: number; ok: true; value: number | boolean | null }
   | { kind: 'settled'; call: number; ok: false; error: { message: string; name: string; timeout: boolean; frame: string | null } }
   | { kind: 'subscribe'; client: number; conn: number; channel: string; sub: number }

@@ -89,3 +89,25 @@ describe('randomness inside user code', () => {
     expect(seen('[]', 2)[0].uuid).not.toBe(seen('[]', 1)[0].uuid);
   });
 });
+
+describe("Node's timer API on the simulated clock", () => {
+  it('clears an interval in its own callback, a timeout by its Timeout or by the number of one whose id was taken, and an immediate', () => {
+    const scenario = parseScenario(`
+name: timer-api
+seed: 1
+duration: 3s
+drain: 2s
+stock: { sku: 1, available: 10 }
+workload: { clients: 1, workers: 1, requests: [{ at: 1s, sku: 1, client: 1 }] }
+variants:
+  v: { lock: { module: ./modules/timer-api.mjs } }
+`, join(HERE, 'timer-api.yaml'));
+    const r = runSimulated(scenario, scenario.variants[0], 1);
+    const op = r.history.find((o) => o.f === 'acquire' && o.type === 'fail');
+    const detail = op && 'detail' in op ? String(op.detail) : '';
+    const log = JSON.parse(detail.slice(detail.indexOf('RESULTS ') + 8).replace(/ \(at [^)]*\)$/, '')) as string[];
+    // Node 20 lib/timers.js: clearTimeout(number) finds only a timer whose number was taken (knownTimersById).
+    expect(log).toEqual(['immediate ran', 'fired before its clear', 'a number never taken names no timer: fired', 'interval ticks 3']);
+  });
+});
+
