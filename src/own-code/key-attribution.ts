@@ -55,6 +55,29 @@ export function lockKeyAttribution(patterns: readonly string[] | null, requestKe
  * every other one; BLPOP/BRPOP/BZPOPMIN/BZPOPMAX all but the timeout; commands without a key
  * (PUBLISH, PING, INFO, SCRIPT, CLIENT, WAIT, ...) none; any other its first argument.
  */
+/** Whether argument `i` of `command` is one of the keys commandKeys names, without making the list. */
+export function isKeyArgument(command: readonly string[], i: number): boolean {
+  if (i < 1 || i >= command.length) return false;
+  switch (command[0].toUpperCase()) {
+    case 'EVAL': case 'EVALSHA': case 'EVAL_RO': case 'EVALSHA_RO': case 'FCALL': case 'FCALL_RO': {
+      const n = Number(command[2]);
+      return Number.isInteger(n) && n > 0 && i >= 3 && i < 3 + n;
+    }
+    case 'DEL': case 'UNLINK': case 'EXISTS': case 'MGET': case 'WATCH': case 'TOUCH':
+      return true;
+    case 'MSET': case 'MSETNX':
+      return (i - 1) % 2 === 0;
+    case 'BLPOP': case 'BRPOP': case 'BZPOPMIN': case 'BZPOPMAX':
+      return i < command.length - 1;
+    case 'PUBLISH': case 'SPUBLISH': case 'PING': case 'ECHO': case 'INFO': case 'SCRIPT': case 'CLIENT': case 'WAIT': case 'TIME':
+    case 'DBSIZE': case 'MULTI': case 'EXEC': case 'DISCARD': case 'UNWATCH': case 'SCAN': case 'KEYS': case 'SUBSCRIBE': case 'PSUBSCRIBE':
+    case 'UNSUBSCRIBE': case 'PUNSUBSCRIBE': case 'SELECT': case 'QUIT': case 'HELLO': case 'AUTH': case 'FLUSHALL': case 'FLUSHDB':
+      return false;
+    default:
+      return i === 1;
+  }
+}
+
 export function commandKeys(command: readonly string[]): readonly string[] {
   const name = (command[0] ?? '').toUpperCase();
   switch (name) {

@@ -16,7 +16,7 @@
  * the request whose acquire then returns the lock takes it over (`settled`): a request still
  * waiting holds no lock; else the one releasing.
  */
-import { commandKeys } from './key-attribution.js';
+import { commandKeys, isKeyArgument } from './key-attribution.js';
 
 type Phase = 'acquiring' | 'holding' | 'releasing';
 
@@ -39,6 +39,8 @@ interface GuessedWrite {
 
 /** At most this many values per request are kept to tell tokens (a polling lock sends the same few). */
 const MAX_VALUES = 16;
+/** An option word or a plain number (NX, PX, 30000): not a value that names a request. */
+const PLAIN = /^[A-Za-z]{1,8}$|^-?\d+$/;
 
 export class RequestIdentity {
   private readonly byTag = new Map<string, InFlight>();
@@ -119,13 +121,21 @@ export class RequestIdentity {
   private noteValues(tag: string, args: readonly string[]): void {
     const r = this.byTag.get(tag);
     if (r === undefined || r.values.size >= MAX_VALUES) return;
+    // Nothing that could be new (a polling lock sends its key and its token with every try): the
+    // loop below would add nothing, so its keys need not be read.
+    let candidate = false;
+    for (let i = 1; i < args.length && !candidate; i++) {
+      const a = args[i];
+      candidate = !(a.length < 6 || r.values.has(a) || isKeyArgument(args, i) || PLAIN.test(a));
+    }
+    if (!candidate) return;
     const keys = commandKeys(args);
     if (!keys.some((k) => this.lockKeyOf(k) === r.key)) return;
     // Values other than the command's name and keys and plain numbers and options (NX, PX, 30000).
     for (let i = 1; i < args.length && r.values.size < MAX_VALUES; i++) {
       const a = args[i];
       // Kept already (a polling lock sends its token with every try): nothing to test.
-      if (a.length < 6 || r.values.has(a) || keys.includes(a) || /^[A-Za-z]{1,8}$|^-?\d+$/.test(a)) continue;
+      if (a.length < 6 || r.values.has(a) || keys.includes(a) || PLAIN.test(a)) continue;
       r.values.add(a);
     }
   }

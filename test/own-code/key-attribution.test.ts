@@ -5,7 +5,8 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { lockKeyAttribution } from '../../src/own-code/key-attribution.js';
+import fc from 'fast-check';
+import { commandKeys, isKeyArgument, lockKeyAttribution } from '../../src/own-code/key-attribution.js';
 import { runSimulated } from '../../src/backends/default-backend.js';
 import { ScenarioError } from '../../src/spec/errors.js';
 import { parseScenario } from '../../src/scenario/load.js';
@@ -46,6 +47,21 @@ variants:
   v: { lock: { module: ../../scenarios/own-code/locks/semaphore-mutex.mjs${keys} }, lease: 3s, wait: 20s, retry-interval: 100ms }
 `;
 }
+
+describe('the keys a command names', () => {
+  it('isKeyArgument names the arguments commandKeys lists, for every command form, in either case', () => {
+    const names = ['EVAL', 'evalsha', 'EVAL_RO', 'FCALL', 'DEL', 'unlink', 'EXISTS', 'MGET', 'MSET', 'msetnx', 'BLPOP', 'BZPOPMAX', 'PUBLISH', 'PING', 'SCAN', 'SUBSCRIBE', 'SET', 'pexpire', 'HSET', 'GET', 'XADD'];
+    fc.assert(
+      fc.property(fc.constantFrom(...names), fc.array(fc.oneof(fc.integer({ min: -2, max: 5 }).map(String), fc.string({ minLength: 1, maxLength: 3 })), { maxLength: 7 }), (name, rest) => {
+        // Distinct arguments (a suffix each), so a listed key names one position.
+        const args = [name, ...rest.map((a, i) => (i === 1 && /^-?\d+$/.test(a) ? a : `${a}#${i}`))];
+        const keys = commandKeys(args);
+        for (let i = 1; i < args.length; i++) expect(isKeyArgument(args, i)).toBe(keys.includes(args[i]));
+      }),
+      { numRuns: 3000, seed: 7 },
+    );
+  });
+});
 
 describe('a redis-semaphore Mutex whose 3 s key expires in a 6 s GC pause', () => {
   it('with keys: mutex:{key}, the expiry counts as a lock lost', () => {
