@@ -801,6 +801,50 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
 
   function handle(msg: any): any {
     switch (msg.op) {
+      case 'reply': {
+        // A command's continuation travels with the command and comes back with its reply.
+        if (!killed) msg.done(msg.outcome);
+        return null;
+      }
+      case 'fire': {
+        const t = msg.timer as TimerRecord;
+        if (!t.active || t.run !== runId) return null;
+        if (t.interval === null) {
+          t.active = false;
+          knownTimersById.delete(t.id);
+          disarm(t.chain);
+        } else {
+          actions.push({ kind: 'timer', timer: t, client: selfId, ms: t.interval });
+        }
+        // The callback and its continuations carry the chain: a timer they arm re-arms it.
+        const base = t.ctx ?? selfCtx;
+        runUser(base.chain === t.chain ? base : { client: base.client, tag: base.tag, user: base.user, chain: t.chain }, t.fn);
+        return null;
+      }
+      case 'acquire':
+      case 'release': {
+        const client = clients.get(msg.client);
+        if (!client) return null;
+        const h = msg.op === 'release' ? client.handles.get(msg.handle) : undefined;
+        if (msg.op === 'release') {
+          client.handles.delete(msg.handle);
+          releasing(msg.tag);
+        }
+        inClient(client, msg.tag, () => {
+          // A throw inside acquire/release (sync or async) settles the call as failed.
+          const p = client.ready.then((lock) => (msg.op === 'acquire' ? lock.acquire(msg.key) : lock.release(h ?? null, msg.key)));
+          settle(msg.call, client, p, msg.op, msg.tag);
+        });
+        return null;
+      }
+      default:
+        return handleRare(msg);
+    }
+  }
+
+  /** The messages that come once a process or once in a while: kept out of `handle`, which V8 compiles for the frequent ones. */
+  function handleRare(msg: any): any {
+    switch (msg.op) {
       case 'probe': {
         // Calls the factory once with clients that never answer; 'probe-result' reads the
         // outcome after the drain. A factory that waits for Redis never gets an answer here:
@@ -857,22 +901,6 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
         client.ready.catch(() => undefined);
         return null;
       }
-      case 'acquire':
-      case 'release': {
-        const client = clients.get(msg.client);
-        if (!client) return null;
-        const h = msg.op === 'release' ? client.handles.get(msg.handle) : undefined;
-        if (msg.op === 'release') {
-          client.handles.delete(msg.handle);
-          releasing(msg.tag);
-        }
-        inClient(client, msg.tag, () => {
-          // A throw inside acquire/release (sync or async) settles the call as failed.
-          const p = client.ready.then((lock) => (msg.op === 'acquire' ? lock.acquire(msg.key) : lock.release(h ?? null, msg.key)));
-          settle(msg.call, client, p, msg.op, msg.tag);
-        });
-        return null;
-      }
       case 'status': {
         // ioredis 5.11.1 Redis.ts setStatus: the status, then an event of that name.
         const c = clients.get(msg.client);
@@ -905,26 +933,6 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
           }
         });
         return { delay: typeof delay === 'number' ? delay : null };
-      }
-      case 'reply': {
-        // A command's continuation travels with the command and comes back with its reply.
-        if (!killed) msg.done(msg.outcome);
-        return null;
-      }
-      case 'fire': {
-        const t = msg.timer as TimerRecord;
-        if (!t.active || t.run !== runId) return null;
-        if (t.interval === null) {
-          t.active = false;
-          knownTimersById.delete(t.id);
-          disarm(t.chain);
-        } else {
-          actions.push({ kind: 'timer', timer: t, client: selfId, ms: t.interval });
-        }
-        // The callback and its continuations carry the chain: a timer they arm re-arms it.
-        const base = t.ctx ?? selfCtx;
-        runUser(base.chain === t.chain ? base : { client: base.client, tag: base.tag, user: base.user, chain: t.chain }, t.fn);
-        return null;
       }
       case 'message': {
         const sub = subscribers.get(msg.sub);

@@ -245,35 +245,34 @@ export class OwnCodeRuntime {
   }
 
   /**
-   * An event of the client process `group`, `delayUs` from now: a queue item as a process's
-   * wake-up is, handled as the engine handles one (src/engine/simulation.ts Simulation.run):
-   * dropped once `stale()` (a cleared timer: a killed process) or the group is dead (kill -9),
-   * held in the group while it is paused (a GC pause) and put back, in the order it fell due,
-   * when it resumes (ProcessGroup.resume). It used to be a process of its own, spawned per
-   * delivery, timer and command timeout: the same queue items at the same places, so the same
-   * order and the same event count, without a generator and a Process per event.
+   * Events of the client process: queue items as a process's wake-ups are, handled as the
+   * engine handles one (src/engine/simulation.ts Simulation.run): dropped once the group is
+   * dead (kill -9), held in the group while it is paused (a GC pause) and put back, in the
+   * order it fell due, when it resumes (ProcessGroup.resume). They used to be processes of
+   * their own, spawned per delivery, timer and command timeout: the same queue items at the
+   * same places, so the same order and the same event count, without a generator and a
+   * Process per event; each is one closure, which calls this first: true when it must not
+   * run now (dropped, or held to run again later).
    */
-  private groupEvent(group: ProcessGroup | null, delayUs: number, stale: (() => boolean) | null, run: () => void): void {
-    const event = (): void => {
-      if (stale !== null && stale()) return;
-      if (group !== null) {
-        if (group.dead) return;
-        if (group.pauseDepth > 0) {
-          group.hold(event);
-          return;
-        }
-      }
-      run();
-    };
-    this.sim.schedule(delayUs, event);
+  private static notNow(group: ProcessGroup | null, event: () => void): boolean {
+    if (group === null) return false;
+    if (group.dead) return true;
+    if (group.pauseDepth > 0) {
+      group.hold(event);
+      return true;
+    }
+    return false;
   }
 
   /** Delivers something to user code as the client process: held while it is paused, never after it died. */
   private deliver(b: Bridge, message: ThreadMessage): void {
-    // At this instant, after what is already due now (a process's first step was queued the same way).
-    this.groupEvent(b.host.group, 0, null, () => {
+    const group = b.host.group;
+    const event = (): void => {
+      if (OwnCodeRuntime.notNow(group, event)) return;
       if (this.live(b.id)) this.send(message);
-    });
+    };
+    // At this instant, after what is already due now (a process's first step was queued the same way).
+    this.sim.schedule(0, event);
   }
 
   /**
@@ -326,13 +325,15 @@ export class OwnCodeRuntime {
       const timeoutUs = this.localToSimUs(host, timeoutMs);
       const group = host.group;
       // Two events, as the process it was: its start now, its wake-up timeoutUs later.
-      this.groupEvent(group, 0, null, () => {
-        this.groupEvent(group, timeoutUs, null, () => {
-          if (answered) return;
-          answered = true;
-          if (this.live(b.id)) this.send({ op: 'reply', client: b.id, done, outcome: { status: 'timeout' } });
-        });
-      });
+      const wake = (): void => {
+        if (OwnCodeRuntime.notNow(group, wake) || answered) return;
+        answered = true;
+        if (this.live(b.id)) this.send({ op: 'reply', client: b.id, done, outcome: { status: 'timeout' } });
+      };
+      const start = (): void => {
+        if (!OwnCodeRuntime.notNow(group, start)) this.sim.schedule(timeoutUs, wake);
+      };
+      this.sim.schedule(0, start);
     }
     return (outcome) => {
       if (answered) return;
@@ -406,16 +407,19 @@ export class OwnCodeRuntime {
     const delayUs = this.localToSimUs(b.host, ms);
     const arming = ++this.armings;
     timer.arming = arming;
-    const stale = (): boolean => timer.arming !== arming;
     const group = b.host.group;
-    // Two events, as the process it was: its start now, its wake-up delayUs later.
-    this.groupEvent(group, 0, stale, () => {
-      this.groupEvent(group, delayUs, stale, () => {
-        timer.arming = 0;
-        if (!this.live(b.id)) return;
-        this.send({ op: 'fire', client: b.id, timer });
-      });
-    });
+    // Two events, as the process it was: its start now, its wake-up delayUs later; both dropped once stale.
+    const wake = (): void => {
+      if (timer.arming !== arming || OwnCodeRuntime.notNow(group, wake)) return;
+      timer.arming = 0;
+      if (!this.live(b.id)) return;
+      this.send({ op: 'fire', client: b.id, timer });
+    };
+    const start = (): void => {
+      if (timer.arming !== arming || OwnCodeRuntime.notNow(group, start)) return;
+      this.sim.schedule(delayUs, wake);
+    };
+    this.sim.schedule(0, start);
   }
 
   /** Simulated microseconds for `ms` of the client's clock (a fast clock fires its timers sooner). */
