@@ -406,7 +406,9 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
   const flatten = (args: any[]): string[] => {
     const out: string[] = [];
     for (const a of args) {
-      if (Array.isArray(a)) out.push(...flatten(a));
+      // Strings first: most arguments are (and Buffer.isBuffer is a call into the host).
+      if (typeof a === 'string') out.push(a);
+      else if (Array.isArray(a)) out.push(...flatten(a));
       else if (a === undefined || a === null) out.push('');
       else if (Buffer.isBuffer(a)) out.push(a.toString());
       else if (typeof a === 'object') for (const [k, v] of Object.entries(a)) out.push(k, String(v));

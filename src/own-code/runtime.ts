@@ -222,6 +222,14 @@ export class OwnCodeRuntime {
       case 'timer':
         this.timer(from, a.timer, a.ms);
         return;
+      default:
+        this.performRare(from, a);
+    }
+  }
+
+  /** The actions of a process's start, its errors and its subscriptions: kept out of perform, which V8 optimizes for those of every poll. */
+  private performRare(from: Bridge, a: WorkerAction): void {
+    switch (a.kind) {
       case 'reconnect': {
         const b = this.live(a.client);
         if (b) b.connections.get(a.conn)?.reconnect();
