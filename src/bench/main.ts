@@ -186,7 +186,7 @@ console.log(
     `${(grid.wallMs / 1000).toFixed(1)}s, ${(grid.cells / (grid.wallMs / 1000)).toFixed(2)} cells/s (${(grid.runs / (grid.wallMs / 1000)).toFixed(1)} runs/s)`,
 );
 // 6. Own code: the hand-written Lua lock of docs/guides/own-code.md as a user module against the built-in lua-unlock.
-console.log(describeTwinBench(ownCodeTwinBench(Number(process.env.LOCK_SIM_BENCH_OWN_CODE_SEEDS ?? 20), now)));
+console.log(describeTwinBench(ownCodeTwinBench(Number(process.env.LOCK_SIM_BENCH_OWN_CODE_SEEDS ?? 20), Number(process.env.LOCK_SIM_BENCH_OWN_CODE_PAIRS ?? 3))));
 console.log(describeLibraryBench(ownCodeLibraryBench(Number(process.env.LOCK_SIM_BENCH_OWN_CODE_SEEDS ?? 20), now)));
 // 7. Explore: runs to the first violation of each scenarios/explore/ file, explore against random seeds.
 for (const line of await exploreBench(Number(process.env.LOCK_SIM_BENCH_EXPLORE_SEEDS ?? 20_000))) console.log(describeExploreBench(line));

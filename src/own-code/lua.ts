@@ -30,6 +30,9 @@ interface LuaState {
   L: unknown;
   /** Compiled chunks by script text: registry references. */
   chunks: Map<string, number>;
+  /** The Lua strings "KEYS" and "ARGV", made once: registry references (setArray). */
+  keysName: number;
+  argvName: number;
   /** The command runner of the script now running. */
   call: ScriptCall | null;
 }
@@ -69,7 +72,7 @@ const isStatus = isStatusReply;
 function init(): LuaState {
   const L = lauxlib.luaL_newstate();
   lualib.luaL_openlibs(L);
-  const st: LuaState = { L, chunks: new Map(), call: null };
+  const st: LuaState = { L, chunks: new Map(), keysName: nameRef(L, KEYS_NAME), argvName: nameRef(L, ARGV_NAME), call: null };
   lua.lua_newtable(L);
   const fn = (name: string, f: (L: unknown) => number): void => {
     lua.lua_pushjsfunction(L, f);
@@ -230,13 +233,28 @@ function popReply(L: unknown): RedisReply {
   return out;
 }
 
-function setArray(L: unknown, name: Uint8Array, values: readonly string[]): void {
+/** A Lua string kept in the registry: pushing it again pushes the same string, whose hash fengari computed once. */
+function nameRef(L: unknown, name: Uint8Array): number {
+  lua.lua_pushstring(L, name);
+  return lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX) as number;
+}
+
+/**
+ * A new table of `values` as the global named by the registry string `nameRef`, set raw in the
+ * globals table, which has no metatable here: what lua_setglobal does, without making the
+ * name's Lua string again for every script (fengari 0.1.5 copies the name into a new string and
+ * hashes it as a hexadecimal text on each lua_setglobal).
+ */
+function setArray(L: unknown, nameRef: number, values: readonly string[]): void {
+  lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, lua.LUA_RIDX_GLOBALS);
+  lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, nameRef);
   lua.lua_createtable(L, values.length, 0);
   for (let i = 0; i < values.length; i++) {
     lua.lua_pushstring(L, S(values[i]));
     lua.lua_rawseti(L, -2, i + 1);
   }
-  lua.lua_setglobal(L, name);
+  lua.lua_rawset(L, -3);
+  lua.lua_pop(L, 1);
 }
 
 /** The first line number in a Lua error message "user_script:N: ..." (1 if none). */
@@ -266,8 +284,8 @@ export function runLuaScript(lua_: string, sha: string, keys: readonly string[],
     ref = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX) as number;
     st.chunks.set(lua_, ref);
   }
-  setArray(L, KEYS_NAME, keys);
-  setArray(L, ARGV_NAME, argv);
+  setArray(L, st.keysName, keys);
+  setArray(L, st.argvName, argv);
   const previous = st.call;
   st.call = call;
   try {
