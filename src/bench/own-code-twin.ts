@@ -25,7 +25,7 @@ import { loadScenario } from '../scenario/load.js';
 
 const TWIN = 'scenarios/own-code/twin-lua-unlock.yaml';
 /** Warm-up runs of the warm measure: by then V8 optimizes few new functions (trace-opt: 20 in runs 41-60 of the module, 15 of the built-in lock). */
-export const STEADY_WARM_RUNS = 60;
+const STEADY_WARM_RUNS = 60;
 
 interface Probe {
   cpuMsPerRun: number;
