@@ -73,7 +73,7 @@ export function lockKeyGlobs(patterns: readonly string[] | null): string[] {
   });
 }
 
-type Cause = 'write' | 'ttl' | 'delete' | 'expire' | 'evict' | 'sync';
+type Cause = 'write' | 'ttl' | 'delete' | 'expire' | 'evict' | 'sync' | 'attributed';
 
 /** Keyspace event names (redis 7.0.15 t_string.c, t_hash.c, db.c, expire.c, evict.c) -> the model's causes. */
 export function causeOfEvent(event: string): Cause {
@@ -99,6 +99,8 @@ interface KnownState {
   holder: string | null;
   /** What the key held at the last record (a string's value, or a hash's fields). */
   values: string[];
+  /** When it would expire, as last recorded. */
+  expiresAtUs: number | null;
 }
 
 type Record = (op: KeyStateOp) => void;
@@ -197,8 +199,9 @@ class NodeWatch {
     const sameValues = known !== undefined && known.holder !== null && sameSet(known.values, values);
     const holder = !exists ? null : cause === 'ttl' && sameValues ? known.holder : (ledger.ownerOf(this.node.name, key, values) ?? `unknown:${values[0]}`);
     if (holder === null && previous === null) return;
-    this.known.set(key, { holder, values });
     const ttlMs = typeof pttl === 'number' ? pttl : -2;
+    const expiresAtUs = exists && ttlMs >= 0 ? readUs + ttlMs * 1000 : null;
+    this.known.set(key, { holder, values, expiresAtUs });
     const by = !serving ? '' : effectiveCause === 'delete' ? ledger.deleterOf(this.node.name, key, known?.values ?? []) : effectiveCause === 'write' || effectiveCause === 'ttl' ? (holder ?? '') : '';
     this.watch.recordOp({
       index: 0,
@@ -209,10 +212,37 @@ class NodeWatch {
       node: this.node.name,
       key: requestKey,
       holder,
-      expiresAtUs: exists && ttlMs >= 0 ? readUs + ttlMs * 1000 : null,
+      expiresAtUs,
       cause: effectiveCause,
       by,
       previousHolder: previous,
+    });
+  }
+
+  /**
+   * The key, recorded as `from`'s, was written for `to` (the request whose acquire returned
+   * the lock took over a write its identity had guessed: request-identity.ts): recorded as an
+   * 'attributed' change, no change of the server's state, as the model's RedisNode.reattribute
+   * records it. Called in an engine step (driver.inject).
+   */
+  reattribute(key: string, from: string, to: string): void {
+    const known = this.known.get(key);
+    const requestKey = this.watch.lockKeyOf(key);
+    if (known === undefined || known.holder !== from || requestKey === null) return;
+    known.holder = to;
+    this.watch.recordOp({
+      index: 0,
+      timeUs: 0,
+      process: this.node.name,
+      type: 'info',
+      f: 'key-state',
+      node: this.node.name,
+      key: requestKey,
+      holder: to,
+      expiresAtUs: known.expiresAtUs,
+      cause: 'attributed',
+      by: to,
+      previousHolder: from,
     });
   }
 
@@ -311,6 +341,11 @@ export class KeyWatch {
    */
   async barrier(node: string | null): Promise<void> {
     await Promise.all(this.watches.filter((w) => node === null || w.node.name === node).map((w) => w.barrier()));
+  }
+
+  /** A guessed write taken over by the request whose acquire returned the lock (NodeWatch.reattribute), on every node. */
+  reattribute(key: string, from: string, to: string): void {
+    for (const w of this.watches) w.reattribute(key, from, to);
   }
 
   /** A node promoted by Sentinel: its lock keys read again, so their owners are known. */

@@ -148,10 +148,11 @@ export class RealOwnCodeRuntime {
         (value): Settled => ({ ok: true, value }),
         settledError,
       ).then((settled) => {
-        // No takeover of a guessed write here (the model's RedisNode.reattribute): the key watch
-        // records what it saw when it saw it.
-        client.identity.settled(tag, op, settled.ok && typeof settled.value === 'number');
+        // The request whose acquire returned the lock holds what was written for it by guess
+        // (a waiter's lock taken in a listener), as the model's runtime reattributes it.
+        const taken = client.identity.settled(tag, op, settled.ok && typeof settled.value === 'number');
         return this.driver.inject(() => {
+          for (const g of taken) this.keyWatch.reattribute(g.redisKey, g.guessedTag, tag);
           if (host.incarnation === incarnation) signal.fire(settled);
         });
       });
@@ -171,7 +172,7 @@ export class RealOwnCodeRuntime {
     const client: UserClient = { incarnation: host.incarnation, lock: Promise.resolve(null as never), connections: [], nodeRedis: [], closed: false, owner, identity };
     let handed: Promise<unknown[]>;
     if (this.family === 'ioredis') {
-      client.connections = nodes.map((node) => this.watched(transport.newConnection(node), node));
+      client.connections = nodes.map((node) => this.watched(transport.newConnection(node), node, client));
       handed = Promise.resolve(client.connections);
     } else {
       handed = this.nodeRedisClients(transport, nodes, client);
@@ -227,9 +228,23 @@ export class RealOwnCodeRuntime {
 
   /**
    * Notes each command on a lock key in the key watch's ledger with the request it belongs
-   * to, and holds its reply until the watch's barrier (see key-watch.ts).
+   * to, and holds its reply until the watch's barrier (see key-watch.ts). A command sent
+   * outside any request (a subscriber's message listener waking a waiter: the connection was
+   * made outside any request, so its events carry none) goes to the request the lock's
+   * identity names, as on the simulator and for node-redis (request-identity.ts). A
+   * duplicate() connects outside any request for the same reason (AsyncLocalStorage follows a
+   * socket from where it was made: a subscriber duplicated in a request's acquire would carry
+   * that request into every message it hears), is watched too, and closes with the process.
    */
-  private watched(redis: Redis, node: string | null): Redis {
+  private watched(redis: Redis, node: string | null, client: UserClient): Redis {
+    const identity = client.identity;
+    const duplicate = redis.duplicate.bind(redis);
+    (redis as unknown as { duplicate: (...args: unknown[]) => Redis }).duplicate = (...args: unknown[]) => {
+      const d = this.watched(requestOf.exit(() => duplicate(...(args as Parameters<Redis['duplicate']>))), node, client);
+      client.connections.push(d);
+      if (client.closed) d.disconnect();
+      return d;
+    };
     const watch = this.keyWatch;
     const target = node ?? (redis.options.sentinels ? null : 'redis-0');
     const seen = new WeakSet<object>();
@@ -237,8 +252,8 @@ export class RealOwnCodeRuntime {
     (redis as unknown as { sendCommand: (command: IoCommand, stream?: unknown) => unknown }).sendCommand = (command, stream) => {
       if (!seen.has(command)) {
         seen.add(command);
-        const tag = requestOf.getStore() ?? '';
-        const entry = watch.ledger.sent(tag, [command.name, ...command.args.map((a) => (Buffer.isBuffer(a) ? a.toString() : String(a)))], target);
+        const args = [command.name, ...command.args.map((a) => (Buffer.isBuffer(a) ? a.toString() : String(a)))];
+        const entry = watch.ledger.sent(identity.tagOf(requestOf.getStore() ?? '', args), args, target);
         if (entry) {
           const resolve = command.resolve;
           const reject = command.reject;
