@@ -67,6 +67,14 @@ interface InstantiateHost {
   synthetic(target: string, fromFile: string): SyntheticExports;
   /** Runs the promise continuations queued so far. */
   drain(): void;
+  /** How many import() calls the process's code has made so far. */
+  dynamicImports(): number;
+}
+
+/** An instantiated graph: each file's module namespace, the root's first. */
+export interface Instantiated {
+  root: object;
+  namespaces: Map<string, object>;
 }
 
 type Resolution = { kind: 'binding'; node: EsmNode; local: string } | { kind: 'default'; node: EsmNode } | { kind: 'namespace'; target: string } | { kind: 'synthetic'; target: string; name: string } | 'ambiguous' | null;
@@ -192,13 +200,17 @@ export function planGraph(root: string, host: PlanHost): GraphPlan | null {
 }
 
 /**
- * Links and evaluates the plan for one process: the root's namespace, or 'module-path' when a
- * name taken from a builtin or CommonJS file is not there (before any ES module ran; the
- * CommonJS files that ran stay in the loader's cache, so the module path does not run them again).
+ * Links and evaluates the plan for one process: each file's namespace, or 'module-path' when
+ * a name taken from a builtin or CommonJS file is not there, or when CommonJS code called
+ * import() while it loaded (the module path gives that import the graph's own instance). Both
+ * are known before any ES module ran; the CommonJS files that ran stay in the loader's cache,
+ * and a dynamic import's module in its module map, so the module path runs neither again.
  */
-export function instantiateGraph(plan: GraphPlan, host: InstantiateHost): object | 'module-path' {
+export function instantiateGraph(plan: GraphPlan, host: InstantiateHost): Instantiated | 'module-path' {
   const { nodes } = plan;
+  const importsBefore = host.dynamicImports();
   const synthetic = linkGraph(plan, host);
+  if (host.dynamicImports() !== importsBefore) return 'module-path';
   const syntheticNames = (target: string): string[] | null => synthetic.get(target)?.names ?? null;
   if (!namesHold(nodes, syntheticNames)) return 'module-path';
 
@@ -231,7 +243,9 @@ export function instantiateGraph(plan: GraphPlan, host: InstantiateHost): object
   evaluate(plan.root.file);
   // What the modules' code set off runs now, as after the module path's evaluate().
   host.drain();
-  return namespaceOf(plan.root.file);
+  const esmNamespaces = new Map<string, object>();
+  for (const file of nodes.keys()) esmNamespaces.set(file, namespaceOf(file));
+  return { root: namespaceOf(plan.root.file), namespaces: esmNamespaces };
 }
 
 /**

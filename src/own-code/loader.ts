@@ -72,6 +72,8 @@ export class ModuleLoader {
   private readonly synthetic = new Map<string, VmModule>();
   /** A builtin's or CommonJS file's value and export names, as first linked (both paths read these). */
   private readonly syntheticValues = new Map<string, SyntheticExports>();
+  /** The import() calls made so far (esm-graph.ts: one made while CommonJS code links sends the graph to the module path). */
+  private dynamicImports = 0;
 
   /** `asFunctions` false: every ES module graph takes the module path (a test compares the two paths). */
   constructor(private readonly host: LoaderHost, private readonly asFunctions = true) {
@@ -104,10 +106,15 @@ export class ModuleLoader {
     }
     const plan = this.asFunctions ? this.planOf(file) : null;
     if (plan !== null) {
-      const namespace = instantiateGraph(plan, { realm: this.host.realm, synthetic: (target, from) => this.syntheticExports(target, from), drain: () => this.host.drain() });
-      if (namespace !== 'module-path') {
-        for (const f of plan.nodes.keys()) this.functions.set(f, namespace);
-        return namespace as Record<string, unknown>;
+      const graph = instantiateGraph(plan, {
+        realm: this.host.realm,
+        synthetic: (target, from) => this.syntheticExports(target, from),
+        drain: () => this.host.drain(),
+        dynamicImports: () => this.dynamicImports,
+      });
+      if (graph !== 'module-path') {
+        for (const [f, ns] of graph.namespaces) this.functions.set(f, ns);
+        return graph.root as Record<string, unknown>;
       }
     }
     return this.loadModule(file);
@@ -199,6 +206,7 @@ export class ModuleLoader {
   }
 
   private async dynamicImport(specifier: string, fromFile: string): Promise<VmModule> {
+    this.dynamicImports++;
     const target = resolveSpecifier(specifier, fromFile);
     if (target.startsWith('node:') || !isEsm(target)) {
       const s = this.syntheticOf(target, fromFile);

@@ -46,6 +46,7 @@ function load(root, asFunctions) {
     drain();
     // Later calls: each sets a binding that its module reassigns, then reads the importer's binding of it.
     vm.runInContext('for (const probe of probes) log.push(probe())', context);
+    drain();
     out = {
       names: Object.keys(ns),
       tag: Object.prototype.toString.call(ns),
