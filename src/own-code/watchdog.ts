@@ -109,6 +109,18 @@ export function endedDetail(m: WatchMemory, nameOf: (id: number) => string | und
 }
 
 /** The waiting thread's side: what was running, as a sentence (the file is the module). */
+/**
+ * The limit for what user code runs now (the waiting thread's side): loading a module reads and
+ * compiles its packages and builds the simulated process's sandbox, work that grows with the
+ * package and with the machine's load, so a load gets at least the default watchdog even where
+ * a caller lowered the limit for calls (a test of a busy acquire, LOCK_SIM_USER_CODE_WATCHDOG_MS).
+ */
+export function limitForEntryMs(m: WatchMemory, callLimitMs: number, defaultLimitMs: number): number {
+  const op = OPS[m.i32[3]] ?? 'load';
+  const loading = op === 'load' || op === 'start-run' || op === 'probe' || op === 'probe-result';
+  return loading ? Math.max(callLimitMs, defaultLimitMs) : callLimitMs;
+}
+
 export function stuckDetail(m: WatchMemory, nameOf: (id: number) => string | undefined, limitMs: number): string {
   const [what, at] = whatRan(m, nameOf);
   return `${what} did not return control within ${limitMs / 1000} s of real time${at}: a busy loop (simulated time stands still while user code runs, so \`while (Date.now() < t)\` never ends) or a wait on real I/O`; // lock-sim: wall-clock ok (a message naming Date.now; reads no clock)

@@ -13,8 +13,8 @@ import type { RunOptions, RunResult } from '../../runner/run.js';
 import { ScenarioError, type ScenarioIssue } from '../../spec/errors.js';
 import type { Scenario } from '../../spec/scenario.js';
 import type { VariantSpec } from '../../spec/variant.js';
-import { UserThreadEnded, UserThreadStuck, watchdogMs } from '../../own-code/user-thread.js';
-import { endedDetail, endedWith, stuckDetail, userCodeHeapMb, WATCH_BYTES, watchMemory, type WatchMemory } from '../../own-code/watchdog.js';
+import { USER_CODE_WATCHDOG_MS, UserThreadEnded, UserThreadStuck, watchdogMs } from '../../own-code/user-thread.js';
+import { endedDetail, endedWith, limitForEntryMs, stuckDetail, userCodeHeapMb, WATCH_BYTES, watchMemory, type WatchMemory } from '../../own-code/watchdog.js';
 
 /**
  * The compiled worker. From the TypeScript sources (vitest) the built one in dist/ (`npm test`
@@ -87,7 +87,7 @@ class RunWorker {
     const seq = ++this.seq;
     this.port.postMessage({ ...message, seq });
     const i32 = this.memory.i32;
-    const limitMs = watchdogMs;
+    let limitMs = watchdogMs;
     let watchedEntry = -1;
     let since = 0;
     for (;;) {
@@ -106,6 +106,7 @@ class RunWorker {
         if (entry !== watchedEntry) {
           watchedEntry = entry;
           since = now;
+          limitMs = limitForEntryMs(this.memory, watchdogMs, USER_CODE_WATCHDOG_MS);
         } else if (now - since > limitMs) {
           this.drainNames();
           const detail = stuckDetail(this.memory, (id) => this.names.get(id), limitMs);
@@ -114,7 +115,7 @@ class RunWorker {
           throw new UserThreadStuck(limitMs, detail);
         }
       }
-      Atomics.wait(i32, 0, seen, Math.min(1000, limitMs / 2));
+      Atomics.wait(i32, 0, seen, Math.min(1000, watchdogMs / 2));
     }
     for (;;) {
       const got = receiveMessageOnPort(this.port);
