@@ -203,20 +203,7 @@ class NodeWatch {
     const expiresAtUs = exists && ttlMs >= 0 ? readUs + ttlMs * 1000 : null;
     this.known.set(key, { holder, values, expiresAtUs });
     const by = !serving ? '' : effectiveCause === 'delete' ? ledger.deleterOf(this.node.name, key, known?.values ?? []) : effectiveCause === 'write' || effectiveCause === 'ttl' ? (holder ?? '') : '';
-    this.watch.recordOp({
-      index: 0,
-      timeUs: 0,
-      process: this.node.name,
-      type: 'info',
-      f: 'key-state',
-      node: this.node.name,
-      key: requestKey,
-      holder,
-      expiresAtUs,
-      cause: effectiveCause,
-      by,
-      previousHolder: previous,
-    });
+    this.recordKeyState(requestKey, holder, expiresAtUs, effectiveCause, by, previous);
   }
 
   /**
@@ -230,20 +217,12 @@ class NodeWatch {
     const requestKey = this.watch.lockKeyOf(key);
     if (known === undefined || known.holder !== from || requestKey === null) return;
     known.holder = to;
-    this.watch.recordOp({
-      index: 0,
-      timeUs: 0,
-      process: this.node.name,
-      type: 'info',
-      f: 'key-state',
-      node: this.node.name,
-      key: requestKey,
-      holder: to,
-      expiresAtUs: known.expiresAtUs,
-      cause: 'attributed',
-      by: to,
-      previousHolder: from,
-    });
+    this.recordKeyState(requestKey, to, known.expiresAtUs, 'attributed', to, from);
+  }
+
+  /** A key-state op of this node in the history (stamped by the recorder: index and time 0 here). */
+  private recordKeyState(requestKey: string, holder: string | null, expiresAtUs: number | null, cause: Cause | 'attributed', by: string, previousHolder: string | null): void {
+    this.watch.recordOp({ index: 0, timeUs: 0, process: this.node.name, type: 'info', f: 'key-state', node: this.node.name, key: requestKey, holder, expiresAtUs, cause, by, previousHolder });
   }
 
   /** Resolves once every notification queued before now has been read and recorded. */
