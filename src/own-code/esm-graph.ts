@@ -72,7 +72,7 @@ interface InstantiateHost {
 }
 
 /** An instantiated graph: each file's module namespace, the root's first. */
-export interface Instantiated {
+interface Instantiated {
   root: object;
   namespaces: Map<string, object>;
 }
