@@ -40,6 +40,11 @@ interface EsmNode {
   deps: GraphDep[];
 }
 
+/** The file (or `node:<name>`) a node's import or export specifier resolved to (each specifier is one dependency). */
+function targetOf(node: EsmNode, specifier: string): string {
+  return node.deps.find((d) => d.specifier === specifier)!.target;
+}
+
 export interface GraphPlan {
   root: EsmNode;
   nodes: Map<string, EsmNode>;
@@ -99,7 +104,7 @@ function resolveExport(target: string, name: string, nodes: Map<string, EsmNode>
   const key = `${target}\u0000${name}`;
   if (seen.has(key)) return null;
   seen.add(key);
-  const depOf = (specifier: string): string => node.deps.find((d) => d.specifier === specifier)!.target;
+  const depOf = (specifier: string): string => targetOf(node, specifier);
   for (const e of node.fn.exports) {
     if (e.kind === 'local' && e.exported === name) {
       const imported = node.fn.imports.find((i) => i.local === e.local);
@@ -137,7 +142,7 @@ function exportedNames(target: string, nodes: Map<string, EsmNode>, syntheticNam
   }
   for (const e of node.fn.exports) {
     if (e.kind !== 'star') continue;
-    const dep = node.deps.find((d) => d.specifier === e.specifier)!.target;
+    const dep = targetOf(node, e.specifier);
     for (const n of exportedNames(dep, nodes, syntheticNames, seen)) if (n !== 'default' && !names.includes(n)) names.push(n);
   }
   return names;
@@ -152,7 +157,7 @@ function stable(r: Resolution): boolean {
 /** Every name taken from another module resolves, is not ambiguous and does not change: checked once synthetic names are known (null: not yet, which passes). */
 function namesHold(nodes: Map<string, EsmNode>, syntheticNames: (target: string) => string[] | null): boolean {
   for (const node of nodes.values()) {
-    const depOf = (specifier: string): string => node.deps.find((d) => d.specifier === specifier)!.target;
+    const depOf = (specifier: string): string => targetOf(node, specifier);
     for (const i of node.fn.imports) {
       if (i.imported === null) continue;
       if (!stable(resolveExport(depOf(i.specifier), i.imported, nodes, syntheticNames))) return false;
@@ -183,7 +188,7 @@ export function planGraph(root: string, host: PlanHost): GraphPlan | null {
       } catch {
         return null; // the module path throws Node's resolution error, at its point of linking
       }
-      const esm = !target.startsWith('node:') && host.isEsm(target);
+      const esm = host.isEsm(target);
       node.deps.push({ specifier, target, esm });
       if (!esm) continue;
       const s = state.get(target);
@@ -212,7 +217,8 @@ export function instantiateGraph(plan: GraphPlan, host: InstantiateHost): Instan
   const synthetic = linkGraph(plan, host);
   if (host.dynamicImports() !== importsBefore) return 'module-path';
   const syntheticNames = (target: string): string[] | null => synthetic.get(target)?.names ?? null;
-  if (!namesHold(nodes, syntheticNames)) return 'module-path';
+  // Without a CommonJS file or builtin in the graph, this is the check planGraph passed already.
+  if (synthetic.size > 0 && !namesHold(nodes, syntheticNames)) return 'module-path';
 
   // Evaluate: depth first, post-order.
   const { helpers } = host.realm;
@@ -228,7 +234,7 @@ export function instantiateGraph(plan: GraphPlan, host: InstantiateHost): Instan
       return;
     }
     for (const dep of node.deps) evaluate(dep.target);
-    const depNamespace = (specifier: string): Record<string, unknown> => namespaceOf(node.deps.find((d) => d.specifier === specifier)!.target);
+    const depNamespace = (specifier: string): Record<string, unknown> => namespaceOf(targetOf(node, specifier));
     const args: unknown[] = node.fn.imports.map((i) => (i.imported === null ? depNamespace(i.specifier) : depNamespace(i.specifier)[i.imported]));
     let locals: Array<() => unknown> = [];
     const [setDefault, getDefault] = helpers.defaultCell(node.fn.defaultNamesAnonymous);
@@ -295,7 +301,7 @@ function namespaceObject(node: EsmNode, locals: Array<() => unknown>, getDefault
     const r = resolveExport(node.file, name, nodes, syntheticNames);
     if (r === null || r === 'ambiguous') continue;
     // A star export's name: read from the first star module that exports it (any other resolves to the same binding).
-    const star = node.fn.exports.find((e) => e.kind === 'star' && resolveExport(node.deps.find((d) => d.specifier === e.specifier)!.target, name, nodes, syntheticNames) !== null) as Extract<ExportEntry, { kind: 'star' }>;
+    const star = node.fn.exports.find((e) => e.kind === 'star' && resolveExport(targetOf(node, e.specifier), name, nodes, syntheticNames) !== null) as Extract<ExportEntry, { kind: 'star' }>;
     getters.set(name, helpers.reader(depNamespace(star.specifier), name));
   }
   const names = [...getters.keys()].sort();

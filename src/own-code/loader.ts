@@ -177,7 +177,7 @@ export class ModuleLoader {
   private link(specifier: string, referrer: VmModule): VmModule {
     const from = fileURLToPath(referrer.identifier);
     const target = resolveSpecifier(specifier, from);
-    if (!target.startsWith('node:') && isEsm(target)) return this.esmModule(target);
+    if (isEsm(target)) return this.esmModule(target);
     return this.syntheticOf(target, from);
   }
 
@@ -208,7 +208,7 @@ export class ModuleLoader {
   private async dynamicImport(specifier: string, fromFile: string): Promise<VmModule> {
     this.dynamicImports++;
     const target = resolveSpecifier(specifier, fromFile);
-    if (target.startsWith('node:') || !isEsm(target)) {
+    if (!isEsm(target)) {
       const s = this.syntheticOf(target, fromFile);
       if (s.status === 'unlinked') await s.link(() => { throw new Error('no imports'); });
       if (s.status === 'linked') void s.evaluate().catch(() => undefined);

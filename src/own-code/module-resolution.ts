@@ -64,7 +64,9 @@ function packageType(dir: string): string {
   return type;
 }
 
+/** Whether `file` loads as an ES module (a builtin, `node:<name>`, does not). */
 export function isEsm(file: string): boolean {
+  if (file.startsWith('node:')) return false;
   if (file.endsWith('.mjs')) return true;
   if (file.endsWith('.mts')) return true;
   if (file.endsWith('.cjs') || file.endsWith('.cts') || file.endsWith('.json')) return false;
