@@ -49,13 +49,10 @@ export function lockKeyAttribution(patterns: readonly string[] | null, requestKe
 }
 
 /**
- * The Redis keys a command names, as Redis reads its arguments (redis 7.0.15 command table
- * key specs, for the commands a lock library sends): EVAL/EVALSHA/FCALL (and their _RO forms)
- * numkeys then the keys; DEL, UNLINK, EXISTS, MGET, WATCH, TOUCH every argument; MSET, MSETNX
- * every other one; BLPOP/BRPOP/BZPOPMIN/BZPOPMAX all but the timeout; commands without a key
- * (PUBLISH, PING, INFO, SCRIPT, CLIENT, WAIT, ...) none; any other its first argument.
+ * Whether argument `i` of `command` is one of the keys commandKeys names, without making the
+ * list (the attribution's hot path: most commands name nothing new). The same rules as
+ * commandKeys, kept in step by a property test (test/own-code/key-attribution.test.ts).
  */
-/** Whether argument `i` of `command` is one of the keys commandKeys names, without making the list. */
 export function isKeyArgument(command: readonly string[], i: number): boolean {
   if (i < 1 || i >= command.length) return false;
   switch (command[0].toUpperCase()) {
@@ -78,6 +75,13 @@ export function isKeyArgument(command: readonly string[], i: number): boolean {
   }
 }
 
+/**
+ * The Redis keys a command names, as Redis reads its arguments (redis 7.0.15 command table
+ * key specs, for the commands a lock library sends): EVAL/EVALSHA/FCALL (and their _RO forms)
+ * numkeys then the keys; DEL, UNLINK, EXISTS, MGET, WATCH, TOUCH every argument; MSET, MSETNX
+ * every other one; BLPOP/BRPOP/BZPOPMIN/BZPOPMAX all but the timeout; commands without a key
+ * (PUBLISH, PING, INFO, SCRIPT, CLIENT, WAIT, ...) none; any other its first argument.
+ */
 export function commandKeys(command: readonly string[]): readonly string[] {
   const name = (command[0] ?? '').toUpperCase();
   switch (name) {

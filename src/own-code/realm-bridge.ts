@@ -526,7 +526,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
       const name: string = nameOrCommand;
       const args: string[] = argsIn ?? [];
       const state = clients.get(this.clientId);
-      const id = nextId++;
+      nextId++; // a command takes a number of the counter that numbers timers (their ids user code sees), handles and subscribers
       const timeoutMs = typeof this.options.commandTimeout === 'number' ? this.options.commandTimeout : null;
       return new Promise((resolve, reject) => {
         if (!state?.alive) return; // the process is gone: nothing settles
@@ -542,7 +542,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
         };
         const c = ctx();
         if (c !== undefined && c.chain !== undefined) chainSent(c);
-        actions.push({ kind: 'cmd', id, done, client: this.clientId, conn: this.conn, args: [upperCase(name), ...args], timeoutMs, tag: c?.tag ?? selfName, cfg: configOf(this.options) });
+        actions.push({ kind: 'cmd', done, client: this.clientId, conn: this.conn, args: [upperCase(name), ...args], timeoutMs, tag: c?.tag ?? selfName, cfg: configOf(this.options) });
       });
     }
     /**
@@ -560,7 +560,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     /** A transaction's commands, run by the server as MULTI ... EXEC; resolves to { exec, queued } (realm replies: an error a ReplyError). */
     sendBatch(commands: string[][]): Promise<any> {
       const state = clients.get(this.clientId);
-      const id = nextId++;
+      nextId++; // a command takes a number of the counter that numbers timers (their ids user code sees), handles and subscribers
       const timeoutMs = typeof this.options.commandTimeout === 'number' ? this.options.commandTimeout : null;
       return new Promise((resolve, reject) => {
         if (!state?.alive) return;
@@ -571,7 +571,7 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
         };
         const c = ctx();
         if (c !== undefined && c.chain !== undefined) chainSent(c);
-        actions.push({ kind: 'batch', id, done, client: this.clientId, conn: this.conn, commands, timeoutMs, tag: c?.tag ?? selfName, cfg: configOf(this.options) });
+        actions.push({ kind: 'batch', done, client: this.clientId, conn: this.conn, commands, timeoutMs, tag: c?.tag ?? selfName, cfg: configOf(this.options) });
       });
     }
     /** `script('load', lua)` and friends go out as SCRIPT <sub> ... */

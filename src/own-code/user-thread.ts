@@ -38,8 +38,8 @@ export interface TimerHandle {
 }
 
 export type WorkerAction =
-  | { kind: 'cmd'; id: number; done: ReplyContinuation; client: number; conn: number; args: string[]; timeoutMs: number | null; tag: string; cfg: ClientConfig }
-  | { kind: 'batch'; id: number; done: ReplyContinuation; client: number; conn: number; commands: string[][]; timeoutMs: number | null; tag: string; cfg: ClientConfig }
+  | { kind: 'cmd'; done: ReplyContinuation; client: number; conn: number; args: string[]; timeoutMs: number | null; tag: string; cfg: ClientConfig }
+  | { kind: 'batch'; done: ReplyContinuation; client: number; conn: number; commands: string[][]; timeoutMs: number | null; tag: string; cfg: ClientConfig }
   | { kind: 'reconnect'; client: number; conn: number }
   | { kind: 'timer'; timer: TimerHandle; client: number; ms: number }
   | { kind: 'settled'; call: number; ok: true; value: number | boolean | null }

@@ -108,7 +108,6 @@ export function endedDetail(m: WatchMemory, nameOf: (id: number) => string | und
   return `the own-code run worker ended (exit code ${exitCode})${during}: user code must not call process.exit (in a worker thread it ends the thread that runs the simulation)`;
 }
 
-/** The waiting thread's side: what was running, as a sentence (the file is the module). */
 /**
  * The limit for what user code runs now (the waiting thread's side): loading a module reads and
  * compiles its packages and builds the simulated process's sandbox, work that grows with the
@@ -121,6 +120,7 @@ export function limitForEntryMs(m: WatchMemory, callLimitMs: number, defaultLimi
   return loading ? Math.max(callLimitMs, defaultLimitMs) : callLimitMs;
 }
 
+/** The waiting thread's side: what was running, as a sentence (the file is the module). */
 export function stuckDetail(m: WatchMemory, nameOf: (id: number) => string | undefined, limitMs: number): string {
   const [what, at] = whatRan(m, nameOf);
   return `${what} did not return control within ${limitMs / 1000} s of real time${at}: a busy loop (simulated time stands still while user code runs, so \`while (Date.now() < t)\` never ends) or a wait on real I/O`; // lock-sim: wall-clock ok (a message naming Date.now; reads no clock)

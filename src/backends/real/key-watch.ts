@@ -73,7 +73,7 @@ export function lockKeyGlobs(patterns: readonly string[] | null): string[] {
   });
 }
 
-type Cause = 'write' | 'ttl' | 'delete' | 'expire' | 'evict' | 'sync' | 'attributed';
+type Cause = 'write' | 'ttl' | 'delete' | 'expire' | 'evict' | 'sync';
 
 /** Keyspace event names (redis 7.0.15 t_string.c, t_hash.c, db.c, expire.c, evict.c) -> the model's causes. */
 export function causeOfEvent(event: string): Cause {

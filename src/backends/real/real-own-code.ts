@@ -44,10 +44,18 @@ interface UserClient {
   connections: Redis[];
   nodeRedis: NodeRedisLike[];
   closed: boolean;
-  /** Its requests in flight, to attribute what its node-redis clients' listeners send (request-identity.ts). */
+  /** Its requests in flight, to attribute what its listeners send (request-identity.ts, commandTag). */
   identity: RequestIdentity;
   /** Its timers (held in a GC pause, cleared at kill -9 and at the run's end). */
   owner: TimerOwner;
+}
+
+/**
+ * The request a command of `client` belongs to: the one its code runs for, or, for code outside
+ * any request (a subscriber's listener waking a waiter), the one the lock's identity names.
+ */
+function commandTag(client: UserClient, args: readonly string[]): string {
+  return client.identity.tagOf(requestOf.getStore() ?? '', args);
 }
 
 /** ioredis' Command as sendCommand receives it (ioredis 5 built/Command.js). */
@@ -202,8 +210,7 @@ export class RealOwnCodeRuntime {
       // A command sent outside any request (a subscriber's listener waking a waiter) goes to the
       // request the lock's identity names; the clients' sockets are made outside any request,
       // so their events do not carry the request that happened to connect them.
-      const tagOf = (args: readonly string[]): string => client.identity.tagOf(requestOf.getStore() ?? '', args);
-      const c = await nodeRedisClient(pkg, port ?? 6379, target, this.keyWatch, tagOf, (fn) => requestOf.exit(fn));
+      const c = await nodeRedisClient(pkg, port ?? 6379, target, this.keyWatch, (args) => commandTag(client, args), (fn) => requestOf.exit(fn));
       if (client.closed) closeNodeRedis(c);
       client.nodeRedis.push(c);
       out.push(c);
@@ -237,7 +244,6 @@ export class RealOwnCodeRuntime {
    * that request into every message it hears), is watched too, and closes with the process.
    */
   private watched(redis: Redis, node: string | null, client: UserClient): Redis {
-    const identity = client.identity;
     const duplicate = redis.duplicate.bind(redis);
     (redis as unknown as { duplicate: (...args: unknown[]) => Redis }).duplicate = (...args: unknown[]) => {
       const d = this.watched(requestOf.exit(() => duplicate(...(args as Parameters<Redis['duplicate']>))), node, client);
@@ -253,7 +259,7 @@ export class RealOwnCodeRuntime {
       if (!seen.has(command)) {
         seen.add(command);
         const args = [command.name, ...command.args.map((a) => (Buffer.isBuffer(a) ? a.toString() : String(a)))];
-        const entry = watch.ledger.sent(identity.tagOf(requestOf.getStore() ?? '', args), args, target);
+        const entry = watch.ledger.sent(commandTag(client, args), args, target);
         if (entry) {
           const resolve = command.resolve;
           const reject = command.reject;
