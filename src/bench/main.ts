@@ -13,6 +13,7 @@ import { describeExploreBench, exploreBench } from './explore-bench.js';
 import { describeLibraryBench, describeTwinBench, ownCodeLibraryBench, ownCodeTwinBench } from './own-code-twin.js';
 import { pingPong } from './ping-pong.js';
 import { cliStart, describeCliStart } from './cli-start.js';
+import { median } from './median.js';
 
 const now = (): number => performance.now(); // lock-sim: wall-clock ok
 let peakRssBytes = 0;
@@ -111,11 +112,6 @@ for (let i = 0; i < compareRounds; i++) {
   compareRuns.push(round as Round);
 }
 const ratio = (r: Round, way: 'twoJobs' | 'twoProcesses'): number => r.oneJob.wallMs / r[way].wallMs;
-const median = (xs: number[]): number => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 /** The round whose 1-job run had the median wall time (the figures quoted for one job). */
 const medianRound = [...compareRuns].sort((a, b) => a.oneJob.wallMs - b.oneJob.wallMs)[(compareRuns.length - 1) >> 1];
 const oneJob = medianRound.oneJob;

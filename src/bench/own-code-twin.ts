@@ -22,6 +22,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runSimulated } from '../backends/default-backend.js';
 import { loadScenario } from '../scenario/load.js';
+import { median } from './median.js';
 
 const TWIN = 'scenarios/own-code/twin-lua-unlock.yaml';
 /** Warm-up runs of the warm measure: by then V8 optimizes few new functions (trace-opt: 20 in runs 41-60 of the module, 15 of the built-in lock). */
@@ -56,7 +57,6 @@ interface Pairs {
   ratio: number;
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1];
 
 /** `pairs` pairs of fresh processes, in turn built-in first and module first, and the median of their ratios. */
 function measurePairs(warmRuns: number, seeds: number, pairs: number): Pairs {
