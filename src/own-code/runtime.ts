@@ -256,11 +256,11 @@ export class OwnCodeRuntime {
    * Events of the client process: queue items as a process's wake-ups are, handled as the
    * engine handles one (src/engine/simulation.ts Simulation.run): dropped once the group is
    * dead (kill -9), held in the group while it is paused (a GC pause) and put back, in the
-   * order it fell due, when it resumes (ProcessGroup.resume). They used to be processes of
-   * their own, spawned per delivery, timer and command timeout: the same queue items at the
-   * same places, so the same order and the same event count, without a generator and a
-   * Process per event; each is one closure, which calls this first: true when it must not
-   * run now (dropped, or held to run again later).
+   * order it fell due, when it resumes (ProcessGroup.resume). Each is one closure, which calls
+   * this first: true when it must not run now (dropped, or held to run again later). A timer
+   * and a command's timeout are one event each, their wake-up, armed in the call that set
+   * them (as Node arms a timer); until 2026-12 each also had a start event at its arming
+   * instant, which changed no figure of scenarios/own-code/ but their event counts.
    */
   private static notNow(group: ProcessGroup | null, event: () => void): boolean {
     if (group === null) return false;
@@ -330,18 +330,16 @@ export class OwnCodeRuntime {
     let answered = false;
     const host = b.host;
     if (timeoutMs !== null) {
-      const timeoutUs = this.localToSimUs(host, timeoutMs);
       const group = host.group;
-      // Two events, as the process it was: its start now, its wake-up timeoutUs later.
+      // Armed when the command is written, as ioredis 5.11.1 Command.ts setTimeout arms it in
+      // the call that sends the command (Node arms a timer synchronously: lib/timers.js
+      // setTimeout inserts it into its list at once); due timeoutMs of the client's clock later.
       const wake = (): void => {
         if (OwnCodeRuntime.notNow(group, wake) || answered) return;
         answered = true;
         if (this.live(b.id)) this.send({ op: 'reply', client: b.id, done, outcome: { status: 'timeout' } });
       };
-      const start = (): void => {
-        if (!OwnCodeRuntime.notNow(group, start)) this.sim.schedule(timeoutUs, wake);
-      };
-      this.sim.schedule(0, start);
+      this.sim.schedule(this.localToSimUs(host, timeoutMs), wake);
     }
     return (outcome) => {
       if (answered) return;
@@ -416,18 +414,16 @@ export class OwnCodeRuntime {
     const arming = ++this.armings;
     timer.arming = arming;
     const group = b.host.group;
-    // Two events, as the process it was: its start now, its wake-up delayUs later; both dropped once stale.
+    // Armed now, in the call that set it, as Node arms a timer (lib/timers.js, Node 20:
+    // setTimeout inserts it into its timer list synchronously); its wake-up delayUs later is
+    // dropped once stale.
     const wake = (): void => {
       if (timer.arming !== arming || OwnCodeRuntime.notNow(group, wake)) return;
       timer.arming = 0;
       if (!this.live(b.id)) return;
       this.send({ op: 'fire', client: b.id, timer });
     };
-    const start = (): void => {
-      if (timer.arming !== arming || OwnCodeRuntime.notNow(group, start)) return;
-      this.sim.schedule(delayUs, wake);
-    };
-    this.sim.schedule(0, start);
+    this.sim.schedule(delayUs, wake);
   }
 
   /** Simulated microseconds for `ms` of the client's clock (a fast clock fires its timers sooner). */
