@@ -714,21 +714,33 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     'zrandmember', 'zrange', 'zrangebylex', 'zrangebyscore', 'zrangestore', 'zrank', 'zrem', 'zremrangebylex', 'zremrangebyrank',
     'zremrangebyscore', 'zrevrange', 'zrevrangebylex', 'zrevrangebyscore', 'zrevrank', 'zscan', 'zscore', 'zunion', 'zunionstore',
   ];
-  // Every command as a method of the prototypes, lowercase and uppercase, as ioredis'
-  // Commander does (one definition per class, not one closure per connection or pipeline); a
-  // method of the class itself (multi, subscribe, quit, exec, ...) stays its own. Methods, as
-  // the classes' own are: no `prototype` object each (the context watch, context-watch.ts,
-  // would walk about 500 such functions and their prototypes at the end of every run), and
-  // frozen, so that no process leaves a mark on one for the next process of its context.
-  for (const name of COMMANDS) {
-    const upper = name.toUpperCase();
-    const client: any = SimRedis.prototype;
-    if (!(name in client)) client[name] = Object.freeze({ [name](this: any, ...args: any[]) { return this.callWithCallback(name, args); } }[name]);
-    if (!(upper in client)) client[upper] = client[name];
-    const pipeline: any = Pipeline.prototype;
-    if (!(name in pipeline)) pipeline[name] = Object.freeze({ [name](this: Pipeline, ...args: any[]) { return this.queue(name, args); } }[name]);
-    if (!(upper in pipeline)) pipeline[upper] = pipeline[name];
+  /**
+   * Every command as a method, lowercase and uppercase, on a prototype of its own between a
+   * class's prototype and its base, as ioredis 5.11.1 keeps them on Commander.prototype
+   * (lib/Redis.ts: `class Redis extends Commander`): one definition per class, not one closure
+   * per connection or pipeline, and a method of the class itself (multi, subscribe, quit, exec,
+   * ...) shadows the command of its name. The prototype is filled while it is a plain object,
+   * then put into the chain: measured on Node 20.20.2, adding the 1,300 methods one by one to
+   * a class's prototype took 35-50 ms of each realm's creation (V8 copies an object's map at
+   * each property added once it serves as a prototype), filling a plain object about 1 ms.
+   * Methods, as the classes' own are: no `prototype` object each (the context watch,
+   * context-watch.ts, would walk about 650 such functions and their prototypes at the end of
+   * every run), and frozen, so that no process leaves a mark on one for the next process of
+   * its context.
+   */
+  function commandsUnder(cls: { prototype: object }, method: (name: string) => (...args: any[]) => unknown): object {
+    const commands: Record<string, unknown> = {};
+    for (const name of COMMANDS) {
+      const m = Object.freeze(method(name));
+      commands[name] = m;
+      commands[name.toUpperCase()] = m;
+    }
+    Object.setPrototypeOf(commands, Object.getPrototypeOf(cls.prototype));
+    Object.setPrototypeOf(cls.prototype, commands);
+    return commands;
   }
+  const clientCommands = commandsUnder(SimRedis, (name) => ({ [name](this: any, ...args: any[]) { return this.callWithCallback(name, args); } })[name]);
+  const pipelineCommands = commandsUnder(Pipeline, (name) => ({ [name](this: Pipeline, ...args: any[]) { return this.queue(name, args); } })[name]);
 
   /** The clients a factory receives: ioredis-compatible, or node-redis (v5, or v4 with 'node-redis@4') over them. */
   function clientsOfFamily(client: number, connections: number, family: string | undefined): any[] {
@@ -1037,6 +1049,6 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
     },
     inProcess: (fn) => als.run(selfCtx, fn),
     describe,
-    watched: [prims, Timeout.prototype, Immediate.prototype, SimRedis, SimRedis.prototype, Pipeline.prototype, ReplyError, ReplyError.prototype, MaxRetriesPerRequestError, MaxRetriesPerRequestError.prototype],
+    watched: [prims, Timeout.prototype, Immediate.prototype, SimRedis, SimRedis.prototype, clientCommands, Pipeline.prototype, pipelineCommands, ReplyError, ReplyError.prototype, MaxRetriesPerRequestError, MaxRetriesPerRequestError.prototype],
   };
 }
