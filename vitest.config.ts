@@ -10,24 +10,30 @@ import { defineConfig } from 'vitest/config';
 const HANG_MS = 20 * 60_000;
 
 /**
- * The files that take longest (measured: a whole-suite run on two cores, 2026-12-02, seconds
+ * The files that take longest (measured: a whole-suite run on two cores, 2026-12-08, seconds
  * per file), started first. A fresh clone has no timing cache, and vitest then starts files
  * in the order it found them: the run ended on the documentation examples alone, minutes
  * after everything else. Only the order depends on this list, never what runs.
  */
 const LONGEST_FIRST = [
-  'test/docs/examples.test.ts', // 182 s: every example of the docs, one CLI process each
-  'test/backends/real/real-run.test.ts', // 165 s, mostly waiting on real Redis and Sentinel
-  'test/own-code/determinism.test.ts', // 126 s
-  'test/backends/real/redisson-kinds.test.ts', // 57 s, real time
-  'test/checker/replay/replay-3.test.ts', // 51 s
+  'test/own-code/determinism.test.ts', // 203 s: two compares of every own-code scenario, one CLI process each
+  'test/backends/real/real-run.test.ts', // 171 s, mostly waiting on real Redis and Sentinel
+  'test/docs/examples.test.ts', // 149 s: every example of the docs, one CLI process each
+  'test/cli/sweep-commands.test.ts', // 130 s
+  'test/cli/check-shards.test.ts', // 126 s
+  'test/report/html-browser.test.ts', // 123 s
+  'test/checker/replay/replay-3.test.ts', // 83 s
+  'test/cli/builtin-scenarios.test.ts', // 80 s
+  'test/backends/real/redisson-kinds.test.ts', // 71 s, real time
+  'test/cli/merge-identity.test.ts', // 69 s
+  'test/deploy/deploy.test.ts', // 62 s
+  'test/cli/program.test.ts', // 57 s
+  'test/checker/replay/replay-4.test.ts', // 55 s
+  'test/checker/replay/replay-2.test.ts', // 54 s
+  'test/fuzz/features-fuzz.test.ts', // 53 s
+  'test/cli/real-backend.test.ts', // 52 s, real time
+  'test/backends/real/key-watch.test.ts', // 52 s, real time
   'test/backends/real/partition-modes.test.ts', // 51 s, real time
-  'test/cli/explore.test.ts', // 49 s
-  'test/backends/real/key-watch.test.ts', // 46 s, real time
-  'test/report/html-browser.test.ts', // 42 s
-  'test/cli/check-shards.test.ts', // 41 s
-  'test/backends/real/redisson-multi-fenced.test.ts', // 26 s, real time
-  'test/backends/real/semaphores.test.ts', // 19 s, real time
 ];
 
 class LongestFirst extends BaseSequencer {
