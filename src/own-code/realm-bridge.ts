@@ -719,7 +719,8 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
    * class's prototype and its base, as ioredis 5.11.1 keeps them on Commander.prototype
    * (lib/Redis.ts: `class Redis extends Commander`): one definition per class, not one closure
    * per connection or pipeline, and a method of the class itself (multi, subscribe, quit, exec,
-   * ...) shadows the command of its name. The prototype is filled while it is a plain object,
+   * ...) shadows the command of its name, and the command does not shadow a member of the
+   * base (EventEmitter's, Object's). The prototype is filled while it is a plain object,
    * then put into the chain: measured on Node 20.20.2, adding the 1,300 methods one by one to
    * a class's prototype took 35-50 ms of each realm's creation (V8 copies an object's map at
    * each property added once it serves as a prototype), filling a plain object about 1 ms.
@@ -729,13 +730,14 @@ export function ownCodeContextMain(host: GlueHost): GlueApi {
    * its context.
    */
   function commandsUnder(cls: { prototype: object }, method: (name: string) => (...args: any[]) => unknown): object {
+    const base = Object.getPrototypeOf(cls.prototype) as object;
     const commands: Record<string, unknown> = {};
     for (const name of COMMANDS) {
       const m = Object.freeze(method(name));
-      commands[name] = m;
-      commands[name.toUpperCase()] = m;
+      // A name the base already answers (EventEmitter's, Object's) keeps the base's member.
+      for (const key of [name, name.toUpperCase()]) if (!(key in base)) commands[key] = m;
     }
-    Object.setPrototypeOf(commands, Object.getPrototypeOf(cls.prototype));
+    Object.setPrototypeOf(commands, base);
     Object.setPrototypeOf(cls.prototype, commands);
     return commands;
   }

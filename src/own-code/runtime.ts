@@ -259,8 +259,7 @@ export class OwnCodeRuntime {
    * order it fell due, when it resumes (ProcessGroup.resume). Each is one closure, which calls
    * this first: true when it must not run now (dropped, or held to run again later). A timer
    * and a command's timeout are one event each, their wake-up, armed in the call that set
-   * them (as Node arms a timer); until 2026-12 each also had a start event at its arming
-   * instant, which changed no figure of scenarios/own-code/ but their event counts.
+   * them, as Node arms a timer.
    */
   private static notNow(group: ProcessGroup | null, event: () => void): boolean {
     if (group === null) return false;
@@ -331,9 +330,9 @@ export class OwnCodeRuntime {
     const host = b.host;
     if (timeoutMs !== null) {
       const group = host.group;
-      // Armed when the command is written, as ioredis 5.11.1 Command.ts setTimeout arms it in
-      // the call that sends the command (Node arms a timer synchronously: lib/timers.js
-      // setTimeout inserts it into its list at once); due timeoutMs of the client's clock later.
+      // Armed when the command is written: ioredis 5.11.1 arms a command's timeout in the call
+      // that sends it (Redis.ts sendCommand), and Node puts a new timer into its list in the
+      // call that sets it (lib/timers.js); due timeoutMs of the client's clock later.
       const wake = (): void => {
         if (OwnCodeRuntime.notNow(group, wake) || answered) return;
         answered = true;
@@ -414,9 +413,8 @@ export class OwnCodeRuntime {
     const arming = ++this.armings;
     timer.arming = arming;
     const group = b.host.group;
-    // Armed now, in the call that set it, as Node arms a timer (lib/timers.js, Node 20:
-    // setTimeout inserts it into its timer list synchronously); its wake-up delayUs later is
-    // dropped once stale.
+    // Armed now, in the call that set it, as Node arms a timer (lib/timers.js, Node 20: a new
+    // timer goes into its list in that call); its wake-up delayUs later is dropped once stale.
     const wake = (): void => {
       if (timer.arming !== arming || OwnCodeRuntime.notNow(group, wake)) return;
       timer.arming = 0;
